@@ -1,0 +1,1 @@
+"""Adapters at the edge: PostgreSQL, embeddings, encryption, HTTP client."""

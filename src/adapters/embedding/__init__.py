@@ -1,0 +1,1 @@
+"""Embedding adapters: local ONNX MiniLM and Ollama."""

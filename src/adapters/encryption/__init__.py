@@ -1,0 +1,1 @@
+"""Encryption adapters: XChaCha20-Poly1305 and a no-op."""

@@ -1,0 +1,1 @@
+"""HTTP client adapter: MemoryContextPort over the memlane REST API."""

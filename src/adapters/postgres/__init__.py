@@ -1,0 +1,1 @@
+"""PostgreSQL + pgvector storage, migrations and the embedded server."""

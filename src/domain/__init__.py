@@ -1,0 +1,1 @@
+"""Pure rules of memlane: model, importance, classification, decay, scoring, rendering."""

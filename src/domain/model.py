@@ -1,0 +1,197 @@
+"""Memory values: types, the memory itself, its sealed stored form, scored results."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Generic, TypeVar
+from uuid import UUID
+
+Vector = Sequence[float]
+T = TypeVar("T")
+DEFAULT_TENANT = "default"
+
+
+class MemoryType(StrEnum):
+    """What kind of thing a memory is; drives decay speed, floor and injection order."""
+
+    FACT = "fact"
+    PREFERENCE = "preference"
+    CORRECTION = "correction"
+    TOOL_RESULT = "tool_result"
+    CONTEXT = "context"
+
+    @property
+    def priority(self) -> int:
+        """Injection rank: lower goes first (correction > fact > preference > context > tool)."""
+        return _PRIORITY[self]
+
+
+_PRIORITY = {
+    MemoryType.CORRECTION: 0,
+    MemoryType.FACT: 1,
+    MemoryType.PREFERENCE: 2,
+    MemoryType.CONTEXT: 3,
+    MemoryType.TOOL_RESULT: 4,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """Whose memory: every read and write is scoped by tenant and user."""
+
+    tenant: str
+    user_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class Heat:
+    """The hot, frequently rewritten part of a memory: what decay is computed from."""
+
+    base_importance: float
+    access_count: int
+    accessed_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """A plaintext memory as the service and its callers see it."""
+
+    id: UUID
+    owner: Owner
+    memory_type: MemoryType
+    content: str
+    summary: str
+    importance: float
+    heat: Heat
+    created_at: datetime
+    updated_at: datetime
+    conversation_id: str | None = None
+    tags: tuple[str, ...] = ()
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    pinned: bool = False
+    embedding_model: str | None = None
+
+    @property
+    def base_importance(self) -> float:
+        return self.heat.base_importance
+
+    @property
+    def access_count(self) -> int:
+        return self.heat.access_count
+
+    @property
+    def accessed_at(self) -> datetime:
+        return self.heat.accessed_at
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMemory:
+    """A memory as storage holds it: content and summary sealed, embedding in clear.
+
+    `keywords` are the lexical index terms (keyed hashes when encryption is on).
+    `importance` is the last materialised value; callers compute the exact one.
+    """
+
+    id: UUID
+    owner: Owner
+    memory_type: MemoryType
+    content: bytes
+    summary: bytes
+    importance: float
+    heat: Heat
+    created_at: datetime
+    updated_at: datetime
+    conversation_id: str | None = None
+    tags: tuple[str, ...] = ()
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    pinned: bool = False
+    embedding: Vector | None = None
+    embedding_model: str | None = None
+    keywords: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredMemory:
+    """A memory with how well it matched a query and its combined relevance."""
+
+    memory: Memory
+    similarity: float
+    relevance: float
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryContext:
+    """One memory handed to a host chat service as prompt context."""
+
+    id: UUID
+    content: str
+    memory_type: MemoryType
+    relevance: float
+    similarity: float
+    importance: float
+    created_at: datetime
+    tags: tuple[str, ...] = ()
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PromptContext:
+    """The memories chosen for a query and the rendered block to put in a prompt."""
+
+    memories: tuple[MemoryContext, ...]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryStats:
+    """Counts for one user (or everyone, for an admin)."""
+
+    total: int
+    by_type: Mapping[str, int]
+    with_embeddings: int
+    avg_importance: float
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryFilter:
+    """Optional filters for listing memories."""
+
+    memory_type: MemoryType | None = None
+    tag: str | None = None
+    conversation_id: str | None = None
+    min_importance: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Cursor:
+    """Keyset position in the (created_at desc, id desc) order."""
+
+    created_at: datetime
+    id: UUID
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[T]):
+    """One page of results and where the next one starts (None at the end)."""
+
+    items: Sequence[T]
+    next_cursor: Cursor | None
+
+
+@dataclass(frozen=True, slots=True)
+class DenseHit:
+    """A stored memory found by vector search, with cosine similarity in [-1, 1]."""
+
+    stored: StoredMemory
+    similarity: float
+
+
+@dataclass(frozen=True, slots=True)
+class LexicalHit:
+    """A stored memory found by keyword search, with its lexical rank score (higher is better)."""
+
+    stored: StoredMemory
+    score: float

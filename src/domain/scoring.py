@@ -1,0 +1,42 @@
+"""Relevance: similarity, importance and freshness combined with configurable weights."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+
+FRESHNESS_RATE_PER_HOUR = 0.01
+SECONDS_PER_HOUR = 3_600.0
+
+
+@dataclass(frozen=True, slots=True)
+class RelevanceWeights:
+    similarity: float = 0.50
+    importance: float = 0.20
+    freshness: float = 0.30
+
+    def __post_init__(self) -> None:
+        if min(self.similarity, self.importance, self.freshness) < 0:
+            raise ValueError("relevance weights must not be negative")
+
+
+def freshness(accessed_at: datetime, now: datetime) -> float:
+    """exp(-0.01 * hours since last access): ~1 now, ~0.79 after a day, ~0.19 after a week."""
+    hours = max(0.0, (now - accessed_at).total_seconds() / SECONDS_PER_HOUR)
+    return math.exp(-FRESHNESS_RATE_PER_HOUR * hours)
+
+
+def relevance(
+    similarity: float,
+    importance: float,
+    accessed_at: datetime,
+    now: datetime,
+    weights: RelevanceWeights = RelevanceWeights(),  # noqa: B008 - frozen value, safe default
+) -> float:
+    """The combined score used to pick memories for context."""
+    return (
+        weights.similarity * similarity
+        + weights.importance * importance
+        + weights.freshness * freshness(accessed_at, now)
+    )

@@ -1,0 +1,1 @@
+"""Small async interfaces between the service and the world, in domain types."""

@@ -1,0 +1,115 @@
+"""MemoryPort: where sealed memories live, scoped by tenant and user."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager
+from datetime import datetime
+from uuid import UUID
+
+from memlane.domain.model import (
+    Cursor,
+    DenseHit,
+    LexicalHit,
+    MemoryFilter,
+    MemoryStats,
+    Owner,
+    Page,
+    StoredMemory,
+    Vector,
+)
+
+
+class MemoryWriteSession(ABC):
+    """A per-user critical section: the dedup check and the write are atomic together."""
+
+    @abstractmethod
+    async def nearest(self, embedding: Vector) -> DenseHit | None:
+        """The owner's single most similar memory, if any has an embedding."""
+
+    @abstractmethod
+    async def insert(self, stored: StoredMemory) -> None:
+        """Store a new memory."""
+
+    @abstractmethod
+    async def replace(self, stored: StoredMemory) -> None:
+        """Overwrite an existing memory of this owner (all fields, heat included)."""
+
+
+class MemoryPort(ABC):
+    """Persistence of sealed memories. Every method is scoped by the owner it is given;
+    `owner=None` on maintenance methods means every tenant and user."""
+
+    @abstractmethod
+    def write_session(self, owner: Owner) -> AbstractAsyncContextManager[MemoryWriteSession]:
+        """Serialise writes of one owner (an advisory lock in PostgreSQL)."""
+
+    @abstractmethod
+    async def get(self, owner: Owner, memory_id: UUID) -> StoredMemory | None: ...
+
+    @abstractmethod
+    async def get_many(self, owner: Owner, memory_ids: Sequence[UUID]) -> list[StoredMemory]:
+        """The owner's memories among these ids, in no particular order."""
+
+    @abstractmethod
+    async def list(
+        self, owner: Owner, filters: MemoryFilter, cursor: Cursor | None, limit: int
+    ) -> Page[StoredMemory]:
+        """Newest first, keyset-paginated on (created_at, id) so pages neither skip nor repeat."""
+
+    @abstractmethod
+    async def search_dense(
+        self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0
+    ) -> list[DenseHit]:
+        """The owner's memories nearest to the embedding by cosine, best first."""
+
+    @abstractmethod
+    async def search_lexical(
+        self, owner: Owner, keywords: Sequence[str], limit: int
+    ) -> list[LexicalHit]:
+        """The owner's memories sharing index terms with the query, best first."""
+
+    @abstractmethod
+    async def update(self, stored: StoredMemory) -> bool:
+        """Overwrite an existing memory (outside a write session); False if it is gone."""
+
+    @abstractmethod
+    async def delete(self, owner: Owner, memory_id: UUID) -> bool: ...
+
+    @abstractmethod
+    async def delete_all(self, owner: Owner) -> int: ...
+
+    @abstractmethod
+    def export(self, owner: Owner) -> AsyncIterator[StoredMemory]:
+        """Every memory of the owner, oldest first, streamed."""
+
+    @abstractmethod
+    async def stats(self, owner: Owner | None, now: datetime, base_rate: float) -> MemoryStats:
+        """Totals; avg_importance is computed at `now`, not read from the stale column."""
+
+    @abstractmethod
+    async def record_access(
+        self, owner: Owner, memory_ids: Sequence[UUID], now: datetime, base_rate: float
+    ) -> int:
+        """Bank decay so far and restart the clock for these memories, in one statement."""
+
+    @abstractmethod
+    async def materialise_decay(
+        self, owner: Owner | None, now: datetime, base_rate: float
+    ) -> int:
+        """Write importance(now) into the stored column; returns rows whose value changed."""
+
+    @abstractmethod
+    async def cleanup(self, owner: Owner | None, min_importance: float) -> int:
+        """Delete unpinned memories whose materialised importance is <= min_importance."""
+
+    @abstractmethod
+    async def missing_embeddings(self, limit: int) -> list[StoredMemory]:
+        """Memories stored while the embedder was down (any owner), oldest first."""
+
+    @abstractmethod
+    async def set_embeddings(
+        self, items: Sequence[tuple[Owner, UUID, Vector]], model: str
+    ) -> int:
+        """Attach embeddings to existing memories in one statement."""

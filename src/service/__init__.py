@@ -1,0 +1,1 @@
+"""Use cases orchestrating the ports: remember, recall, decay, cleanup."""
