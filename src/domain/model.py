@@ -195,3 +195,37 @@ class LexicalHit:
 
     stored: StoredMemory
     score: float
+
+
+@dataclass(frozen=True, slots=True)
+class NewMemory:
+    """What a caller asks to remember; type and importance are inferred when absent."""
+
+    content: str
+    memory_type: MemoryType | None = None
+    importance: float | None = None
+    conversation_id: str | None = None
+    tags: tuple[str, ...] = ()
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    pinned: bool = False
+    created_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryPatch:
+    """A partial edit; None leaves a field as it is. Setting importance restarts its decay."""
+
+    content: str | None = None
+    memory_type: MemoryType | None = None
+    importance: float | None = None
+    tags: tuple[str, ...] | None = None
+    pinned: bool | None = None
+    metadata: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RememberResult:
+    """The stored memory and whether it was merged into an existing one."""
+
+    memory: Memory
+    merged: bool
