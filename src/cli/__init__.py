@@ -1,0 +1,25 @@
+"""The `memlane` command: serve, migrate, decay, cleanup, backfill, reembed, stats, keys, data."""
+
+from __future__ import annotations
+
+import click
+
+from memlane.cli.data import export, import_
+from memlane.cli.keys import keys
+from memlane.cli.maintenance import backfill, cleanup, db_url, decay, migrate, reembed, stats
+from memlane.cli.serve import serve
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="memlane")
+def main() -> None:
+    """memlane: private long-term memory for AI assistants.
+
+    Settings come from ./config.toml (or the file named by MEMLANE_CONFIG) and
+    MEMLANE_* environment variables, e.g. MEMLANE_DATABASE__DATA_DIR.
+    """
+
+
+for command in (serve, migrate, db_url, decay, cleanup, backfill, reembed, stats, keys, export,
+                import_):
+    main.add_command(command)

@@ -1,0 +1,60 @@
+"""Shared plumbing of the CLI: async bodies, exit codes, owner options."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Callable, Coroutine
+from functools import wraps
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+
+from memlane.domain.errors import (
+    ConfigurationError,
+    EmbeddingDimensionMismatch,
+    EmbeddingUnavailable,
+    MemlaneError,
+    StorageUnavailable,
+    WrongEncryptionKey,
+)
+from memlane.domain.model import DEFAULT_TENANT, Owner
+
+T = TypeVar("T")
+err = Console(stderr=True)
+
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+EXIT_UNAVAILABLE = 69  # EX_UNAVAILABLE: database or embedder down
+EXIT_CONFIG = 78  # EX_CONFIG: settings, key or model do not fit the data
+
+
+def run_async(func: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., T]:
+    """Run an async command body; memlane errors become one red line and a meaningful exit code."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> T:
+        try:
+            return asyncio.run(func(*args, **kwargs))
+        except (StorageUnavailable, EmbeddingUnavailable) as exc:
+            err.print(f"[red]memlane: unavailable:[/] {exc}")
+            sys.exit(EXIT_UNAVAILABLE)
+        except (ConfigurationError, WrongEncryptionKey, EmbeddingDimensionMismatch) as exc:
+            err.print(f"[red]memlane: configuration:[/] {exc}")
+            sys.exit(EXIT_CONFIG)
+        except MemlaneError as exc:
+            err.print(f"[red]memlane:[/] {exc}")
+            sys.exit(EXIT_ERROR)
+
+    return wrapper
+
+
+def owner_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """--tenant and --user; without --user a maintenance command covers every user."""
+    func = click.option("--user", "user_id", default=None, help="Only this user.")(func)
+    return click.option("--tenant", default=DEFAULT_TENANT, show_default=True)(func)
+
+
+def owner_or_none(tenant: str, user_id: str | None) -> Owner | None:
+    return Owner(tenant, user_id) if user_id else None

@@ -1,0 +1,127 @@
+"""Maintenance commands: migrate, db-url, decay, cleanup, backfill, reembed, stats."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from memlane.cli.common import err, owner_options, owner_or_none, run_async
+
+
+@click.command()
+@run_async
+async def migrate() -> None:
+    """Apply pending database migrations (also done automatically at start)."""
+    from memlane.container import open_database
+
+    async with open_database() as database:
+        applied = database.applied_migrations
+    click.echo(f"migrate: {len(applied)} migration(s) applied" + (f": {', '.join(applied)}" if applied else ""))
+
+
+@click.command("db-url")
+@run_async
+async def db_url() -> None:
+    """Print the PostgreSQL DSN in use (starting the embedded server if needed)."""
+    from memlane.container import resolve_database_url
+
+    click.echo(await resolve_database_url())
+
+
+@click.command()
+@owner_options
+@run_async
+async def decay(tenant: str, user_id: str | None) -> None:
+    """Materialise decayed importance now (idempotent); prints rows changed."""
+    from memlane.container import open_memlane
+
+    async with open_memlane(load_model=False) as memlane:
+        changed = await memlane.service.decay(owner_or_none(tenant, user_id))
+    click.echo(f"decay: {changed} memories updated")
+
+
+@click.command()
+@owner_options
+@run_async
+async def cleanup(tenant: str, user_id: str | None) -> None:
+    """Delete unpinned memories at or below memory.min_importance; prints rows deleted."""
+    from memlane.container import open_memlane
+
+    async with open_memlane(load_model=False) as memlane:
+        owner = owner_or_none(tenant, user_id)
+        # Cleanup compares the materialised importance, so bring it up to now first.
+        await memlane.service.decay(owner)
+        deleted = await memlane.service.cleanup(owner)
+    click.echo(f"cleanup: {deleted} memories deleted")
+
+
+@click.command()
+@owner_options
+@run_async
+async def stats(tenant: str, user_id: str | None) -> None:
+    """Print memory counts as JSON (one user, or every user)."""
+    from memlane.container import open_memlane
+
+    async with open_memlane(load_model=False) as memlane:
+        result = await memlane.service.stats(owner_or_none(tenant, user_id))
+    click.echo(
+        json.dumps(
+            {
+                "total": result.total,
+                "by_type": dict(result.by_type),
+                "with_embeddings": result.with_embeddings,
+                "avg_importance": round(result.avg_importance, 4),
+            }
+        )
+    )
+
+
+@click.command()
+@click.option("--batch-size", type=click.IntRange(1, 4096), default=256, show_default=True)
+@run_async
+async def backfill(batch_size: int) -> None:
+    """Embed memories that were stored while the embedder was down."""
+    from memlane.container import open_memlane
+
+    async with open_memlane() as memlane:
+        total = await _embed_all_missing(memlane, batch_size)
+    click.echo(f"backfill: {total} memories embedded")
+
+
+@click.command()
+@click.option("--batch-size", type=click.IntRange(1, 4096), default=256, show_default=True)
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@run_async
+async def reembed(batch_size: int, yes: bool) -> None:
+    """Drop every embedding and embed all memories again with the configured model.
+
+    Needed after changing memory.embedding.model or dimension; the column is
+    resized to the model's dimension.
+    """
+    from memlane.container import open_memlane
+
+    if not yes:
+        click.confirm("Re-embed every memory with the configured model?", abort=True, err=True)
+    async with open_memlane(check_dimension=False) as memlane:
+        await memlane.reset_embeddings()
+        total = await _embed_all_missing(memlane, batch_size)
+    click.echo(f"reembed: {total} memories embedded with {memlane.embedder.model}")
+
+
+async def _embed_all_missing(memlane, batch_size: int) -> int:  # type: ignore[no-untyped-def]
+    """Backfill in batches until nothing is missing, with a progress bar on stderr."""
+    current = await memlane.service.stats(None)
+    missing = current.total - current.with_embeddings
+    done = 0
+    columns = (TextColumn("embedding"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True) as progress:
+        task = progress.add_task("embed", total=max(missing, 0))
+        while True:
+            count = await memlane.service.backfill(batch_size)
+            if count == 0:
+                break
+            done += count
+            progress.update(task, completed=done)
+    return done

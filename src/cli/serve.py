@@ -1,0 +1,36 @@
+"""`memlane serve`: the HTTP API under uvicorn, with the decay worker."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command()
+@click.option("--host", default=None, help="Interface to bind (default: server.host).")
+@click.option("--port", type=click.IntRange(0, 65535), default=None, help="Port (default: server.port).")
+@click.option("--workers", type=click.IntRange(1, 64), default=None,
+              help="Worker processes (default: server.workers).")
+def serve(host: str | None, port: int | None, workers: int | None) -> None:
+    """Start the HTTP API (and the background decay worker)."""
+    import uvicorn
+
+    from memlane.cli.common import err
+    from memlane.settings import load_settings
+
+    settings = load_settings()
+    host = host or settings.server.host
+    port = settings.server.port if port is None else port
+    workers = workers or settings.server.workers
+    err.print(f"memlane listening on http://{host}:{port}  (OpenAPI: http://{host}:{port}/schema)")
+    if settings.auth.enabled:
+        err.print("create an API key:  memlane keys create --tenant default --user <user_id>")
+    uvicorn.run(
+        "memlane.container:create_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level=settings.logging.level.lower(),
+        access_log=False,
+        lifespan="on",
+    )

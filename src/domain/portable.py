@@ -1,0 +1,57 @@
+"""The portable (export/import) form of a memory: one JSON object per line."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from memlane.domain.errors import InvalidMemory
+from memlane.domain.model import Memory, MemoryType, NewMemory
+
+FORMAT_VERSION = 1
+
+
+def memory_to_record(memory: Memory) -> dict[str, Any]:
+    """Every user-visible field of a memory, JSON-ready (plaintext: the user's own data)."""
+    return {
+        "format": FORMAT_VERSION,
+        "id": str(memory.id),
+        "user_id": memory.owner.user_id,
+        "memory_type": memory.memory_type.value,
+        "content": memory.content,
+        "summary": memory.summary,
+        "importance": memory.importance,
+        "base_importance": memory.base_importance,
+        "access_count": memory.access_count,
+        "accessed_at": memory.accessed_at.isoformat(),
+        "created_at": memory.created_at.isoformat(),
+        "updated_at": memory.updated_at.isoformat(),
+        "conversation_id": memory.conversation_id,
+        "tags": list(memory.tags),
+        "metadata": dict(memory.metadata),
+        "pinned": memory.pinned,
+    }
+
+
+def record_to_new_memory(record: Mapping[str, Any]) -> NewMemory:
+    """A memory to store again from an exported record; raises InvalidMemory when malformed."""
+    try:
+        content = record["content"]
+        if not isinstance(content, str):
+            raise TypeError("content must be a string")
+        raw_type = record.get("memory_type")
+        created = record.get("created_at")
+        importance = record.get("importance")
+        return NewMemory(
+            content=content,
+            memory_type=MemoryType(raw_type) if raw_type else None,
+            importance=float(importance) if importance is not None else None,
+            conversation_id=record.get("conversation_id"),
+            tags=tuple(str(t) for t in record.get("tags") or ()),
+            metadata=dict(record.get("metadata") or {}),
+            pinned=bool(record.get("pinned", False)),
+            created_at=datetime.fromisoformat(created) if created else None,
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InvalidMemory(f"not a memlane export record: {exc}") from exc

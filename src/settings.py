@@ -1,0 +1,156 @@
+"""Settings: config.toml, then MEMLANE_* environment variables (`__` for nesting)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+from memlane.domain.importance import CueBook
+from memlane.domain.policy import MemoryPolicy
+from memlane.domain.scoring import RelevanceWeights
+
+CONFIG_ENV = "MEMLANE_CONFIG"
+DEFAULT_CONFIG_FILE = "config.toml"
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class RelevanceSettings(_Section):
+    similarity: float = Field(0.5, ge=0)
+    importance: float = Field(0.2, ge=0)
+    freshness: float = Field(0.3, ge=0)
+
+
+class EmbeddingSettings(_Section):
+    provider: Literal["onnx", "ollama"] = "onnx"
+    model: str = "all-MiniLM-L6-v2"
+    dimension: int = Field(384, ge=1, le=16000)
+    timeout_ms: int = Field(30_000, ge=1)
+    ollama_url: str = "http://127.0.0.1:11434"
+    max_retries: int = Field(3, ge=0, le=20)
+    batch_size: int = Field(64, ge=1, le=4096)
+
+
+class MemorySettings(_Section):
+    enabled: bool = True
+    enable_rag: bool = True
+    enable_learning: bool = True
+    rag_limit: int = Field(5, ge=1, le=200)
+    rag_threshold: float = Field(0.25, ge=-1, le=1)
+    merge_threshold: float = Field(0.85, ge=-1, le=1)
+    min_importance: float = Field(0.1, ge=0, le=1)
+    decay_factor: float = Field(0.95, gt=0, le=1)
+    enable_encryption: bool = True
+    encryption_key_path: Path = Path("memory_encryption.key")
+    context_char_budget: int = Field(2000, ge=100)
+    max_content_bytes: int = Field(32 * 1024, ge=1, le=16 * 1024 * 1024)
+    extra_cues: dict[str, list[str]] = Field(default_factory=dict)
+    relevance: RelevanceSettings = Field(default_factory=RelevanceSettings)
+    embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+
+    def policy(self) -> MemoryPolicy:
+        """The domain's view of these settings."""
+        return MemoryPolicy(
+            rag_limit=self.rag_limit,
+            rag_threshold=self.rag_threshold,
+            merge_threshold=self.merge_threshold,
+            min_importance=self.min_importance,
+            decay_factor=self.decay_factor,
+            context_char_budget=self.context_char_budget,
+            weights=RelevanceWeights(**self.relevance.model_dump()),
+            cues=CueBook.default(self.extra_cues),
+            max_content_bytes=self.max_content_bytes,
+        )
+
+
+class DatabaseSettings(_Section):
+    url: str = ""
+    data_dir: Path = Path(".memlane/pgdata")
+    pool_min_size: int = Field(2, ge=0)
+    pool_max_size: int = Field(10, ge=1)
+    command_timeout_ms: int = Field(10_000, ge=1)
+
+    @model_validator(mode="after")
+    def _pool_sizes(self) -> DatabaseSettings:
+        if self.pool_min_size > self.pool_max_size:
+            raise ValueError("database.pool_min_size must not exceed pool_max_size")
+        return self
+
+
+class ServerSettings(_Section):
+    host: str = "127.0.0.1"
+    port: int = Field(8080, ge=0, le=65535)
+    workers: int = Field(1, ge=1, le=64)
+
+
+class WorkerSettings(_Section):
+    enabled: bool = True
+    decay_interval: float = Field(86_400, gt=0)
+    first_run_delay: float = Field(30, ge=0)
+    cleanup: bool = True
+
+
+class AuthSettings(_Section):
+    enabled: bool = True
+
+
+class LoggingSettings(_Section):
+    level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+
+
+class Settings(BaseSettings):
+    """Every setting of memlane; precedence: init args > env > config.toml > defaults."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="MEMLANE_", env_nested_delimiter="__", extra="forbid", toml_file=None
+    )
+
+    memory: MemorySettings = Field(default_factory=MemorySettings)
+    database: DatabaseSettings = Field(default_factory=DatabaseSettings)
+    server: ServerSettings = Field(default_factory=ServerSettings)
+    worker: WorkerSettings = Field(default_factory=WorkerSettings)
+    auth: AuthSettings = Field(default_factory=AuthSettings)
+    logging: LoggingSettings = Field(default_factory=LoggingSettings)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
+        config_file = config_path()
+        if config_file is not None:
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=config_file))
+        return tuple(sources)
+
+
+def config_path() -> Path | None:
+    """MEMLANE_CONFIG if set (it must exist), else ./config.toml when present."""
+    explicit = os.environ.get(CONFIG_ENV)
+    if explicit:
+        path = Path(explicit)
+        if not path.is_file():
+            raise FileNotFoundError(f"{CONFIG_ENV}={explicit} does not name a file")
+        return path
+    default = Path(DEFAULT_CONFIG_FILE)
+    return default if default.is_file() else None
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Settings from config.toml and the environment, with explicit overrides on top."""
+    return Settings(**overrides)  # type: ignore[arg-type]
