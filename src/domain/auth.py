@@ -1,0 +1,71 @@
+"""API keys, scopes and the principal a request acts as."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from uuid import UUID
+
+
+class Scope(StrEnum):
+    """What a key may do; `admin` implies the other two and reaches every user."""
+
+    READ = "memories:read"
+    WRITE = "memories:write"
+    ADMIN = "admin"
+
+
+@dataclass(frozen=True, slots=True)
+class ApiKey:
+    """A stored key: never the token itself, only what it grants and its history.
+
+    `user_id=None` means the key may act for any user of its tenant (it must name one).
+    """
+
+    id: UUID
+    tenant: str
+    name: str
+    scopes: frozenset[Scope]
+    created_at: datetime
+    user_id: str | None = None
+    last_used_at: datetime | None = None
+    revoked_at: datetime | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """Who a request acts as: a tenant, maybe a pinned user, and the granted scopes."""
+
+    key_id: UUID | None
+    tenant: str
+    user_id: str | None
+    scopes: frozenset[Scope]
+
+    def allows(self, scope: Scope) -> bool:
+        """Whether the principal holds the scope (admin holds every scope)."""
+        return scope in self.scopes or Scope.ADMIN in self.scopes
+
+    @property
+    def is_admin(self) -> bool:
+        return Scope.ADMIN in self.scopes
+
+
+def parse_scopes(names: object) -> frozenset[Scope]:
+    """Scope names to scopes; raises ValueError naming the first unknown one."""
+    if isinstance(names, str):
+        names = [names]
+    if not isinstance(names, list | tuple | set | frozenset):
+        raise ValueError("scopes must be a list of names")
+    result: set[Scope] = set()
+    for name in names:
+        try:
+            result.add(Scope(name))
+        except ValueError:
+            valid = ", ".join(s.value for s in Scope)
+            raise ValueError(f"unknown scope {name!r}; valid scopes: {valid}") from None
+    return frozenset(result)

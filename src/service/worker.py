@@ -1,0 +1,125 @@
+"""DecayWorker: periodic decay (and cleanup) in the background, one replica at a time."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from memlane.domain.model import Owner
+from memlane.ports.clock import Clock, system_clock
+from memlane.ports.leader import LeaderLockPort
+
+log = logging.getLogger(__name__)
+
+
+class Maintainable(Protocol):
+    """The part of MemoryService the worker drives."""
+
+    async def decay(self, owner: Owner | None = None) -> int: ...
+
+    async def cleanup(self, owner: Owner | None = None) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerRun:
+    """What one maintenance run did."""
+
+    finished_at: datetime
+    decayed: int
+    cleaned: int
+
+
+class DecayWorker:
+    """Runs `decay()` then, if enabled, `cleanup()` every `interval_s` seconds.
+
+    The first run comes `first_run_delay_s` after `start()`. Each run first takes the leader
+    lock without waiting: if another replica holds it, this one skips the round, so decay
+    never runs twice concurrently. A failed run is logged and retried next interval; the
+    worker never dies of an error, only of `stop()` (cancellation).
+    """
+
+    def __init__(
+        self,
+        service: Maintainable,
+        leader: LeaderLockPort,
+        interval_s: float = 86_400.0,
+        first_run_delay_s: float = 30.0,
+        cleanup: bool = True,
+        clock: Clock = system_clock,
+    ) -> None:
+        if interval_s <= 0:
+            raise ValueError("interval_s must be positive")
+        self._service = service
+        self._leader = leader
+        self._interval_s = interval_s
+        self._first_run_delay_s = max(0.0, first_run_delay_s)
+        self._cleanup = cleanup
+        self._clock = clock
+        self._task: asyncio.Task[None] | None = None
+        self.runs = 0
+        self.skipped = 0
+        self.failures = 0
+        self.last_run: WorkerRun | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def start(self) -> None:
+        """Schedule the loop on the running event loop (idempotent)."""
+        if not self.running:
+            self._task = asyncio.get_running_loop().create_task(
+                self._loop(), name="memlane-decay-worker"
+            )
+
+    async def stop(self) -> None:
+        """Cancel the loop and wait for it; a run in progress is abandoned mid-way safely
+        because every statement it issues is its own transaction."""
+        task, self._task = self._task, None
+        if task is None:
+            return
+        task.cancel()
+        try:
+            await task
+        except asyncio.CancelledError:
+            # Only swallow the cancellation we caused, not one aimed at our caller.
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise
+
+    async def __aenter__(self) -> DecayWorker:
+        self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.stop()
+
+    async def run_once(self) -> WorkerRun | None:
+        """One round: the run's result, or None when another replica holds the lock."""
+        async with self._leader.hold() as leading:
+            if not leading:
+                self.skipped += 1
+                return None
+            decayed = await self._service.decay(None)
+            cleaned = await self._service.cleanup(None) if self._cleanup else 0
+        run = WorkerRun(finished_at=self._clock(), decayed=decayed, cleaned=cleaned)
+        self.runs += 1
+        self.last_run = run
+        log.info("decay run: %d importance values changed, %d memories cleaned", decayed, cleaned)
+        return run
+
+    async def _loop(self) -> None:
+        delay_s = self._first_run_delay_s
+        while True:
+            await asyncio.sleep(delay_s)
+            delay_s = self._interval_s
+            try:
+                await self.run_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                self.failures += 1
+                log.exception("decay run failed; retrying in %.0f s", self._interval_s)
