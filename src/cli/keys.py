@@ -1,0 +1,80 @@
+"""`memlane keys`: create (prints the token alone), list and revoke API keys."""
+
+from __future__ import annotations
+
+import uuid
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from memlane.cli.common import EXIT_ERROR, EXIT_USAGE, err, run_async
+from memlane.domain.auth import Scope
+
+DEFAULT_SCOPES = (Scope.READ.value, Scope.WRITE.value)
+
+
+@click.group()
+def keys() -> None:
+    """Manage API keys (Bearer tokens for the /v1 API)."""
+
+
+@keys.command("create")
+@click.option("--tenant", required=True, help="Tenant the key belongs to.")
+@click.option("--user", "user_id", default=None,
+              help="Pin the key to this user (omit: the key may name any user of the tenant).")
+@click.option("--scope", "scopes", multiple=True, type=click.Choice([s.value for s in Scope]),
+              help="Repeatable; default: memories:read and memories:write.")
+@click.option("--name", default="", help="A label to recognise the key by.")
+@run_async
+async def create(tenant: str, user_id: str | None, scopes: tuple[str, ...], name: str) -> None:
+    """Create a key and print its token, alone, on stdout (it is not stored: keep it)."""
+    from memlane.container import open_keys
+
+    try:
+        async with open_keys() as service:
+            created = await service.create(
+                tenant, [Scope(s) for s in scopes or DEFAULT_SCOPES], user_id=user_id, name=name
+            )
+    except ValueError as exc:
+        err.print(f"[red]memlane: keys create:[/] {exc}")
+        raise SystemExit(EXIT_USAGE) from exc
+    click.echo(created.token)
+    pinned = f"user {user_id}" if user_id else "any user (must name one per request)"
+    err.print(f"key {created.key.id} for tenant {tenant}, {pinned}, scopes: "
+              + ", ".join(sorted(s.value for s in created.key.scopes)))
+
+
+@keys.command("list")
+@click.option("--tenant", default=None, help="Only this tenant.")
+@run_async
+async def list_(tenant: str | None) -> None:
+    """List keys (never their tokens)."""
+    from memlane.container import open_keys
+
+    async with open_keys() as service:
+        found = await service.list(tenant)
+    table = Table("id", "tenant", "user", "scopes", "name", "created", "last used", "revoked")
+    for key in found:
+        table.add_row(
+            str(key.id), key.tenant, key.user_id or "*", " ".join(sorted(key.scopes)), key.name,
+            f"{key.created_at:%Y-%m-%d %H:%M}",
+            f"{key.last_used_at:%Y-%m-%d %H:%M}" if key.last_used_at else "-",
+            f"{key.revoked_at:%Y-%m-%d %H:%M}" if key.revoked_at else "-",
+        )
+    Console().print(table)
+
+
+@keys.command("revoke")
+@click.argument("key_id", type=click.UUID)
+@run_async
+async def revoke(key_id: uuid.UUID) -> None:
+    """Revoke a key by id; it stops working at once here and within seconds elsewhere."""
+    from memlane.container import open_keys
+
+    async with open_keys() as service:
+        revoked = await service.revoke(key_id)
+    if not revoked:
+        err.print(f"[red]memlane: keys revoke:[/] no active key {key_id}")
+        raise SystemExit(EXIT_ERROR)
+    click.echo(f"revoked {key_id}")
