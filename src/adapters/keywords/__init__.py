@@ -1,0 +1,1 @@
+"""Keyword adapters: text to stemmed lexical index terms (Snowball)."""

@@ -1,0 +1,19 @@
+"""A compact English stop-word list: words too common to tell memories apart."""
+
+from __future__ import annotations
+
+# Function words only. Negations ("no", "not", "never") and personal anchors
+# ("home", "work") stay searchable: "I do not eat meat" must still match "meat".
+_ENGLISH = """
+    a about above after again against all am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for
+    from further had has have having he her here hers herself him himself his how i if in
+    into is it its itself just me more most my myself of off on once only or other ought
+    our ours ourselves out over own same she should so some such than that the their
+    theirs them themselves then there these they this those through to too under until up
+    very was we were what when where which while who whom why will with would you your
+    yours yourself yourselves also s t d ll m re ve
+    i'm i've i'd i'll you're you've you'd you'll he's she's it's we're we've we'd we'll
+    they're they've they'd they'll that's there's here's what's who's let's
+"""
+ENGLISH_STOP_WORDS: frozenset[str] = frozenset(_ENGLISH.split())
