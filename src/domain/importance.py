@@ -47,7 +47,8 @@ DEFAULT_CUES: Mapping[CueFamily, tuple[str, ...]] = {
     CueFamily.PREFERENCE: (
         "i prefer", "i like", "i love", "i don't like", "i hate", "i'd rather", "my favorite",
         "my favourite",
-        "ich mag", "ich bevorzuge", "ich liebe", "ich hasse", "lieblings",
+        # German builds favourites as compounds (Lieblingsfarbe, Lieblingsessen): prefix cue.
+        "ich mag", "ich bevorzuge", "ich liebe", "ich hasse", "lieblings*",
     ),
 }
 
@@ -60,15 +61,33 @@ CLASSIFICATION_ORDER: tuple[tuple[CueFamily, MemoryType], ...] = (
 )
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
+PREFIX_MARK = "*"
 
 
 def _normalise(text: str) -> str:
-    return text.translate(_APOSTROPHES).casefold()
+    # Curly apostrophes, case (casefold also maps ß to ss) and runs of whitespace are noise.
+    return " ".join(text.translate(_APOSTROPHES).casefold().split())
+
+
+def _cue_pattern(phrase: str) -> str:
+    """A cue as a regex: whole words, except that a trailing '*' makes it a word prefix."""
+    is_prefix = phrase.endswith(PREFIX_MARK)
+    body = re.escape(_normalise(phrase.removesuffix(PREFIX_MARK)))
+    return r"(?<!\w)" + body + ("" if is_prefix else r"(?!\w)")
+
+
+def _is_blank(phrase: str) -> bool:
+    # A blank or bare '*' cue would match everywhere.
+    return not _normalise(phrase).removesuffix(PREFIX_MARK).strip()
 
 
 @dataclass(frozen=True)
 class CueBook:
-    """Cue phrases per family; extendable from configuration."""
+    """Cue phrases per family; extendable from configuration.
+
+    A phrase matches case-insensitively on word boundaries; a trailing '*' makes it a prefix
+    of a word instead ("lieblings*" matches "Lieblingsfarbe").
+    """
 
     cues: Mapping[CueFamily, tuple[str, ...]]
 
@@ -78,17 +97,16 @@ class CueBook:
         merged = {family: tuple(phrases) for family, phrases in DEFAULT_CUES.items()}
         for name, phrases in (extra or {}).items():
             family = CueFamily(name)
-            merged[family] = merged[family] + tuple(p for p in phrases if p)
+            merged[family] = merged[family] + tuple(p for p in phrases if not _is_blank(p))
         return cls(merged)
 
     @cached_property
     def _patterns(self) -> dict[CueFamily, re.Pattern[str]]:
         # Lookarounds instead of \b so cues ending in an apostrophe or umlaut still match whole.
+        usable = {f: [p for p in phrases if not _is_blank(p)] for f, phrases in self.cues.items()}
         return {
-            family: re.compile(
-                r"(?<!\w)(?:" + "|".join(re.escape(_normalise(p)) for p in phrases) + r")(?!\w)"
-            )
-            for family, phrases in self.cues.items()
+            family: re.compile("|".join(_cue_pattern(p) for p in phrases))
+            for family, phrases in usable.items()
             if phrases
         }
 

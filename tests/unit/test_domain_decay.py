@@ -99,9 +99,7 @@ def test_untouched_context_memory_follows_095_per_day_then_sits_on_its_floor(day
     assert (day <= 31) == (curve >= 0.1)
 
 
-@given(
-    heat=heats, memory_type=memory_types, day=st.floats(0.0, 60.0), decay_factor=decay_factors
-)
+@given(heat=heats, memory_type=memory_types, day=st.floats(0.0, 60.0), decay_factor=decay_factors)
 def test_a_daily_job_for_any_number_of_days_gives_the_same_value_as_one_run(
     heat: Heat, memory_type: MemoryType, day: float, decay_factor: float
 ) -> None:
