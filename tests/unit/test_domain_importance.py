@@ -97,11 +97,11 @@ def test_the_sharp_s_and_its_ss_spelling_both_match() -> None:
     ("text", "family"),
     [
         ("MY NAME IS ANNA", CueFamily.IDENTITY),
-        ("I’m from Vienna", CueFamily.IDENTITY),
-        ("I‘m from Vienna", CueFamily.IDENTITY),
-        ("I’ll call you Jarvis", CueFamily.AI_NAMING),
-        ("That’s wrong, it was Tuesday", CueFamily.CORRECTION),
-        ("I don’t like olives", CueFamily.PREFERENCE),
+        ("I\u2019m from Vienna", CueFamily.IDENTITY),
+        ("I\u2018m from Vienna", CueFamily.IDENTITY),
+        ("I\u2019ll call you Jarvis", CueFamily.AI_NAMING),
+        ("That\u2019s wrong, it was Tuesday", CueFamily.CORRECTION),
+        ("I don\u2019t like olives", CueFamily.PREFERENCE),
         ("my  name\n is Anna", CueFamily.IDENTITY),
     ],
 )
