@@ -1,0 +1,1 @@
+"""memlane tests: unit (fakes), contract suites, integration (PostgreSQL), e2e."""

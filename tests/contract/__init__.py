@@ -1,0 +1,1 @@
+"""Shared contract suites that both fakes and real adapters must pass."""

@@ -1,0 +1,212 @@
+"""MemoryPortContract: the behaviour every MemoryPort (fake or PostgreSQL) must show.
+
+Subclass it as `TestSomethingMemoryPort(MemoryPortContract)` and provide three fixtures:
+`memory_port` (a ready MemoryPort), `owner` (a fresh, unique Owner per test, so a shared
+database needs no cleanup) and `dimension` (the embedding size the port stores).
+Tests that touch "every owner" only assert about the rows they created themselves.
+"""
+
+from __future__ import annotations
+
+import math
+from uuid import uuid4
+
+import pytest
+
+from memlane.domain.model import Heat, MemoryFilter, MemoryType, Owner, StoredMemory
+from memlane.ports.memory import MemoryPort
+from tests.contract.builders import T0, at_cosine, axis, insert, minutes, stored
+from tests.contract.port_maintenance_contract import PortMaintenanceContract
+from tests.contract.port_queries_contract import PortQueriesContract
+
+
+def assert_same_row(got: StoredMemory | None, want: StoredMemory) -> None:
+    """Every field survives the round trip (embeddings to float32, keywords as a set)."""
+    assert got is not None
+    assert got.id == want.id
+    assert got.owner == want.owner
+    assert got.memory_type == want.memory_type
+    assert bytes(got.content) == want.content
+    assert bytes(got.summary) == want.summary
+    assert got.importance == want.importance
+    assert got.heat == want.heat
+    assert got.created_at == want.created_at
+    assert got.updated_at == want.updated_at
+    assert got.conversation_id == want.conversation_id
+    assert tuple(got.tags) == want.tags
+    assert dict(got.metadata) == dict(want.metadata)
+    assert got.pinned == want.pinned
+    assert got.embedding_model == want.embedding_model
+    assert set(got.keywords) == set(want.keywords)
+    if want.embedding is None:
+        assert got.embedding is None
+    else:
+        assert got.embedding is not None
+        assert len(got.embedding) == len(want.embedding)
+        pairs = zip(got.embedding, want.embedding, strict=True)
+        assert all(math.isclose(a, b, abs_tol=1e-6) for a, b in pairs)
+
+
+class MemoryPortContract(PortQueriesContract, PortMaintenanceContract):
+    """Round trips, ownership isolation, update/replace and delete semantics (+ the mixins)."""
+
+    @pytest.fixture
+    def other_user(self, owner: Owner) -> Owner:
+        return Owner(owner.tenant, owner.user_id + "-other")
+
+    @pytest.fixture
+    def other_tenant(self, owner: Owner) -> Owner:
+        return Owner(owner.tenant + "-other", owner.user_id)
+
+    async def test_insert_then_get_returns_every_field(
+        self, memory_port: MemoryPort, owner: Owner, dimension: int
+    ) -> None:
+        row = stored(
+            owner,
+            memory_type=MemoryType.CORRECTION,
+            importance=0.1,  # a double that a `real` column would not hold exactly
+            heat=Heat(0.7123456789012345, access_count=3, accessed_at=T0 + minutes(5)),
+            embedding=at_cosine(dimension, 0.6),
+            embedding_model="model-x",
+            keywords=("k1", "k2", "k3"),
+            tags=("alpha", "beta"),
+            metadata={"sources": ["chat:1", "chat:2"], "nested": {"n": 1, "ok": True}},
+            conversation_id="conv-42",
+            pinned=True,
+            text="Grüße, ünïcödé ✓",
+        )
+        await insert(memory_port, row)
+        assert_same_row(await memory_port.get(owner, row.id), row)
+
+    async def test_a_memory_without_embedding_round_trips_with_none(
+        self, memory_port: MemoryPort, owner: Owner
+    ) -> None:
+        row = stored(owner, embedding=None, tags=(), metadata={}, conversation_id=None)
+        await insert(memory_port, row)
+        assert_same_row(await memory_port.get(owner, row.id), row)
+
+    async def test_an_unknown_id_is_none(self, memory_port: MemoryPort, owner: Owner) -> None:
+        assert await memory_port.get(owner, uuid4()) is None
+
+    async def test_get_many_returns_only_the_owners_rows_among_the_ids(
+        self, memory_port: MemoryPort, owner: Owner, other_user: Owner
+    ) -> None:
+        mine = [stored(owner), stored(owner), stored(owner)]
+        theirs = stored(other_user)
+        await insert(memory_port, *mine, theirs)
+        got = await memory_port.get_many(owner, [mine[0].id, mine[2].id, theirs.id, uuid4()])
+        assert {m.id for m in got} == {mine[0].id, mine[2].id}
+
+    @pytest.mark.parametrize("intruder", ["other_user", "other_tenant"])
+    async def test_another_owner_cannot_see_or_change_a_memory(
+        self,
+        memory_port: MemoryPort,
+        owner: Owner,
+        dimension: int,
+        intruder: str,
+        request: pytest.FixtureRequest,
+    ) -> None:
+        stranger: Owner = request.getfixturevalue(intruder)
+        row = stored(owner, embedding=axis(dimension, 0), keywords=("secret",))
+        await insert(memory_port, row)
+
+        assert await memory_port.get(stranger, row.id) is None
+        assert await memory_port.get_many(stranger, [row.id]) == []
+        page = await memory_port.list(stranger, MemoryFilter(), None, 50)
+        assert list(page.items) == []
+        assert await memory_port.search_dense(stranger, axis(dimension, 0), 10) == []
+        assert await memory_port.search_lexical(stranger, ["secret"], 10) == []
+        async with memory_port.write_session(stranger) as session:
+            assert await session.nearest(axis(dimension, 0)) is None
+        hijacked = stored(stranger, memory_id=row.id, text="hijacked")
+        assert await memory_port.update(hijacked) is False
+        assert await memory_port.record_access(stranger, [row.id], T0, 0.05) == 0
+        assert await memory_port.delete(stranger, row.id) is False
+        assert await memory_port.delete_all(stranger) == 0
+        assert [m async for m in memory_port.export(stranger)] == []
+        assert (await memory_port.stats(stranger, T0, 0.05)).total == 0
+
+        assert_same_row(await memory_port.get(owner, row.id), row)
+
+    async def test_update_overwrites_every_field_of_an_existing_memory(
+        self, memory_port: MemoryPort, owner: Owner, dimension: int
+    ) -> None:
+        row = stored(owner, embedding=axis(dimension, 0), keywords=("old",), tags=("a",))
+        await insert(memory_port, row)
+        changed = stored(
+            owner,
+            memory_id=row.id,
+            memory_type=MemoryType.PREFERENCE,
+            importance=0.8,
+            heat=Heat(0.8, 2, T0 + minutes(9)),
+            embedding=axis(dimension, 1),
+            embedding_model="model-y",
+            keywords=("new", "newer"),
+            tags=("b", "c"),
+            metadata={"sources": ["x"]},
+            conversation_id="c2",
+            pinned=True,
+            text="changed",
+        )
+        assert await memory_port.update(changed) is True
+        assert_same_row(await memory_port.get(owner, row.id), changed)
+        hits = await memory_port.search_lexical(owner, ["old"], 10)
+        assert hits == []
+
+    async def test_update_of_a_missing_memory_is_false(
+        self, memory_port: MemoryPort, owner: Owner
+    ) -> None:
+        assert await memory_port.update(stored(owner)) is False
+        assert list((await memory_port.list(owner, MemoryFilter(), None, 10)).items) == []
+
+    async def test_replace_in_a_write_session_overwrites_the_memory(
+        self, memory_port: MemoryPort, owner: Owner, dimension: int
+    ) -> None:
+        row = stored(owner, embedding=axis(dimension, 0))
+        await insert(memory_port, row)
+        merged = stored(
+            owner, memory_id=row.id, embedding=axis(dimension, 2), tags=("m",), text="merged"
+        )
+        async with memory_port.write_session(owner) as session:
+            await session.replace(merged)
+        assert_same_row(await memory_port.get(owner, row.id), merged)
+
+    async def test_nearest_in_a_write_session_finds_the_most_similar_memory(
+        self, memory_port: MemoryPort, owner: Owner, dimension: int
+    ) -> None:
+        far = stored(owner, embedding=at_cosine(dimension, 0.2))
+        near = stored(owner, embedding=at_cosine(dimension, 0.9))
+        bare = stored(owner, embedding=None)
+        await insert(memory_port, far, near, bare)
+        async with memory_port.write_session(owner) as session:
+            hit = await session.nearest(axis(dimension, 0))
+        assert hit is not None
+        assert hit.stored.id == near.id
+        assert hit.similarity == pytest.approx(0.9, abs=1e-5)
+
+    async def test_nearest_is_none_when_nothing_has_an_embedding(
+        self, memory_port: MemoryPort, owner: Owner, dimension: int
+    ) -> None:
+        await insert(memory_port, stored(owner, embedding=None))
+        async with memory_port.write_session(owner) as session:
+            assert await session.nearest(axis(dimension, 0)) is None
+
+    async def test_delete_removes_one_memory_and_reports_it(
+        self, memory_port: MemoryPort, owner: Owner
+    ) -> None:
+        keep, drop = stored(owner), stored(owner)
+        await insert(memory_port, keep, drop)
+        assert await memory_port.delete(owner, drop.id) is True
+        assert await memory_port.delete(owner, drop.id) is False
+        assert await memory_port.get(owner, drop.id) is None
+        assert await memory_port.get(owner, keep.id) is not None
+
+    async def test_delete_all_counts_and_leaves_other_users_alone(
+        self, memory_port: MemoryPort, owner: Owner, other_user: Owner
+    ) -> None:
+        theirs = stored(other_user)
+        await insert(memory_port, stored(owner), stored(owner), stored(owner), theirs)
+        assert await memory_port.delete_all(owner) == 3
+        assert await memory_port.delete_all(owner) == 0
+        assert await memory_port.get(other_user, theirs.id) is not None
+

@@ -1,0 +1,1 @@
+"""In-memory fakes of the ports, with the same semantics as the real adapters."""

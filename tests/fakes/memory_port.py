@@ -1,0 +1,251 @@
+"""FakeMemoryPort: an in-memory MemoryPort with the same semantics as the PostgreSQL adapter."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import math
+from collections import Counter, defaultdict
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import replace
+from datetime import datetime
+from statistics import fmean
+from uuid import UUID
+
+from memlane.domain.decay import accessed, importance_at
+from memlane.domain.model import (
+    Cursor,
+    DenseHit,
+    LexicalHit,
+    MemoryFilter,
+    MemoryStats,
+    Owner,
+    Page,
+    StoredMemory,
+    Vector,
+)
+from memlane.ports.memory import MemoryPort, MemoryWriteSession
+
+
+def cosine(a: Vector, b: Vector) -> float:
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    return dot / norm if norm else 0.0
+
+
+def _position(row: StoredMemory) -> tuple[datetime, UUID]:
+    return (row.created_at, row.id)
+
+
+class _FakeWriteSession(MemoryWriteSession):
+    def __init__(self, port: FakeMemoryPort, owner: Owner) -> None:
+        self._port = port
+        self._owner = owner
+
+    async def nearest(self, embedding: Vector) -> DenseHit | None:
+        hits = await self._port.search_dense(self._owner, embedding, 1)
+        return hits[0] if hits else None
+
+    async def insert(self, stored: StoredMemory) -> None:
+        self._port._check(stored, self._owner)
+        rows = self._port._rows[stored.owner]
+        if stored.id in rows:
+            raise ValueError(f"duplicate memory id {stored.id}")  # a primary-key violation
+        rows[stored.id] = self._port._copy(stored)
+
+    async def replace(self, stored: StoredMemory) -> None:
+        self._port._check(stored, self._owner)
+        if not await self._port.update(stored):
+            raise LookupError(f"memory {stored.id} does not exist")
+
+
+class FakeMemoryPort(MemoryPort):
+    """Rows live in a dict per owner; writes of one owner are serialised by an asyncio.Lock."""
+
+    def __init__(self, dimension: int | None = None) -> None:
+        self.dimension = dimension
+        self._rows: defaultdict[Owner, dict[UUID, StoredMemory]] = defaultdict(dict)
+        self._locks: defaultdict[Owner, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    # -- helpers -------------------------------------------------------------------------
+    def _check(self, stored: StoredMemory, owner: Owner | None = None) -> None:
+        if owner is not None and stored.owner != owner:
+            raise ValueError("a write session only writes its own owner's memories")
+        if not isinstance(stored.content, bytes) or not isinstance(stored.summary, bytes):
+            raise TypeError("content and summary must be sealed bytes")
+        if stored.embedding is not None:
+            self._check_vector(stored.embedding)
+
+    def _check_vector(self, vector: Vector) -> None:
+        if self.dimension is not None and len(vector) != self.dimension:
+            raise ValueError(f"expected {self.dimension} dimensions, got {len(vector)}")
+
+    @staticmethod
+    def _copy(stored: StoredMemory) -> StoredMemory:
+        """Detach from the caller's objects, as a database would."""
+        return replace(
+            stored,
+            tags=tuple(stored.tags),
+            metadata=copy.deepcopy(dict(stored.metadata)),
+            embedding=None if stored.embedding is None else tuple(stored.embedding),
+            keywords=tuple(stored.keywords),
+        )
+
+    def _scope(self, owner: Owner | None) -> Iterable[dict[UUID, StoredMemory]]:
+        if owner is None:
+            return list(self._rows.values())
+        return [self._rows.get(owner, {})]
+
+    def _all(self, owner: Owner | None) -> list[StoredMemory]:
+        return [row for rows in self._scope(owner) for row in rows.values()]
+
+    # -- MemoryPort ----------------------------------------------------------------------
+    @asynccontextmanager
+    async def _session(self, owner: Owner) -> AsyncIterator[MemoryWriteSession]:
+        async with self._locks[owner]:
+            yield _FakeWriteSession(self, owner)
+
+    def write_session(self, owner: Owner) -> AbstractAsyncContextManager[MemoryWriteSession]:
+        return self._session(owner)
+
+    async def get(self, owner: Owner, memory_id: UUID) -> StoredMemory | None:
+        row = self._rows.get(owner, {}).get(memory_id)
+        return None if row is None else self._copy(row)
+
+    async def get_many(self, owner: Owner, memory_ids: Sequence[UUID]) -> list[StoredMemory]:
+        rows = self._rows.get(owner, {})
+        return [self._copy(rows[i]) for i in dict.fromkeys(memory_ids) if i in rows]
+
+    async def search_dense(
+        self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0
+    ) -> list[DenseHit]:
+        self._check_vector(embedding)
+        hits = [
+            DenseHit(self._copy(r), cosine(r.embedding, embedding))
+            for r in self._all(owner)
+            if r.embedding is not None
+        ]
+        hits = [h for h in hits if h.similarity >= min_similarity]
+        hits.sort(key=lambda h: (-h.similarity, h.stored.id))
+        return hits[:limit]
+
+    async def search_lexical(
+        self, owner: Owner, keywords: Sequence[str], limit: int
+    ) -> list[LexicalHit]:
+        wanted = set(keywords)
+        hits: list[LexicalHit] = []
+        for row in self._all(owner):
+            counts = Counter(row.keywords)
+            matched = [t for t in wanted if counts[t]]
+            if matched:
+                # Distinct matches dominate; repeated occurrences break ties, like ts_rank.
+                extra = sum(counts[t] for t in matched) - len(matched)
+                hits.append(LexicalHit(self._copy(row), len(matched) + extra / (extra + 10)))
+        hits.sort(key=lambda h: (-h.score, h.stored.id))
+        return hits[:limit]
+
+    async def update(self, stored: StoredMemory) -> bool:
+        self._check(stored)
+        rows = self._rows.get(stored.owner, {})
+        if stored.id not in rows:
+            return False
+        rows[stored.id] = self._copy(stored)
+        return True
+
+    async def delete(self, owner: Owner, memory_id: UUID) -> bool:
+        return self._rows.get(owner, {}).pop(memory_id, None) is not None
+
+    async def delete_all(self, owner: Owner) -> int:
+        rows = self._rows.pop(owner, {})
+        return len(rows)
+
+    async def export(self, owner: Owner) -> AsyncIterator[StoredMemory]:
+        for row in sorted(self._all(owner), key=_position):
+            yield self._copy(row)
+
+    async def stats(self, owner: Owner | None, now: datetime, base_rate: float) -> MemoryStats:
+        rows = self._all(owner)
+        return MemoryStats(
+            total=len(rows),
+            by_type=dict(Counter(r.memory_type.value for r in rows)),
+            with_embeddings=sum(r.embedding is not None for r in rows),
+            avg_importance=fmean(importance_at(r.heat, r.memory_type, now, base_rate) for r in rows)
+            if rows
+            else 0.0,
+        )
+
+    async def record_access(
+        self, owner: Owner, memory_ids: Sequence[UUID], now: datetime, base_rate: float
+    ) -> int:
+        rows = self._rows.get(owner, {})
+        count = 0
+        for memory_id in dict.fromkeys(memory_ids):
+            row = rows.get(memory_id)
+            if row is None:
+                continue
+            heat = accessed(row.heat, row.memory_type, now, base_rate)
+            rows[memory_id] = replace(
+                row, heat=heat, importance=importance_at(heat, row.memory_type, now, base_rate)
+            )
+            count += 1
+        return count
+
+    async def materialise_decay(
+        self, owner: Owner | None, now: datetime, base_rate: float
+    ) -> int:
+        changed = 0
+        for rows in self._scope(owner):
+            for memory_id, row in list(rows.items()):
+                value = importance_at(row.heat, row.memory_type, now, base_rate)
+                if value != row.importance:
+                    rows[memory_id] = replace(row, importance=value)
+                    changed += 1
+        return changed
+
+    async def cleanup(self, owner: Owner | None, min_importance: float) -> int:
+        deleted = 0
+        for rows in self._scope(owner):
+            doomed = [i for i, r in rows.items() if not r.pinned and r.importance <= min_importance]
+            for memory_id in doomed:
+                del rows[memory_id]
+            deleted += len(doomed)
+        return deleted
+
+    async def missing_embeddings(self, limit: int) -> list[StoredMemory]:
+        rows = sorted((r for r in self._all(None) if r.embedding is None), key=_position)
+        return [self._copy(r) for r in rows[:limit]]
+
+    async def set_embeddings(self, items: Sequence[tuple[Owner, UUID, Vector]], model: str) -> int:
+        count = 0
+        for owner, memory_id, vector in items:
+            self._check_vector(vector)
+            rows = self._rows.get(owner, {})
+            if memory_id in rows:
+                rows[memory_id] = replace(
+                    rows[memory_id], embedding=tuple(vector), embedding_model=model
+                )
+                count += 1
+        return count
+
+    # Last, because inside the class body its name shadows the builtin in annotations.
+    async def list(
+        self, owner: Owner, filters: MemoryFilter, cursor: Cursor | None, limit: int
+    ) -> Page[StoredMemory]:
+        rows = sorted(self._all(owner), key=_position, reverse=True)
+        if cursor is not None:
+            rows = [r for r in rows if _position(r) < (cursor.created_at, cursor.id)]
+        rows = [r for r in rows if _matches(r, filters)][: limit + 1]
+        more = len(rows) > limit
+        items = [self._copy(r) for r in rows[:limit]]
+        last = items[-1] if more and items else None
+        return Page(items, None if last is None else Cursor(last.created_at, last.id))
+
+
+def _matches(row: StoredMemory, filters: MemoryFilter) -> bool:
+    return (
+        (filters.memory_type is None or row.memory_type == filters.memory_type)
+        and (filters.tag is None or filters.tag in row.tags)
+        and (filters.conversation_id is None or row.conversation_id == filters.conversation_id)
+        and (filters.min_importance is None or row.importance >= filters.min_importance)
+    )

@@ -1,0 +1,1 @@
+"""Unit tests: pure domain and the service over in-memory fakes."""
