@@ -14,8 +14,9 @@ DEFAULT_CONTEXT_CHAR_BUDGET = 2000
 
 
 def by_type_priority(memories: Sequence[MemoryContext]) -> list[MemoryContext]:
-    """Stable order by type priority, keeping relevance order within a type."""
-    return sorted(memories, key=lambda m: m.memory_type.priority)
+    """Order by type priority, most relevant first within a type (ties keep their order)."""
+    # Sorting on relevance too, rather than trusting the caller's order, keeps the rule here.
+    return sorted(memories, key=lambda m: (m.memory_type.priority, -m.relevance))
 
 
 def render_line(memory: MemoryContext) -> str:

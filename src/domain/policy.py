@@ -31,12 +31,21 @@ class MemoryPolicy:
     min_learn_chars: int = MIN_LEARN_CHARS
 
     def __post_init__(self) -> None:
-        for name in ("rag_threshold", "merge_threshold", "min_importance"):
+        # Cosine thresholds live in [-1, 1]; importance in [0, 1]. NaN fails every comparison.
+        for name in ("rag_threshold", "merge_threshold"):
             value = getattr(self, name)
             if not -1.0 <= value <= 1.0:
                 raise ValueError(f"{name} must be within [-1, 1], got {value}")
+        if not 0.0 <= self.min_importance <= 1.0:
+            raise ValueError(f"min_importance must be within [0, 1], got {self.min_importance}")
         if self.rag_limit < 1:
             raise ValueError("rag_limit must be at least 1")
+        if self.context_char_budget < 0:
+            raise ValueError("context_char_budget must not be negative")
+        if self.max_content_bytes < 1:
+            raise ValueError("max_content_bytes must be at least 1")
+        if self.min_learn_chars < 0:
+            raise ValueError("min_learn_chars must not be negative")
         base_rate_per_day(self.decay_factor)
 
     @property

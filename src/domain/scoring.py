@@ -17,8 +17,15 @@ class RelevanceWeights:
     freshness: float = 0.30
 
     def __post_init__(self) -> None:
-        if min(self.similarity, self.importance, self.freshness) < 0:
-            raise ValueError("relevance weights must not be negative")
+        values = (self.similarity, self.importance, self.freshness)
+        # `min(...) < 0` alone lets NaN through: NaN compares false with everything.
+        if not all(math.isfinite(v) and v >= 0 for v in values):
+            raise ValueError(f"relevance weights must be finite and not negative, got {values}")
+        if not any(v > 0 for v in values):
+            raise ValueError("at least one relevance weight must be positive")
+
+
+DEFAULT_WEIGHTS = RelevanceWeights()  # frozen, so one shared default is safe
 
 
 def freshness(accessed_at: datetime, now: datetime) -> float:
@@ -32,7 +39,7 @@ def relevance(
     importance: float,
     accessed_at: datetime,
     now: datetime,
-    weights: RelevanceWeights = RelevanceWeights(),  # noqa: B008 - frozen value, safe default
+    weights: RelevanceWeights = DEFAULT_WEIGHTS,
 ) -> float:
     """The combined score used to pick memories for context."""
     return (
