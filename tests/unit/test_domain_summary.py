@@ -7,11 +7,11 @@ from hypothesis import strategies as st
 
 from memlane.domain.summary import ELLIPSIS, qa_content, summarize, truncate
 
-words = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=600)
+words = st.text(alphabet=st.characters(codec="utf-8"), max_size=600)
 # Something to say on each side of a Q&A pair (learning skips near-empty pairs anyway).
-said = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="→"), max_size=400
-).filter(str.strip)
+said = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="→"), max_size=400).filter(
+    str.strip
+)
 
 
 @given(content=words)
