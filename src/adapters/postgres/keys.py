@@ -1,0 +1,97 @@
+"""PostgresApiKeyAdapter: API keys in the `api_keys` table, looked up by token hash."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+from uuid import UUID
+
+import asyncpg
+
+from memlane.domain.auth import ApiKey, Scope
+from memlane.domain.errors import StorageUnavailable
+from memlane.ports.keys import ApiKeyPort
+
+_COLUMNS = "id, tenant, user_id, scopes, name, created_at, last_used_at, revoked_at"
+
+INSERT_TENANT = "INSERT INTO tenants (id) VALUES ($1) ON CONFLICT (id) DO NOTHING"
+
+INSERT_KEY = """
+INSERT INTO api_keys (id, tenant, token_hash, user_id, scopes, name, created_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7)
+"""
+
+# One round trip: read the key and, only when its last_used_at is stale, touch it.
+FIND_ACTIVE = f"""
+WITH found AS (
+    SELECT {_COLUMNS} FROM api_keys WHERE token_hash = $1 AND revoked_at IS NULL
+), touched AS (
+    UPDATE api_keys k SET last_used_at = $2
+    FROM found
+    WHERE k.id = found.id AND (k.last_used_at IS NULL OR k.last_used_at < $2 - $3::interval)
+    RETURNING k.id
+)
+SELECT {_COLUMNS} FROM found
+"""
+
+LIST_ALL = f"SELECT {_COLUMNS} FROM api_keys ORDER BY created_at, id"
+LIST_TENANT = f"SELECT {_COLUMNS} FROM api_keys WHERE tenant = $1 ORDER BY created_at, id"
+REVOKE = "UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL"
+
+
+def _to_key(row: Any) -> ApiKey:
+    return ApiKey(
+        id=row["id"],
+        tenant=row["tenant"],
+        name=row["name"],
+        scopes=frozenset(Scope(s) for s in row["scopes"]),
+        created_at=row["created_at"],
+        user_id=row["user_id"],
+        last_used_at=row["last_used_at"],
+        revoked_at=row["revoked_at"],
+    )
+
+
+class PostgresApiKeyAdapter(ApiKeyPort):
+    """ApiKeyPort on an asyncpg pool; connection failures become StorageUnavailable."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    async def create(self, key: ApiKey, token_hash: bytes) -> None:
+        scopes = sorted(s.value for s in key.scopes)
+        try:
+            async with self._pool.acquire() as conn, conn.transaction():
+                await conn.execute(INSERT_TENANT, key.tenant)
+                await conn.execute(
+                    INSERT_KEY, key.id, key.tenant, token_hash, key.user_id, scopes,
+                    key.name, key.created_at,
+                )
+        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as exc:
+            raise StorageUnavailable("database unavailable while creating an API key") from exc
+
+    async def find_active(
+        self, token_hash: bytes, now: datetime, touch_after: timedelta
+    ) -> ApiKey | None:
+        try:
+            row = await self._pool.fetchrow(FIND_ACTIVE, token_hash, now, touch_after)
+        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as exc:
+            raise StorageUnavailable("database unavailable while checking an API key") from exc
+        return None if row is None else _to_key(row)
+
+    async def list(self, tenant: str | None = None) -> list[ApiKey]:
+        try:
+            if tenant is None:
+                rows = await self._pool.fetch(LIST_ALL)
+            else:
+                rows = await self._pool.fetch(LIST_TENANT, tenant)
+        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as exc:
+            raise StorageUnavailable("database unavailable while listing API keys") from exc
+        return [_to_key(r) for r in rows]
+
+    async def revoke(self, key_id: UUID, now: datetime) -> bool:
+        try:
+            status = await self._pool.execute(REVOKE, key_id, now)
+        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as exc:
+            raise StorageUnavailable("database unavailable while revoking an API key") from exc
+        return bool(status.endswith(" 1"))

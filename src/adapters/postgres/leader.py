@@ -1,0 +1,45 @@
+"""PostgresLeaderLockAdapter: a session-level advisory lock on a dedicated pool connection."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import asyncpg
+
+from memlane.domain.errors import StorageUnavailable
+from memlane.ports.leader import LeaderLockPort
+
+# An arbitrary but fixed 64-bit key: "memlane maintenance". Every replica must agree on it.
+MAINTENANCE_LOCK_KEY = 0x6D656D6C616E6501
+
+TRY_LOCK = "SELECT pg_try_advisory_lock($1)"
+UNLOCK = "SELECT pg_advisory_unlock($1)"
+
+
+class PostgresLeaderLockAdapter(LeaderLockPort):
+    """Holds pg_try_advisory_lock on one connection for the block.
+
+    A session-level lock lives as long as its connection: if the holder crashes, the
+    server drops the connection and the lock with it, so leadership cannot get stuck.
+    """
+
+    def __init__(self, pool: asyncpg.Pool, lock_key: int = MAINTENANCE_LOCK_KEY) -> None:
+        self._pool = pool
+        self._lock_key = lock_key
+
+    @asynccontextmanager
+    async def hold(self) -> AsyncIterator[bool]:
+        try:
+            conn = await self._pool.acquire()
+        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as exc:
+            raise StorageUnavailable("database unavailable for the leader lock") from exc
+        try:
+            leading = bool(await conn.fetchval(TRY_LOCK, self._lock_key))
+            try:
+                yield leading
+            finally:
+                if leading and not conn.is_closed():
+                    await conn.fetchval(UNLOCK, self._lock_key)
+        finally:
+            await self._pool.release(conn)

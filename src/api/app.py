@@ -1,0 +1,86 @@
+"""The Litestar app factory: routes, auth, problem+json errors, metrics, lifespan."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+
+from litestar import Litestar, Router
+from litestar.datastructures import State
+from litestar.di import Provide
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import SwaggerRenderPlugin
+
+from memlane.api.auth import provide_principal, scope_guard
+from memlane.api.config import ApiConfig
+from memlane.api.controllers.health import HealthController
+from memlane.api.controllers.maintenance import MaintenanceController
+from memlane.api.controllers.memories import MemoriesController
+from memlane.api.controllers.queries import ContextController, SearchController
+from memlane.api.deps import ApiServices, provide_services
+from memlane.api.errors import EXCEPTION_HANDLERS
+from memlane.api.metrics import ApiMetrics
+
+OpenServices = Callable[[], AbstractAsyncContextManager[ApiServices]]
+
+
+def create_app(
+    open_services: OpenServices,
+    config: ApiConfig | None = None,
+    metrics: ApiMetrics | None = None,
+) -> Litestar:
+    """Build the app. `open_services` is entered in the lifespan: it runs migrations,
+    opens the pool, loads the model and starts the worker, and closes them all on exit.
+
+    Pass `metrics` when the composition root also wraps the embedder with
+    `metrics.timed_embedder(...)`, so embedding latency lands in this app's registry.
+    """
+    config = config or ApiConfig()
+    metrics = metrics or ApiMetrics()
+
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        async with open_services() as services:
+            app.state.services = services
+            metrics.watch_worker(services.worker)
+            try:
+                yield
+            finally:
+                metrics.watch_worker(None)
+
+    v1 = Router(
+        path="/",
+        route_handlers=[
+            MemoriesController,
+            SearchController,
+            MaintenanceController,
+            ContextController,
+        ],
+        guards=[scope_guard],
+        dependencies={"principal": Provide(provide_principal)},
+    )
+    return Litestar(
+        route_handlers=[v1, HealthController],
+        lifespan=[lifespan],
+        dependencies={
+            "services": Provide(provide_services, sync_to_thread=False),
+            "config": Provide(lambda: config, sync_to_thread=False, use_cache=True),
+            "metrics": Provide(lambda: metrics, sync_to_thread=False, use_cache=True),
+        },
+        state=State({"api_config": config, "retry_after_s": config.retry_after_s}),
+        exception_handlers=EXCEPTION_HANDLERS,
+        middleware=[metrics.middleware],
+        request_max_body_size=config.max_request_bytes,
+        openapi_config=OpenAPIConfig(
+            title="memlane",
+            version="1",
+            description=(
+                "Private long-term memory for AI assistants. Authenticate with "
+                "`Authorization: Bearer <token>`. Every error is RFC 9457 "
+                "application/problem+json; anything outside a key's reach is 404."
+            ),
+            path="/schema",
+            render_plugins=[SwaggerRenderPlugin()],
+        ),
+        debug=config.debug,
+    )

@@ -1,0 +1,1 @@
+"""One Litestar controller per resource."""

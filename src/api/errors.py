@@ -1,0 +1,154 @@
+"""The one place errors become RFC 9457 application/problem+json responses."""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from typing import Any
+
+from litestar import Request, Response
+from litestar.exceptions import HTTPException, ValidationException
+from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
+
+from memlane.api.cursor import BadCursor
+from memlane.domain.errors import (
+    DecryptionFailed,
+    EmbeddingUnavailable,
+    InvalidMemory,
+    MemlaneError,
+    MemoryNotFound,
+    StorageUnavailable,
+)
+
+log = logging.getLogger(__name__)
+
+PROBLEM_JSON = "application/problem+json"
+PROBLEM_BASE = "urn:memlane:problem:"
+RETRY_AFTER_S = 5
+
+# Connection-level failures of the database driver, matched by name so the API layer
+# never imports a driver; the adapters should already have turned them into
+# StorageUnavailable, this is the defensive second net.
+_UNAVAILABLE_NAMES = frozenset(
+    {
+        "PostgresConnectionError",
+        "InterfaceError",
+        "CannotConnectNowError",
+        "TooManyConnectionsError",
+        "OperatorInterventionError",
+    }
+)
+
+_TITLES = {
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    409: "Conflict",
+    413: "Content Too Large",
+    415: "Unsupported Media Type",
+    422: "Unprocessable Content",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    503: "Service Unavailable",
+}
+
+
+class UserRequired(Exception):
+    """A key not pinned to a user made a request without naming one."""
+
+
+def problem(
+    status: int,
+    slug: str,
+    detail: str,
+    request: Request[Any, Any, Any] | None = None,
+    headers: dict[str, str] | None = None,
+    **extensions: Any,
+) -> Response[dict[str, Any]]:
+    """A problem+json response; `slug` names the problem type."""
+    body: dict[str, Any] = {
+        "type": PROBLEM_BASE + slug,
+        "title": _TITLES.get(status, "Error"),
+        "status": status,
+        "detail": detail,
+    }
+    if request is not None:
+        body["instance"] = request.url.path
+    body.update(extensions)
+    return Response(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
+
+
+def _unavailable(request: Request[Any, Any, Any], detail: str) -> Response[dict[str, Any]]:
+    retry = str(getattr(request.app.state, "retry_after_s", RETRY_AFTER_S))
+    return problem(503, "unavailable", detail, request, headers={"Retry-After": retry})
+
+
+def _is_driver_unavailable(exc: BaseException) -> bool:
+    return isinstance(exc, OSError | TimeoutError) or any(
+        cls.__module__.startswith("asyncpg") and cls.__name__ in _UNAVAILABLE_NAMES
+        for cls in type(exc).__mro__
+    )
+
+
+def handle_http(request: Request[Any, Any, Any], exc: HTTPException) -> Response[dict[str, Any]]:
+    """Litestar's own errors (validation, 401/403/404/405, malformed bodies)."""
+    status = exc.status_code
+    headers = dict(exc.headers or {})
+    if isinstance(exc, ValidationException):
+        errors = exc.extra if isinstance(exc.extra, list) else []
+        malformed = "decode" in str(exc.detail).lower() or "malformed" in str(exc.detail).lower()
+        if malformed:
+            return problem(400, "malformed-body", "the request body is not valid JSON", request)
+        return problem(422, "validation", str(exc.detail), request, errors=errors)
+    slug = {401: "unauthorized", 403: "forbidden", 404: "not-found", 405: "method-not-allowed"}
+    detail = str(exc.detail) if status < 500 else _TITLES.get(status, "Error")
+    response = problem(status, slug.get(status, "http-error"), detail, request)
+    response.headers.update(headers)
+    return response
+
+
+def handle_domain(request: Request[Any, Any, Any], exc: MemlaneError) -> Response[dict[str, Any]]:
+    """Domain errors, each with exactly one HTTP meaning."""
+    if isinstance(exc, MemoryNotFound):
+        return problem(404, "not-found", "no such memory", request)
+    if isinstance(exc, InvalidMemory):
+        return problem(422, "invalid-memory", str(exc), request)
+    if isinstance(exc, StorageUnavailable):
+        return _unavailable(request, "the database is unavailable; retry shortly")
+    if isinstance(exc, EmbeddingUnavailable):
+        return _unavailable(request, "the embedding model is unavailable; retry shortly")
+    if isinstance(exc, DecryptionFailed):
+        log.error("decryption failed on %s %s", request.method, request.url.path)
+        return problem(500, "decryption-failed", "a stored memory could not be decrypted", request)
+    log.error("unmapped domain error %s on %s", type(exc).__name__, request.url.path)
+    return problem(500, "internal", "internal error", request)
+
+
+def handle_other(request: Request[Any, Any, Any], exc: Exception) -> Response[dict[str, Any]]:
+    """Anything else: 503 for a lost database, otherwise 500 without leaking details."""
+    if isinstance(exc, UserRequired):
+        return problem(
+            422, "user-required", "this key is not pinned to a user: name one in user_id", request
+        )
+    if isinstance(exc, BadCursor):
+        return problem(400, "bad-cursor", str(exc), request)
+    if _is_driver_unavailable(exc):
+        return _unavailable(request, "the database is unavailable; retry shortly")
+    # Log type and frames, never the message: exception messages may quote memory content.
+    log.error(
+        "unexpected %s on %s %s\n%s",
+        type(exc).__name__,
+        request.method,
+        request.url.path,
+        "".join(traceback.format_tb(exc.__traceback__)),
+    )
+    return problem(HTTP_500_INTERNAL_SERVER_ERROR, "internal", "internal error", request)
+
+
+EXCEPTION_HANDLERS: dict[type[Exception], Any] = {
+    HTTPException: handle_http,
+    MemlaneError: handle_domain,
+    Exception: handle_other,
+}

@@ -1,0 +1,122 @@
+"""Explicit mapping between API bodies and domain values, both ways."""
+
+from __future__ import annotations
+
+from memlane.api.schemas import (
+    ContextMemoryOut,
+    ContextOut,
+    MemoryItemIn,
+    MemoryOut,
+    PatchIn,
+    RememberOut,
+    SearchHitOut,
+    StatsOut,
+)
+from memlane.domain.errors import InvalidMemory
+from memlane.domain.model import (
+    Memory,
+    MemoryContext,
+    MemoryPatch,
+    MemoryStats,
+    NewMemory,
+    PromptContext,
+    RememberResult,
+    ScoredMemory,
+)
+
+
+def check_content_size(content: str, max_content_bytes: int) -> str:
+    """Reject blank or oversized content before anything is embedded or stored."""
+    if not content.strip():
+        raise InvalidMemory("content must not be blank")
+    size = len(content.encode())
+    if size > max_content_bytes:
+        raise InvalidMemory(f"content is {size} bytes; the limit is {max_content_bytes}")
+    return content
+
+
+def to_new_memory(item: MemoryItemIn, max_content_bytes: int) -> NewMemory:
+    return NewMemory(
+        content=check_content_size(item.content, max_content_bytes),
+        memory_type=item.memory_type,
+        importance=item.importance,
+        conversation_id=item.conversation_id,
+        tags=tuple(item.tags),
+        metadata=item.metadata,
+        pinned=item.pinned,
+    )
+
+
+def to_patch(body: PatchIn, max_content_bytes: int) -> MemoryPatch:
+    content = body.content
+    if content is not None:
+        content = check_content_size(content, max_content_bytes)
+    return MemoryPatch(
+        content=content,
+        memory_type=body.memory_type,
+        importance=body.importance,
+        tags=tuple(body.tags) if body.tags is not None else None,
+        pinned=body.pinned,
+        metadata=body.metadata,
+    )
+
+
+def memory_out(memory: Memory) -> MemoryOut:
+    return MemoryOut(
+        id=memory.id,
+        user_id=memory.owner.user_id,
+        memory_type=memory.memory_type,
+        content=memory.content,
+        summary=memory.summary,
+        importance=memory.importance,
+        base_importance=memory.base_importance,
+        access_count=memory.access_count,
+        accessed_at=memory.accessed_at,
+        created_at=memory.created_at,
+        updated_at=memory.updated_at,
+        conversation_id=memory.conversation_id,
+        tags=list(memory.tags),
+        metadata=dict(memory.metadata),
+        pinned=memory.pinned,
+        embedding_model=memory.embedding_model,
+    )
+
+
+def remember_out(result: RememberResult) -> RememberOut:
+    return RememberOut(memory=memory_out(result.memory), merged=result.merged)
+
+
+def search_hit_out(hit: ScoredMemory) -> SearchHitOut:
+    return SearchHitOut(
+        memory=memory_out(hit.memory), similarity=hit.similarity, relevance=hit.relevance
+    )
+
+
+def context_memory_out(item: MemoryContext) -> ContextMemoryOut:
+    return ContextMemoryOut(
+        id=item.id,
+        content=item.content,
+        memory_type=item.memory_type,
+        relevance=item.relevance,
+        similarity=item.similarity,
+        importance=item.importance,
+        created_at=item.created_at,
+        tags=list(item.tags),
+        metadata=dict(item.metadata),
+    )
+
+
+def context_out(prompt: PromptContext) -> ContextOut:
+    return ContextOut(
+        memories=[context_memory_out(m) for m in prompt.memories], context=prompt.text
+    )
+
+
+def stats_out(stats: MemoryStats) -> StatsOut:
+    return StatsOut(
+        total=stats.total,
+        by_type=dict(stats.by_type),
+        with_embeddings=stats.with_embeddings,
+        avg_importance=stats.avg_importance,
+    )
+

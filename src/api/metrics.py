@@ -1,0 +1,141 @@
+"""Prometheus metrics: one registry per app, request latency by route template, and more."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily
+from prometheus_client.registry import Collector
+
+from memlane.domain.model import Vector
+from memlane.ports.embedding import EmbeddingPort, EmbedKind
+from memlane.service.worker import DecayWorker
+
+_LATENCY_BUCKETS_S = (0.002, 0.005, 0.01, 0.015, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0)
+
+
+class _WorkerCollector(Collector):
+    """Reads the background worker's counters at scrape time."""
+
+    def __init__(self) -> None:
+        self.worker: DecayWorker | None = None
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        runs = CounterMetricFamily(
+            "memlane_worker_decay_runs", "Background decay runs, by outcome", labels=["outcome"]
+        )
+        worker = self.worker
+        if worker is not None:
+            runs.add_metric(["ran"], worker.runs)
+            runs.add_metric(["skipped_not_leader"], worker.skipped)
+            runs.add_metric(["failed"], worker.failures)
+        yield runs
+
+
+class ApiMetrics:
+    """The app's instruments. A fresh registry per instance, so apps and tests never clash."""
+
+    def __init__(self, registry: CollectorRegistry | None = None) -> None:
+        self.registry = registry or CollectorRegistry(auto_describe=True)
+        self.request_seconds = Histogram(
+            "memlane_http_request_duration_seconds",
+            "HTTP request latency by method, route template and status",
+            ["method", "route", "status"],
+            buckets=_LATENCY_BUCKETS_S,
+            registry=self.registry,
+        )
+        self.embedding_seconds = Histogram(
+            "memlane_embedding_duration_seconds",
+            "Embedding call latency by kind",
+            ["kind"],
+            buckets=_LATENCY_BUCKETS_S,
+            registry=self.registry,
+        )
+        self.memories_stored = Counter(
+            "memlane_memories_stored",
+            "Memories written through the API, by outcome (new or merged)",
+            ["outcome"],
+            registry=self.registry,
+        )
+        self.decay_runs = Counter(
+            "memlane_decay_runs",
+            "Decay runs requested through the API",
+            registry=self.registry,
+        )
+        self._worker = _WorkerCollector()
+        self.registry.register(self._worker)
+
+    def watch_worker(self, worker: DecayWorker | None) -> None:
+        self._worker.worker = worker
+
+    def stored(self, merged: bool) -> None:
+        self.memories_stored.labels("merged" if merged else "new").inc()
+
+    def timed_embedder(self, inner: EmbeddingPort) -> EmbeddingPort:
+        """Wrap an embedder so its calls land in `memlane_embedding_duration_seconds`.
+
+        The composition root wraps the embedder with this before building the service.
+        """
+        return _TimedEmbedding(inner, self.embedding_seconds)
+
+    def exposition(self) -> bytes:
+        return generate_latest(self.registry)
+
+    def middleware(self, app: Any) -> Any:
+        """ASGI middleware timing each HTTP request under its route template (not its path,
+        which would explode label cardinality with ids)."""
+        histogram = self.request_seconds
+
+        async def timed(scope: Any, receive: Any, send: Any) -> None:
+            if scope["type"] != "http":
+                await app(scope, receive, send)
+                return
+            started = time.perf_counter()
+            status = [500]
+
+            async def send_wrapper(message: Any) -> None:
+                if message["type"] == "http.response.start":
+                    status[0] = message["status"]
+                await send(message)
+
+            try:
+                await app(scope, receive, send_wrapper)
+            finally:
+                route = scope.get("path_template") or "unmatched"
+                histogram.labels(scope["method"], route, str(status[0])).observe(
+                    time.perf_counter() - started
+                )
+
+        return timed
+
+
+class _TimedEmbedding(EmbeddingPort):
+    """EmbeddingPort decorator that records call latency."""
+
+    def __init__(self, inner: EmbeddingPort, histogram: Histogram) -> None:
+        self._inner = inner
+        self._histogram = histogram
+
+    @property
+    def model(self) -> str:
+        return self._inner.model
+
+    @property
+    def dimension(self) -> int:
+        return self._inner.dimension
+
+    async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> list[Vector]:
+        started = time.perf_counter()
+        try:
+            return await self._inner.embed(texts, kind)
+        finally:
+            self._histogram.labels(kind).observe(time.perf_counter() - started)
+
+    async def ready(self) -> bool:
+        return await self._inner.ready()
+
+    async def close(self) -> None:
+        await self._inner.close()

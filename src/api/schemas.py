@@ -1,0 +1,178 @@
+"""Request and response bodies of the HTTP API (msgspec structs, separate from domain types).
+
+Every request struct forbids unknown fields, so a typo is a 4xx, never silently ignored.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+from uuid import UUID
+
+import msgspec
+from msgspec import Meta
+
+from memlane.domain.model import MemoryType
+from memlane.domain.policy import MAX_TAG_CHARS, MAX_TAGS
+
+UserId = Annotated[str, Meta(min_length=1, max_length=200, pattern=r"^\S(.*\S)?$")]
+Tag = Annotated[str, Meta(min_length=1, max_length=MAX_TAG_CHARS)]
+Tags = Annotated[list[Tag], Meta(max_length=MAX_TAGS)]
+Importance = Annotated[float, Meta(ge=0.0, le=1.0)]
+Content = Annotated[str, Meta(min_length=1)]
+ConversationId = Annotated[str, Meta(min_length=1, max_length=200)]
+Query = Annotated[str, Meta(min_length=1, max_length=4096)]
+
+
+class _In(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """Base of request bodies: unknown fields are rejected."""
+
+
+class MemoryItemIn(_In):
+    """One memory to store. Type and importance are inferred from the content when absent."""
+
+    content: Content
+    memory_type: MemoryType | None = None
+    importance: Importance | None = None
+    conversation_id: ConversationId | None = None
+    tags: Tags = msgspec.field(default_factory=list)
+    metadata: dict[str, Any] = msgspec.field(default_factory=dict)
+    pinned: bool = False
+
+
+class MemoryIn(MemoryItemIn, kw_only=True):
+    """A memory to store; `user_id` is required for keys not pinned to a user."""
+
+    user_id: UserId | None = None
+
+
+class BatchIn(_In):
+    """Several memories of one user, embedded in one batch."""
+
+    memories: Annotated[list[MemoryItemIn], Meta(min_length=1)]
+    user_id: UserId | None = None
+
+
+class LearnIn(_In):
+    """A question/answer exchange to learn from (skipped when either side is too short)."""
+
+    question: Content
+    answer: Content
+    conversation_id: ConversationId | None = None
+    tags: Tags = msgspec.field(default_factory=list)
+    metadata: dict[str, Any] = msgspec.field(default_factory=dict)
+    user_id: UserId | None = None
+
+
+class ContextIn(_In):
+    """A query to fetch prompt context for."""
+
+    query: Query
+    limit: Annotated[int, Meta(ge=1, le=50)] | None = None
+    user_id: UserId | None = None
+
+
+class PatchIn(_In):
+    """A partial edit: fields left out (or null) stay as they are."""
+
+    content: Content | None = None
+    memory_type: MemoryType | None = None
+    importance: Importance | None = None
+    tags: Tags | None = None
+    pinned: bool | None = None
+    metadata: dict[str, Any] | None = None
+
+
+class MemoryOut(msgspec.Struct, kw_only=True):
+    """A memory as the API shows it (decrypted content; importance computed now)."""
+
+    id: UUID
+    user_id: str
+    memory_type: MemoryType
+    content: str
+    summary: str
+    importance: float
+    base_importance: float
+    access_count: int
+    accessed_at: datetime
+    created_at: datetime
+    updated_at: datetime
+    conversation_id: str | None
+    tags: list[str]
+    metadata: dict[str, Any]
+    pinned: bool
+    embedding_model: str | None
+
+
+class RememberOut(msgspec.Struct, kw_only=True):
+    """The stored memory, and whether it was merged into an existing near-duplicate."""
+
+    memory: MemoryOut
+    merged: bool
+
+
+class LearnOut(msgspec.Struct, kw_only=True):
+    """What learning did: skipped (too short), or stored/merged a memory."""
+
+    skipped: bool
+    merged: bool = False
+    memory: MemoryOut | None = None
+
+
+class BatchOut(msgspec.Struct, kw_only=True):
+    results: list[RememberOut]
+
+
+class PageOut(msgspec.Struct, kw_only=True):
+    """One page, newest first; pass `next_cursor` back as `cursor` for the next (null: done)."""
+
+    items: list[MemoryOut]
+    next_cursor: str | None
+
+
+class SearchHitOut(msgspec.Struct, kw_only=True):
+    memory: MemoryOut
+    similarity: float
+    relevance: float
+
+
+class SearchOut(msgspec.Struct, kw_only=True):
+    results: list[SearchHitOut]
+
+
+class ContextMemoryOut(msgspec.Struct, kw_only=True):
+    id: UUID
+    content: str
+    memory_type: MemoryType
+    relevance: float
+    similarity: float
+    importance: float
+    created_at: datetime
+    tags: list[str]
+    metadata: dict[str, Any]
+
+
+class ContextOut(msgspec.Struct, kw_only=True):
+    """The chosen memories (type-priority order) and the rendered prompt block."""
+
+    memories: list[ContextMemoryOut]
+    context: str
+
+
+class StatsOut(msgspec.Struct, kw_only=True):
+    total: int
+    by_type: dict[str, int]
+    with_embeddings: int
+    avg_importance: float
+
+
+class MaintenanceOut(msgspec.Struct, kw_only=True):
+    """How many memories a maintenance run touched, and over whom (`user` or `all`)."""
+
+    affected: int
+    scope: str
+
+
+class DeletedOut(msgspec.Struct, kw_only=True):
+    deleted: int
+
