@@ -1,0 +1,145 @@
+"""OnnxEmbeddingAdapter against the real int8 all-MiniLM-L6-v2 model (no database needed)."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+import pytest_asyncio
+
+from memlane.adapters.embedding.onnx import (
+    DIMENSION,
+    OnnxEmbeddingAdapter,
+    load_tokenizer,
+    packaged_model_path,
+)
+from memlane.domain.errors import EmbeddingUnavailable
+
+
+@pytest_asyncio.fixture(scope="module")
+async def embedder() -> AsyncIterator[OnnxEmbeddingAdapter]:
+    adapter = OnnxEmbeddingAdapter()
+    await adapter.warm_up()
+    yield adapter
+    await adapter.close()
+
+
+def cosine(a: object, b: object) -> float:
+    return float(np.dot(np.asarray(a), np.asarray(b)))
+
+
+async def test_vectors_are_384_dimensional_float32_unit_vectors(
+    embedder: OnnxEmbeddingAdapter,
+) -> None:
+    vectors = await embedder.embed(["I live in Lisbon", "", "2023"])
+    assert embedder.model == "all-MiniLM-L6-v2" and embedder.dimension == DIMENSION
+    assert len(vectors) == 3
+    for vector in vectors:
+        array = np.asarray(vector)
+        assert array.shape == (DIMENSION,) and array.dtype == np.float32
+        assert abs(float(np.linalg.norm(array)) - 1.0) < 1e-5
+
+
+async def test_a_paraphrase_ranks_above_unrelated_text(embedder: OnnxEmbeddingAdapter) -> None:
+    query, paraphrase, unrelated = await embedder.embed(
+        ["I live in Lisbon", "My home is in Lisbon, Portugal", "The cat sat on the mat"]
+    )
+    assert cosine(query, paraphrase) > 0.6
+    assert cosine(query, paraphrase) > cosine(query, unrelated) + 0.3
+
+
+async def test_a_batch_gives_the_same_vectors_as_single_calls(
+    embedder: OnnxEmbeddingAdapter,
+) -> None:
+    # Texts of very different lengths end up in padded chunks; padding must not leak in.
+    texts = [
+        "coffee",
+        "My sister Anna moved to Porto in 2023 and works as a nurse near the river.",
+        "I prefer green tea",
+        "word " * 80,
+    ]
+    batched = await embedder.embed(texts)
+    for text, vector in zip(texts, batched, strict=True):
+        (single,) = await embedder.embed([text], kind="query")
+        assert cosine(single, vector) > 0.999
+
+
+async def test_a_batch_larger_than_one_chunk_keeps_the_input_order() -> None:
+    adapter = OnnxEmbeddingAdapter(batch_size=4)
+    try:
+        texts = [f"memory number {i} " + "about cats " * (i % 5) for i in range(11)]
+        batched = await adapter.embed(texts)
+        singles = [(await adapter.embed([t]))[0] for t in texts]
+        assert len(batched) == len(texts)
+        assert all(cosine(a, b) > 0.999 for a, b in zip(batched, singles, strict=True))
+    finally:
+        await adapter.close()
+
+
+async def test_an_empty_list_embeds_to_an_empty_list(embedder: OnnxEmbeddingAdapter) -> None:
+    assert await embedder.embed([]) == []
+
+
+async def test_text_longer_than_the_model_window_is_truncated_without_error(
+    embedder: OnnxEmbeddingAdapter,
+) -> None:
+    long_text = "I remember the long summer in Lisbon. " * 400
+    assert len(load_tokenizer().encode(long_text).ids) == 256
+    (vector,) = await embedder.embed([long_text])
+    (prefix,) = await embedder.embed([" ".join(long_text.split()[:300])])
+    assert abs(float(np.linalg.norm(np.asarray(vector))) - 1.0) < 1e-5
+    assert cosine(vector, prefix) > 0.999
+
+
+async def test_concurrent_requests_are_all_answered(embedder: OnnxEmbeddingAdapter) -> None:
+    texts = [f"fact {i}" for i in range(8)]
+    results = await asyncio.gather(*(embedder.embed([t]) for t in texts))
+    assert [len(r) for r in results] == [1] * 8
+
+
+async def test_a_tampered_model_file_is_refused(tmp_path: Path) -> None:
+    tampered = tmp_path / "model.onnx"
+    shutil.copyfile(packaged_model_path(), tampered)
+    with tampered.open("r+b") as handle:
+        handle.seek(1_000_000)
+        byte = handle.read(1)
+        handle.seek(1_000_000)
+        handle.write(bytes([byte[0] ^ 0xFF]))
+    adapter = OnnxEmbeddingAdapter(model_path=tampered)
+    try:
+        with pytest.raises(EmbeddingUnavailable, match="sha256"):
+            await adapter.embed(["hello"])
+        assert await adapter.ready() is False
+    finally:
+        await adapter.close()
+
+
+async def test_a_missing_model_file_is_a_clear_error(tmp_path: Path) -> None:
+    adapter = OnnxEmbeddingAdapter(model_path=tmp_path / "nowhere.onnx")
+    try:
+        with pytest.raises(EmbeddingUnavailable, match="missing"):
+            await adapter.embed(["hello"])
+    finally:
+        await adapter.close()
+
+
+async def test_the_embedder_reports_ready_when_the_model_answers(
+    embedder: OnnxEmbeddingAdapter,
+) -> None:
+    assert await embedder.ready() is True
+
+
+async def test_a_missing_model_package_tells_how_to_install_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("memlane.adapters.embedding.onnx.MODEL_PACKAGE", "no_such_model_pkg")
+    adapter = OnnxEmbeddingAdapter()
+    try:
+        with pytest.raises(EmbeddingUnavailable, match=r"memlane\[embedded\]"):
+            await adapter.embed(["hello"])
+    finally:
+        await adapter.close()
