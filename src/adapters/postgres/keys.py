@@ -26,9 +26,10 @@ FIND_ACTIVE = f"""
 WITH found AS (
     SELECT {_COLUMNS} FROM api_keys WHERE token_hash = $1 AND revoked_at IS NULL
 ), touched AS (
-    UPDATE api_keys k SET last_used_at = $2
+    UPDATE api_keys k SET last_used_at = $2::timestamptz
     FROM found
-    WHERE k.id = found.id AND (k.last_used_at IS NULL OR k.last_used_at < $2 - $3::interval)
+    WHERE k.id = found.id
+      AND (k.last_used_at IS NULL OR k.last_used_at < $2::timestamptz - $3::interval)
     RETURNING k.id
 )
 SELECT {_COLUMNS} FROM found
