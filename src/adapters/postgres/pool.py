@@ -1,0 +1,106 @@
+"""The asyncpg pool (created after migrations) and the startup check of the embedding column."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import cast
+
+import asyncpg
+from pgvector.asyncpg import register_vector
+
+from memlane.domain.errors import EmbeddingDimensionMismatch, StorageUnavailable
+
+# Errors that mean "the database cannot be reached right now", as opposed to a bad query.
+CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
+    OSError,
+    TimeoutError,
+    asyncpg.PostgresConnectionError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError,
+    asyncpg.CrashShutdownError,
+    asyncpg.TooManyConnectionsError,
+)
+
+# Per-user filtered vector search: without iterative scans the HNSW index stops after
+# ef_search candidates and a user owning 1 % of the rows gets too few results back.
+DEFAULT_EF_SEARCH = 100
+
+SELECT_EMBEDDING_DIMENSION = """
+SELECT a.atttypmod
+FROM pg_attribute AS a
+WHERE a.attrelid = 'memories'::regclass AND a.attname = 'embedding' AND NOT a.attisdropped
+"""
+
+
+def server_settings(ef_search: int = DEFAULT_EF_SEARCH) -> dict[str, str]:
+    """Planner settings sent when each connection opens.
+
+    Set per connection rather than with SET per query so asyncpg's prepared-statement
+    cache never holds plans made under different settings.
+    """
+    return {
+        "hnsw.iterative_scan": "relaxed_order",
+        "hnsw.ef_search": str(ef_search),
+        "application_name": "memlane",
+    }
+
+
+async def init_connection(connection: asyncpg.Connection) -> None:
+    """Codecs every memlane connection needs: pgvector's and jsonb as Python objects."""
+    await register_vector(connection)
+    await connection.set_type_codec(
+        "jsonb", schema="pg_catalog", encoder=json.dumps, decoder=json.loads, format="text"
+    )
+
+
+async def create_pool(
+    dsn: str,
+    *,
+    min_size: int = 2,
+    max_size: int = 10,
+    command_timeout_ms: int = 10_000,
+    ef_search: int = DEFAULT_EF_SEARCH,
+) -> asyncpg.Pool:
+    """Open the pool; call only after migrations ran (the vector codec needs the extension)."""
+    try:
+        return await asyncpg.create_pool(
+            dsn,
+            min_size=min_size,
+            max_size=max_size,
+            command_timeout=command_timeout_ms / 1000,
+            init=init_connection,
+            server_settings=server_settings(ef_search),
+        )
+    except CONNECTION_ERRORS as exc:
+        raise StorageUnavailable(f"cannot connect to PostgreSQL: {type(exc).__name__}") from exc
+
+
+@asynccontextmanager
+async def connection_from(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
+    """A pooled connection; losing the database on the way becomes StorageUnavailable."""
+    try:
+        async with pool.acquire() as connection:
+            # The pool hands out a proxy that behaves as a Connection.
+            yield cast(asyncpg.Connection, connection)
+    except CONNECTION_ERRORS as exc:
+        raise StorageUnavailable(f"PostgreSQL unavailable: {type(exc).__name__}") from exc
+
+
+async def embedding_column_dimension(pool: asyncpg.Pool) -> int | None:
+    """The declared dimension of memories.embedding (None if the column has none)."""
+    async with connection_from(pool) as connection:
+        typmod = await connection.fetchval(SELECT_EMBEDDING_DIMENSION)
+    return None if typmod is None or typmod < 0 else int(typmod)
+
+
+async def check_embedding_dimension(pool: asyncpg.Pool, model: str, model_dimension: int) -> None:
+    """Fail at startup when the embedding model's vectors do not fit the column."""
+    column_dimension = await embedding_column_dimension(pool)
+    if column_dimension is not None and column_dimension != model_dimension:
+        raise EmbeddingDimensionMismatch(
+            f"the embedding model {model!r} makes {model_dimension}-d vectors but the database "
+            f"stores {column_dimension}-d vectors; run `memlane reembed` to re-embed every "
+            f"memory with the new model, or configure a {column_dimension}-d model"
+        )

@@ -1,0 +1,93 @@
+"""Mapping between asyncpg records and StoredMemory, and the per-type decay parameters."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from pgvector import Vector as PgVector
+
+from memlane.domain.decay import TYPE_DECAY
+from memlane.domain.model import Heat, MemoryType, Owner, StoredMemory, Vector
+
+# TYPE_DECAY as three parallel arrays for `unnest`: the numbers stay in the domain.
+DECAY_TYPES: list[str] = [t.value for t in TYPE_DECAY]
+DECAY_MODIFIERS: list[float] = [TYPE_DECAY[t].modifier for t in TYPE_DECAY]
+DECAY_FLOORS: list[float] = [TYPE_DECAY[t].floor for t in TYPE_DECAY]
+
+
+def vector_param(embedding: Vector | None) -> np.ndarray | None:
+    """A vector for pgvector's binary codec (never a float list cast in SQL)."""
+    return None if embedding is None else np.asarray(embedding, dtype=np.float32)
+
+
+def vector_array_param(embeddings: Sequence[Vector]) -> list[PgVector]:
+    """Vectors for a `vector[]` parameter (asyncpg would read a bare ndarray as a sub-array)."""
+    return [PgVector(np.asarray(e, dtype=np.float32)) for e in embeddings]
+
+
+def write_params(stored: StoredMemory) -> tuple[Any, ...]:
+    """The 19 parameters of INSERT and UPDATE, in their documented order."""
+    return (
+        stored.owner.tenant,
+        stored.owner.user_id,
+        stored.id,
+        stored.memory_type.value,
+        bytes(stored.content),
+        bytes(stored.summary),
+        stored.conversation_id,
+        list(stored.tags),
+        dict(stored.metadata),
+        stored.pinned,
+        vector_param(stored.embedding),
+        stored.embedding_model,
+        list(stored.keywords),
+        stored.created_at,
+        stored.updated_at,
+        float(stored.importance),
+        float(stored.heat.base_importance),
+        int(stored.heat.access_count),
+        stored.heat.accessed_at,
+    )
+
+
+def _embedding(value: Any) -> tuple[float, ...] | None:
+    if value is None:
+        return None
+    return tuple(float(x) for x in value.to_list())
+
+
+def to_stored(record: Mapping[str, Any]) -> StoredMemory:
+    """A StoredMemory from one row of sql.COLUMNS."""
+    return StoredMemory(
+        id=record["id"],
+        owner=Owner(record["tenant"], record["user_id"]),
+        memory_type=MemoryType(record["memory_type"]),
+        content=bytes(record["content"]),
+        summary=bytes(record["summary"]),
+        importance=record["importance"],
+        heat=Heat(
+            base_importance=record["base_importance"],
+            access_count=record["access_count"],
+            accessed_at=record["accessed_at"],
+        ),
+        created_at=record["created_at"],
+        updated_at=record["updated_at"],
+        conversation_id=record["conversation_id"],
+        tags=tuple(record["tags"]),
+        metadata=record["metadata"],
+        pinned=record["pinned"],
+        embedding=_embedding(record["embedding"]),
+        embedding_model=record["embedding_model"],
+        keywords=tuple(record["keywords"]),
+    )
+
+
+def to_stored_many(records: Sequence[Mapping[str, Any]]) -> list[StoredMemory]:
+    return [to_stored(r) for r in records]
+
+
+def affected_rows(status: str) -> int:
+    """The row count of a command status such as 'UPDATE 3'."""
+    return int(status.rsplit(" ", 1)[-1])

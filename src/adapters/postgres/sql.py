@@ -1,0 +1,215 @@
+"""SQL of the PostgreSQL memory adapter: set-based statements, `$n` parameters, explicit columns."""
+
+from __future__ import annotations
+
+# A memory is the wide row `m` joined to its hot columns in `h`.
+COLUMNS = """
+    m.tenant, m.user_id, m.id, m.memory_type, m.content, m.summary, m.conversation_id,
+    m.tags, m.metadata, m.pinned, m.embedding, m.embedding_model,
+    memlane_tsvector_terms(m.keywords) AS keywords, m.created_at, m.updated_at,
+    h.importance, h.base_importance, h.access_count, h.accessed_at"""
+FROM_JOINED = """
+    FROM memories AS m
+    JOIN memory_heat AS h ON h.tenant = m.tenant AND h.user_id = m.user_id AND h.id = m.id"""
+# Per-type decay numbers arrive as three parallel arrays so they live in Python only.
+TYPE_DECAY_TABLE = (
+    "unnest($3::text[], $4::float8[], $5::float8[]) AS d(memory_type, modifier, floor)"
+)
+
+# $1..$19: tenant, user_id, id, memory_type, content, summary, conversation_id, tags, metadata,
+# pinned, embedding, embedding_model, keywords, created_at, updated_at,
+# importance, base_importance, access_count, accessed_at.
+INSERT = """
+WITH wide AS (
+    INSERT INTO memories (tenant, user_id, id, memory_type, content, summary, conversation_id,
+                          tags, metadata, pinned, embedding, embedding_model, keywords,
+                          created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,
+            memlane_terms_tsvector($13::text[]), $14, $15)
+)
+INSERT INTO memory_heat (tenant, user_id, id, memory_type, pinned,
+                         importance, base_importance, access_count, accessed_at)
+VALUES ($1, $2, $3, $4, $10, $16, $17, $18, $19)
+"""
+
+UPDATE = """
+WITH wide AS (
+    UPDATE memories
+    SET memory_type = $4, content = $5, summary = $6, conversation_id = $7, tags = $8,
+        metadata = $9, pinned = $10, embedding = $11, embedding_model = $12,
+        keywords = memlane_terms_tsvector($13::text[]), created_at = $14, updated_at = $15
+    WHERE tenant = $1 AND user_id = $2 AND id = $3
+    RETURNING id
+), heat AS (
+    UPDATE memory_heat
+    SET memory_type = $4, pinned = $10, importance = $16, base_importance = $17,
+        access_count = $18, accessed_at = $19
+    WHERE tenant = $1 AND user_id = $2 AND id = $3 AND EXISTS (SELECT 1 FROM wide)
+)
+SELECT count(*) FROM wide
+"""
+
+GET = f"SELECT {COLUMNS} {FROM_JOINED} WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = $3"
+
+GET_MANY = f"""
+SELECT {COLUMNS} {FROM_JOINED}
+WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = ANY($3::uuid[])
+"""
+
+# Keyset pagination on (created_at, id) descending; a NULL filter means "any".
+LIST = f"""
+SELECT {COLUMNS} {FROM_JOINED}
+WHERE m.tenant = $1 AND m.user_id = $2
+  AND ($3::text IS NULL OR m.memory_type = $3)
+  AND ($4::text IS NULL OR m.tags @> ARRAY[$4::text])
+  AND ($5::text IS NULL OR m.conversation_id = $5)
+  AND ($6::float8 IS NULL OR h.importance >= $6)
+  AND ($7::timestamptz IS NULL OR (m.created_at, m.id) < ($7, $8::uuid))
+ORDER BY m.created_at DESC, m.id DESC
+LIMIT $9
+"""
+
+# The inner query is what the HNSW index (iterative scan) or the owner btree serves; relaxed
+# order means the k rows may come slightly out of order, so they are sorted again outside,
+# and the similarity floor applies after the limit so it cannot turn into a full scan.
+SEARCH_DENSE = f"""
+WITH nearest AS MATERIALIZED (
+    SELECT m.tenant, m.user_id, m.id, m.embedding <=> $3 AS distance
+    FROM memories AS m
+    WHERE m.tenant = $1 AND m.user_id = $2 AND m.embedding IS NOT NULL
+    ORDER BY m.embedding <=> $3
+    LIMIT $4
+)
+SELECT {COLUMNS}, 1 - n.distance AS similarity
+FROM nearest AS n
+JOIN memories AS m ON m.tenant = n.tenant AND m.user_id = n.user_id AND m.id = n.id
+JOIN memory_heat AS h ON h.tenant = m.tenant AND h.user_id = m.user_id AND h.id = m.id
+WHERE 1 - n.distance >= $5
+ORDER BY n.distance, m.id
+"""
+
+SEARCH_LEXICAL = f"""
+WITH q AS (SELECT memlane_terms_tsquery($3::text[]) AS query)
+SELECT {COLUMNS}, ts_rank(m.keywords, q.query) AS score
+FROM q, memories AS m
+JOIN memory_heat AS h ON h.tenant = m.tenant AND h.user_id = m.user_id AND h.id = m.id
+WHERE m.tenant = $1 AND m.user_id = $2 AND m.keywords @@ q.query
+ORDER BY score DESC, m.id
+LIMIT $4
+"""
+
+DELETE = """
+WITH heat AS (
+    DELETE FROM memory_heat WHERE tenant = $1 AND user_id = $2 AND id = $3
+), wide AS (
+    DELETE FROM memories WHERE tenant = $1 AND user_id = $2 AND id = $3 RETURNING 1
+)
+SELECT count(*) FROM wide
+"""
+
+DELETE_ALL = """
+WITH heat AS (
+    DELETE FROM memory_heat WHERE tenant = $1 AND user_id = $2
+), wide AS (
+    DELETE FROM memories WHERE tenant = $1 AND user_id = $2 RETURNING 1
+)
+SELECT count(*) FROM wide
+"""
+
+EXPORT = f"""
+SELECT {COLUMNS} {FROM_JOINED}
+WHERE m.tenant = $1 AND m.user_id = $2
+ORDER BY m.created_at, m.id
+"""
+
+MISSING_EMBEDDINGS = f"""
+SELECT {COLUMNS} {FROM_JOINED}
+WHERE m.embedding IS NULL
+ORDER BY m.created_at, m.id
+LIMIT $1
+"""
+
+SET_EMBEDDINGS = """
+UPDATE memories AS m
+SET embedding = u.embedding, embedding_model = $5
+FROM unnest($1::text[], $2::text[], $3::uuid[], $4::vector[]) AS u(tenant, user_id, id, embedding)
+WHERE m.tenant = u.tenant AND m.user_id = u.user_id AND m.id = u.id
+"""
+
+# Owner-scoped and everyone variants of the maintenance statements share one body; the
+# owner parameters come last ($6, $7) so both variants bind the same leading parameters.
+_OWNER = "AND h.tenant = $6 AND h.user_id = $7"
+_IMPORTANCE_NOW = (
+    "memlane_importance(h.base_importance, h.access_count, h.accessed_at, "
+    "d.modifier, d.floor, $1, $2)"
+)
+
+_STATS = f"""
+SELECT h.memory_type,
+       count(*) AS total,
+       count(*) FILTER (WHERE m.embedding IS NOT NULL) AS with_embeddings,
+       sum({_IMPORTANCE_NOW}) AS importance_sum
+FROM memory_heat AS h
+JOIN {TYPE_DECAY_TABLE} ON d.memory_type = h.memory_type
+JOIN memories AS m ON m.tenant = h.tenant AND m.user_id = h.user_id AND m.id = h.id
+WHERE true {{owner}}
+GROUP BY h.memory_type
+"""
+STATS_OWNER = _STATS.format(owner=_OWNER)
+STATS_ALL = _STATS.format(owner="")
+
+# Only rows whose value changes are written: a second run at the same `now` writes nothing.
+_MATERIALISE_DECAY = f"""
+UPDATE memory_heat AS h
+SET importance = {_IMPORTANCE_NOW}
+FROM {TYPE_DECAY_TABLE}
+WHERE d.memory_type = h.memory_type
+  AND h.importance IS DISTINCT FROM {_IMPORTANCE_NOW}
+  {{owner}}
+"""
+MATERIALISE_DECAY_OWNER = _MATERIALISE_DECAY.format(owner=_OWNER)
+MATERIALISE_DECAY_ALL = _MATERIALISE_DECAY.format(owner="")
+
+# Access banks the decay so far into base_importance and restarts the clock ($6 owner
+# tenant, $7 user, $8 ids); importance is refreshed to its value right after the access.
+_RAW_NOW = (
+    "memlane_raw_importance(h.base_importance, h.access_count, h.accessed_at, d.modifier, $1, $2)"
+)
+RECORD_ACCESS = f"""
+UPDATE memory_heat AS h
+SET base_importance = {_RAW_NOW},
+    access_count = h.access_count + 1,
+    accessed_at = greatest($1, h.accessed_at),
+    importance = memlane_importance({_RAW_NOW}, h.access_count + 1,
+                                    greatest($1, h.accessed_at), d.modifier, d.floor, $1, $2)
+FROM {TYPE_DECAY_TABLE}
+WHERE d.memory_type = h.memory_type
+  AND h.tenant = $6 AND h.user_id = $7 AND h.id = ANY($8::uuid[])
+"""
+
+_CLEANUP = """
+WITH doomed AS (
+    DELETE FROM memory_heat AS h
+    WHERE h.importance <= $1 AND NOT h.pinned {owner}
+    RETURNING h.tenant, h.user_id, h.id
+), wide AS (
+    DELETE FROM memories AS m
+    USING doomed
+    WHERE m.tenant = doomed.tenant AND m.user_id = doomed.user_id AND m.id = doomed.id
+    RETURNING 1
+)
+SELECT count(*) FROM wide
+"""
+CLEANUP_OWNER = _CLEANUP.format(owner="AND h.tenant = $2 AND h.user_id = $3")
+CLEANUP_ALL = _CLEANUP.format(owner="")
+
+LOCK_OWNER = "SELECT pg_advisory_xact_lock(hashtextextended($1 || chr(31) || $2, 0))"
+
+GET_META = "SELECT value FROM memlane_meta WHERE key = $1"
+SET_META = """
+INSERT INTO memlane_meta (key, value) VALUES ($1, $2)
+ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()
+"""
+INSERT_META_IF_ABSENT = """
+INSERT INTO memlane_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING
+"""
