@@ -1,0 +1,82 @@
+"""Maintenance jobs: materialise decay, clean up faded memories, backfill missing embeddings."""
+
+from __future__ import annotations
+
+import logging
+from uuid import UUID
+
+from memlane.domain.errors import DecryptionFailed
+from memlane.domain.model import Owner
+from memlane.domain.policy import MemoryPolicy
+from memlane.ports.clock import Clock
+from memlane.ports.embedding import EmbeddingPort
+from memlane.ports.memory import MemoryPort
+from memlane.service.sealing import Sealer
+
+log = logging.getLogger(__name__)
+
+
+class Maintenance:
+    """The scheduled side of the service (CLI commands, background worker, admin API)."""
+
+    def __init__(
+        self,
+        memories: MemoryPort,
+        embedder: EmbeddingPort,
+        sealer: Sealer,
+        policy: MemoryPolicy,
+        clock: Clock,
+    ) -> None:
+        self._memories = memories
+        self._embedder = embedder
+        self._sealer = sealer
+        self._policy = policy
+        self._clock = clock
+
+    async def decay(self, owner: Owner | None) -> int:
+        """Write importance(now) into the stored column; rows whose value changed."""
+        return await self._memories.materialise_decay(owner, self._clock(), self._policy.base_rate)
+
+    async def cleanup(self, owner: Owner | None) -> int:
+        """Delete unpinned memories whose importance now is <= min_importance.
+
+        Decay is materialised first, so a memory that faded since the last decay run is judged
+        by its importance now rather than a stale column.
+        """
+        await self.decay(owner)
+        return await self._memories.cleanup(owner, self._policy.min_importance)
+
+    async def backfill(self, batch_size: int) -> int:
+        """Embed memories stored while the embedder was down, batch by batch; rows embedded.
+
+        Raises EmbeddingUnavailable if the embedder is still down (progress so far is kept).
+        A row that cannot be decrypted is skipped and logged by id, never retried in this run.
+        """
+        if batch_size < 1:
+            raise ValueError("batch_size must be at least 1")
+        done = 0
+        skipped: set[UUID] = set()
+        while True:
+            # Ask for enough rows to get past the ones this run already had to skip.
+            rows = await self._memories.missing_embeddings(batch_size + len(skipped))
+            rows = [r for r in rows if r.id not in skipped][:batch_size]
+            if not rows:
+                return done
+            items: list[tuple[Owner, UUID, str]] = []
+            for row in rows:
+                try:
+                    items.append((row.owner, row.id, self._sealer.open_content(row)))
+                except DecryptionFailed:
+                    log.error("backfill skips memory %s: its content does not decrypt", row.id)
+                    skipped.add(row.id)
+            if not items:
+                continue
+            vectors = await self._embedder.embed([text for _, _, text in items], kind="document")
+            written = await self._memories.set_embeddings(
+                [(o, i, v) for (o, i, _), v in zip(items, vectors, strict=True)],
+                self._embedder.model,
+            )
+            done += written
+            if written == 0:
+                # Rows vanished between read and write (deleted concurrently): do not spin.
+                skipped.update(memory_id for _, memory_id, _ in items)

@@ -1,0 +1,202 @@
+"""MemoryService: the use cases of memlane, one facade over writing, reading and maintenance."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+from uuid import UUID
+
+from memlane.domain.errors import InvalidMemory, MemoryNotFound
+from memlane.domain.importance import classify, estimate_importance
+from memlane.domain.model import (
+    Cursor,
+    Heat,
+    Memory,
+    MemoryContext,
+    MemoryFilter,
+    MemoryPatch,
+    MemoryStats,
+    NewMemory,
+    Owner,
+    Page,
+    PromptContext,
+    RememberResult,
+    ScoredMemory,
+    StoredMemory,
+)
+from memlane.domain.policy import MemoryPolicy
+from memlane.domain.summary import qa_content, summarize
+from memlane.ports.clock import Clock, system_clock
+from memlane.ports.embedding import EmbeddingPort
+from memlane.ports.encryption import EncryptionPort
+from memlane.ports.keywords import KeywordPort
+from memlane.ports.memory import MemoryPort
+from memlane.service.maintenance import Maintenance
+from memlane.service.retrieval import Retriever
+from memlane.service.sealing import Sealer
+from memlane.service.validation import check_patch
+from memlane.service.writing import Writer
+
+
+class MemoryService:
+    """Remember, recall, edit, forget; every call is scoped by an Owner (tenant + user)."""
+
+    def __init__(
+        self,
+        memories: MemoryPort,
+        embedder: EmbeddingPort,
+        encryption: EncryptionPort,
+        keywords: KeywordPort,
+        policy: MemoryPolicy,
+        clock: Clock = system_clock,
+    ) -> None:
+        self._memories = memories
+        self._embedder = embedder
+        self._policy = policy
+        self._clock = clock
+        self._sealer = Sealer(encryption, keywords, policy.base_rate)
+        parts = (memories, embedder, self._sealer, policy, clock)
+        self._writer = Writer(*parts)
+        self._retriever = Retriever(*parts)
+        self._maintenance = Maintenance(*parts)
+
+    @property
+    def policy(self) -> MemoryPolicy:
+        return self._policy
+
+    # -- writing ---------------------------------------------------------------------------
+    async def remember(self, owner: Owner, new: NewMemory) -> RememberResult:
+        """Store one memory, or merge it into a near-duplicate (RememberResult.merged)."""
+        return (await self._writer.remember_many(owner, [new]))[0]
+
+    async def remember_many(
+        self, owner: Owner, items: Sequence[NewMemory]
+    ) -> list[RememberResult]:
+        """Store a batch with one embedding call; duplicates within the batch merge too."""
+        return await self._writer.remember_many(owner, items)
+
+    async def learn(
+        self,
+        owner: Owner,
+        question: str,
+        answer: str,
+        *,
+        conversation_id: str | None = None,
+        tags: Sequence[str] = (),
+        metadata: Mapping[str, Any] | None = None,
+    ) -> RememberResult | None:
+        """Remember a question/answer pair scored by the heuristics; None when too short."""
+        question, answer = question.strip(), answer.strip()
+        shortest = self._policy.min_learn_chars
+        if len(question) < shortest or len(answer) < shortest:
+            return None
+        cues = self._policy.cues
+        new = NewMemory(
+            content=qa_content(question, answer),
+            memory_type=classify(question, cues),
+            importance=estimate_importance(question, answer, cues),
+            conversation_id=conversation_id,
+            tags=tuple(tags),
+            metadata=dict(metadata or {}),
+        )
+        return await self.remember(owner, new)
+
+    async def update(self, owner: Owner, memory_id: UUID, patch: MemoryPatch) -> Memory:
+        """Edit fields; new content is re-embedded, new importance restarts the decay clock."""
+        patch = check_patch(patch, self._policy)
+        stored = await self._memories.get(owner, memory_id)
+        if stored is None:
+            raise MemoryNotFound(memory_id)
+        now = self._clock()
+        memory = self._sealer.open(stored, now)
+        embedding = stored.embedding
+        model = memory.embedding_model
+        if patch.content is not None and patch.content.strip() != memory.content:
+            content = patch.content.strip()
+            memory = replace(memory, content=content, summary=summarize(content))
+            vectors = await self._writer.embed_documents([content])
+            embedding = None if vectors is None else vectors[0]
+            model = None if vectors is None else self._embedder.model
+        if patch.importance is not None:
+            memory = replace(memory, heat=Heat(patch.importance, memory.access_count, now))
+        memory = replace(
+            memory,
+            memory_type=patch.memory_type or memory.memory_type,
+            tags=memory.tags if patch.tags is None else patch.tags,
+            pinned=memory.pinned if patch.pinned is None else patch.pinned,
+            metadata=memory.metadata if patch.metadata is None else dict(patch.metadata),
+            updated_at=now,
+            embedding_model=model,
+        )
+        if not await self._memories.update(self._sealer.seal(memory, embedding, now)):
+            raise MemoryNotFound(memory_id)  # deleted while we were editing it
+        return self._sealer.open(await self._must_get(owner, memory_id), now)
+
+    async def delete(self, owner: Owner, memory_id: UUID) -> None:
+        if not await self._memories.delete(owner, memory_id):
+            raise MemoryNotFound(memory_id)
+
+    async def delete_all(self, owner: Owner) -> int:
+        """Erase every memory of the owner; how many there were."""
+        return await self._memories.delete_all(owner)
+
+    # -- reading ---------------------------------------------------------------------------
+    async def get(self, owner: Owner, memory_id: UUID) -> Memory:
+        return self._sealer.open(await self._must_get(owner, memory_id), self._clock())
+
+    async def export(self, owner: Owner) -> AsyncIterator[Memory]:
+        """Every memory of the owner, oldest first, decrypted, streamed."""
+        async for stored in self._memories.export(owner):
+            yield self._sealer.open(stored, self._clock())
+
+    async def search(
+        self, owner: Owner, query: str, *, limit: int = 10, min_similarity: float | None = None
+    ) -> list[ScoredMemory]:
+        """Hybrid (dense + lexical) search; does not count as an access."""
+        return await self._retriever.search(
+            owner, query, limit=limit, min_similarity=min_similarity, now=self._clock()
+        )
+
+    async def retrieve_context(
+        self, owner: Owner, query: str, limit: int | None = None
+    ) -> list[MemoryContext]:
+        """The best memories for a prompt in type-priority order; records their access."""
+        return await self._retriever.retrieve_context(owner, query, limit)
+
+    async def prompt_context(
+        self, owner: Owner, query: str, limit: int | None = None
+    ) -> PromptContext:
+        """The memories that fit the character budget and the rendered block."""
+        return await self._retriever.prompt_context(owner, query, limit)
+
+    async def stats(self, owner: Owner | None) -> MemoryStats:
+        return await self._memories.stats(owner, self._clock(), self._policy.base_rate)
+
+    # -- maintenance -----------------------------------------------------------------------
+    async def decay(self, owner: Owner | None = None) -> int:
+        return await self._maintenance.decay(owner)
+
+    async def cleanup(self, owner: Owner | None = None) -> int:
+        return await self._maintenance.cleanup(owner)
+
+    async def backfill(self, batch_size: int = 64) -> int:
+        return await self._maintenance.backfill(batch_size)
+
+    # -- helpers ---------------------------------------------------------------------------
+    async def _must_get(self, owner: Owner, memory_id: UUID) -> StoredMemory:
+        stored = await self._memories.get(owner, memory_id)
+        if stored is None:
+            raise MemoryNotFound(memory_id)
+        return stored
+
+    # Last: inside the class body this name shadows the builtin `list` in later annotations.
+    async def list(
+        self, owner: Owner, filters: MemoryFilter, cursor: Cursor | None, limit: int
+    ) -> Page[Memory]:
+        """Newest first, keyset-paginated; importance computed at now."""
+        if limit < 1:
+            raise InvalidMemory("limit must be at least 1")
+        page = await self._memories.list(owner, filters, cursor, limit)
+        now = self._clock()
+        return Page([self._sealer.open(s, now) for s in page.items], page.next_cursor)

@@ -1,0 +1,88 @@
+"""Plaintext Memory to sealed StoredMemory and back: encryption, index terms, exact importance."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from uuid import UUID
+
+from memlane.domain.decay import importance_at
+from memlane.domain.model import Memory, Owner, StoredMemory, Vector
+from memlane.ports.encryption import EncryptionPort, FieldBinding
+from memlane.ports.keywords import KeywordPort
+
+CONTENT = "content"
+SUMMARY = "summary"
+
+
+def binding(owner: Owner, memory_id: UUID, field: str) -> FieldBinding:
+    """The associated data a field's ciphertext is bound to: its row and field."""
+    return FieldBinding(owner.tenant, owner.user_id, memory_id, field)
+
+
+class Sealer:
+    """Seals memories on the way into storage and opens them on the way out.
+
+    Plaintext never reaches a StoredMemory: content and summary are sealed, and the
+    lexical index terms are blinded per tenant by the encryption port.
+    """
+
+    def __init__(self, encryption: EncryptionPort, keywords: KeywordPort, base_rate: float) -> None:
+        self._encryption = encryption
+        self._keywords = keywords
+        self._base_rate = base_rate
+
+    def index_terms(self, tenant: str, content: str, tags: Sequence[str] = ()) -> tuple[str, ...]:
+        """Blinded lexical terms for content and tags (also used for queries, without tags)."""
+        text = " ".join([content, *tags])
+        return tuple(self._encryption.blind_terms(tenant, self._keywords.terms(text)))
+
+    def seal(self, memory: Memory, embedding: Vector | None, now: datetime) -> StoredMemory:
+        """The stored form; the materialised importance is importance(now)."""
+        owner = memory.owner
+        return StoredMemory(
+            id=memory.id,
+            owner=owner,
+            memory_type=memory.memory_type,
+            content=self._encryption.seal(memory.content, binding(owner, memory.id, CONTENT)),
+            summary=self._encryption.seal(memory.summary, binding(owner, memory.id, SUMMARY)),
+            importance=importance_at(memory.heat, memory.memory_type, now, self._base_rate),
+            heat=memory.heat,
+            created_at=memory.created_at,
+            updated_at=memory.updated_at,
+            conversation_id=memory.conversation_id,
+            tags=tuple(memory.tags),
+            metadata=dict(memory.metadata),
+            pinned=memory.pinned,
+            embedding=embedding,
+            embedding_model=memory.embedding_model if embedding is not None else None,
+            keywords=self.index_terms(owner.tenant, memory.content, memory.tags),
+        )
+
+    def open_content(self, stored: StoredMemory) -> str:
+        """Only the content (e.g. to re-embed it); raises DecryptionFailed on a bad ciphertext."""
+        return self._encryption.open(
+            bytes(stored.content), binding(stored.owner, stored.id, CONTENT)
+        )
+
+    def open(self, stored: StoredMemory, now: datetime) -> Memory:
+        """The plaintext memory with its importance computed exactly at `now`."""
+        summary = self._encryption.open(
+            bytes(stored.summary), binding(stored.owner, stored.id, SUMMARY)
+        )
+        return Memory(
+            id=stored.id,
+            owner=stored.owner,
+            memory_type=stored.memory_type,
+            content=self.open_content(stored),
+            summary=summary,
+            importance=importance_at(stored.heat, stored.memory_type, now, self._base_rate),
+            heat=stored.heat,
+            created_at=stored.created_at,
+            updated_at=stored.updated_at,
+            conversation_id=stored.conversation_id,
+            tags=tuple(stored.tags),
+            metadata=dict(stored.metadata),
+            pinned=stored.pinned,
+            embedding_model=stored.embedding_model if stored.embedding is not None else None,
+        )

@@ -1,0 +1,159 @@
+"""Writing memories: classify, score, embed in one batch, dedup-merge under the owner lock, seal."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from uuid import uuid4
+
+from memlane.domain.decay import importance_at
+from memlane.domain.errors import EmbeddingUnavailable
+from memlane.domain.importance import classify, estimate_importance
+from memlane.domain.model import Heat, Memory, NewMemory, Owner, RememberResult, Vector
+from memlane.domain.policy import MemoryPolicy
+from memlane.domain.summary import summarize
+from memlane.ports.clock import Clock
+from memlane.ports.embedding import EmbeddingPort
+from memlane.ports.memory import MemoryPort, MemoryWriteSession
+from memlane.service.merging import merge
+from memlane.service.sealing import Sealer
+from memlane.service.validation import check_new
+from memlane.service.vectors import cosine
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Draft:
+    """A memory about to be written in this session; `existing` ones are replaced, not inserted."""
+
+    memory: Memory
+    embedding: Vector | None
+    existing: bool
+    reembed: bool = False
+
+
+class Writer:
+    """The write path shared by remember, remember_many and learn."""
+
+    def __init__(
+        self,
+        memories: MemoryPort,
+        embedder: EmbeddingPort,
+        sealer: Sealer,
+        policy: MemoryPolicy,
+        clock: Clock,
+    ) -> None:
+        self._memories = memories
+        self._embedder = embedder
+        self._sealer = sealer
+        self._policy = policy
+        self._clock = clock
+
+    async def embed_documents(self, texts: Sequence[str]) -> list[Vector] | None:
+        """Vectors for the texts, or None when the embedder is down (the write goes on)."""
+        try:
+            return await self._embedder.embed(list(texts), kind="document")
+        except EmbeddingUnavailable as error:
+            # The write must not be lost: store without embedding, backfill later.
+            log.warning("embedder unavailable, storing %d memories without embedding: %s",
+                        len(texts), error)
+            return None
+
+    async def remember_many(self, owner: Owner, items: Sequence[NewMemory]) -> list[RememberResult]:
+        """Store each item, merging near-duplicates of stored memories and of earlier items."""
+        checked = [check_new(item, self._policy) for item in items]  # all or nothing
+        if not checked:
+            return []
+        now = self._clock()
+        fresh = [self._draft(owner, new, now) for new in checked]
+        vectors = await self.embed_documents([d.memory.content for d in fresh])
+        async with self._memories.write_session(owner) as session:
+            drafts: list[_Draft] = []
+            outcome: list[tuple[_Draft, bool]] = []
+            for index, draft in enumerate(fresh):
+                draft.embedding = None if vectors is None else vectors[index]
+                target = await self._duplicate_of(session, draft, drafts, now)
+                if target is None:
+                    drafts.append(draft)
+                    outcome.append((draft, False))
+                else:
+                    target.memory = merge(target.memory, draft.memory, now, self._policy.base_rate)
+                    target.reembed = True
+                    outcome.append((target, True))
+            await self._reembed([d for d in drafts if d.reembed])
+            for draft in drafts:
+                draft.memory = self._finalise(draft, now)
+                stored = self._sealer.seal(draft.memory, draft.embedding, now)
+                await (session.replace(stored) if draft.existing else session.insert(stored))
+        return [RememberResult(d.memory, merged) for d, merged in outcome]
+
+    def _draft(self, owner: Owner, new: NewMemory, now: datetime) -> _Draft:
+        content = new.content.strip()
+        cues = self._policy.cues
+        memory_type = new.memory_type or classify(content, cues)
+        base = new.importance
+        if base is None:
+            base = estimate_importance(content, "", cues)
+        created_at = new.created_at or now
+        heat = Heat(base_importance=float(base), access_count=0, accessed_at=created_at)
+        memory = Memory(
+            id=uuid4(),
+            owner=owner,
+            memory_type=memory_type,
+            content=content,
+            summary=summarize(content),
+            importance=importance_at(heat, memory_type, now, self._policy.base_rate),
+            heat=heat,
+            created_at=created_at,
+            updated_at=now,
+            conversation_id=new.conversation_id,
+            tags=tuple(new.tags),
+            metadata=dict(new.metadata),
+            pinned=new.pinned,
+        )
+        return _Draft(memory=memory, embedding=None, existing=False)
+
+    async def _duplicate_of(
+        self, session: MemoryWriteSession, draft: _Draft, drafts: list[_Draft], now: datetime
+    ) -> _Draft | None:
+        """The draft to merge into: the most similar above merge_threshold, stored or batch."""
+        if draft.embedding is None:
+            return None  # without an embedding there is no dedup
+        threshold = self._policy.merge_threshold
+        best: _Draft | None = None
+        best_similarity = threshold
+        for other in drafts:
+            if other.embedding is not None:
+                similarity = cosine(draft.embedding, other.embedding)
+                if similarity > best_similarity:
+                    best, best_similarity = other, similarity
+        hit = await session.nearest(draft.embedding)
+        if hit is not None and hit.similarity > best_similarity:
+            known = next((d for d in drafts if d.existing and d.memory.id == hit.stored.id), None)
+            if known is not None:
+                return known
+            opened = _Draft(
+                memory=self._sealer.open(hit.stored, now),
+                embedding=hit.stored.embedding,
+                existing=True,
+            )
+            drafts.append(opened)
+            return opened
+        return best
+
+    async def _reembed(self, drafts: Sequence[_Draft]) -> None:
+        """One batched call for every merged memory; on an outage they wait for backfill."""
+        if not drafts:
+            return
+        vectors = await self.embed_documents([d.memory.content for d in drafts])
+        for index, draft in enumerate(drafts):
+            draft.embedding = None if vectors is None else vectors[index]
+
+    def _finalise(self, draft: _Draft, now: datetime) -> Memory:
+        memory = draft.memory
+        model = self._embedder.model if draft.embedding is not None else None
+        importance = importance_at(memory.heat, memory.memory_type, now, self._policy.base_rate)
+        return replace(memory, importance=importance, embedding_model=model)
