@@ -1,0 +1,160 @@
+"""TenantMemory: the in-process MemoryContextPort a host chat service uses, scoped to one tenant."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any
+from uuid import UUID
+
+from memlane.domain.errors import InvalidMemory
+from memlane.domain.model import (
+    DEFAULT_TENANT,
+    Cursor,
+    Memory,
+    MemoryContext,
+    MemoryFilter,
+    MemoryPatch,
+    MemoryStats,
+    MemoryType,
+    NewMemory,
+    Owner,
+    Page,
+    PromptContext,
+    RememberResult,
+    ScoredMemory,
+)
+from memlane.ports.context import MemoryContextPort
+from memlane.service.memory_service import MemoryService
+
+
+def as_memory_type(value: str | MemoryType | None) -> MemoryType | None:
+    """A MemoryType from its name ("fact") or itself; InvalidMemory names the allowed values."""
+    if value is None or isinstance(value, MemoryType):
+        return value
+    try:
+        return MemoryType(value.strip().lower())
+    except ValueError:
+        allowed = ", ".join(t.value for t in MemoryType)
+        raise InvalidMemory(f"unknown memory type {value!r}; use one of {allowed}") from None
+
+
+class TenantMemory(MemoryContextPort):
+    """Everything a host service needs, addressed by `user_id` within one tenant."""
+
+    def __init__(self, service: MemoryService, tenant: str = DEFAULT_TENANT) -> None:
+        self._service = service
+        self.tenant = tenant
+
+    def owner(self, user_id: str) -> Owner:
+        if not user_id or not user_id.strip():
+            raise InvalidMemory("user_id must not be empty")
+        return Owner(self.tenant, user_id)
+
+    # -- MemoryContextPort -----------------------------------------------------------------
+    async def retrieve_context(
+        self, user_id: str, query: str, limit: int | None = None
+    ) -> list[MemoryContext]:
+        return await self._service.retrieve_context(self.owner(user_id), query, limit)
+
+    async def prompt_context(
+        self, user_id: str, query: str, limit: int | None = None
+    ) -> PromptContext:
+        return await self._service.prompt_context(self.owner(user_id), query, limit)
+
+    # -- conveniences ----------------------------------------------------------------------
+    async def remember(
+        self,
+        *,
+        user_id: str,
+        content: str,
+        memory_type: str | MemoryType | None = None,
+        importance: float | None = None,
+        conversation_id: str | None = None,
+        tags: Sequence[str] = (),
+        metadata: Mapping[str, Any] | None = None,
+        pinned: bool = False,
+    ) -> Memory:
+        """Store (or merge) a memory and return it as stored."""
+        new = NewMemory(
+            content=content,
+            memory_type=as_memory_type(memory_type),
+            importance=importance,
+            conversation_id=conversation_id,
+            tags=tuple(tags),
+            metadata=dict(metadata or {}),
+            pinned=pinned,
+        )
+        return (await self._service.remember(self.owner(user_id), new)).memory
+
+    async def learn(
+        self,
+        *,
+        user_id: str,
+        question: str,
+        answer: str,
+        conversation_id: str | None = None,
+        tags: Sequence[str] = (),
+        metadata: Mapping[str, Any] | None = None,
+    ) -> RememberResult | None:
+        """Learn from a question/answer pair; None when it is too short to keep."""
+        return await self._service.learn(
+            self.owner(user_id), question, answer,
+            conversation_id=conversation_id, tags=tags, metadata=metadata,
+        )
+
+    async def search(
+        self, *, user_id: str, query: str, limit: int = 10, min_similarity: float | None = None
+    ) -> list[ScoredMemory]:
+        return await self._service.search(
+            self.owner(user_id), query, limit=limit, min_similarity=min_similarity
+        )
+
+    async def get(self, *, user_id: str, memory_id: UUID) -> Memory:
+        return await self._service.get(self.owner(user_id), memory_id)
+
+    async def update(
+        self,
+        *,
+        user_id: str,
+        memory_id: UUID,
+        content: str | None = None,
+        memory_type: str | MemoryType | None = None,
+        importance: float | None = None,
+        tags: Sequence[str] | None = None,
+        pinned: bool | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Memory:
+        patch = MemoryPatch(
+            content=content,
+            memory_type=as_memory_type(memory_type),
+            importance=importance,
+            tags=None if tags is None else tuple(tags),
+            pinned=pinned,
+            metadata=metadata,
+        )
+        return await self._service.update(self.owner(user_id), memory_id, patch)
+
+    async def delete(self, *, user_id: str, memory_id: UUID) -> None:
+        await self._service.delete(self.owner(user_id), memory_id)
+
+    async def delete_all(self, *, user_id: str) -> int:
+        return await self._service.delete_all(self.owner(user_id))
+
+    async def export(self, *, user_id: str) -> AsyncIterator[Memory]:
+        async for memory in self._service.export(self.owner(user_id)):
+            yield memory
+
+    async def stats(self, *, user_id: str) -> MemoryStats:
+        return await self._service.stats(self.owner(user_id))
+
+    # Last: inside the class body this name shadows the builtin `list` in later annotations.
+    async def list(
+        self,
+        *,
+        user_id: str,
+        filters: MemoryFilter | None = None,
+        cursor: Cursor | None = None,
+        limit: int = 50,
+    ) -> Page[Memory]:
+        owner = self.owner(user_id)
+        return await self._service.list(owner, filters or MemoryFilter(), cursor, limit)
