@@ -1,0 +1,38 @@
+"""A MemoryService wired to every fake, with handles on each fake for assertions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from uuid import uuid4
+
+from memlane.domain.model import Owner
+from memlane.domain.policy import MemoryPolicy
+from memlane.service.memory_service import MemoryService
+from tests.fakes.clock import FakeClock
+from tests.fakes.embedder import FakeEmbedder
+from tests.fakes.encryption import FakeEncryption
+from tests.fakes.keywords import FakeKeywords
+from tests.fakes.memory_port import FakeMemoryPort
+
+DIMENSION = 64
+
+
+@dataclass
+class FakeWorld:
+    """The service under test and the fakes behind it."""
+
+    policy: MemoryPolicy = field(default_factory=MemoryPolicy)
+    port: FakeMemoryPort = field(default_factory=lambda: FakeMemoryPort(DIMENSION))
+    embedder: FakeEmbedder = field(default_factory=lambda: FakeEmbedder(DIMENSION))
+    encryption: FakeEncryption = field(default_factory=FakeEncryption)
+    keywords: FakeKeywords = field(default_factory=FakeKeywords)
+    clock: FakeClock = field(default_factory=FakeClock)
+
+    def __post_init__(self) -> None:
+        self.service = MemoryService(
+            self.port, self.embedder, self.encryption, self.keywords, self.policy, self.clock
+        )
+
+
+def new_owner() -> Owner:
+    return Owner(f"tenant-{uuid4().hex[:8]}", f"user-{uuid4().hex[:8]}")
