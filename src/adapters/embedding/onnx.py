@@ -71,6 +71,7 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
         intra_op_threads: int | None = None,
         batch_size: int = BATCH_SIZE,
         max_tokens: int = MAX_TOKENS,
+        allow_spinning: bool = False,
     ) -> None:
         self._model_path = model_path
         self._expected_sha256 = expected_sha256
@@ -78,6 +79,7 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
         self._intra_op_threads = intra_op_threads or min(os.cpu_count() or 1, 4)
         self._batch_size = batch_size
         self._max_tokens = max_tokens
+        self._allow_spinning = allow_spinning
         self._session: ort.InferenceSession | None = None
         self._tokenizer: Tokenizer | None = None
         self._executor: ThreadPoolExecutor | None = None
@@ -174,8 +176,10 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
         options.inter_op_num_threads = 1
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        # Idle worker threads must not spin: the database shares these cores.
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        # Spinning threads shave latency but burn a core between requests; off by
+        # default because the database usually shares these cores.
+        spin = "1" if self._allow_spinning else "0"
+        options.add_session_config_entry("session.intra_op.allow_spinning", spin)
         try:
             session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
             tokenizer = load_tokenizer(self._max_tokens)
