@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from litestar import Request
 from litestar.connection import ASGIConnection
 from litestar.exceptions import NotAuthorizedException, NotFoundException, PermissionDeniedException
 from litestar.handlers.base import BaseRouteHandler
@@ -58,7 +59,7 @@ async def scope_guard(
         raise PermissionDeniedException(f"this key lacks the '{needed}' scope")
 
 
-async def provide_principal(request: Any) -> Principal:
+async def provide_principal(request: Request[Any, Any, Any]) -> Principal:
     """Dependency: the principal the guard already authenticated."""
     return await authenticate(request)
 

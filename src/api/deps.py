@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from litestar.datastructures import State
 
 from memlane.service.keys import KeyService
+from memlane.service.memory_service import MemoryService
 from memlane.service.worker import DecayWorker
-
-if TYPE_CHECKING:
-    from memlane.service.memory_service import MemoryService
 
 Readiness = Callable[[], Awaitable[dict[str, bool]]]
 

@@ -6,6 +6,7 @@ import asyncio
 from typing import Any
 
 from litestar import Controller, Response, get
+from litestar.di import NamedDependency
 from litestar.status_codes import HTTP_200_OK, HTTP_503_SERVICE_UNAVAILABLE
 
 from memlane.api.config import ApiConfig
@@ -27,7 +28,9 @@ class HealthController(Controller):
         return {"status": "ok"}
 
     @get("/readyz", operation_id="readiness")
-    async def readyz(self, services: ApiServices, config: ApiConfig) -> Response[dict[str, Any]]:
+    async def readyz(
+        self, services: NamedDependency[ApiServices], config: NamedDependency[ApiConfig]
+    ) -> Response[dict[str, Any]]:
         """Database and embedder both answer: 200; otherwise 503 naming what is down."""
         try:
             checks = await asyncio.wait_for(
@@ -46,6 +49,6 @@ class HealthController(Controller):
         )
 
     @get("/metrics", operation_id="metrics", media_type=PROMETHEUS_TEXT, sync_to_thread=False)
-    def metrics(self, metrics: ApiMetrics) -> Response[bytes]:
+    def metrics(self, metrics: NamedDependency[ApiMetrics]) -> Response[bytes]:
         """Prometheus text exposition of this process's metrics."""
         return Response(metrics.exposition(), media_type=PROMETHEUS_TEXT)

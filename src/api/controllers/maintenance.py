@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import Controller, delete, post
+from litestar.di import NamedDependency
 from litestar.exceptions import ValidationException
 from litestar.params import Parameter
 from litestar.status_codes import HTTP_200_OK
@@ -22,7 +23,7 @@ WRITE = {"scope": Scope.WRITE.value}
 
 
 def _maintenance_owner(
-    principal: Principal, user_id: str | None, config: ApiConfig
+    principal: NamedDependency[Principal], user_id: str | None, config: NamedDependency[ApiConfig]
 ) -> Owner | None:
     """None (everyone) for an unpinned admin key naming no user, otherwise one user.
 
@@ -51,10 +52,10 @@ class MaintenanceController(Controller):
     )
     async def decay(
         self,
-        services: ApiServices,
-        principal: Principal,
-        config: ApiConfig,
-        metrics: ApiMetrics,
+        services: NamedDependency[ApiServices],
+        principal: NamedDependency[Principal],
+        config: NamedDependency[ApiConfig],
+        metrics: NamedDependency[ApiMetrics],
         user_id: UserParam = None,
     ) -> MaintenanceOut:
         """Materialise current importance (idempotent): one user, or everyone for `admin`."""
@@ -72,9 +73,9 @@ class MaintenanceController(Controller):
     )
     async def cleanup(
         self,
-        services: ApiServices,
-        principal: Principal,
-        config: ApiConfig,
+        services: NamedDependency[ApiServices],
+        principal: NamedDependency[Principal],
+        config: NamedDependency[ApiConfig],
         user_id: UserParam = None,
     ) -> MaintenanceOut:
         """Delete unpinned memories decayed to min_importance: one user, or everyone for admin."""
@@ -91,9 +92,9 @@ class MaintenanceController(Controller):
     )
     async def erase(
         self,
-        services: ApiServices,
-        principal: Principal,
-        config: ApiConfig,
+        services: NamedDependency[ApiServices],
+        principal: NamedDependency[Principal],
+        config: NamedDependency[ApiConfig],
         confirm: Annotated[
             bool, Parameter(description="Must be true: erasure cannot be undone.")
         ] = False,

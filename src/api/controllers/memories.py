@@ -6,8 +6,9 @@ from typing import Annotated
 from uuid import UUID
 
 from litestar import Controller, Response, delete, get, patch, post
+from litestar.di import NamedDependency
 from litestar.exceptions import ValidationException
-from litestar.params import Parameter
+from litestar.params import JSONBody, Parameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
 from memlane.api.config import ApiConfig
@@ -56,11 +57,11 @@ class MemoriesController(Controller):
     )
     async def store(
         self,
-        data: MemoryIn,
-        services: ApiServices,
-        principal: Principal,
-        config: ApiConfig,
-        metrics: ApiMetrics,
+        data: JSONBody[MemoryIn],
+        services: NamedDependency[ApiServices],
+        principal: NamedDependency[Principal],
+        config: NamedDependency[ApiConfig],
+        metrics: NamedDependency[ApiMetrics],
     ) -> Response[RememberOut]:
         """Store a memory: 201 when new, 200 when merged into a near-duplicate of the same user."""
         owner = acting_owner(principal, data.user_id, config)
@@ -81,11 +82,11 @@ class MemoriesController(Controller):
     )
     async def store_batch(
         self,
-        data: BatchIn,
-        services: ApiServices,
-        principal: Principal,
-        config: ApiConfig,
-        metrics: ApiMetrics,
+        data: JSONBody[BatchIn],
+        services: NamedDependency[ApiServices],
+        principal: NamedDependency[Principal],
+        config: NamedDependency[ApiConfig],
+        metrics: NamedDependency[ApiMetrics],
     ) -> BatchOut:
         """Store several memories of one user with one batched embedding call, in order."""
         owner = acting_owner(principal, data.user_id, config)
@@ -106,11 +107,11 @@ class MemoriesController(Controller):
     )
     async def learn(
         self,
-        data: LearnIn,
-        services: ApiServices,
-        principal: Principal,
-        config: ApiConfig,
-        metrics: ApiMetrics,
+        data: JSONBody[LearnIn],
+        services: NamedDependency[ApiServices],
+        principal: NamedDependency[Principal],
+        config: NamedDependency[ApiConfig],
+        metrics: NamedDependency[ApiMetrics],
     ) -> Response[LearnOut]:
         """Learn from a question/answer pair; type and importance come from the heuristics.
 
@@ -135,9 +136,9 @@ class MemoriesController(Controller):
     @get("/", operation_id="listMemories", opt=READ, raises=READ_ERRORS)
     async def list_memories(
         self,
-        services: ApiServices,
-        principal: Principal,
-        config: ApiConfig,
+        services: NamedDependency[ApiServices],
+        principal: NamedDependency[Principal],
+        config: NamedDependency[ApiConfig],
         user_id: UserParam = None,
         memory_type: Annotated[
             MemoryType | None, Parameter(query="type", description="Only this memory type.")
@@ -171,9 +172,9 @@ class MemoriesController(Controller):
     async def get_memory(
         self,
         memory_id: UUID,
-        services: ApiServices,
-        principal: Principal,
-        config: ApiConfig,
+        services: NamedDependency[ApiServices],
+        principal: NamedDependency[Principal],
+        config: NamedDependency[ApiConfig],
         user_id: UserParam = None,
     ) -> MemoryOut:
         """One memory; another user's or tenant's memory is 404, never 403."""
@@ -184,10 +185,10 @@ class MemoriesController(Controller):
     async def edit_memory(
         self,
         memory_id: UUID,
-        data: PatchIn,
-        services: ApiServices,
-        principal: Principal,
-        config: ApiConfig,
+        data: JSONBody[PatchIn],
+        services: NamedDependency[ApiServices],
+        principal: NamedDependency[Principal],
+        config: NamedDependency[ApiConfig],
         user_id: UserParam = None,
     ) -> MemoryOut:
         """Edit content, type, importance, tags, pinned or metadata; omitted fields stay."""
@@ -199,9 +200,9 @@ class MemoriesController(Controller):
     async def delete_memory(
         self,
         memory_id: UUID,
-        services: ApiServices,
-        principal: Principal,
-        config: ApiConfig,
+        services: NamedDependency[ApiServices],
+        principal: NamedDependency[Principal],
+        config: NamedDependency[ApiConfig],
         user_id: UserParam = None,
     ) -> None:
         """Delete one memory (204); 404 if it is not the user's."""

@@ -7,7 +7,8 @@ from typing import Annotated
 
 import msgspec
 from litestar import Controller, get, post
-from litestar.params import Parameter
+from litestar.di import NamedDependency
+from litestar.params import JSONBody, Parameter
 from litestar.response import Stream
 from litestar.status_codes import HTTP_200_OK
 
@@ -39,9 +40,9 @@ class SearchController(Controller):
     @get("/search", operation_id="searchMemories", opt=READ, raises=READ_ERRORS)
     async def search(
         self,
-        services: ApiServices,
-        principal: Principal,
-        config: ApiConfig,
+        services: NamedDependency[ApiServices],
+        principal: NamedDependency[Principal],
+        config: NamedDependency[ApiConfig],
         q: Annotated[str, Parameter(min_length=1, max_length=4096, description="Query text.")],
         limit: Annotated[int | None, Parameter(description="Results, 1..100 (default 10).")]
         = None,
@@ -57,9 +58,9 @@ class SearchController(Controller):
     @get("/stats", operation_id="memoryStats", opt=READ, raises=READ_ERRORS)
     async def stats(
         self,
-        services: ApiServices,
-        principal: Principal,
-        config: ApiConfig,
+        services: NamedDependency[ApiServices],
+        principal: NamedDependency[Principal],
+        config: NamedDependency[ApiConfig],
         user_id: UserParam = None,
     ) -> StatsOut:
         """Total, per-type counts, how many have embeddings, and average current importance.
@@ -80,9 +81,9 @@ class SearchController(Controller):
     )
     async def export(
         self,
-        services: ApiServices,
-        principal: Principal,
-        config: ApiConfig,
+        services: NamedDependency[ApiServices],
+        principal: NamedDependency[Principal],
+        config: NamedDependency[ApiConfig],
         user_id: UserParam = None,
     ) -> Stream:
         """All of a user's memories, oldest first, decrypted, streamed as NDJSON."""
@@ -112,7 +113,11 @@ class ContextController(Controller):
         "/", operation_id="promptContext", opt=READ, raises=READ_ERRORS, status_code=HTTP_200_OK
     )
     async def context(
-        self, data: ContextIn, services: ApiServices, principal: Principal, config: ApiConfig
+        self,
+        data: JSONBody[ContextIn],
+        services: NamedDependency[ApiServices],
+        principal: NamedDependency[Principal],
+        config: NamedDependency[ApiConfig],
     ) -> ContextOut:
         """The best memories for `query` (type-priority order) and the rendered prompt block.
 
