@@ -45,6 +45,7 @@ class _FakeWriteSession(MemoryWriteSession):
 
     async def nearest(self, embedding: Vector) -> DenseHit | None:
         hits = await self._port.search_dense(self._owner, embedding, 1)
+        await asyncio.sleep(0)  # a real query yields before it answers: racing writers run here
         return hits[0] if hits else None
 
     async def insert(self, stored: StoredMemory) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -193,3 +194,13 @@ async def test_duplicate_tags_are_stored_once(world: FakeWorld, owner: Owner) ->
     assert memory.tags == ("a", "b")
     page = await world.service.list(owner, MemoryFilter(tag="b"), None, 10)
     assert [m.id for m in page.items] == [memory.id]
+
+
+async def test_concurrent_identical_writes_do_not_create_twins(
+    world: FakeWorld, owner: Owner
+) -> None:
+    results = await asyncio.gather(
+        *(world.service.remember(owner, NewMemory(FIRST)) for _ in range(5))
+    )
+    assert sorted(r.merged for r in results) == [False, True, True, True, True]
+    assert await count(world, owner) == 1
