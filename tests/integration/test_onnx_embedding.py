@@ -80,6 +80,19 @@ async def test_a_batch_larger_than_one_chunk_keeps_the_input_order() -> None:
         await adapter.close()
 
 
+async def test_a_query_is_not_held_up_behind_a_long_batch() -> None:
+    adapter = OnnxEmbeddingAdapter(batch_size=2)
+    try:
+        await adapter.warm_up()
+        backfill = asyncio.create_task(adapter.embed([f"old memory {i}" for i in range(120)]))
+        await asyncio.sleep(0)  # the backfill has queued its first job
+        (vector,) = await adapter.embed(["where do I live?"], kind="query")
+        assert not backfill.done()
+        assert len(await backfill) == 120 and len(vector) == DIMENSION
+    finally:
+        await adapter.close()
+
+
 async def test_an_empty_list_embeds_to_an_empty_list(embedder: OnnxEmbeddingAdapter) -> None:
     assert await embedder.embed([]) == []
 

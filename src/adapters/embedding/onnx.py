@@ -15,7 +15,7 @@ from typing import Any, cast
 import numpy as np
 import onnxruntime as ort
 from numpy.typing import NDArray
-from tokenizers import Encoding, Tokenizer
+from tokenizers import Tokenizer
 
 from memlane.domain.errors import EmbeddingUnavailable
 from memlane.domain.model import Vector
@@ -30,6 +30,8 @@ MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6
 MAX_TOKENS = 256
 BATCH_SIZE = 64
 _HASH_CHUNK_BYTES = 1 << 20
+# (positions in the caller's list, padded input ids, attention mask)
+_Chunk = tuple[list[int], "NDArray[np.int64]", "NDArray[np.int64]"]
 
 
 def packaged_model_path() -> Path:
@@ -100,11 +102,18 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
     async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> list[Vector]:
         if not texts:
             return []
-        batch = list(texts)
         loop = asyncio.get_running_loop()
-        vectors = await loop.run_in_executor(self._worker(), self._embed_blocking, batch)
+        worker = self._worker()
+        chunks = await loop.run_in_executor(worker, self._prepare, list(texts))
+        out: list[NDArray[np.float32]] = [np.empty(0, np.float32)] * len(texts)
+        # One executor job per chunk: a query arriving during a long backfill waits
+        # for one chunk, not for the whole batch.
+        for indices, input_ids, attention in chunks:
+            pooled = await loop.run_in_executor(worker, self._infer, input_ids, attention)
+            for row, index in enumerate(indices):
+                out[index] = pooled[row]
         # 1-D float32 arrays: Sequence[float]-compatible and taken as-is by the pgvector codec.
-        return cast(list[Vector], vectors)
+        return cast(list[Vector], out)
 
     async def close(self) -> None:
         with self._executor_lock:
@@ -120,26 +129,27 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
                 self._executor = ThreadPoolExecutor(1, thread_name_prefix="memlane-onnx")
             return self._executor
 
-    def _embed_blocking(self, texts: list[str]) -> list[NDArray[np.float32]]:
-        session, tokenizer = self._load()
-        encodings = tokenizer.encode_batch(texts)
-        # Similar lengths share a chunk, so little compute goes to padding.
-        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
-        out: list[NDArray[np.float32]] = [np.empty(0, np.float32)] * len(texts)
+    def _prepare(self, texts: list[str]) -> list[_Chunk]:
+        """Tokenize, sort by length so similar lengths share a chunk, pad each chunk."""
+        _, tokenizer = self._load()
+        token_ids = [encoding.ids for encoding in tokenizer.encode_batch(texts)]
+        order = sorted(range(len(texts)), key=lambda i: len(token_ids[i]))
+        chunks: list[_Chunk] = []
         for start in range(0, len(order), self._batch_size):
-            chunk = order[start : start + self._batch_size]
-            pooled = self._run(session, [encodings[i] for i in chunk])
-            for row, index in enumerate(chunk):
-                out[index] = pooled[row]
-        return out
+            indices = order[start : start + self._batch_size]
+            width = max(len(token_ids[i]) for i in indices)
+            input_ids = np.zeros((len(indices), width), dtype=np.int64)
+            attention = np.zeros((len(indices), width), dtype=np.int64)
+            for row, index in enumerate(indices):
+                ids = token_ids[index]
+                input_ids[row, : len(ids)] = ids
+                attention[row, : len(ids)] = 1
+            chunks.append((indices, input_ids, attention))
+        return chunks
 
-    def _run(self, session: ort.InferenceSession, encodings: list[Encoding]) -> NDArray[Any]:
-        width = max(len(e.ids) for e in encodings)
-        input_ids = np.zeros((len(encodings), width), dtype=np.int64)
-        attention = np.zeros((len(encodings), width), dtype=np.int64)
-        for row, encoding in enumerate(encodings):
-            input_ids[row, : len(encoding.ids)] = encoding.ids
-            attention[row, : len(encoding.ids)] = 1
+    def _infer(self, input_ids: NDArray[np.int64], attention: NDArray[np.int64]) -> NDArray[Any]:
+        """Mean of the token states under the attention mask, L2-normalised."""
+        session, _ = self._load()
         try:
             (hidden,) = session.run(
                 None,
