@@ -17,4 +17,4 @@ def dimension() -> int:
 
 @pytest.fixture
 def memory_port(pg_pool: asyncpg.Pool) -> PostgresMemoryAdapter:
-    return PostgresMemoryAdapter(pg_pool)
+    return PostgresMemoryAdapter(pg_pool, dimension=EMBEDDING_DIMENSION)

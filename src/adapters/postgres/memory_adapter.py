@@ -96,8 +96,18 @@ class PostgresWriteSession(MemoryWriteSession):
 class PostgresMemoryAdapter(MemoryPort):
     """Sealed memories in `memories` (wide row) and `memory_heat` (hot columns)."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, dimension: int | None = None) -> None:
+        """`dimension`, when given, is checked on every query vector before the database sees
+        it (an empty user's search would otherwise succeed with the wrong model)."""
         self._pool = pool
+        self._dimension = dimension
+
+    def _check_query(self, embedding: Vector) -> None:
+        if self._dimension is not None and len(embedding) != self._dimension:
+            raise EmbeddingDimensionMismatch(
+                f"query vector has {len(embedding)} dimensions, the database stores "
+                f"{self._dimension}; run `memlane reembed` after changing the embedding model"
+            )
 
     def _connection(self) -> AbstractAsyncContextManager[asyncpg.Connection]:
         return connection_from(self._pool)
@@ -152,6 +162,7 @@ class PostgresMemoryAdapter(MemoryPort):
     async def search_dense(
         self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0
     ) -> builtins.list[DenseHit]:
+        self._check_query(embedding)
         async with self._connection() as connection:
             return await _search_dense(connection, owner, embedding, limit, min_similarity)
 

@@ -1,0 +1,83 @@
+"""Write sessions serialise one user's writes; a wrong-sized vector names `memlane reembed`."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncpg
+import pytest
+from tests.contract.builders import at_cosine, axis, stored
+
+from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
+from memlane.adapters.postgres.pool import check_embedding_dimension
+from memlane.domain.errors import EmbeddingDimensionMismatch
+from memlane.domain.model import MemoryFilter, Owner
+
+pytestmark = pytest.mark.integration
+
+SESSIONS = 20
+
+
+async def test_concurrent_identical_writes_leave_one_row(
+    memory_port: PostgresMemoryAdapter, owner: Owner, dimension: int
+) -> None:
+    vector = at_cosine(dimension, 0.6)
+
+    async def remember_once() -> bool:
+        async with memory_port.write_session(owner) as session:
+            if await session.nearest(vector) is not None:
+                return False
+            await asyncio.sleep(0.01)  # widen the race window a lock must close
+            await session.insert(stored(owner, embedding=vector))
+            return True
+
+    inserted = await asyncio.gather(*(remember_once() for _ in range(SESSIONS)))
+    assert inserted.count(True) == 1
+    page = await memory_port.list(owner, MemoryFilter(), None, 100)
+    assert len(page.items) == 1
+
+
+async def test_sessions_of_different_users_do_not_wait_for_each_other(
+    memory_port: PostgresMemoryAdapter, owner: Owner, dimension: int
+) -> None:
+    other = Owner(owner.tenant, owner.user_id + "-b")
+    async with memory_port.write_session(owner) as session:
+        await session.insert(stored(owner, embedding=axis(dimension, 0)))
+        # Would deadlock (and time out) if the lock were not per user.
+        async with asyncio.timeout(5), memory_port.write_session(other) as theirs:
+            await theirs.insert(stored(other, embedding=axis(dimension, 0)))
+    assert await memory_port.delete_all(other) == 1
+
+
+async def test_a_failed_session_rolls_back_its_writes(
+    memory_port: PostgresMemoryAdapter, owner: Owner
+) -> None:
+    with pytest.raises(RuntimeError):
+        async with memory_port.write_session(owner) as session:
+            await session.insert(stored(owner))
+            raise RuntimeError("the service failed half-way")
+    assert (await memory_port.list(owner, MemoryFilter(), None, 10)).items == []
+
+
+async def test_a_model_of_another_dimension_is_a_startup_error_naming_reembed(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    await check_embedding_dimension(pg_pool, "all-MiniLM-L6-v2", 384)
+    with pytest.raises(EmbeddingDimensionMismatch, match="memlane reembed"):
+        await check_embedding_dimension(pg_pool, "nomic-embed-text", 768)
+
+
+async def test_storing_a_vector_of_another_dimension_names_reembed(
+    memory_port: PostgresMemoryAdapter, owner: Owner, pg_pool: asyncpg.Pool
+) -> None:
+    with pytest.raises(EmbeddingDimensionMismatch, match="memlane reembed"):
+        async with memory_port.write_session(owner) as session:
+            await session.insert(stored(owner, embedding=axis(768, 0)))
+    with pytest.raises(EmbeddingDimensionMismatch, match="memlane reembed"):
+        await memory_port.search_dense(owner, axis(768, 0), 5)
+    # Without the adapter's own check the database still refuses it once rows exist.
+    unchecked = PostgresMemoryAdapter(pg_pool)
+    async with unchecked.write_session(owner) as session:
+        await session.insert(stored(owner, embedding=axis(384, 0)))
+    with pytest.raises(EmbeddingDimensionMismatch, match="memlane reembed"):
+        await unchecked.search_dense(owner, axis(768, 0), 5)
