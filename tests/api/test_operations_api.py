@@ -74,7 +74,9 @@ async def test_two_apps_keep_separate_metrics(api_services: ApiServices) -> None
         await one.get("/healthz")
         await two.get("/healthz")
         text_one, text_two = (await one.get("/metrics")).text, (await two.get("/metrics")).text
-    series = 'memlane_http_request_duration_seconds_count{method="GET",route="/healthz",status="200"}'
+    series = (
+        'memlane_http_request_duration_seconds_count{method="GET",route="/healthz",status="200"}'
+    )
     assert f"{series} 2.0" in text_one
     assert f"{series} 1.0" in text_two
 
