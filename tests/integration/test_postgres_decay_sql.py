@@ -36,7 +36,10 @@ rates = st.sampled_from([0.5, 0.9, 0.95, 0.99, 1.0]).map(base_rate_per_day)
     max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 # Years of steep decay: PostgreSQL's exp() raises on underflow where Python returns 0.0.
-@example(Heat(0.5, 0, T0), MemoryType.CONTEXT, timedelta(days=3000), base_rate_per_day(0.5))
+@example(
+    heat=Heat(0.5, 0, T0), memory_type=MemoryType.CONTEXT, after=timedelta(days=3000),
+    base_rate=base_rate_per_day(0.5),
+)
 @given(heat=heats, memory_type=st.sampled_from(list(MemoryType)), after=elapsed, base_rate=rates)
 async def test_sql_importance_matches_the_domain(
     pg_pool: asyncpg.Pool, heat: Heat, memory_type: MemoryType, after: timedelta, base_rate: float
