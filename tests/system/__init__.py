@@ -1,0 +1,1 @@
+"""System tests: the composed stack (container, real PostgreSQL, ONNX, encryption)."""
