@@ -171,6 +171,20 @@ async def test_large_inputs_are_sent_in_batches_and_come_back_in_order(
         np.testing.assert_allclose(vector, expected / np.linalg.norm(expected), rtol=1e-6)
 
 
+async def test_configured_task_prefixes_are_sent_for_queries_and_documents(
+    stub: StubOllama, adapter_for: Callable[..., OllamaEmbeddingAdapter]
+) -> None:
+    adapter = adapter_for(
+        stub.url, query_prefix="search_query: ", document_prefix="search_document: "
+    )
+    await adapter.embed(["where do I live?"], kind="query")
+    await adapter.embed(["I live in Lisbon"])
+    assert [r[2]["input"] for r in stub.requests] == [
+        ["search_query: where do I live?"],
+        ["search_document: I live in Lisbon"],
+    ]
+
+
 async def test_an_empty_list_sends_no_request(
     stub: StubOllama, adapter_for: Callable[..., OllamaEmbeddingAdapter]
 ) -> None:

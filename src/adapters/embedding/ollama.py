@@ -40,6 +40,8 @@ class OllamaEmbeddingAdapter(EmbeddingPort):
         max_retries: int = 2,
         backoff_ms: int = 200,
         batch_size: int = BATCH_SIZE,
+        query_prefix: str = "",
+        document_prefix: str = "",
     ) -> None:
         self._model = model
         self._dimension = dimension
@@ -48,6 +50,9 @@ class OllamaEmbeddingAdapter(EmbeddingPort):
         self._max_retries = max_retries
         self._backoff_ms = backoff_ms
         self._batch_size = batch_size
+        # Some models are trained with task prefixes (nomic-embed-text: "search_query: ",
+        # "search_document: "); MiniLM-style models need none.
+        self._prefixes = {"query": query_prefix, "document": document_prefix}
         self._client: ollama.AsyncClient | None = None
 
     @property
@@ -59,9 +64,10 @@ class OllamaEmbeddingAdapter(EmbeddingPort):
         return self._dimension
 
     async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> list[Vector]:
+        prefix = self._prefixes[kind]
         vectors: list[Vector] = []
         for start in range(0, len(texts), self._batch_size):
-            chunk = list(texts[start : start + self._batch_size])
+            chunk = [prefix + text for text in texts[start : start + self._batch_size]]
             vectors.extend(await self._embed_with_retries(chunk))
         return vectors
 

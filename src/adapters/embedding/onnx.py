@@ -100,6 +100,7 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
         await self.embed(["warm up"], kind="query")
 
     async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> list[Vector]:
+        # MiniLM was trained symmetrically: queries and documents are embedded alike.
         if not texts:
             return []
         loop = asyncio.get_running_loop()
