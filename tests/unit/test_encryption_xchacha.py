@@ -7,6 +7,8 @@ import os
 from uuid import uuid4
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memlane.adapters.encryption.xchacha import (
     HEADER_BYTES,
@@ -14,7 +16,7 @@ from memlane.adapters.encryption.xchacha import (
     NONCE_BYTES,
     XChaChaEncryptionAdapter,
 )
-from memlane.domain.errors import ConfigurationError, DecryptionFailed
+from memlane.domain.errors import ConfigurationError, DecryptionFailed, InvalidMemory
 from memlane.ports.encryption import FieldBinding
 
 SECRET = "My bank PIN is 4921 and I live at Rua Augusta 12"
@@ -163,3 +165,25 @@ def test_the_fingerprint_is_stable_per_key_and_differs_between_keys() -> None:
 
 def test_the_adapter_reports_encryption_enabled(crypto: XChaChaEncryptionAdapter) -> None:
     assert crypto.enabled is True
+
+
+_PROPERTY_CRYPTO = XChaChaEncryptionAdapter(bytes(range(32)))
+
+
+@given(
+    text=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=500),
+    tenant=st.text(min_size=1, max_size=20),
+    user_id=st.text(min_size=1, max_size=20),
+)
+@settings(max_examples=200, deadline=None)
+def test_any_text_roundtrips_under_any_binding(text: str, tenant: str, user_id: str) -> None:
+    binding = FieldBinding(tenant=tenant, user_id=user_id, memory_id=uuid4(), field="content")
+    sealed = _PROPERTY_CRYPTO.seal(text, binding)
+    assert _PROPERTY_CRYPTO.open(sealed, binding) == text
+
+
+def test_text_that_is_not_valid_unicode_is_refused_before_sealing(
+    crypto: XChaChaEncryptionAdapter, binding: FieldBinding
+) -> None:
+    with pytest.raises(InvalidMemory):
+        crypto.seal("lone surrogate \ud800", binding)

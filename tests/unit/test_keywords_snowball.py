@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
+from memlane.adapters.keywords.snowball import MAX_TERM_CHARS, SnowballKeywordAdapter
+from memlane.adapters.keywords.stopwords import ENGLISH_STOP_WORDS
 from memlane.domain.errors import ConfigurationError
 
 
@@ -84,3 +87,19 @@ def test_an_unknown_language_is_a_configuration_error() -> None:
 
 def test_another_language_stems_without_english_stop_words() -> None:
     assert SnowballKeywordAdapter(language="german").terms("die Häuser") == ["die", "haus"]
+
+
+@given(st.text(max_size=300))
+@settings(max_examples=300, deadline=None)
+def test_any_text_gives_clean_terms_and_the_same_terms_twice(text: str) -> None:
+    adapter = _SHARED
+    terms = adapter.terms(text)
+    assert terms == adapter.terms(text)
+    for term in terms:
+        assert term and len(term) <= MAX_TERM_CHARS
+        assert term == term.casefold()
+        assert not any(ch.isspace() for ch in term) and "'" not in term
+        assert term not in ENGLISH_STOP_WORDS
+
+
+_SHARED = SnowballKeywordAdapter()
