@@ -8,7 +8,7 @@ from uuid import UUID
 from litestar import Controller, Response, delete, get, patch, post
 from litestar.di import NamedDependency
 from litestar.exceptions import ValidationException
-from litestar.params import JSONBody, Parameter
+from litestar.params import FromPath, JSONBody, Parameter, QueryParameter
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
 from memlane.api.config import ApiConfig
@@ -141,7 +141,7 @@ class MemoriesController(Controller):
         config: NamedDependency[ApiConfig],
         user_id: UserParam = None,
         memory_type: Annotated[
-            MemoryType | None, Parameter(query="type", description="Only this memory type.")
+            MemoryType | None, QueryParameter(name="type", description="Only this memory type.")
         ] = None,
         tag: Annotated[str | None, Parameter(description="Only memories with this tag.")] = None,
         conversation_id: Annotated[str | None, Parameter(max_length=200)] = None,
@@ -171,7 +171,7 @@ class MemoriesController(Controller):
     @get("/{memory_id:uuid}", operation_id="getMemory", opt=READ, raises=READ_ERRORS)
     async def get_memory(
         self,
-        memory_id: UUID,
+        memory_id: FromPath[UUID],
         services: NamedDependency[ApiServices],
         principal: NamedDependency[Principal],
         config: NamedDependency[ApiConfig],
@@ -184,7 +184,7 @@ class MemoriesController(Controller):
     @patch("/{memory_id:uuid}", operation_id="editMemory", opt=WRITE, raises=WRITE_ERRORS)
     async def edit_memory(
         self,
-        memory_id: UUID,
+        memory_id: FromPath[UUID],
         data: JSONBody[PatchIn],
         services: NamedDependency[ApiServices],
         principal: NamedDependency[Principal],
@@ -199,7 +199,7 @@ class MemoriesController(Controller):
     @delete("/{memory_id:uuid}", operation_id="deleteMemory", opt=WRITE, raises=WRITE_ERRORS)
     async def delete_memory(
         self,
-        memory_id: UUID,
+        memory_id: FromPath[UUID],
         services: NamedDependency[ApiServices],
         principal: NamedDependency[Principal],
         config: NamedDependency[ApiConfig],
