@@ -1,0 +1,1 @@
+"""End-to-end tests: memlane started as processes, as a user would."""

@@ -1,0 +1,141 @@
+"""`memlane serve` as a process on the embedded defaults, driven over HTTP and by the CLI."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+MEMLANE = str(Path(sys.executable).with_name("memlane"))
+REPO = Path(__file__).resolve().parents[2]
+STARTUP_TIMEOUT_S = 90
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Deployment:
+    env: dict[str, str]
+    base_url: str
+
+    def cli(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [MEMLANE, *args], env=self.env, cwd=REPO, capture_output=True, text=True, timeout=120
+        )
+
+    def token(self, tenant: str, user: str) -> str:
+        created = self.cli("keys", "create", "--tenant", tenant, "--user", user)
+        assert created.returncode == 0, created.stderr
+        return created.stdout.strip()
+
+
+@pytest.fixture(scope="module")
+def deployment() -> Iterator[Deployment]:
+    home = Path(tempfile.mkdtemp(prefix="memlane-e2e-"))
+    os.chmod(home, 0o755)
+    port = free_port()
+    env = {
+        **os.environ,
+        "MEMLANE_DATABASE__URL": "",
+        "MEMLANE_DATABASE__DATA_DIR": str(home / "data"),
+        "MEMLANE_MEMORY__ENCRYPTION_KEY_PATH": str(home / "memory_encryption.key"),
+        "MEMLANE_SERVER__PORT": str(port),
+        "MEMLANE_WORKER__FIRST_RUN_DELAY": "1",
+    }
+    env.pop("MEMLANE_TEST_DATABASE_URL", None)
+    server = subprocess.Popen(
+        [MEMLANE, "serve"], env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        text=True,
+    )
+    base_url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_ready(server, base_url)
+        yield Deployment(env=env, base_url=base_url)
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def _wait_until_ready(server: subprocess.Popen[str], base_url: str) -> None:
+    deadline = time.monotonic() + STARTUP_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            output = server.stdout.read() if server.stdout else ""
+            pytest.fail(f"memlane serve exited with {server.returncode}:\n{output[-3000:]}")
+        try:
+            if httpx.get(f"{base_url}/readyz", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.3)
+    pytest.fail("memlane serve did not become ready in time")
+
+
+def test_a_memory_round_trips_over_http_and_stays_private(deployment: Deployment) -> None:
+    alice = {"Authorization": f"Bearer {deployment.token('demo', 'alice')}"}
+    mallory = {"Authorization": f"Bearer {deployment.token('demo', 'mallory')}"}
+
+    with httpx.Client(base_url=deployment.base_url, timeout=30) as http:
+        created = http.post("/v1/memories", json={"content": "I live in Lisbon"}, headers=alice)
+        assert created.status_code == 201, created.text
+        memory_id = created.json()["memory"]["id"]
+        assert created.json()["merged"] is False
+
+        found = http.get("/v1/memories/search", params={"q": "Where do I live?"}, headers=alice)
+        assert found.status_code == 200, found.text
+        assert "I live in Lisbon" in found.text
+
+        context = http.post("/v1/context", json={"query": "Where do I live?"}, headers=alice)
+        assert context.status_code == 200, context.text
+        assert "I live in Lisbon" in context.json()["context"]
+
+        assert http.get(f"/v1/memories/{memory_id}", headers=alice).status_code == 200
+        hidden = http.get(f"/v1/memories/{memory_id}", headers=mallory)
+        assert hidden.status_code == 404
+        assert hidden.headers["content-type"].startswith("application/problem+json")
+        assert http.get("/v1/memories/stats", headers=alice).json()["total"] == 1
+
+
+def test_scheduled_decay_and_cleanup_run_against_the_same_store(deployment: Deployment) -> None:
+    headers = {"Authorization": f"Bearer {deployment.token('default', 'carol')}"}
+    with httpx.Client(base_url=deployment.base_url, timeout=30) as http:
+        created = http.post(
+            "/v1/memories",
+            json={"content": "The weather API said 14 degrees and drizzle", "memory_type": "tool_result",
+                  "importance": 0.1},
+            headers=headers,
+        )
+        assert created.status_code == 201, created.text
+
+    decayed = deployment.cli("decay")
+    assert decayed.returncode == 0, decayed.stderr
+    assert decayed.stdout.startswith("decay: ")
+
+    cleaned = deployment.cli("cleanup", "--tenant", "default", "--user", "carol")
+    assert cleaned.returncode == 0, cleaned.stderr
+    assert cleaned.stdout.strip() == "cleanup: 1 memories deleted"
+
+    with httpx.Client(base_url=deployment.base_url, timeout=30) as http:
+        stats = http.get("/v1/memories/stats", headers=headers)
+        assert stats.json()["total"] == 0
