@@ -20,6 +20,17 @@ def main() -> None:
     """
 
 
-for command in (serve, migrate, db_url, decay, cleanup, backfill, reembed, stats, keys, export,
-                import_):
+for command in (
+    serve,
+    migrate,
+    db_url,
+    decay,
+    cleanup,
+    backfill,
+    reembed,
+    stats,
+    keys,
+    export,
+    import_,
+):
     main.add_command(command)

@@ -18,8 +18,13 @@ IMPORT_BATCH = 256
 @click.command()
 @click.option("--tenant", default=DEFAULT_TENANT, show_default=True)
 @click.option("--user", "user_id", required=True, help="Whose memories to export.")
-@click.option("--output", "-o", type=click.File("w", encoding="utf-8"), default="-",
-              help="File to write (default: stdout).")
+@click.option(
+    "--output",
+    "-o",
+    type=click.File("w", encoding="utf-8"),
+    default="-",
+    help="File to write (default: stdout).",
+)
 @run_async
 async def export(tenant: str, user_id: str, output: IO[str]) -> None:
     """Write every memory of a user as NDJSON (plaintext: keep the file safe)."""
@@ -51,7 +56,9 @@ async def import_(tenant: str, user_id: str, source: IO[str]) -> None:
     stored = merged = 0
     async with open_memlane() as memlane:
         for start in range(0, len(items), IMPORT_BATCH):
-            results = await memlane.service.remember_many(owner, items[start : start + IMPORT_BATCH])
+            results = await memlane.service.remember_many(
+                owner, items[start : start + IMPORT_BATCH]
+            )
             stored += sum(not r.merged for r in results)
             merged += sum(r.merged for r in results)
     click.echo(f"import: {stored} stored, {merged} merged into existing memories")

@@ -21,10 +21,19 @@ def keys() -> None:
 
 @keys.command("create")
 @click.option("--tenant", required=True, help="Tenant the key belongs to.")
-@click.option("--user", "user_id", default=None,
-              help="Pin the key to this user (omit: the key may name any user of the tenant).")
-@click.option("--scope", "scopes", multiple=True, type=click.Choice([s.value for s in Scope]),
-              help="Repeatable; default: memories:read and memories:write.")
+@click.option(
+    "--user",
+    "user_id",
+    default=None,
+    help="Pin the key to this user (omit: the key may name any user of the tenant).",
+)
+@click.option(
+    "--scope",
+    "scopes",
+    multiple=True,
+    type=click.Choice([s.value for s in Scope]),
+    help="Repeatable; default: memories:read and memories:write.",
+)
 @click.option("--name", default="", help="A label to recognise the key by.")
 @run_async
 async def create(tenant: str, user_id: str | None, scopes: tuple[str, ...], name: str) -> None:
@@ -41,8 +50,10 @@ async def create(tenant: str, user_id: str | None, scopes: tuple[str, ...], name
         raise SystemExit(EXIT_USAGE) from exc
     click.echo(created.token)
     pinned = f"user {user_id}" if user_id else "any user (must name one per request)"
-    err.print(f"key {created.key.id} for tenant {tenant}, {pinned}, scopes: "
-              + ", ".join(sorted(s.value for s in created.key.scopes)))
+    err.print(
+        f"key {created.key.id} for tenant {tenant}, {pinned}, scopes: "
+        + ", ".join(sorted(s.value for s in created.key.scopes))
+    )
 
 
 @keys.command("list")
@@ -57,7 +68,11 @@ async def list_(tenant: str | None) -> None:
     table = Table("id", "tenant", "user", "scopes", "name", "created", "last used", "revoked")
     for key in found:
         table.add_row(
-            str(key.id), key.tenant, key.user_id or "*", " ".join(sorted(key.scopes)), key.name,
+            str(key.id),
+            key.tenant,
+            key.user_id or "*",
+            " ".join(sorted(key.scopes)),
+            key.name,
             f"{key.created_at:%Y-%m-%d %H:%M}",
             f"{key.last_used_at:%Y-%m-%d %H:%M}" if key.last_used_at else "-",
             f"{key.revoked_at:%Y-%m-%d %H:%M}" if key.revoked_at else "-",

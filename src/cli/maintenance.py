@@ -18,7 +18,10 @@ async def migrate() -> None:
 
     async with open_database() as database:
         applied = database.applied_migrations
-    click.echo(f"migrate: {len(applied)} migration(s) applied" + (f": {', '.join(applied)}" if applied else ""))
+    click.echo(
+        f"migrate: {len(applied)} migration(s) applied"
+        + (f": {', '.join(applied)}" if applied else "")
+    )
 
 
 @click.command("db-url")

@@ -7,9 +7,15 @@ import click
 
 @click.command()
 @click.option("--host", default=None, help="Interface to bind (default: server.host).")
-@click.option("--port", type=click.IntRange(0, 65535), default=None, help="Port (default: server.port).")
-@click.option("--workers", type=click.IntRange(1, 64), default=None,
-              help="Worker processes (default: server.workers).")
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=None, help="Port (default: server.port)."
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=None,
+    help="Worker processes (default: server.workers).",
+)
 def serve(host: str | None, port: int | None, workers: int | None) -> None:
     """Start the HTTP API (and the background decay worker)."""
     import uvicorn

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -61,13 +62,13 @@ class MemoryPort(ABC):
     @abstractmethod
     async def search_dense(
         self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0
-    ) -> list[DenseHit]:
+    ) -> builtins.list[DenseHit]:
         """The owner's memories nearest to the embedding by cosine, best first."""
 
     @abstractmethod
     async def search_lexical(
         self, owner: Owner, keywords: Sequence[str], limit: int
-    ) -> list[LexicalHit]:
+    ) -> builtins.list[LexicalHit]:
         """The owner's memories sharing index terms with the query, best first."""
 
     @abstractmethod
@@ -105,7 +106,7 @@ class MemoryPort(ABC):
         """Delete unpinned memories whose materialised importance is <= min_importance."""
 
     @abstractmethod
-    async def missing_embeddings(self, limit: int) -> list[StoredMemory]:
+    async def missing_embeddings(self, limit: int) -> builtins.list[StoredMemory]:
         """Memories stored while the embedder was down (any owner), oldest first."""
 
     @abstractmethod

@@ -61,7 +61,11 @@ def deployment() -> Iterator[Deployment]:
     }
     env.pop("MEMLANE_TEST_DATABASE_URL", None)
     server = subprocess.Popen(
-        [MEMLANE, "serve"], env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        [MEMLANE, "serve"],
+        env=env,
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
         text=True,
     )
     base_url = f"http://127.0.0.1:{port}"
@@ -122,8 +126,11 @@ def test_scheduled_decay_and_cleanup_run_against_the_same_store(deployment: Depl
     with httpx.Client(base_url=deployment.base_url, timeout=30) as http:
         created = http.post(
             "/v1/memories",
-            json={"content": "The weather API said 14 degrees and drizzle", "memory_type": "tool_result",
-                  "importance": 0.1},
+            json={
+                "content": "The weather API said 14 degrees and drizzle",
+                "memory_type": "tool_result",
+                "importance": 0.1,
+            },
             headers=headers,
         )
         assert created.status_code == 201, created.text

@@ -16,13 +16,17 @@ pytestmark = pytest.mark.integration
 SECRET = "Rosalind keeps her spare key under the blue geranium pot"
 
 
-async def test_content_and_summary_columns_hold_no_plaintext(memlane: Memlane, owner: Owner) -> None:
+async def test_content_and_summary_columns_hold_no_plaintext(
+    memlane: Memlane, owner: Owner
+) -> None:
     stored = await memlane.service.remember(owner, NewMemory(content=SECRET, tags=("garden",)))
 
     row = await memlane.database.pool.fetchrow(
         "SELECT content, summary, keywords::text AS keywords FROM memories "
         "WHERE tenant = $1 AND user_id = $2 AND id = $3",
-        owner.tenant, owner.user_id, stored.memory.id,
+        owner.tenant,
+        owner.user_id,
+        stored.memory.id,
     )
 
     assert row is not None
@@ -44,7 +48,10 @@ async def test_ciphertext_copied_into_another_row_fails_to_decrypt(
         "UPDATE memories AS t SET content = s.content FROM memories AS s "
         "WHERE s.tenant = $1 AND s.user_id = $2 AND s.id = $3 "
         "AND t.tenant = $1 AND t.user_id = $2 AND t.id = $4",
-        owner.tenant, owner.user_id, source.memory.id, target.memory.id,
+        owner.tenant,
+        owner.user_id,
+        source.memory.id,
+        target.memory.id,
     )
 
     with pytest.raises(DecryptionFailed):
@@ -61,7 +68,11 @@ async def test_ciphertext_copied_to_another_user_fails_to_decrypt(
         "UPDATE memories AS t SET content = s.content FROM memories AS s "
         "WHERE s.tenant = $1 AND s.user_id = $2 AND s.id = $3 "
         "AND t.tenant = $1 AND t.user_id = $4 AND t.id = $5",
-        owner.tenant, owner.user_id, source.memory.id, other.user_id, target.memory.id,
+        owner.tenant,
+        owner.user_id,
+        source.memory.id,
+        other.user_id,
+        target.memory.id,
     )
 
     with pytest.raises(DecryptionFailed):
