@@ -15,6 +15,8 @@ from dependency_injector import containers, providers
 from litestar import Litestar
 
 from memlane.adapters.embedding.ollama import OllamaEmbeddingAdapter
+from memlane.adapters.embedding.onnx import DIMENSION as ONNX_DIMENSION
+from memlane.adapters.embedding.onnx import MODEL_NAME as ONNX_MODEL
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.encryption.fingerprint import verify_key_fingerprint
 from memlane.adapters.encryption.keyfile import load_or_create_key
@@ -31,6 +33,7 @@ from memlane.api.app import create_app as create_api_app
 from memlane.api.config import ApiConfig
 from memlane.api.deps import ApiServices
 from memlane.api.metrics import ApiMetrics
+from memlane.domain.errors import ConfigurationError
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
 from memlane.service.keys import KeyService
@@ -76,8 +79,15 @@ async def _embedder(settings: Settings, load_model: bool) -> AsyncIterator[Embed
             url=config.ollama_url,
             timeout_ms=config.timeout_ms,
             max_retries=config.max_retries,
+            batch_size=config.batch_size,
         )
     else:
+        if (config.model, config.dimension) != (ONNX_MODEL, ONNX_DIMENSION):
+            raise ConfigurationError(
+                f"the onnx provider ships {ONNX_MODEL} ({ONNX_DIMENSION}-d); set "
+                f"memory.embedding.model = {ONNX_MODEL!r} and dimension = {ONNX_DIMENSION}, "
+                f"or use provider = 'ollama' for {config.model!r}"
+            )
         onnx = OnnxEmbeddingAdapter(batch_size=config.batch_size)
         if load_model:
             await onnx.warm_up()

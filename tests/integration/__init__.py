@@ -1,0 +1,1 @@
+"""Integration tests on real PostgreSQL + pgvector and the real ONNX model."""
