@@ -29,6 +29,7 @@ from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
 from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
 from memlane.adapters.postgres.migrations import migrate
 from memlane.adapters.postgres.pool import check_embedding_dimension, create_pool
+from memlane.adapters.postgres.reembed import reset_embeddings
 from memlane.api.app import create_app as create_api_app
 from memlane.api.config import ApiConfig
 from memlane.api.deps import ApiServices
@@ -179,7 +180,7 @@ class Memlane:
 
     async def reset_embeddings(self) -> None:
         """Drop every embedding and size the column for the configured model (`reembed`)."""
-        await self.memories.reset_embeddings(self.embedder.dimension)
+        await reset_embeddings(self.database.pool, self.embedder.dimension)
 
 
 async def _resolve(provider: Callable[[], Any]) -> Any:
