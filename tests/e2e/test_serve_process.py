@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -146,3 +147,26 @@ def test_scheduled_decay_and_cleanup_run_against_the_same_store(deployment: Depl
     with httpx.Client(base_url=deployment.base_url, timeout=30) as http:
         stats = http.get("/v1/memories/stats", headers=headers)
         assert stats.json()["total"] == 0
+
+
+def test_reembed_embeds_every_memory_again_and_search_still_finds_them(
+    deployment: Deployment,
+) -> None:
+    headers = {"Authorization": f"Bearer {deployment.token('default', 'dave')}"}
+    with httpx.Client(base_url=deployment.base_url, timeout=30) as http:
+        created = http.post(
+            "/v1/memories", json={"content": "My cello lessons are on Thursdays"}, headers=headers
+        )
+        assert created.status_code == 201, created.text
+
+    reembedded = deployment.cli("reembed", "--yes")
+    assert reembedded.returncode == 0, reembedded.stderr
+    assert reembedded.stdout.startswith("reembed: ")
+    stats = deployment.cli("stats")
+    assert stats.returncode == 0, stats.stderr
+    counts = json.loads(stats.stdout)
+    assert counts["with_embeddings"] == counts["total"] > 0
+
+    with httpx.Client(base_url=deployment.base_url, timeout=30) as http:
+        found = http.get("/v1/memories/search", params={"q": "When is cello?"}, headers=headers)
+        assert "cello lessons" in found.text
