@@ -1,0 +1,285 @@
+"""Scale benchmark: context latency at N memories, HTTP, ingest, decay/cleanup over M rows, RSS.
+
+    .venv/bin/python bench/scale.py [--memories N] [--decay-memories M] [--json]
+
+Runs on the embedded defaults (private PostgreSQL + pgvector, ONNX embedder, XChaCha
+encryption on) in a scratch data dir, and prints one JSON object. See docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench import scale_data as data
+from bench.scale_http import Server, drive
+from bench.scale_stats import Stopwatch, TimedEmbedder, TimedMemories, percentile
+
+from memlane.adapters.encryption.keyfile import load_or_create_key
+from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
+from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
+from memlane.container import Memlane, open_memlane
+from memlane.domain.auth import Scope
+from memlane.domain.model import Owner
+from memlane.service.memory_service import MemoryService
+from memlane.service.sealing import Sealer
+from memlane.settings import DatabaseSettings, MemorySettings, Settings, WorkerSettings
+
+TENANT = "bench"
+CONTEXT_USER = "context-user"
+DECAY_TENANT = "bench-decay"
+DECAY_USERS = 1000
+FLOOR_SQL = """
+SELECT m.id, m.embedding <=> $3 AS distance FROM memories AS m
+WHERE m.tenant = $1 AND m.user_id = $2 AND m.embedding IS NOT NULL
+ORDER BY m.embedding <=> $3 LIMIT $4
+"""
+# Retriever: a context of rag_limit 5 asks for max(20, 4*5)=20 fused hits, each search
+# then for max(20, 4*20)=80 candidates: the top-k of the floor query.
+FLOOR_K = 80
+
+
+def _log(message: str) -> None:
+    print(f"[scale] {message}", file=sys.stderr, flush=True)
+
+
+async def _topic_centres(memlane: Memlane) -> np.ndarray:
+    texts = [data.topic_text(t) for t in range(data.topic_count())]
+    return np.asarray(await memlane.embedder.embed(texts, kind="document"), dtype=np.float32)
+
+
+async def load_context_user(memlane: Memlane, sealer: Sealer, count: int, seed: int) -> None:
+    owner = Owner(TENANT, CONTEXT_USER)
+    async with memlane.database.pool.acquire() as connection:
+        have = await connection.fetchval(
+            "SELECT count(*) FROM memory_heat WHERE tenant = $1 AND user_id = $2",
+            owner.tenant, owner.user_id,
+        )
+        if have == count:
+            _log(f"reusing {count} memories of {owner.user_id}")
+            return
+        await connection.execute("DELETE FROM memory_heat WHERE tenant = $1", TENANT)
+        await connection.execute("DELETE FROM memories WHERE tenant = $1", TENANT)
+    rng = random.Random(seed)
+    centres = await _topic_centres(memlane)
+    topics = np.asarray([rng.randrange(len(centres)) for _ in range(count)])
+    vectors = data.noisy_unit(centres, topics, seed)
+    started = time.perf_counter()
+    rows = data.sealed_rows(
+        sealer, owner, [data.memory_text(int(t), rng) for t in topics], vectors, rng,
+        data.unit_now(),
+    )
+    _log(f"sealed {count} rows in {time.perf_counter() - started:.1f}s; loading")
+    async with memlane.database.pool.acquire() as connection:
+        await data.stage(connection, rows)
+        await data.move_stage(connection, rebuild_hnsw=True)
+    _log(f"loaded {count} memories in {time.perf_counter() - started:.1f}s")
+
+
+async def measure_context(memlane: Memlane, settings: Settings, queries: int) -> dict[str, Any]:
+    embed_watch, db_watch = Stopwatch(), Stopwatch()
+    service = MemoryService(
+        memories=TimedMemories(memlane.memories, db_watch),  # type: ignore[arg-type]
+        embedder=TimedEmbedder(memlane.embedder, embed_watch),  # type: ignore[arg-type]
+        encryption=XChaChaEncryptionAdapter(
+            load_or_create_key(settings.memory.encryption_key_path)
+        ),
+        keywords=SnowballKeywordAdapter(),
+        policy=settings.memory.policy(),
+    )
+    owner = Owner(TENANT, CONTEXT_USER)
+    rng = random.Random(7)
+    texts = [data.query_text(rng.randrange(data.topic_count()), rng) for _ in range(queries)]
+    for text in texts[:20]:  # warm plans, caches and the model
+        await service.retrieve_context(owner, text)
+    totals, embeds, dbs, found = [], [], [], 0
+    for text in texts:
+        embed_watch.reset()
+        db_watch.reset()
+        started = time.perf_counter()
+        found += len(await service.retrieve_context(owner, text))
+        totals.append((time.perf_counter() - started) * 1000)
+        embeds.append(embed_watch.ms)
+        dbs.append(db_watch.ms)
+    vectors = await memlane.embedder.embed(texts, kind="query")
+    floors = []
+    async with memlane.database.pool.acquire() as connection:
+        for vector in vectors[:20]:
+            await connection.fetch(FLOOR_SQL, TENANT, CONTEXT_USER, vector, FLOOR_K)
+        for vector in vectors:
+            started = time.perf_counter()
+            await connection.fetch(FLOOR_SQL, TENANT, CONTEXT_USER, vector, FLOOR_K)
+            floors.append((time.perf_counter() - started) * 1000)
+    db_p50, floor_p50 = percentile(dbs, 50), percentile(floors, 50)
+    return {
+        "memories": await _count(memlane, owner),
+        "queries": queries,
+        "avg_returned": round(found / queries, 2),
+        "p50_ms": round(percentile(totals, 50), 2),
+        "p95_ms": round(percentile(totals, 95), 2),
+        "p99_ms": round(percentile(totals, 99), 2),
+        "embed_p50_ms": round(percentile(embeds, 50), 2),
+        "db_p50_ms": round(db_p50, 2),
+        "rest_p50_ms": round(percentile(
+            [t - e - d for t, e, d in zip(totals, embeds, dbs, strict=True)], 50), 2),
+        "floor_p50_ms": round(floor_p50, 2),
+        "ratio": round(db_p50 / floor_p50, 2),
+    }
+
+
+async def _count(memlane: Memlane, owner: Owner) -> int:
+    return int(await memlane.database.pool.fetchval(
+        "SELECT count(*) FROM memory_heat WHERE tenant = $1 AND user_id = $2",
+        owner.tenant, owner.user_id,
+    ))
+
+
+async def measure_http(
+    memlane: Memlane, settings: Settings, duration_s: float, ingest_s: float
+) -> dict[str, Any]:
+    created = await memlane.keys.create(TENANT, [Scope.READ, Scope.WRITE], name="bench")
+    ids = [r["id"] for r in await memlane.database.pool.fetch(
+        "SELECT id FROM memory_heat WHERE tenant = $1 AND user_id = $2 LIMIT 5000",
+        TENANT, CONTEXT_USER,
+    )]
+    rng = random.Random(11)
+    queries = [data.query_text(rng.randrange(data.topic_count()), rng) for _ in range(2000)]
+    server = Server(settings.database.data_dir, settings.memory.encryption_key_path)
+    await server.start()
+    try:
+        def context(client: Any, n: int) -> Any:
+            body = {"query": queries[n % len(queries)], "user_id": CONTEXT_USER}
+            return client.post("/v1/context", json=body)
+
+        def get(client: Any, n: int) -> Any:
+            return client.get(f"/v1/memories/{ids[n % len(ids)]}",
+                              params={"user_id": CONTEXT_USER})
+
+        ctx = await drive(server.url, created.token, context, concurrency=8, duration_s=duration_s)
+        _log(f"http context: {ctx}")
+        got = await drive(server.url, created.token, get, concurrency=8, duration_s=duration_s)
+        _log(f"http get: {got}")
+        ingest = await measure_ingest(server.url, created.token, ingest_s)
+        _log(f"ingest: {ingest}")
+        return {
+            "http": {
+                "context_rps": ctx["rps"], "context_p50_ms": ctx["p50_ms"],
+                "context_p99_ms": ctx["p99_ms"], "get_rps": got["rps"],
+                "get_p50_ms": got["p50_ms"], "get_p99_ms": got["p99_ms"],
+            },
+            "ingest_per_s": ingest,
+            "rss_mb": round(server.peak_rss_mb(), 1),
+        }
+    finally:
+        server.stop()
+
+
+INGEST_BATCH = 64
+INGEST_CONCURRENCY = 2
+
+
+async def measure_ingest(url: str, token: str, duration_s: float) -> float:
+    """Memories/s through POST /v1/memories/batch (real ONNX embedding, dedup, encryption),
+    two writers for two users of 64-memory batches."""
+    rng = random.Random(13)
+    run = f"{time.time_ns()}"
+
+    def batch(client: Any, n: int) -> Any:
+        items = [{"content": data.memory_text(rng.randrange(data.topic_count()), rng)
+                  + f" (note {n}-{i})", "tags": ["ingest"]} for i in range(INGEST_BATCH)]
+        body = {"user_id": f"ingest-{run}-{n % INGEST_CONCURRENCY}", "memories": items}
+        return client.post("/v1/memories/batch", json=body, timeout=120)
+
+    result = await drive(url, token, batch, concurrency=INGEST_CONCURRENCY, duration_s=duration_s)
+    return round(result["rps"] * INGEST_BATCH, 1)
+
+
+async def measure_maintenance(memlane: Memlane, sealer: Sealer, total: int) -> dict[str, Any]:
+    pool = memlane.database.pool
+    await pool.execute("DELETE FROM memory_heat WHERE tenant = $1", DECAY_TENANT, timeout=None)
+    await pool.execute("DELETE FROM memories WHERE tenant = $1", DECAY_TENANT, timeout=None)
+    existing = int(await pool.fetchval("SELECT count(*) FROM memory_heat"))
+    extra = max(0, total - existing)
+    if extra:
+        started = time.perf_counter()
+        rng = random.Random(17)
+        template = data.sealed_rows(
+            sealer, Owner(DECAY_TENANT, "template"),
+            [data.memory_text(rng.randrange(data.topic_count()), rng) for _ in range(2000)],
+            None, rng, data.unit_now(),
+        )
+        async with pool.acquire() as connection:
+            await data.load_decay_rows(connection, template, extra, DECAY_USERS)
+            await connection.execute("VACUUM ANALYZE memory_heat", timeout=None)
+        _log(f"loaded {extra} decay rows in {time.perf_counter() - started:.1f}s")
+    rows = int(await pool.fetchval("SELECT count(*) FROM memory_heat"))
+    started = time.perf_counter()
+    changed = await memlane.service.decay()
+    decay_s = time.perf_counter() - started
+    _log(f"decay: {changed} of {rows} rows changed in {decay_s:.1f}s")
+    started = time.perf_counter()
+    deleted = await memlane.service.cleanup()
+    cleanup_s = time.perf_counter() - started
+    _log(f"cleanup: {deleted} rows deleted in {cleanup_s:.1f}s")
+    return {"decay_s": round(decay_s, 2), "cleanup_s": round(cleanup_s, 2),
+            "decay_memories": rows, "decayed": changed, "cleaned_up": deleted}
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    data_dir: Path = args.data_dir
+    settings = Settings(
+        database=DatabaseSettings(data_dir=data_dir / "pgdata"),
+        memory=MemorySettings(encryption_key_path=data_dir / "memory_encryption.key"),
+        worker=WorkerSettings(enabled=False),
+    )
+    _log(f"data dir {data_dir}")
+    async with open_memlane(settings) as memlane:
+        sealer = Sealer(
+            XChaChaEncryptionAdapter(load_or_create_key(settings.memory.encryption_key_path)),
+            SnowballKeywordAdapter(), settings.memory.policy().base_rate,
+        )
+        await load_context_user(memlane, sealer, args.memories, seed=1)
+        result: dict[str, Any] = {}
+        if not args.skip_context:
+            result["context"] = await measure_context(memlane, settings, args.queries)
+            _log(f"context: {result['context']}")
+        if not args.skip_http:
+            result.update(await measure_http(memlane, settings, args.http_seconds,
+                                             args.ingest_seconds))
+        if not args.skip_maintenance:
+            result.update(await measure_maintenance(memlane, sealer, args.decay_memories))
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--memories", type=int, default=100_000)
+    parser.add_argument("--decay-memories", type=int, default=1_000_000)
+    parser.add_argument("--queries", type=int, default=500)
+    parser.add_argument("--http-seconds", type=float, default=12.0)
+    parser.add_argument("--ingest-seconds", type=float, default=15.0)
+    parser.add_argument("--data-dir", default=None, help="keep and reuse data here")
+    parser.add_argument("--json", action="store_true", help="JSON only (the default output)")
+    parser.add_argument("--skip-context", action="store_true")
+    parser.add_argument("--skip-http", action="store_true")
+    parser.add_argument("--skip-maintenance", action="store_true")
+    args = parser.parse_args()
+    # A scratch dir unless one is given (kept, so a rerun reuses the loaded memories).
+    args.data_dir = Path(args.data_dir or tempfile.mkdtemp(prefix="memlane-scale-")).resolve()
+    result = asyncio.run(run(args))
+    print(json.dumps(result, indent=None if args.json else 2))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,204 @@
+"""Synthetic but realistic data for bench/scale.py: texts, clustered vectors, bulk loads."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+
+import asyncpg
+import numpy as np
+
+from memlane.domain.model import Heat, Memory, MemoryType, Owner
+from memlane.service.sealing import Sealer
+
+DIMENSION = 384
+# Per-dimension noise around a topic vector: cosine to the topic centre is about 0.8,
+# so a query about the topic finds its memories above rag_threshold, as in real use.
+NOISE_PER_DIM = 0.038
+TYPES = [t for t in MemoryType]
+TYPE_WEIGHTS = [0.35, 0.2, 0.05, 0.1, 0.3]  # fact, preference, correction, tool_result, context
+
+_NAMES = ["Anna", "Ben", "Chloe", "David", "Elif", "Farid", "Greta", "Hiro", "Ines", "Jonas"]
+_SUBJECTS = [
+    "the garden", "my sister's wedding", "the quarterly report", "our trip to Lisbon",
+    "the new bicycle", "the kitchen renovation", "the Python migration", "the piano lessons",
+    "the marathon training", "the dentist appointment", "the book club", "the job interview",
+    "the tax return", "the sourdough starter", "the family reunion", "the server outage",
+    "the hiking trip", "the vegetable patch", "the chess tournament", "the insurance claim",
+]
+_VERBS = [
+    "needs attention before", "was postponed until", "went better than expected on",
+    "should be finished by", "keeps getting delayed because of", "was discussed at length on",
+    "depends on the weather for", "is scheduled right after", "was cancelled because of",
+]
+_OBJECTS = [
+    "next Tuesday", "the end of the month", "the long weekend", "the spring holidays",
+    "the budget meeting", "the conference in Berlin", "the school play", "the move in June",
+]
+_EXTRAS = [
+    "I prefer to handle it in the morning when it is quiet.",
+    "Remember that the deadline is firm and nobody can move it.",
+    "Actually, the earlier plan was wrong; the new one is better.",
+    "My favourite part is talking it through over coffee.",
+    "It costs more than last year, roughly twice as much.",
+    "We agreed to check again in two weeks and decide then.",
+    "The tool reported three warnings and one error in the log.",
+]
+
+
+def topic_text(topic: int) -> str:
+    """The sentence that defines a topic (its vector is the topic's centre)."""
+    subject = _SUBJECTS[topic % len(_SUBJECTS)]
+    verb = _VERBS[(topic // len(_SUBJECTS)) % len(_VERBS)]
+    obj = _OBJECTS[(topic // (len(_SUBJECTS) * len(_VERBS))) % len(_OBJECTS)]
+    return f"{subject} {verb} {obj}"
+
+
+def memory_text(topic: int, rng: random.Random) -> str:
+    """A memory about a topic, 100-400 characters like real chat memories."""
+    name = rng.choice(_NAMES)
+    text = f"{name} said that {topic_text(topic)}."
+    target = rng.randint(100, 400)
+    while len(text) < target:
+        text += " " + rng.choice(_EXTRAS)
+    return text[:400]
+
+
+def query_text(topic: int, rng: random.Random) -> str:
+    """A question a user might ask about a topic."""
+    lead = rng.choice(["What do you know about", "Remind me about", "Any news on", "What about"])
+    return f"{lead} {topic_text(topic)}?"
+
+
+def topic_count() -> int:
+    return len(_SUBJECTS) * len(_VERBS) * len(_OBJECTS)
+
+
+def noisy_unit(centres: np.ndarray, topics: np.ndarray, seed: int) -> np.ndarray:
+    """Unit vectors scattered around their topic centres."""
+    rng = np.random.default_rng(seed)
+    vectors = centres[topics] + rng.normal(0, NOISE_PER_DIM, (len(topics), DIMENSION))
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors.astype(np.float32)
+
+
+def random_heat(rng: random.Random, now: datetime) -> Heat:
+    """Heat of a memory used for a while: some old, some recent, some read often."""
+    age_days = rng.expovariate(1 / 60)
+    return Heat(
+        base_importance=rng.uniform(0.2, 0.9),
+        access_count=min(int(rng.expovariate(1 / 3)), 50),
+        accessed_at=now - timedelta(days=age_days),
+    )
+
+
+_STAGE = """
+CREATE UNLOGGED TABLE IF NOT EXISTS bench_stage (
+    tenant text, user_id text, id uuid, memory_type text, content bytea, summary bytea,
+    tags text[], pinned boolean, embedding vector(384), embedding_model text, keywords text[],
+    created_at timestamptz, importance float8, base_importance float8, access_count int,
+    accessed_at timestamptz)
+"""
+_STAGE_COLUMNS = [
+    "tenant", "user_id", "id", "memory_type", "content", "summary", "tags", "pinned",
+    "embedding", "embedding_model", "keywords", "created_at", "importance", "base_importance",
+    "access_count", "accessed_at",
+]
+_MOVE_WIDE = """
+INSERT INTO memories (tenant, user_id, id, memory_type, content, summary, tags, metadata,
+                      pinned, embedding, embedding_model, keywords, created_at, updated_at)
+SELECT tenant, user_id, id, memory_type, content, summary, tags, '{"source": "bench"}',
+       pinned, embedding, embedding_model, memlane_terms_tsvector(keywords), created_at, created_at
+FROM bench_stage
+"""
+_MOVE_HEAT = """
+INSERT INTO memory_heat (tenant, user_id, id, memory_type, pinned, importance, base_importance,
+                         access_count, accessed_at)
+SELECT tenant, user_id, id, memory_type, pinned, importance, base_importance, access_count,
+       accessed_at
+FROM bench_stage
+"""
+
+
+def sealed_rows(
+    sealer: Sealer, owner: Owner, texts: Sequence[str], vectors: np.ndarray | None,
+    rng: random.Random, now: datetime,
+) -> list[tuple[object, ...]]:
+    """Rows sealed by the real Sealer (real encryption, real blinded index terms)."""
+    rows = []
+    for index, text in enumerate(texts):
+        memory_type = rng.choices(TYPES, TYPE_WEIGHTS)[0]
+        heat = random_heat(rng, now)
+        created = heat.accessed_at - timedelta(days=rng.expovariate(1 / 30))
+        memory = Memory(
+            id=uuid.uuid4(), owner=owner, memory_type=memory_type, content=text,
+            summary=text.split(".")[0][:200], importance=heat.base_importance, heat=heat,
+            created_at=created, updated_at=created, tags=("bench",),
+            pinned=rng.random() < 0.02, embedding_model="all-MiniLM-L6-v2",
+        )
+        vector = None if vectors is None else vectors[index]
+        # Materialised a day ago: the next decay run has real work to do.
+        stored = sealer.seal(memory, vector, now - timedelta(days=1))
+        rows.append((
+            owner.tenant, owner.user_id, stored.id, memory_type.value, stored.content,
+            stored.summary, list(stored.tags), stored.pinned, vector, stored.embedding_model,
+            list(stored.keywords), created, stored.importance, heat.base_importance,
+            heat.access_count, heat.accessed_at,
+        ))
+    return rows
+
+
+async def stage(connection: asyncpg.Connection, rows: list[tuple[object, ...]]) -> None:
+    await connection.execute(_STAGE)
+    await connection.copy_records_to_table("bench_stage", records=rows, columns=_STAGE_COLUMNS)
+
+
+async def move_stage(connection: asyncpg.Connection, rebuild_hnsw: bool) -> None:
+    """Stage -> memories + memory_heat; the HNSW index is rebuilt after, with its exact DDL."""
+    indexdef = await connection.fetchval(
+        "SELECT indexdef FROM pg_indexes WHERE indexname = 'memories_embedding_hnsw_idx'"
+    )
+    if rebuild_hnsw:
+        await connection.execute("DROP INDEX memories_embedding_hnsw_idx")
+    await connection.execute(_MOVE_WIDE, timeout=None)
+    await connection.execute(_MOVE_HEAT, timeout=None)
+    await connection.execute("DROP TABLE bench_stage")
+    if rebuild_hnsw:
+        await connection.execute("SET maintenance_work_mem = '1GB'")
+        await connection.execute(indexdef, timeout=None)
+    await connection.execute("ANALYZE memories", timeout=None)
+    await connection.execute("ANALYZE memory_heat", timeout=None)
+
+
+REPLICATE = """
+INSERT INTO bench_stage
+SELECT s.tenant, 'decay-' || (g % $2), gen_random_uuid(), s.memory_type, s.content, s.summary,
+       s.tags, s.pinned, NULL, NULL, s.keywords, s.created_at - make_interval(secs => g % 86400),
+       s.importance, s.base_importance, s.access_count,
+       s.accessed_at - make_interval(secs => g % 86400)
+FROM generate_series(0, $1 - 1) AS g
+JOIN bench_template AS s ON s.n = g % $3
+"""
+
+
+async def load_decay_rows(
+    connection: asyncpg.Connection, template: list[tuple[object, ...]], total: int, users: int,
+) -> None:
+    """`total` rows without embeddings for `users` users, replicated in SQL from sealed
+    template rows (their ciphertext is real, but bound to the template's id: decay and
+    cleanup never open it)."""
+    await stage(connection, template)
+    await connection.execute(
+        "CREATE UNLOGGED TABLE bench_template AS "
+        "SELECT row_number() OVER () - 1 AS n, * FROM bench_stage"
+    )
+    await connection.execute("TRUNCATE bench_stage")
+    await connection.execute(REPLICATE, total, users, len(template), timeout=None)
+    await connection.execute("DROP TABLE bench_template")
+    await move_stage(connection, rebuild_hnsw=False)
+
+
+def unit_now() -> datetime:
+    return datetime.now(UTC)
