@@ -72,6 +72,17 @@ class MemoryPort(ABC):
         """The owner's memories sharing index terms with the query, best first."""
 
     @abstractmethod
+    async def neighbours(
+        self, owner: Owner, memory_ids: Sequence[UUID], span: int
+    ) -> list[StoredMemory]:
+        """Memories next to the given ones in their conversation: up to `span` before and
+        `span` after each, in (created_at, id) order within the same conversation_id.
+
+        The given memories themselves are not returned; memories without a conversation_id
+        have no neighbours. Order of the result is unspecified, duplicates are removed.
+        """
+
+    @abstractmethod
     async def update(self, stored: StoredMemory) -> bool:
         """Overwrite an existing memory (outside a write session); False if it is gone."""
 

@@ -17,6 +17,7 @@ from memlane.domain.model import Heat, MemoryFilter, MemoryType, Owner, StoredMe
 from memlane.ports.memory import MemoryPort
 from tests.contract.builders import T0, at_cosine, axis, insert, minutes, stored
 from tests.contract.port_maintenance_contract import PortMaintenanceContract
+from tests.contract.port_neighbours_contract import PortNeighboursContract
 from tests.contract.port_queries_contract import PortQueriesContract
 
 
@@ -47,7 +48,7 @@ def assert_same_row(got: StoredMemory | None, want: StoredMemory) -> None:
         assert all(math.isclose(a, b, abs_tol=1e-6) for a, b in pairs)
 
 
-class MemoryPortContract(PortQueriesContract, PortMaintenanceContract):
+class MemoryPortContract(PortQueriesContract, PortMaintenanceContract, PortNeighboursContract):
     """Round trips, ownership isolation, update/replace and delete semantics (+ the mixins)."""
 
     @pytest.fixture

@@ -146,6 +146,25 @@ class FakeMemoryPort(MemoryPort):
         hits.sort(key=lambda h: (-h.score, h.stored.id))
         return hits[:limit]
 
+    async def neighbours(
+        self, owner: Owner, memory_ids: Sequence[UUID], span: int
+    ) -> list[StoredMemory]:
+        rows = self._rows.get(owner, {})
+        seeds = [rows[i] for i in dict.fromkeys(memory_ids) if i in rows]
+        found: dict[UUID, StoredMemory] = {}
+        for seed in seeds:
+            if seed.conversation_id is None or span < 1:
+                continue
+            chain = sorted(
+                (r for r in rows.values() if r.conversation_id == seed.conversation_id),
+                key=_position,
+            )
+            at = chain.index(seed)
+            for row in chain[max(0, at - span) : at + span + 1]:
+                if row.id not in memory_ids:
+                    found[row.id] = self._copy(row)
+        return list(found.values())
+
     async def update(self, stored: StoredMemory) -> bool:
         self._check(stored)
         rows = self._rows.get(stored.owner, {})

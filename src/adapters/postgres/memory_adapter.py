@@ -178,6 +178,17 @@ class PostgresMemoryAdapter(MemoryPort):
             )
         return [LexicalHit(to_stored(r), float(r["score"])) for r in records]
 
+    async def neighbours(
+        self, owner: Owner, memory_ids: Sequence[UUID], span: int
+    ) -> builtins.list[StoredMemory]:
+        if not memory_ids or span < 1:
+            return []
+        async with self._connection() as connection:
+            records = await connection.fetch(
+                sql.NEIGHBOURS, owner.tenant, owner.user_id, list(memory_ids), span
+            )
+        return to_stored_many(records)
+
     async def update(self, stored: StoredMemory) -> bool:
         async with self._connection() as connection, _dimension_errors():
             count = await connection.fetchval(sql.UPDATE, *write_params(stored))

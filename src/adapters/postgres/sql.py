@@ -88,14 +88,70 @@ WHERE 1 - n.distance >= $5
 ORDER BY n.distance, m.id
 """
 
+# BM25 over the (blinded) terms, with no plaintext needed: the query's terms are looked up
+# through the GIN index, their document frequency is counted among the matching rows (a
+# row holding a term always matches the OR query), and term frequency is the number of
+# positions. k1 = 1.2 and b = 0.75 are the usual Robertson/Sparck Jones defaults; document
+# length is the count of distinct terms, the average taken over the matching rows.
 SEARCH_LEXICAL = f"""
-WITH q AS (SELECT memlane_terms_tsquery($3::text[]) AS query)
-SELECT {COLUMNS}, ts_rank(m.keywords, q.query) AS score
-FROM q, memories AS m
+WITH q AS (SELECT DISTINCT t AS term FROM unnest($3::text[]) AS t WHERE t <> ''),
+matched AS MATERIALIZED (
+    SELECT m.id, u.lexeme, cardinality(u.positions) AS tf, length(m.keywords) AS dl
+    FROM memories AS m, unnest(m.keywords) AS u(lexeme, positions, weights)
+    WHERE m.tenant = $1 AND m.user_id = $2
+      AND m.keywords @@ memlane_terms_tsquery($3::text[])
+      AND u.lexeme IN (SELECT term FROM q)
+),
+total AS (SELECT count(*)::float8 AS n FROM memories WHERE tenant = $1 AND user_id = $2),
+df AS (SELECT lexeme, count(*)::float8 AS df FROM matched GROUP BY lexeme),
+avgdl AS (
+    SELECT greatest(avg(dl), 1)::float8 AS avgdl FROM (SELECT DISTINCT id, dl FROM matched) AS d
+),
+scored AS (
+    SELECT x.id,
+           sum(ln(1 + (total.n - df.df + 0.5) / (df.df + 0.5))
+               * x.tf * 2.2 / (x.tf + 1.2 * (0.25 + 0.75 * x.dl / avgdl.avgdl))) AS score
+    FROM matched AS x JOIN df USING (lexeme), total, avgdl
+    GROUP BY x.id
+    ORDER BY score DESC, x.id
+    LIMIT $4
+)
+SELECT {COLUMNS}, s.score
+FROM scored AS s
+JOIN memories AS m ON m.tenant = $1 AND m.user_id = $2 AND m.id = s.id
 JOIN memory_heat AS h ON h.tenant = m.tenant AND h.user_id = m.user_id AND h.id = m.id
-WHERE m.tenant = $1 AND m.user_id = $2 AND m.keywords @@ q.query
-ORDER BY score DESC, m.id
-LIMIT $4
+ORDER BY s.score DESC, m.id
+"""
+
+# Up to $4 memories before and after each seed in its conversation, read along the
+# conversation-order index (two short range scans per seed); the seeds themselves excluded.
+NEIGHBOURS = f"""
+WITH seeds AS MATERIALIZED (
+    SELECT m.id, m.conversation_id, m.created_at
+    FROM memories AS m
+    WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = ANY($3::uuid[])
+      AND m.conversation_id IS NOT NULL
+),
+near AS (
+    SELECT b.id FROM seeds AS s, LATERAL (
+        SELECT m.id FROM memories AS m
+        WHERE m.tenant = $1 AND m.user_id = $2 AND m.conversation_id = s.conversation_id
+          AND (m.created_at, m.id) < (s.created_at, s.id)
+        ORDER BY m.created_at DESC, m.id DESC
+        LIMIT $4
+    ) AS b
+    UNION
+    SELECT a.id FROM seeds AS s, LATERAL (
+        SELECT m.id FROM memories AS m
+        WHERE m.tenant = $1 AND m.user_id = $2 AND m.conversation_id = s.conversation_id
+          AND (m.created_at, m.id) > (s.created_at, s.id)
+        ORDER BY m.created_at, m.id
+        LIMIT $4
+    ) AS a
+)
+SELECT {COLUMNS} {FROM_JOINED}
+JOIN near ON near.id = m.id
+WHERE m.tenant = $1 AND m.user_id = $2 AND m.id <> ALL($3::uuid[])
 """
 
 DELETE = """

@@ -1,0 +1,46 @@
+"""MemoryPort contract, conversation neighbours: the turns just before and after a memory."""
+
+from __future__ import annotations
+
+from memlane.domain.model import Owner
+from memlane.ports.memory import MemoryPort
+from tests.contract.builders import T0, insert, minutes, stored
+
+
+class PortNeighboursContract:
+    """`neighbours` follows (created_at, id) order inside one conversation_id."""
+
+    async def test_neighbours_are_the_turns_within_span_in_the_same_conversation(
+        self, memory_port: MemoryPort, owner: Owner
+    ) -> None:
+        chain = [stored(owner, conversation_id="c1", created_at=T0 + minutes(i)) for i in range(7)]
+        other = stored(owner, conversation_id="c2", created_at=T0 + minutes(3))
+        await insert(memory_port, *chain, other)
+        found = await memory_port.neighbours(owner, [chain[3].id], 2)
+        assert {m.id for m in found} == {chain[i].id for i in (1, 2, 4, 5)}
+
+    async def test_neighbours_exclude_the_seeds_and_merge_overlapping_windows(
+        self, memory_port: MemoryPort, owner: Owner
+    ) -> None:
+        chain = [stored(owner, conversation_id="c", created_at=T0 + minutes(i)) for i in range(5)]
+        await insert(memory_port, *chain)
+        found = await memory_port.neighbours(owner, [chain[1].id, chain[2].id], 1)
+        assert sorted(m.created_at for m in found) == [T0, T0 + minutes(3)]
+
+    async def test_a_memory_without_conversation_or_of_another_user_has_no_neighbours(
+        self, memory_port: MemoryPort, owner: Owner
+    ) -> None:
+        loose = [stored(owner, created_at=T0 + minutes(i)) for i in range(3)]
+        talk = [stored(owner, conversation_id="c", created_at=T0 + minutes(i)) for i in range(3)]
+        await insert(memory_port, *loose, *talk)
+        stranger = Owner(owner.tenant, owner.user_id + "-other")
+        assert await memory_port.neighbours(owner, [loose[1].id], 1) == []
+        assert await memory_port.neighbours(stranger, [talk[1].id], 1) == []
+
+    async def test_neighbours_at_the_ends_of_a_conversation_stop_at_its_edge(
+        self, memory_port: MemoryPort, owner: Owner
+    ) -> None:
+        chain = [stored(owner, conversation_id="c", created_at=T0 + minutes(i)) for i in range(3)]
+        await insert(memory_port, *chain)
+        first = await memory_port.neighbours(owner, [chain[0].id], 5)
+        assert {m.id for m in first} == {chain[1].id, chain[2].id}
