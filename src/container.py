@@ -269,6 +269,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
     """The ASGI app for `memlane serve` (a uvicorn factory): one container per process."""
     settings = settings or load_settings()
     logging.basicConfig(level=settings.logging.level, format="%(levelname)s %(name)s: %(message)s")
+    # pgserver logs every initdb/pg_ctl command line at INFO; only its problems are news.
+    logging.getLogger("pgserver").setLevel(logging.WARNING)
     metrics = ApiMetrics()
 
     @asynccontextmanager

@@ -20,16 +20,15 @@ def serve(host: str | None, port: int | None, workers: int | None) -> None:
     """Start the HTTP API (and the background decay worker)."""
     import uvicorn
 
-    from memlane.cli.common import err
     from memlane.settings import load_settings
 
     settings = load_settings()
     host = host or settings.server.host
     port = settings.server.port if port is None else port
     workers = workers or settings.server.workers
-    err.print(f"memlane listening on http://{host}:{port}  (OpenAPI: http://{host}:{port}/schema)")
+    click.echo(f"memlane listening on http://{host}:{port} (OpenAPI: http://{host}:{port}/schema)")
     if settings.auth.enabled:
-        err.print("create an API key:  memlane keys create --tenant default --user <user_id>")
+        click.echo("create an API key: .venv/bin/memlane keys create --tenant default --user <user_id>")
     uvicorn.run(
         "memlane.container:create_app",
         factory=True,
