@@ -28,7 +28,9 @@ def serve(host: str | None, port: int | None, workers: int | None) -> None:
     workers = workers or settings.server.workers
     click.echo(f"memlane listening on http://{host}:{port} (OpenAPI: http://{host}:{port}/schema)")
     if settings.auth.enabled:
-        click.echo("create an API key: .venv/bin/memlane keys create --tenant default --user <user_id>")
+        click.echo(
+            "create an API key: .venv/bin/memlane keys create --tenant default --user <user_id>"
+        )
     uvicorn.run(
         "memlane.container:create_app",
         factory=True,
