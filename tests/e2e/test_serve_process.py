@@ -170,3 +170,40 @@ def test_reembed_embeds_every_memory_again_and_search_still_finds_them(
     with httpx.Client(base_url=deployment.base_url, timeout=30) as http:
         found = http.get("/v1/memories/search", params={"q": "When is cello?"}, headers=headers)
         assert "cello lessons" in found.text
+
+
+def test_writes_survive_an_embedder_outage_and_backfill_embeds_them(
+    deployment: Deployment, tmp_path: Path
+) -> None:
+    records = tmp_path / "memories.ndjson"
+    records.write_text(
+        json.dumps({"content": "I keep bees on the roof of the old bakery"})
+        + "\n"
+        + json.dumps({"content": "Eve's train to Ghent leaves at 07:42 every weekday"})
+        + "\n"
+    )
+    down = {
+        **deployment.env,
+        "MEMLANE_MEMORY__EMBEDDING__PROVIDER": "ollama",
+        "MEMLANE_MEMORY__EMBEDDING__MODEL": "all-minilm",
+        "MEMLANE_MEMORY__EMBEDDING__OLLAMA_URL": f"http://127.0.0.1:{free_port()}",
+        "MEMLANE_MEMORY__EMBEDDING__TIMEOUT_MS": "500",
+        "MEMLANE_MEMORY__EMBEDDING__MAX_RETRIES": "0",
+    }
+    imported = subprocess.run(
+        [MEMLANE, "import", "--user", "eve", str(records)],
+        env=down,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert imported.returncode == 0, imported.stderr
+    assert imported.stdout.strip() == "import: 2 stored, 0 merged into existing memories"
+    before = json.loads(deployment.cli("stats", "--user", "eve").stdout)
+    assert (before["total"], before["with_embeddings"]) == (2, 0)
+
+    backfilled = deployment.cli("backfill")
+    assert backfilled.returncode == 0, backfilled.stderr
+    after = json.loads(deployment.cli("stats", "--user", "eve").stdout)
+    assert (after["total"], after["with_embeddings"]) == (2, 2)
