@@ -48,6 +48,7 @@ ORDER BY m.embedding <=> $3 LIMIT $4
 # Retriever: a context of rag_limit 5 asks for max(20, 4*5)=20 fused hits, each search
 # then for max(20, 4*20)=80 candidates: the top-k of the floor query.
 FLOOR_K = 80
+LONG_S = data.LONG_S
 
 
 def _log(message: str) -> None:
@@ -66,7 +67,10 @@ async def load_context_user(memlane: Memlane, sealer: Sealer, count: int, seed: 
             "SELECT count(*) FROM memory_heat WHERE tenant = $1 AND user_id = $2",
             owner.tenant, owner.user_id,
         )
-        if have == count:
+        indexed = await connection.fetchval(
+            "SELECT count(*) FROM pg_indexes WHERE indexname = 'memories_embedding_hnsw_idx'"
+        )
+        if have == count and indexed:
             _log(f"reusing {count} memories of {owner.user_id}")
             return
         await connection.execute("DELETE FROM memory_heat WHERE tenant = $1", TENANT)
@@ -207,8 +211,8 @@ async def measure_ingest(url: str, token: str, duration_s: float) -> float:
 
 async def measure_maintenance(memlane: Memlane, sealer: Sealer, total: int) -> dict[str, Any]:
     pool = memlane.database.pool
-    await pool.execute("DELETE FROM memory_heat WHERE tenant = $1", DECAY_TENANT, timeout=None)
-    await pool.execute("DELETE FROM memories WHERE tenant = $1", DECAY_TENANT, timeout=None)
+    await pool.execute("DELETE FROM memory_heat WHERE tenant = $1", DECAY_TENANT, timeout=LONG_S)
+    await pool.execute("DELETE FROM memories WHERE tenant = $1", DECAY_TENANT, timeout=LONG_S)
     existing = int(await pool.fetchval("SELECT count(*) FROM memory_heat"))
     extra = max(0, total - existing)
     if extra:
@@ -221,7 +225,7 @@ async def measure_maintenance(memlane: Memlane, sealer: Sealer, total: int) -> d
         )
         async with pool.acquire() as connection:
             await data.load_decay_rows(connection, template, extra, DECAY_USERS)
-            await connection.execute("VACUUM ANALYZE memory_heat", timeout=None)
+            await connection.execute("VACUUM ANALYZE memory_heat", timeout=LONG_S)
         _log(f"loaded {extra} decay rows in {time.perf_counter() - started:.1f}s")
     rows = int(await pool.fetchval("SELECT count(*) FROM memory_heat"))
     started = time.perf_counter()

@@ -14,6 +14,11 @@ from memlane.domain.model import Heat, Memory, MemoryType, Owner
 from memlane.service.sealing import Sealer
 
 DIMENSION = 384
+# asyncpg reads timeout=None as "the pool's command timeout": bulk work needs a real bound.
+LONG_S = 3600.0
+HNSW_DDL = (
+    "CREATE INDEX memories_embedding_hnsw_idx ON memories USING hnsw (embedding vector_cosine_ops)"
+)
 # Per-dimension noise around a topic vector: cosine to the topic centre is about 0.8,
 # so a query about the topic finds its memories above rag_threshold, as in real use.
 NOISE_PER_DIM = 0.038
@@ -160,16 +165,18 @@ async def move_stage(connection: asyncpg.Connection, rebuild_hnsw: bool) -> None
     indexdef = await connection.fetchval(
         "SELECT indexdef FROM pg_indexes WHERE indexname = 'memories_embedding_hnsw_idx'"
     )
+    # An interrupted earlier load may have left the index dropped: put back the migration's.
+    indexdef = indexdef or HNSW_DDL
     if rebuild_hnsw:
-        await connection.execute("DROP INDEX memories_embedding_hnsw_idx")
-    await connection.execute(_MOVE_WIDE, timeout=None)
-    await connection.execute(_MOVE_HEAT, timeout=None)
+        await connection.execute("DROP INDEX IF EXISTS memories_embedding_hnsw_idx")
+    await connection.execute(_MOVE_WIDE, timeout=LONG_S)
+    await connection.execute(_MOVE_HEAT, timeout=LONG_S)
     await connection.execute("DROP TABLE bench_stage")
     if rebuild_hnsw:
         await connection.execute("SET maintenance_work_mem = '1GB'")
-        await connection.execute(indexdef, timeout=None)
-    await connection.execute("ANALYZE memories", timeout=None)
-    await connection.execute("ANALYZE memory_heat", timeout=None)
+        await connection.execute(indexdef, timeout=LONG_S)
+    await connection.execute("ANALYZE memories", timeout=LONG_S)
+    await connection.execute("ANALYZE memory_heat", timeout=LONG_S)
 
 
 REPLICATE = """
@@ -195,7 +202,7 @@ async def load_decay_rows(
         "SELECT row_number() OVER () - 1 AS n, * FROM bench_stage"
     )
     await connection.execute("TRUNCATE bench_stage")
-    await connection.execute(REPLICATE, total, users, len(template), timeout=None)
+    await connection.execute(REPLICATE, total, users, len(template), timeout=LONG_S)
     await connection.execute("DROP TABLE bench_template")
     await move_stage(connection, rebuild_hnsw=False)
 
