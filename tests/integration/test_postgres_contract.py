@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from tests.contract.memory_port_contract import MemoryPortContract
 
 pytestmark = pytest.mark.integration

@@ -6,12 +6,12 @@ import asyncio
 
 import asyncpg
 import pytest
-from tests.contract.builders import at_cosine, axis, stored
 
 from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
 from memlane.adapters.postgres.pool import check_embedding_dimension
 from memlane.domain.errors import EmbeddingDimensionMismatch
 from memlane.domain.model import MemoryFilter, Owner
+from tests.contract.builders import at_cosine, axis, stored
 
 pytestmark = pytest.mark.integration
 
