@@ -120,7 +120,9 @@ class Container(containers.DeclarativeContainer):
 
     database = providers.Resource(_database, settings)
     pool = providers.Callable(lambda database: database.pool, database)
-    memories = providers.Singleton(PostgresMemoryAdapter, pool)
+    memories = providers.Singleton(
+        PostgresMemoryAdapter, pool, dimension=settings.provided.memory.embedding.dimension
+    )
     api_keys = providers.Singleton(PostgresApiKeyAdapter, pool)
     leader = providers.Singleton(PostgresLeaderLockAdapter, pool)
 
@@ -269,8 +271,6 @@ def create_app(settings: Settings | None = None) -> Litestar:
     """The ASGI app for `memlane serve` (a uvicorn factory): one container per process."""
     settings = settings or load_settings()
     logging.basicConfig(level=settings.logging.level, format="%(levelname)s %(name)s: %(message)s")
-    # pgserver logs every initdb/pg_ctl command line at INFO; only its problems are news.
-    logging.getLogger("pgserver").setLevel(logging.WARNING)
     metrics = ApiMetrics()
 
     @asynccontextmanager

@@ -6,6 +6,7 @@ import fcntl
 import logging
 import os
 import subprocess
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,12 +23,19 @@ SELECT_PGVECTOR_VERSION = (
 
 def _pgserver():  # type: ignore[no-untyped-def]
     try:
-        import pgserver
+        with warnings.catch_warnings():
+            # platformdirs warns at import when XDG_RUNTIME_DIR is unset (cron, containers);
+            # its /tmp fallback is what pgserver then uses, so the warning is only noise.
+            warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR is not set")
+            import pgserver
     except ImportError as exc:  # the `embedded` extra is optional for server deployments
         raise ConfigurationError(
             "database.url is empty but the embedded PostgreSQL is not installed; "
             "install memlane[embedded] or set MEMLANE_DATABASE__URL"
         ) from exc
+    # pgserver logs every initdb/pg_ctl command line at INFO, some from atexit hooks after
+    # the process's streams are gone; only its warnings are news.
+    logging.getLogger("pgserver").setLevel(logging.WARNING)
     return pgserver
 
 
