@@ -16,6 +16,41 @@ MAX_TAG_CHARS = 64
 
 
 @dataclass(frozen=True)
+class RecallTuning:
+    """How candidates for context are found and chosen; docs/recall.md measures each knob.
+
+    candidate_pool: memories each ranking (dense, lexical) contributes before fusion.
+    rrf_k, dense_weight, lexical_weight: weighted reciprocal-rank fusion.
+    neighbour_span / neighbour_seeds / neighbour_weight: the best `neighbour_seeds` hits
+    bring the memories up to `neighbour_span` places before and after them in their
+    conversation, each scored `neighbour_weight` times its seed's match (or its own match,
+    if higher). relevance_tiebreak: how much the DESIGN relevance (similarity, importance,
+    freshness) adds to the normalised match score when choosing among candidates.
+    """
+
+    candidate_pool: int = 50
+    rrf_k: int = 60
+    dense_weight: float = 1.0
+    lexical_weight: float = 1.0
+    neighbour_span: int = 1
+    neighbour_seeds: int = 3
+    neighbour_weight: float = 0.5
+    relevance_tiebreak: float = 0.05
+
+    def __post_init__(self) -> None:
+        if self.candidate_pool < 1 or self.rrf_k < 0:
+            raise ValueError("candidate_pool must be at least 1 and rrf_k not negative")
+        if self.neighbour_span < 0 or self.neighbour_seeds < 0:
+            raise ValueError("neighbour_span and neighbour_seeds must not be negative")
+        for name in ("dense_weight", "lexical_weight", "neighbour_weight", "relevance_tiebreak"):
+            value = getattr(self, name)
+            if not 0.0 <= value < float("inf"):
+                raise ValueError(f"{name} must be finite and not negative, got {value}")
+        if self.dense_weight == 0 and self.lexical_weight == 0:
+            raise ValueError("dense_weight and lexical_weight cannot both be zero")
+
+
+@dataclass(frozen=True)
 class MemoryPolicy:
     """Defaults are the seed's `[memory]` values; DESIGN.md §2 explains each."""
 
@@ -29,6 +64,7 @@ class MemoryPolicy:
     cues: CueBook = field(default_factory=CueBook.default)
     max_content_bytes: int = MAX_CONTENT_BYTES
     min_learn_chars: int = MIN_LEARN_CHARS
+    recall: RecallTuning = field(default_factory=RecallTuning)
 
     def __post_init__(self) -> None:
         # Cosine thresholds live in [-1, 1]; importance in [0, 1]. NaN fails every comparison.

@@ -74,7 +74,7 @@ class MemoryPort(ABC):
     @abstractmethod
     async def neighbours(
         self, owner: Owner, memory_ids: Sequence[UUID], span: int
-    ) -> list[StoredMemory]:
+    ) -> builtins.list[StoredMemory]:
         """Memories next to the given ones in their conversation: up to `span` before and
         `span` after each, in (created_at, id) order within the same conversation_id.
 

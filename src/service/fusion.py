@@ -1,4 +1,4 @@
-"""Fusing dense and lexical rankings into one candidate order (reciprocal-rank fusion)."""
+"""Fusing dense and lexical rankings into one match score per memory (weighted reciprocal rank)."""
 
 from __future__ import annotations
 
@@ -8,17 +8,33 @@ from uuid import UUID
 from memlane.domain.model import DenseHit, LexicalHit
 
 # The constant of Cormack et al. (2009): damps the head of each list so that no single
-# ranking dominates; 60 is their recommended default and rarely needs tuning.
+# ranking dominates; 60 is their recommended default.
 RRF_K = 60
 
 
-def fuse(dense: Sequence[DenseHit], lexical: Sequence[LexicalHit], k: int = RRF_K) -> list[UUID]:
-    """Memory ids, best first, by summed 1/(k + rank) over both rankings.
+def fused_scores(
+    dense: Sequence[DenseHit],
+    lexical: Sequence[LexicalHit],
+    *,
+    k: int = RRF_K,
+    dense_weight: float = 1.0,
+    lexical_weight: float = 1.0,
+) -> dict[UUID, float]:
+    """Summed weight/(k + rank) over both rankings, best first (ties: dense before lexical).
 
-    Ties keep first-seen order (dense before lexical), so the result is deterministic.
+    Rank fusion needs no calibration between a cosine and a BM25 score, which live on
+    unrelated scales and shift with every query.
     """
     scores: dict[UUID, float] = {}
-    for ranking in ([h.stored.id for h in dense], [h.stored.id for h in lexical]):
+    for weight, ranking in (
+        (dense_weight, [h.stored.id for h in dense]),
+        (lexical_weight, [h.stored.id for h in lexical]),
+    ):
         for rank, memory_id in enumerate(ranking, start=1):
-            scores[memory_id] = scores.get(memory_id, 0.0) + 1.0 / (k + rank)
-    return sorted(scores, key=lambda memory_id: -scores[memory_id])
+            scores[memory_id] = scores.get(memory_id, 0.0) + weight / (k + rank)
+    return dict(sorted(scores.items(), key=lambda item: -item[1]))
+
+
+def fuse(dense: Sequence[DenseHit], lexical: Sequence[LexicalHit], k: int = RRF_K) -> list[UUID]:
+    """Memory ids, best first, by equally weighted reciprocal-rank fusion."""
+    return list(fused_scores(dense, lexical, k=k))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
@@ -23,7 +24,7 @@ from memlane.domain.scoring import relevance
 from memlane.ports.clock import Clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.memory import MemoryPort
-from memlane.service.fusion import fuse
+from memlane.service.fusion import fused_scores
 from memlane.service.sealing import Sealer
 from memlane.service.vectors import cosine
 
@@ -31,6 +32,22 @@ log = logging.getLogger(__name__)
 
 MIN_CANDIDATES = 20
 CANDIDATES_PER_RESULT = 4
+
+
+@dataclass
+class _Candidate:
+    """A memory found for a query: its cosine, its fused match score, whether words matched."""
+
+    stored: StoredMemory
+    similarity: float
+    match: float
+    lexical: bool
+
+
+@dataclass
+class _Found:
+    ranked: list[_Candidate]
+    vector: Vector | None
 
 
 class Retriever:
@@ -53,21 +70,23 @@ class Retriever:
     async def search(
         self, owner: Owner, query: str, *, limit: int, min_similarity: float | None, now: datetime
     ) -> list[ScoredMemory]:
-        return (await self._search(owner, query, limit, min_similarity, now))[0]
-
-    async def _search(
-        self, owner: Owner, query: str, limit: int, min_similarity: float | None, now: datetime
-    ) -> tuple[list[ScoredMemory], bool]:
         """Dense and lexical hits fused, best first, at most `limit`.
 
         `similarity` is the cosine to the query (0.0 when the memory or the query has no
         embedding); `min_similarity` applies to every result, lexical-only hits included.
-        When the query cannot be embedded, lexical hits alone answer (similarity 0.0);
-        the flag returned says whether the query was embedded.
+        When the query cannot be embedded, lexical hits alone answer (similarity 0.0).
         """
         if limit < 1 or not query.strip():
-            return [], False
+            return []
         pool = max(MIN_CANDIDATES, CANDIDATES_PER_RESULT * limit)
+        found = await self._candidates(owner, query, pool, min_similarity)
+        return [self._scored(c, now) for c in found.ranked[:limit]]
+
+    async def _candidates(
+        self, owner: Owner, query: str, pool: int, min_similarity: float | None
+    ) -> _Found:
+        """Both rankings fused into one match score per memory, best first."""
+        tuning = self._policy.recall
         vector = await self._embed_query(query)
         dense: list[DenseHit] = []
         if vector is not None:
@@ -76,10 +95,15 @@ class Retriever:
         terms = self._sealer.index_terms(owner.tenant, query)
         lexical = await self._memories.search_lexical(owner, terms, pool) if terms else []
         by_id: dict[UUID, StoredMemory] = {h.stored.id: h.stored for h in lexical}
+        worded = set(by_id)
         by_id.update({h.stored.id: h.stored for h in dense})
         similarities = {h.stored.id: h.similarity for h in dense}
-        results: list[ScoredMemory] = []
-        for memory_id in fuse(dense, lexical):
+        scores = fused_scores(
+            dense, lexical, k=tuning.rrf_k,
+            dense_weight=tuning.dense_weight, lexical_weight=tuning.lexical_weight,
+        )
+        ranked: list[_Candidate] = []
+        for memory_id, match in scores.items():
             stored = by_id[memory_id]
             similarity = similarities.get(memory_id)
             if similarity is None:
@@ -87,29 +111,83 @@ class Retriever:
                 below = min_similarity is not None and similarity < min_similarity
                 if vector is not None and below:
                     continue
-            memory = self._sealer.open(stored, now)
-            score = relevance(similarity, memory.importance, memory.accessed_at, now,
-                              self._policy.weights)
-            results.append(ScoredMemory(memory, similarity, score))
-            if len(results) == limit:
-                break
-        return results, vector is not None
+            ranked.append(_Candidate(stored, similarity, match, memory_id in worded))
+        return _Found(ranked, vector)
 
     async def select(self, owner: Owner, query: str, limit: int | None) -> list[MemoryContext]:
         """The best memories for a prompt, in type-priority order, without recording access.
 
-        Candidates are all fused hits whose cosine is at least rag_threshold (lexical hits
-        widen recall past the dense candidate pool but must clear the same threshold); only
-        when the query cannot be embedded do lexical matches stand in on their own.
+        Candidates are chosen by how well they match the query (fused dense + lexical rank);
+        a dense hit must clear rag_threshold, a lexical hit stands on its shared rare words.
+        The best few bring their conversation neighbours, scored below their seed. Among
+        candidates of nearly equal match, the DESIGN relevance (importance, freshness)
+        decides, so an old memory that matches well still beats a fresh one that does not.
         """
         wanted = limit or self._policy.rag_limit
+        tuning = self._policy.recall
         now = self._clock()
-        pool = max(MIN_CANDIDATES, CANDIDATES_PER_RESULT * wanted)
-        hits, embedded = await self._search(owner, query, pool, None, now)
-        if embedded:
-            hits = [h for h in hits if h.similarity >= self._policy.rag_threshold]
-        best = sorted(hits, key=lambda h: -h.relevance)[:wanted]
-        return by_type_priority([_context(h) for h in best])
+        if not query.strip():
+            return []
+        pool = max(tuning.candidate_pool, CANDIDATES_PER_RESULT * wanted)
+        found = await self._candidates(owner, query, pool, None)
+        threshold = self._policy.rag_threshold
+        eligible = [
+            c for c in found.ranked
+            if found.vector is None or c.lexical or c.similarity >= threshold
+        ]
+        eligible += await self._neighbours(owner, eligible, found.vector)
+        if not eligible:
+            return []
+        best_match = max(c.match for c in eligible)
+        scored = [self._scored(c, now) for c in eligible]
+        weight = tuning.relevance_tiebreak
+        order = sorted(
+            range(len(eligible)),
+            key=lambda i: -(eligible[i].match / best_match + weight * scored[i].relevance),
+        )
+        return by_type_priority([_context(scored[i]) for i in order[:wanted]])
+
+    async def _neighbours(
+        self, owner: Owner, ranked: list[_Candidate], vector: Vector | None
+    ) -> list[_Candidate]:
+        """Conversation neighbours of the best hits that are not candidates already, each
+        scored neighbour_weight times the best seed within neighbour_span of it."""
+        tuning = self._policy.recall
+        seeds = ranked[: tuning.neighbour_seeds]
+        if not seeds or tuning.neighbour_span < 1 or tuning.neighbour_weight <= 0:
+            return []
+        rows = await self._memories.neighbours(
+            owner, [c.stored.id for c in seeds], tuning.neighbour_span
+        )
+        known = {c.stored.id: c for c in ranked}
+        chains: dict[str | None, list[StoredMemory]] = {}
+        for row in [c.stored for c in seeds] + rows:
+            chains.setdefault(row.conversation_id, []).append(row)
+        seed_match = {c.stored.id: c.match for c in seeds}
+        added: list[_Candidate] = []
+        for chain in chains.values():
+            chain.sort(key=lambda r: (r.created_at, r.id))
+            for at, row in enumerate(chain):
+                if row.id in seed_match:
+                    continue
+                window = chain[max(0, at - tuning.neighbour_span) : at + tuning.neighbour_span + 1]
+                inherited = tuning.neighbour_weight * max(
+                    (seed_match[r.id] for r in window if r.id in seed_match), default=0.0
+                )
+                current = known.get(row.id)
+                if current is not None:
+                    current.match = max(current.match, inherited)
+                elif inherited > 0:
+                    similarity = _cosine_or_zero(vector, row.embedding)
+                    added.append(_Candidate(row, similarity, inherited, False))
+        return added
+
+    def _scored(self, candidate: _Candidate, now: datetime) -> ScoredMemory:
+        memory = self._sealer.open(candidate.stored, now)
+        score = relevance(
+            candidate.similarity, memory.importance, memory.accessed_at, now, self._policy.weights
+        )
+        return ScoredMemory(memory, candidate.similarity, score)
 
     async def retrieve_context(
         self, owner: Owner, query: str, limit: int | None

@@ -13,6 +13,18 @@ from memlane.ports.keywords import KeywordPort
 
 CONTENT = "content"
 SUMMARY = "summary"
+# A memory's metadata may name who said it; the name then becomes part of what is embedded
+# and keyword-indexed ("Caroline: I went to a support group"), so that questions about a
+# person find what that person said. It stays out of the content the caller gets back.
+SPEAKER_KEY = "speaker"
+
+
+def document_text(memory: Memory) -> str:
+    """What is embedded and indexed for a memory: its content, prefixed by its speaker."""
+    speaker = memory.metadata.get(SPEAKER_KEY)
+    if isinstance(speaker, str) and speaker.strip():
+        return f"{' '.join(speaker.split())}: {memory.content}"
+    return memory.content
 
 
 def binding(owner: Owner, memory_id: UUID, field: str) -> FieldBinding:
@@ -56,7 +68,7 @@ class Sealer:
             pinned=memory.pinned,
             embedding=embedding,
             embedding_model=memory.embedding_model if embedding is not None else None,
-            keywords=self.index_terms(owner.tenant, memory.content, memory.tags),
+            keywords=self.index_terms(owner.tenant, document_text(memory), memory.tags),
         )
 
     def open_content(self, stored: StoredMemory) -> str:

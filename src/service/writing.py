@@ -18,7 +18,7 @@ from memlane.ports.clock import Clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.memory import MemoryPort, MemoryWriteSession
 from memlane.service.merging import merge
-from memlane.service.sealing import Sealer
+from memlane.service.sealing import Sealer, document_text
 from memlane.service.validation import check_new
 from memlane.service.vectors import cosine
 
@@ -69,7 +69,7 @@ class Writer:
             return []
         now = self._clock()
         fresh = [self._draft(owner, new, now) for new in checked]
-        vectors = await self.embed_documents([d.memory.content for d in fresh])
+        vectors = await self.embed_documents([document_text(d.memory) for d in fresh])
         async with self._memories.write_session(owner) as session:
             drafts: list[_Draft] = []
             outcome: list[tuple[_Draft, bool]] = []
@@ -148,7 +148,7 @@ class Writer:
         """One batched call for every merged memory; on an outage they wait for backfill."""
         if not drafts:
             return
-        vectors = await self.embed_documents([d.memory.content for d in drafts])
+        vectors = await self.embed_documents([document_text(d.memory) for d in drafts])
         for index, draft in enumerate(drafts):
             draft.embedding = None if vectors is None else vectors[index]
 

@@ -1,0 +1,210 @@
+"""LoCoMo retrieval benchmark: ingest conversations through the service, report recall@k as JSON.
+
+Run from the repo root: `python bench/locomo.py --data ../shared/bench/locomo/locomo-dev.json
+--k 10 --json`. Each conversation is one memory user; each turn one memory (its session date as
+created_at, speaker/session/turn in metadata, the turn in `metadata.sources` so that a merge keeps
+every turn it absorbed). Each question goes through `retrieve_context` with limit=k, the call
+behind POST /v1/context, and the returned memories map back to all their source turns.
+Everything runs on the embedded defaults with encryption on, in a temporary directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Iterator, Mapping, Sequence
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from memlane.container import open_memlane
+from memlane.domain.model import DEFAULT_TENANT, MemoryContext, MemoryType, NewMemory, Owner
+from memlane.service.memory_service import MemoryService
+from memlane.settings import load_settings
+
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+HEADLINE = (1, 2, 3, 4)
+INGEST_BATCH = 64
+# Turns of a session get increasing timestamps (LoCoMo gives only the session start), as a
+# chat service would record them; the order is what neighbour expansion follows.
+TURN_SPACING = timedelta(seconds=30)
+_EVIDENCE = re.compile(r"D:?(\d+):0*(\d+)")
+_SESSION = re.compile(r"session_(\d+)$")
+_DATE_FORMATS = ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y", "%I:%M %p on %B %d, %Y")
+
+
+def parse_date(text: str) -> datetime:
+    cleaned = " ".join(text.split())
+    for fmt in _DATE_FORMATS:
+        try:
+            return datetime.strptime(cleaned, fmt).replace(tzinfo=UTC)
+        except ValueError:
+            continue
+    raise ValueError(f"unrecognised LoCoMo date {text!r}")
+
+
+def evidence_turns(evidence: Sequence[str]) -> set[str]:
+    """Normalised turn ids ("D8:6; D9:17" -> both, "D:11:26" -> D11:26, "D30:05" -> D30:5)."""
+    found: set[str] = set()
+    for item in evidence:
+        for session, turn in _EVIDENCE.findall(str(item)):
+            found.add(f"D{int(session)}:{int(turn)}")
+    return found
+
+
+def turn_memories(sample: Mapping[str, Any]) -> Iterator[NewMemory]:
+    """One memory per turn, in conversation order."""
+    conversation = sample["conversation"]
+    sample_id = sample["sample_id"]
+    sessions = sorted(
+        (int(m.group(1)), key) for key in conversation
+        if (m := _SESSION.match(key)) and isinstance(conversation[key], list)
+    )
+    for number, key in sessions:
+        started = parse_date(conversation[f"{key}_date_time"])
+        for index, turn in enumerate(conversation[key]):
+            text = turn["text"].strip()
+            if turn.get("blip_caption"):
+                text += f" [shares a photo: {turn['blip_caption']}]"
+            turn_id = evidence_turns([turn["dia_id"]]).pop()
+            yield NewMemory(
+                content=text,
+                memory_type=MemoryType.CONTEXT,
+                conversation_id=f"{sample_id}/session_{number}",
+                created_at=started + index * TURN_SPACING,
+                metadata={
+                    "speaker": turn["speaker"],
+                    "session_date": started.date().isoformat(),
+                    "conversation": sample_id,
+                    "session": number,
+                    "sources": [turn_id],
+                },
+            )
+
+
+def source_turns(memory: MemoryContext) -> set[str]:
+    return {str(s) for s in memory.metadata.get("sources", [])}
+
+
+async def ingest(service: MemoryService, owner: Owner, sample: Mapping[str, Any]) -> int:
+    items = list(turn_memories(sample))
+    for start in range(0, len(items), INGEST_BATCH):
+        await service.remember_many(owner, items[start : start + INGEST_BATCH])
+    return len(items)
+
+
+class Tally:
+    """Recall sums per category."""
+
+    def __init__(self) -> None:
+        self.sums: defaultdict[int, dict[str, float]] = defaultdict(
+            lambda: {"recall@5": 0.0, "recall@k": 0.0, "questions": 0}
+        )
+
+    def add(self, category: int, wanted: set[str], top5: set[str], topk: set[str]) -> None:
+        row = self.sums[category]
+        row["recall@5"] += len(wanted & top5) / len(wanted)
+        row["recall@k"] += len(wanted & topk) / len(wanted)
+        row["questions"] += 1
+
+    def summary(self, categories: Sequence[int], k: int) -> dict[str, float | int]:
+        rows = [self.sums[c] for c in categories if c in self.sums]
+        count = int(sum(r["questions"] for r in rows))
+        if not count:
+            return {"recall@5": 0.0, f"recall@{k}": 0.0, "questions": 0}
+        return {
+            "recall@5": round(sum(r["recall@5"] for r in rows) / count, 4),
+            f"recall@{k}": round(sum(r["recall@k"] for r in rows) / count, 4),
+            "questions": count,
+        }
+
+
+async def run(samples: Sequence[Mapping[str, Any]], k: int, workdir: Path) -> dict[str, Any]:
+    settings = load_settings(
+        database={"data_dir": str(workdir / "pgdata"), "url": ""},
+        memory={"enable_encryption": True, "encryption_key_path": str(workdir / "bench.key")},
+        worker={"enabled": False},
+    )
+    tally = Tally()
+    latencies_ms: list[float] = []
+    turns = 0
+    async with open_memlane(settings) as memlane:
+        service = memlane.service
+        started = time.perf_counter()
+        for sample in samples:
+            turns += await ingest(service, Owner(DEFAULT_TENANT, sample["sample_id"]), sample)
+        ingest_s = time.perf_counter() - started
+        started = time.perf_counter()
+        for sample in samples:
+            owner = Owner(DEFAULT_TENANT, sample["sample_id"])
+            for qa in sample["qa"]:
+                wanted = evidence_turns(qa.get("evidence", []))
+                if not wanted:
+                    continue
+                asked = time.perf_counter()
+                chosen = await service.retrieve_context(owner, qa["question"], k)
+                latencies_ms.append((time.perf_counter() - asked) * 1000)
+                # The k memories come back in type-priority order; rank them by relevance to
+                # read off the best five for recall@5 from the same answer.
+                ranked = sorted(chosen, key=lambda m: -m.relevance)
+                top5 = set().union(*(source_turns(m) for m in ranked[:5]))
+                topk = set().union(*(source_turns(m) for m in ranked))
+                tally.add(int(qa["category"]), wanted, top5, topk)
+        query_s = time.perf_counter() - started
+        stats = await service.stats(Owner(DEFAULT_TENANT, samples[0]["sample_id"]))
+    latencies_ms.sort()
+    return {
+        "k": k,
+        "overall": tally.summary(HEADLINE, k),
+        "by_category": {CATEGORIES[c]: tally.summary([c], k) for c in HEADLINE},
+        "adversarial": tally.summary([5], k),
+        "timings": {
+            "ingest_s": round(ingest_s, 2),
+            "turns": turns,
+            "query_total_s": round(query_s, 2),
+            "query_p50_ms": round(statistics.median(latencies_ms), 2) if latencies_ms else 0.0,
+            "query_p95_ms": round(latencies_ms[int(0.95 * (len(latencies_ms) - 1))], 2)
+            if latencies_ms else 0.0,
+        },
+        "memories_first_conversation": stats.total,
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, required=True, help="LoCoMo JSON file")
+    parser.add_argument("--k", type=int, default=10, help="memories returned per question")
+    parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    args = parser.parse_args(argv)
+    if args.k < 5:
+        parser.error("--k must be at least 5 (recall@5 is read from the same answer)")
+    workdir = Path(tempfile.mkdtemp(prefix="memlane-locomo-"))
+    try:
+        samples = json.loads(args.data.read_text(encoding="utf-8"))
+        result = asyncio.run(run(samples, args.k, workdir))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        overall = result["overall"]
+        print(f"recall@5 {overall['recall@5']:.3f}  recall@{args.k} "
+              f"{overall[f'recall@{args.k}']:.3f}  over {overall['questions']} questions")
+        for name, row in result["by_category"].items():
+            recall = row[f"recall@{args.k}"]
+            print(f"  {name:12s} recall@{args.k} {recall:.3f} ({row['questions']})")
+        print(f"  adversarial  recall@{args.k} {result['adversarial'][f'recall@{args.k}']:.3f}")
+        print(f"  timings {result['timings']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

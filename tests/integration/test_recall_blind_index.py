@@ -1,0 +1,88 @@
+"""Recall with encryption on: the blind keyword index finds rare words and stores no plaintext."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+
+import asyncpg
+import pytest
+import pytest_asyncio
+
+from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
+from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
+from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
+from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
+from memlane.domain.model import NewMemory, Owner
+from memlane.domain.policy import MemoryPolicy
+from memlane.service.memory_service import MemoryService
+
+pytestmark = pytest.mark.integration
+
+RARE = "xylophonist"
+DIARY = [
+    "I walked the dog along the river this morning.",
+    "We had pasta with friends on Saturday evening.",
+    f"My cousin Theodora is a professional {RARE} in Vienna.",
+    "The garden needs watering twice a week in summer.",
+    "Work has been busy with the quarterly planning.",
+]
+
+
+@pytest_asyncio.fixture(scope="module")
+async def embedder() -> AsyncIterator[OnnxEmbeddingAdapter]:
+    adapter = OnnxEmbeddingAdapter()
+    await adapter.warm_up()
+    yield adapter
+    await adapter.close()
+
+
+@pytest.fixture
+def service(pg_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter) -> MemoryService:
+    return MemoryService(
+        PostgresMemoryAdapter(pg_pool, dimension=embedder.dimension),
+        embedder,
+        XChaChaEncryptionAdapter(os.urandom(32)),
+        SnowballKeywordAdapter(),
+        MemoryPolicy(),
+    )
+
+
+async def test_keyword_search_finds_an_exact_rare_word_with_encryption_on(
+    service: MemoryService, owner: Owner
+) -> None:
+    await service.remember_many(owner, [NewMemory(text) for text in DIARY])
+    hits = await service.search(owner, f"who plays the {RARE}?", limit=1)
+    assert hits and RARE in hits[0].memory.content
+
+
+async def test_the_table_holds_no_plaintext_token_of_content_or_speaker(
+    service: MemoryService, owner: Owner, pg_pool: asyncpg.Pool
+) -> None:
+    items = [NewMemory(text, metadata={"speaker": "Theodora"}) for text in DIARY]
+    await service.remember_many(owner, items)
+    rows = await pg_pool.fetch(
+        "SELECT content, summary, keywords::text AS keywords FROM memories"
+        " WHERE tenant = $1 AND user_id = $2",
+        owner.tenant, owner.user_id,
+    )
+    assert len(rows) == len(DIARY)
+    words = {"xylophon", RARE, "theodora", "vienna", "cousin", "garden", "pasta", "river"}
+    for row in rows:
+        stored = (bytes(row["content"]) + bytes(row["summary"])).lower()
+        assert not any(word.encode() in stored for word in words)
+        assert not any(word in row["keywords"].lower() for word in words)
+        assert row["keywords"]  # the index is there, just blinded
+
+
+async def test_a_speaker_name_finds_what_that_speaker_said(
+    service: MemoryService, owner: Owner
+) -> None:
+    said = [
+        NewMemory("I finally finished the marathon last weekend.", metadata={"speaker": "Ilse"}),
+        NewMemory("The bakery on the corner closed down.", metadata={"speaker": "Bram"}),
+    ]
+    await service.remember_many(owner, said)
+    context = await service.retrieve_context(owner, "What did Ilse do?", 1)
+    assert [c.content for c in context] == [said[0].content]
+    assert context[0].metadata["speaker"] == "Ilse"  # the speaker is metadata, not content
