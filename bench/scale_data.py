@@ -61,20 +61,67 @@ def topic_text(topic: int) -> str:
     return f"{subject} {verb} {obj}"
 
 
+# Content words for the free-text part, drawn Zipf-like (weight 1/rank) as in real
+# language: a few words are everywhere, most are rare, so lexical matches are realistic.
+_WORDS = (  # noqa: SIM905 - a word list reads better as text
+    "time year people way day man thing woman life child world school state family student "
+    "group country problem hand part place case week company system program question work "
+    "government number night point home water room mother area money story fact month lot "
+    "right study book eye job word business issue side kind head house service friend father "
+    "power hour game line end member law car city community name president team minute idea "
+    "kid body information back parent face others level office door health person art war "
+    "history party result change morning reason research girl guy moment air teacher force "
+    "education foot boy age policy music market sense nation plan college interest death "
+    "experience effect class control care field development role effort rate heart drug show "
+    "leader light voice wife police mind price report decision son view relationship town "
+    "road arm difference value building action model season society tax director position "
+    "player record paper space ground form event official matter center couple site project "
+    "activity star table need court oil situation cost industry figure street image phone "
+    "data picture practice piece land product doctor wall patient worker news test movie "
+    "north love support technology step baby computer type attention film tree source organ "
+    "river bank bread garden coffee sugar flight ticket train station hotel beach island "
+    "mountain forest lake bridge castle museum concert guitar violin painting camera laptop "
+    "printer keyboard router battery charger kettle oven fridge sofa blanket pillow carpet "
+    "recipe onion garlic pepper tomato lemon cheese butter salmon chicken noodle rice "
+    "soup salad dessert cake cookie yoghurt muesli tea juice wine beer vitamin allergy "
+    "dentist surgeon nurse pharmacy insurance mortgage salary invoice receipt budget loan "
+    "passport visa license contract lawyer landlord neighbour cousin aunt uncle grandma "
+    "puppy kitten hamster parrot aquarium bicycle scooter helmet tent backpack compass "
+    "sweater jacket boots scarf umbrella glasses watch ring necklace wallet keys "
+    "yoga pilates swimming tennis football chess poetry novel podcast album playlist "
+    "spreadsheet deadline meeting presentation interview promotion colleague manager "
+    "holiday birthday anniversary wedding funeral graduation exam semester thesis lecture"
+).split()
+_WORD_WEIGHTS = [1 / (rank + 1) for rank in range(len(_WORDS))]
+_ADJECTIVES = (  # noqa: SIM905
+    "old new small large quiet noisy cheap expensive broken shiny early late weekly "
+    "favourite strange useful annoying lovely tiny heavy"
+).split()
+
+
+def _clause(rng: random.Random) -> str:
+    first, second = rng.choices(_WORDS, _WORD_WEIGHTS, k=2)
+    return (f"the {rng.choice(_ADJECTIVES)} {first} near the {second} "
+            f"costs {rng.randint(2, 400)} euros")
+
+
 def memory_text(topic: int, rng: random.Random) -> str:
     """A memory about a topic, 100-400 characters like real chat memories."""
     name = rng.choice(_NAMES)
     text = f"{name} said that {topic_text(topic)}."
     target = rng.randint(100, 400)
     while len(text) < target:
-        text += " " + rng.choice(_EXTRAS)
+        if rng.random() < 0.3:
+            text += " " + rng.choice(_EXTRAS)
+        else:
+            text += f" Also, {_clause(rng)}."
     return text[:400]
 
 
 def query_text(topic: int, rng: random.Random) -> str:
     """A question a user might ask about a topic."""
     lead = rng.choice(["What do you know about", "Remind me about", "Any news on", "What about"])
-    return f"{lead} {topic_text(topic)}?"
+    return f"{lead} {topic_text(topic)} and the {rng.choices(_WORDS, _WORD_WEIGHTS)[0]}?"
 
 
 def topic_count() -> int:
