@@ -38,6 +38,9 @@ from memlane.domain.model import (
 from memlane.ports.memory import MemoryPort, MemoryWriteSession
 
 EXPORT_PREFETCH_ROWS = 200
+# asyncpg reads timeout=None as "the pool's command_timeout" (10 s by default), which a
+# decay or cleanup over a million rows can exceed: whole-table maintenance gets an hour.
+MAINTENANCE_TIMEOUT_S = 3600.0
 
 
 @asynccontextmanager
@@ -251,13 +254,15 @@ class PostgresMemoryAdapter(MemoryPort):
             params += [owner.tenant, owner.user_id]
         async with self._connection() as connection:
             # Maintenance over every row may take longer than a request's statement timeout.
-            status = await connection.execute(statement, *params, timeout=None)
+            status = await connection.execute(statement, *params, timeout=MAINTENANCE_TIMEOUT_S)
         return affected_rows(status)
 
     async def cleanup(self, owner: Owner | None, min_importance: float) -> int:
         async with self._connection() as connection:
             if owner is None:
-                count = await connection.fetchval(sql.CLEANUP_ALL, min_importance, timeout=None)
+                count = await connection.fetchval(
+                    sql.CLEANUP_ALL, min_importance, timeout=MAINTENANCE_TIMEOUT_S
+                )
             else:
                 count = await connection.fetchval(
                     sql.CLEANUP_OWNER, min_importance, owner.tenant, owner.user_id
