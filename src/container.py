@@ -45,6 +45,9 @@ from memlane.settings import Settings, load_settings
 _log = logging.getLogger("memlane")
 KEY_FINGERPRINT_META = "encryption_key_fingerprint"
 READINESS_TIMEOUT_S = 2.0
+# Context reads record their accesses this long after answering, batched (DESIGN allows
+# deferring): the request waits for no UPDATE and no commit.
+ACCESS_FLUSH_MS = 50
 
 
 async def _database_url(settings: Settings) -> str:
@@ -121,7 +124,10 @@ class Container(containers.DeclarativeContainer):
     database = providers.Resource(_database, settings)
     pool = providers.Callable(lambda database: database.pool, database)
     memories = providers.Singleton(
-        PostgresMemoryAdapter, pool, dimension=settings.provided.memory.embedding.dimension
+        PostgresMemoryAdapter,
+        pool,
+        dimension=settings.provided.memory.embedding.dimension,
+        access_flush_ms=ACCESS_FLUSH_MS,
     )
     api_keys = providers.Singleton(PostgresApiKeyAdapter, pool)
     leader = providers.Singleton(PostgresLeaderLockAdapter, pool)
@@ -237,6 +243,7 @@ async def open_memlane(
         finally:
             if memlane.worker is not None:
                 await memlane.worker.stop()
+            await memlane.memories.close()  # queued accesses, before the pool closes
     finally:
         container.embedder.reset_override()
         await _shutdown(container)

@@ -11,6 +11,7 @@ from uuid import UUID
 import asyncpg
 
 from memlane.adapters.postgres import sql
+from memlane.adapters.postgres.access_log import DeferredAccessLog
 from memlane.adapters.postgres.pool import connection_from
 from memlane.adapters.postgres.rows import (
     DECAY_FLOORS,
@@ -99,11 +100,26 @@ class PostgresWriteSession(MemoryWriteSession):
 class PostgresMemoryAdapter(MemoryPort):
     """Sealed memories in `memories` (wide row) and `memory_heat` (hot columns)."""
 
-    def __init__(self, pool: asyncpg.Pool, dimension: int | None = None) -> None:
+    def __init__(
+        self, pool: asyncpg.Pool, dimension: int | None = None, access_flush_ms: int | None = None
+    ) -> None:
         """`dimension`, when given, is checked on every query vector before the database sees
-        it (an empty user's search would otherwise succeed with the wrong model)."""
+        it (an empty user's search would otherwise succeed with the wrong model).
+
+        `access_flush_ms`, when given, defers `record_access` off the request path: accesses
+        are queued and written together that many ms later (call `close()` before the pool
+        closes so none is lost). Without it each call writes at once.
+        """
         self._pool = pool
         self._dimension = dimension
+        self._access_log = (
+            None if access_flush_ms is None else DeferredAccessLog(pool, access_flush_ms)
+        )
+
+    async def close(self) -> None:
+        """Write accesses still queued (a no-op when access recording is not deferred)."""
+        if self._access_log is not None:
+            await self._access_log.close()
 
     def _check_query(self, embedding: Vector) -> None:
         if self._dimension is not None and len(embedding) != self._dimension:
@@ -237,6 +253,9 @@ class PostgresMemoryAdapter(MemoryPort):
     ) -> int:
         if not memory_ids:
             return 0
+        if self._access_log is not None:
+            self._access_log.add(owner, memory_ids, now, base_rate)
+            return len(set(memory_ids))
         async with self._connection() as connection:
             status = await connection.execute(
                 sql.RECORD_ACCESS, now, base_rate, DECAY_TYPES, DECAY_MODIFIERS, DECAY_FLOORS,

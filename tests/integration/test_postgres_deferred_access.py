@@ -1,0 +1,93 @@
+"""Deferred access recording writes, later and batched, exactly what immediate recording writes."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from uuid import uuid4
+
+import asyncpg
+import pytest
+
+from memlane.adapters.postgres.access_log import rounds
+from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
+from memlane.domain.decay import accessed
+from memlane.domain.model import Heat, MemoryType, Owner, StoredMemory
+from tests.contract.builders import T0, insert, stored
+
+pytestmark = pytest.mark.integration
+
+BASE_RATE = 0.05129329438755058  # -ln(0.95)
+DAY = timedelta(days=1)
+FLUSH_MS = 20
+
+
+@pytest.fixture
+def deferred(pg_pool: asyncpg.Pool) -> PostgresMemoryAdapter:
+    return PostgresMemoryAdapter(pg_pool, dimension=384, access_flush_ms=FLUSH_MS)
+
+
+def _rows(owner: Owner) -> list[StoredMemory]:
+    heats = [Heat(0.9, 0, T0 - 40 * DAY), Heat(0.6, 3, T0 - 2 * DAY), Heat(0.3, 20, T0)]
+    kinds = [MemoryType.FACT, MemoryType.CONTEXT, MemoryType.CORRECTION]
+    return [stored(owner, memory_type=k, heat=h) for k, h in zip(kinds, heats, strict=True)]
+
+
+async def test_a_deferred_access_is_not_written_until_the_flush_interval_passes(
+    deferred: PostgresMemoryAdapter, owner: Owner
+) -> None:
+    row = _rows(owner)[0]
+    await insert(deferred, row)
+    assert await deferred.record_access(owner, [row.id], T0 + DAY, BASE_RATE) == 1
+    before = await deferred.get(owner, row.id)
+    assert before is not None and before.heat == row.heat
+    await asyncio.sleep(FLUSH_MS / 1000 * 5)
+    after = await deferred.get(owner, row.id)
+    assert after is not None and after.heat.access_count == 1
+    await deferred.close()
+
+
+async def test_batched_accesses_equal_the_domain_applied_one_after_another(
+    deferred: PostgresMemoryAdapter, owner: Owner
+) -> None:
+    rows = _rows(owner)
+    await insert(deferred, *rows)
+    first, second = T0 + 3 * DAY, T0 + 9 * DAY
+    # Row 0 is read twice in one batch: both accesses count, in order.
+    await deferred.record_access(owner, [rows[0].id, rows[1].id], first, BASE_RATE)
+    await deferred.record_access(owner, [rows[0].id], second, BASE_RATE)
+    await deferred.close()  # flushes what is queued
+    want = {
+        rows[0].id: accessed(
+            accessed(rows[0].heat, rows[0].memory_type, first, BASE_RATE),
+            rows[0].memory_type, second, BASE_RATE,
+        ),
+        rows[1].id: accessed(rows[1].heat, rows[1].memory_type, first, BASE_RATE),
+        rows[2].id: rows[2].heat,
+    }
+    for row in rows:
+        got = await deferred.get(owner, row.id)
+        assert got is not None
+        assert got.heat.access_count == want[row.id].access_count
+        assert got.heat.accessed_at == want[row.id].accessed_at
+        assert got.heat.base_importance == pytest.approx(want[row.id].base_importance, abs=1e-9)
+
+
+async def test_one_request_naming_a_memory_twice_counts_one_access(
+    deferred: PostgresMemoryAdapter, owner: Owner
+) -> None:
+    row = _rows(owner)[0]
+    await insert(deferred, row)
+    await deferred.record_access(owner, [row.id, row.id], T0 + DAY, BASE_RATE)
+    await deferred.close()
+    got = await deferred.get(owner, row.id)
+    assert got is not None and got.heat.access_count == 1
+
+
+def test_rounds_put_each_memory_at_most_once_per_round_in_arrival_order() -> None:
+    one, two = uuid4(), uuid4()
+    later = T0 + DAY
+    accesses = [("t", "u", one, T0, 0.1), ("t", "u", two, T0, 0.1), ("t", "u", one, later, 0.1)]
+    split = rounds(accesses)
+    assert [[x[2] for x in part] for part in split] == [[one, two], [one]]
+    assert split[1][0][3] == later
