@@ -15,7 +15,7 @@ from pydantic_settings import (
 )
 
 from memlane.domain.importance import CueBook
-from memlane.domain.policy import MemoryPolicy
+from memlane.domain.policy import MemoryPolicy, RecallTuning
 from memlane.domain.scoring import RelevanceWeights
 
 CONFIG_ENV = "MEMLANE_CONFIG"
@@ -30,6 +30,19 @@ class RelevanceSettings(_Section):
     similarity: float = Field(0.5, ge=0)
     importance: float = Field(0.2, ge=0)
     freshness: float = Field(0.3, ge=0)
+
+
+class RecallSettings(_Section):
+    """How context candidates are found and chosen (docs/recall.md has the measurements)."""
+
+    candidate_pool: int = Field(50, ge=1, le=1000)
+    rrf_k: int = Field(10, ge=0, le=1000)
+    dense_weight: float = Field(1.0, ge=0, le=100)
+    lexical_weight: float = Field(1.5, ge=0, le=100)
+    neighbour_span: int = Field(2, ge=0, le=10)
+    neighbour_seeds: int = Field(3, ge=0, le=100)
+    neighbour_weight: float = Field(0.8, ge=0, le=10)
+    relevance_tiebreak: float = Field(0.05, ge=0, le=100)
 
 
 class EmbeddingSettings(_Section):
@@ -57,6 +70,7 @@ class MemorySettings(_Section):
     max_content_bytes: int = Field(32 * 1024, ge=1, le=16 * 1024 * 1024)
     extra_cues: dict[str, list[str]] = Field(default_factory=dict)
     relevance: RelevanceSettings = Field(default_factory=RelevanceSettings)
+    recall: RecallSettings = Field(default_factory=RecallSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
 
     def policy(self) -> MemoryPolicy:
@@ -71,6 +85,7 @@ class MemorySettings(_Section):
             weights=RelevanceWeights(**self.relevance.model_dump()),
             cues=CueBook.default(self.extra_cues),
             max_content_bytes=self.max_content_bytes,
+            recall=RecallTuning(**self.recall.model_dump()),
         )
 
 

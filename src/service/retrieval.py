@@ -150,8 +150,8 @@ class Retriever:
     async def _neighbours(
         self, owner: Owner, ranked: list[_Candidate], vector: Vector | None
     ) -> list[_Candidate]:
-        """Conversation neighbours of the best hits that are not candidates already, each
-        scored neighbour_weight times the best seed within neighbour_span of it."""
+        """Conversation neighbours of the best hits, each scored its seed's match times
+        neighbour_weight per step away (the best such score, or its own match if higher)."""
         tuning = self._policy.recall
         seeds = ranked[: tuning.neighbour_seeds]
         if not seeds or tuning.neighbour_span < 1 or tuning.neighbour_weight <= 0:
@@ -170,10 +170,8 @@ class Retriever:
             for at, row in enumerate(chain):
                 if row.id in seed_match:
                     continue
-                window = chain[max(0, at - tuning.neighbour_span) : at + tuning.neighbour_span + 1]
-                inherited = tuning.neighbour_weight * max(
-                    (seed_match[r.id] for r in window if r.id in seed_match), default=0.0
-                )
+                inherited = _inherited(chain, at, seed_match, tuning.neighbour_span,
+                                       tuning.neighbour_weight)
                 current = known.get(row.id)
                 if current is not None:
                     current.match = max(current.match, inherited)
@@ -214,6 +212,26 @@ class Retriever:
         except EmbeddingUnavailable as error:
             log.warning("embedder unavailable, searching by keywords only: %s", error)
             return None
+
+
+def _inherited(
+    chain: Sequence[StoredMemory], at: int, seed_match: dict[UUID, float], span: int,
+    weight: float,
+) -> float:
+    """The best seed match within `span` places of chain[at], times weight per step away.
+
+    The chain holds every row within span of each seed, so a distance in the chain is the
+    distance in the conversation.
+    """
+    first = max(0, at - span)
+    return max(
+        (
+            seed_match[row.id] * weight ** abs(at - place)
+            for place, row in enumerate(chain[first : at + span + 1], start=first)
+            if row.id in seed_match
+        ),
+        default=0.0,
+    )
 
 
 def _cosine_or_zero(query: Vector | None, embedding: Vector | None) -> float:
