@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 from memlane.domain.decay import importance_at
@@ -13,17 +14,26 @@ from memlane.ports.keywords import KeywordPort
 
 CONTENT = "content"
 SUMMARY = "summary"
-# A memory's metadata may name who said it; the name then becomes part of what is embedded
-# and keyword-indexed ("Caroline: I went to a support group"), so that questions about a
-# person find what that person said. It stays out of the content the caller gets back.
+# A memory whose metadata names who said it is a conversation turn: its date and speaker
+# become part of what is embedded and keyword-indexed ("08 May 2023. Caroline: I went to a
+# support group"), so that questions about a person, or a time, find what was said then.
+# On LoCoMo the speaker added 0.035 recall@10 and the date 0.015 (docs/recall.md). Both
+# stay out of the content the caller gets back; other memories are embedded as they are,
+# so the dedup of plain facts is unchanged.
 SPEAKER_KEY = "speaker"
 
 
+def is_turn(metadata: Mapping[str, Any]) -> bool:
+    """Whether a memory is a conversation turn: its metadata names a speaker."""
+    speaker = metadata.get(SPEAKER_KEY)
+    return isinstance(speaker, str) and bool(speaker.strip())
+
+
 def document_text(memory: Memory) -> str:
-    """What is embedded and indexed for a memory: its content, prefixed by its speaker."""
-    speaker = memory.metadata.get(SPEAKER_KEY)
-    if isinstance(speaker, str) and speaker.strip():
-        return f"{' '.join(speaker.split())}: {memory.content}"
+    """What is embedded and indexed for a memory: its content, a turn's date and speaker first."""
+    if is_turn(memory.metadata):
+        speaker = " ".join(str(memory.metadata[SPEAKER_KEY]).split())
+        return f"{memory.created_at:%d %B %Y}. {speaker}: {memory.content}"
     return memory.content
 
 

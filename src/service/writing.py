@@ -18,7 +18,7 @@ from memlane.ports.clock import Clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.memory import MemoryPort, MemoryWriteSession
 from memlane.service.merging import merge
-from memlane.service.sealing import Sealer, document_text
+from memlane.service.sealing import Sealer, document_text, is_turn
 from memlane.service.validation import check_new
 from memlane.service.vectors import cosine
 
@@ -122,15 +122,22 @@ class Writer:
         """The draft to merge into: the most similar above merge_threshold, stored or batch."""
         if draft.embedding is None:
             return None  # without an embedding there is no dedup
+        if is_turn(draft.memory.metadata):
+            # A conversation turn is an event: the same words said at another time, or by
+            # someone else, are another turn, and merging would lose when and who. (Their
+            # embedded text shares date and speaker, so cosine would merge unrelated turns.)
+            return None
         threshold = self._policy.merge_threshold
         best: _Draft | None = None
         best_similarity = threshold
         for other in drafts:
-            if other.embedding is not None:
+            if other.embedding is not None and not is_turn(other.memory.metadata):
                 similarity = cosine(draft.embedding, other.embedding)
                 if similarity > best_similarity:
                     best, best_similarity = other, similarity
         hit = await session.nearest(draft.embedding)
+        if hit is not None and is_turn(hit.stored.metadata):
+            hit = None  # a fact is not folded into a turn of a conversation either
         if hit is not None and hit.similarity > best_similarity:
             known = next((d for d in drafts if d.existing and d.memory.id == hit.stored.id), None)
             if known is not None:

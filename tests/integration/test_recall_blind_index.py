@@ -74,15 +74,3 @@ async def test_the_table_holds_no_plaintext_token_of_content_or_speaker(
         assert not any(word in row["keywords"].lower() for word in words)
         assert row["keywords"]  # the index is there, just blinded
 
-
-async def test_a_speaker_name_finds_what_that_speaker_said(
-    service: MemoryService, owner: Owner
-) -> None:
-    said = [
-        NewMemory("I finally finished the marathon last weekend.", metadata={"speaker": "Ilse"}),
-        NewMemory("The bakery on the corner closed down.", metadata={"speaker": "Bram"}),
-    ]
-    await service.remember_many(owner, said)
-    context = await service.retrieve_context(owner, "What did Ilse do?", 1)
-    assert [c.content for c in context] == [said[0].content]
-    assert context[0].metadata["speaker"] == "Ilse"  # the speaker is metadata, not content
