@@ -10,6 +10,7 @@ import pytest
 import pytest_asyncio
 
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
+from memlane.adapters.encryption.noop import NoopEncryptionAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
@@ -74,3 +75,23 @@ async def test_the_table_holds_no_plaintext_token_of_content_or_speaker(
         assert not any(word in row["keywords"].lower() for word in words)
         assert row["keywords"]  # the index is there, just blinded
 
+
+
+async def test_with_encryption_off_the_index_is_a_plain_tsvector_of_stems(
+    pg_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter, owner: Owner
+) -> None:
+    plain = MemoryService(
+        PostgresMemoryAdapter(pg_pool, dimension=embedder.dimension),
+        embedder,
+        NoopEncryptionAdapter(),
+        SnowballKeywordAdapter(),
+        MemoryPolicy(),
+    )
+    await plain.remember_many(owner, [NewMemory(DIARY[2])])
+    keywords = await pg_pool.fetchval(
+        "SELECT keywords::text FROM memories WHERE tenant = $1 AND user_id = $2",
+        owner.tenant, owner.user_id,
+    )
+    assert "'theodora'" in keywords and "'xylophonist'" in keywords and "'cousin'" in keywords
+    hits = await plain.search(owner, f"{RARE}s", limit=1)
+    assert hits and RARE in hits[0].memory.content
