@@ -9,6 +9,7 @@ from datetime import datetime
 from uuid import UUID
 
 from memlane.domain.context import by_type_priority, fit_to_budget, render_context
+from memlane.domain.decay import importance_at
 from memlane.domain.errors import EmbeddingUnavailable
 from memlane.domain.model import (
     DenseHit,
@@ -25,8 +26,8 @@ from memlane.ports.clock import Clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.memory import MemoryPort
 from memlane.service.fusion import fused_scores
+from memlane.service.neighbours import Candidate, cosine_or_zero, expand_neighbours
 from memlane.service.sealing import Sealer
-from memlane.service.vectors import cosine
 
 log = logging.getLogger(__name__)
 
@@ -35,18 +36,8 @@ CANDIDATES_PER_RESULT = 4
 
 
 @dataclass
-class _Candidate:
-    """A memory found for a query: its cosine, its fused match score, whether words matched."""
-
-    stored: StoredMemory
-    similarity: float
-    match: float
-    lexical: bool
-
-
-@dataclass
 class _Found:
-    ranked: list[_Candidate]
+    ranked: list[Candidate]
     vector: Vector | None
 
 
@@ -102,16 +93,16 @@ class Retriever:
             dense, lexical, k=tuning.rrf_k,
             dense_weight=tuning.dense_weight, lexical_weight=tuning.lexical_weight,
         )
-        ranked: list[_Candidate] = []
+        ranked: list[Candidate] = []
         for memory_id, match in scores.items():
             stored = by_id[memory_id]
             similarity = similarities.get(memory_id)
             if similarity is None:
-                similarity = _cosine_or_zero(vector, stored.embedding)
+                similarity = cosine_or_zero(vector, stored.embedding)
                 below = min_similarity is not None and similarity < min_similarity
                 if vector is not None and below:
                     continue
-            ranked.append(_Candidate(stored, similarity, match, memory_id in worded))
+            ranked.append(Candidate(stored, similarity, match, memory_id in worded))
         return _Found(ranked, vector)
 
     async def select(self, owner: Owner, query: str, limit: int | None) -> list[MemoryContext]:
@@ -135,52 +126,28 @@ class Retriever:
             c for c in found.ranked
             if found.vector is None or c.lexical or c.similarity >= threshold
         ]
-        eligible += await self._neighbours(owner, eligible, found.vector)
+        eligible += await expand_neighbours(
+            self._memories, owner, eligible, found.vector, tuning
+        )
         if not eligible:
             return []
         best_match = max(c.match for c in eligible)
-        scored = [self._scored(c, now) for c in eligible]
         weight = tuning.relevance_tiebreak
-        order = sorted(
-            range(len(eligible)),
-            key=lambda i: -(eligible[i].match / best_match + weight * scored[i].relevance),
-        )
-        return by_type_priority([_context(scored[i]) for i in order[:wanted]])
+        # Ranked on stored fields alone: only the chosen few are decrypted.
+        chosen = sorted(
+            eligible, key=lambda c: -(c.match / best_match + weight * self._relevance(c, now))
+        )[:wanted]
+        return by_type_priority([_context(self._scored(c, now)) for c in chosen])
 
-    async def _neighbours(
-        self, owner: Owner, ranked: list[_Candidate], vector: Vector | None
-    ) -> list[_Candidate]:
-        """Conversation neighbours of the best hits, each scored its seed's match times
-        neighbour_weight per step away (the best such score, or its own match if higher)."""
-        tuning = self._policy.recall
-        seeds = ranked[: tuning.neighbour_seeds]
-        if not seeds or tuning.neighbour_span < 1 or tuning.neighbour_weight <= 0:
-            return []
-        rows = await self._memories.neighbours(
-            owner, [c.stored.id for c in seeds], tuning.neighbour_span
+    def _relevance(self, candidate: Candidate, now: datetime) -> float:
+        """DESIGN relevance from the stored (plaintext) heat; equals _scored's relevance."""
+        stored = candidate.stored
+        importance = importance_at(stored.heat, stored.memory_type, now, self._policy.base_rate)
+        return relevance(
+            candidate.similarity, importance, stored.heat.accessed_at, now, self._policy.weights
         )
-        known = {c.stored.id: c for c in ranked}
-        chains: dict[str | None, list[StoredMemory]] = {}
-        for row in [c.stored for c in seeds] + rows:
-            chains.setdefault(row.conversation_id, []).append(row)
-        seed_match = {c.stored.id: c.match for c in seeds}
-        added: list[_Candidate] = []
-        for chain in chains.values():
-            chain.sort(key=lambda r: (r.created_at, r.id))
-            for at, row in enumerate(chain):
-                if row.id in seed_match:
-                    continue
-                inherited = _inherited(chain, at, seed_match, tuning.neighbour_span,
-                                       tuning.neighbour_weight)
-                current = known.get(row.id)
-                if current is not None:
-                    current.match = max(current.match, inherited)
-                elif inherited > 0:
-                    similarity = _cosine_or_zero(vector, row.embedding)
-                    added.append(_Candidate(row, similarity, inherited, False))
-        return added
 
-    def _scored(self, candidate: _Candidate, now: datetime) -> ScoredMemory:
+    def _scored(self, candidate: Candidate, now: datetime) -> ScoredMemory:
         memory = self._sealer.open(candidate.stored, now)
         score = relevance(
             candidate.similarity, memory.importance, memory.accessed_at, now, self._policy.weights
@@ -212,32 +179,6 @@ class Retriever:
         except EmbeddingUnavailable as error:
             log.warning("embedder unavailable, searching by keywords only: %s", error)
             return None
-
-
-def _inherited(
-    chain: Sequence[StoredMemory], at: int, seed_match: dict[UUID, float], span: int,
-    weight: float,
-) -> float:
-    """The best seed match within `span` places of chain[at], times weight per step away.
-
-    The chain holds every row within span of each seed, so a distance in the chain is the
-    distance in the conversation.
-    """
-    first = max(0, at - span)
-    return max(
-        (
-            seed_match[row.id] * weight ** abs(at - place)
-            for place, row in enumerate(chain[first : at + span + 1], start=first)
-            if row.id in seed_match
-        ),
-        default=0.0,
-    )
-
-
-def _cosine_or_zero(query: Vector | None, embedding: Vector | None) -> float:
-    if query is None or embedding is None:
-        return 0.0
-    return cosine(query, embedding)
 
 
 def _context(hit: ScoredMemory) -> MemoryContext:

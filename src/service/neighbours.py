@@ -1,0 +1,90 @@
+"""Conversation-neighbour expansion (PMG's ±n chain): the turns around a strong hit come along."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from uuid import UUID
+
+from memlane.domain.model import Owner, StoredMemory, Vector
+from memlane.domain.policy import RecallTuning
+from memlane.ports.memory import MemoryPort
+from memlane.service.vectors import cosine
+
+
+@dataclass
+class Candidate:
+    """A memory found for a query: its cosine, its fused match score, whether words matched."""
+
+    stored: StoredMemory
+    similarity: float
+    match: float
+    lexical: bool
+
+
+def cosine_or_zero(query: Vector | None, embedding: Vector | None) -> float:
+    if query is None or embedding is None:
+        return 0.0
+    return cosine(query, embedding)
+
+
+async def expand_neighbours(
+    memories: MemoryPort,
+    owner: Owner,
+    ranked: Sequence[Candidate],
+    vector: Vector | None,
+    tuning: RecallTuning,
+) -> list[Candidate]:
+    """Neighbours of the best `neighbour_seeds` candidates that are not candidates yet.
+
+    Each scores its seed's match times neighbour_weight per step away; a neighbour that is
+    already a candidate keeps the higher of that and its own match (updated in place).
+    """
+    seeds = list(ranked[: tuning.neighbour_seeds])
+    if not seeds or tuning.neighbour_span < 1 or tuning.neighbour_weight <= 0:
+        return []
+    rows = await memories.neighbours(owner, [c.stored.id for c in seeds], tuning.neighbour_span)
+    known = {c.stored.id: c for c in ranked}
+    chains: dict[str | None, list[StoredMemory]] = {}
+    for row in [c.stored for c in seeds] + rows:
+        chains.setdefault(row.conversation_id, []).append(row)
+    seed_match = {c.stored.id: c.match for c in seeds}
+    added: list[Candidate] = []
+    for chain in chains.values():
+        chain.sort(key=lambda r: (r.created_at, r.id))
+        for at, row in enumerate(chain):
+            if row.id in seed_match:
+                continue
+            inherited = inherited_match(
+                chain, at, seed_match, tuning.neighbour_span, tuning.neighbour_weight
+            )
+            current = known.get(row.id)
+            if current is not None:
+                current.match = max(current.match, inherited)
+            elif inherited > 0:
+                similarity = cosine_or_zero(vector, row.embedding)
+                added.append(Candidate(row, similarity, inherited, False))
+    return added
+
+
+def inherited_match(
+    chain: Sequence[StoredMemory],
+    at: int,
+    seed_match: dict[UUID, float],
+    span: int,
+    weight: float,
+) -> float:
+    """The best seed match within `span` places of chain[at], times weight per step away.
+
+    The chain holds every row within span of each seed, so a distance in the chain is the
+    distance in the conversation.
+    """
+    first = max(0, at - span)
+    return max(
+        (
+            seed_match[row.id] * weight ** abs(at - place)
+            for place, row in enumerate(chain[first : at + span + 1], start=first)
+            if row.id in seed_match
+        ),
+        default=0.0,
+    )
