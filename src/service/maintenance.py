@@ -11,7 +11,7 @@ from memlane.domain.policy import MemoryPolicy
 from memlane.ports.clock import Clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.memory import MemoryPort
-from memlane.service.sealing import Sealer
+from memlane.service.sealing import Sealer, document_text
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,8 @@ class Maintenance:
             items: list[tuple[Owner, UUID, str]] = []
             for row in rows:
                 try:
-                    items.append((row.owner, row.id, self._sealer.open_content(row)))
+                    memory = self._sealer.open(row, self._clock())
+                    items.append((row.owner, row.id, document_text(memory)))
                 except DecryptionFailed:
                     log.error("backfill skips memory %s: its content does not decrypt", row.id)
                     skipped.add(row.id)

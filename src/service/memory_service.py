@@ -34,7 +34,7 @@ from memlane.ports.keywords import KeywordPort
 from memlane.ports.memory import MemoryPort
 from memlane.service.maintenance import Maintenance
 from memlane.service.retrieval import Retriever
-from memlane.service.sealing import Sealer
+from memlane.service.sealing import Sealer, document_text
 from memlane.service.validation import check_patch
 from memlane.service.writing import Writer
 
@@ -109,15 +109,11 @@ class MemoryService:
         if stored is None:
             raise MemoryNotFound(memory_id)
         now = self._clock()
-        memory = self._sealer.open(stored, now)
-        embedding = stored.embedding
-        model = memory.embedding_model
+        before = self._sealer.open(stored, now)
+        memory = before
         if patch.content is not None and patch.content.strip() != memory.content:
             content = patch.content.strip()
             memory = replace(memory, content=content, summary=summarize(content))
-            vectors = await self._writer.embed_documents([content])
-            embedding = None if vectors is None else vectors[0]
-            model = None if vectors is None else self._embedder.model
         if patch.importance is not None:
             memory = replace(memory, heat=Heat(patch.importance, memory.access_count, now))
         memory = replace(
@@ -127,8 +123,15 @@ class MemoryService:
             pinned=memory.pinned if patch.pinned is None else patch.pinned,
             metadata=memory.metadata if patch.metadata is None else dict(patch.metadata),
             updated_at=now,
-            embedding_model=model,
         )
+        embedding = stored.embedding
+        if document_text(memory) != document_text(before):
+            # What is embedded changed (content, or a turn's speaker): the old vector is stale.
+            vectors = await self._writer.embed_documents([document_text(memory)])
+            embedding = None if vectors is None else vectors[0]
+            memory = replace(
+                memory, embedding_model=None if vectors is None else self._embedder.model
+            )
         if not await self._memories.update(self._sealer.seal(memory, embedding, now)):
             raise MemoryNotFound(memory_id)  # deleted while we were editing it
         return self._sealer.open(await self._must_get(owner, memory_id), now)

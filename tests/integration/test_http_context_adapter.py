@@ -10,14 +10,6 @@ from uuid import uuid4
 import asyncpg
 import pytest
 import uvicorn
-from tests.api.conftest import (  # noqa: F401 - session fixtures shared with the API tests
-    build_service,
-    embedder,
-    key_service,
-    memory_service,
-    pool_readiness,
-    services_opener,
-)
 
 from memlane.adapters.http.context import HttpMemoryContextAdapter
 from memlane.api.app import create_app
@@ -27,6 +19,14 @@ from memlane.domain.errors import ConfigurationError, InvalidMemory, StorageUnav
 from memlane.domain.model import MemoryType, NewMemory, Owner
 from memlane.service.keys import KeyService
 from memlane.service.memory_service import MemoryService
+from tests.api.conftest import (  # noqa: F401 - session fixtures shared with the API tests
+    build_service,
+    embedder,
+    key_service,
+    memory_service,
+    pool_readiness,
+    services_opener,
+)
 
 pytestmark = pytest.mark.integration
 
