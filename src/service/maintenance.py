@@ -7,31 +7,14 @@ from uuid import UUID
 
 from memlane.domain.errors import DecryptionFailed
 from memlane.domain.model import Owner
-from memlane.domain.policy import MemoryPolicy
-from memlane.ports.clock import Clock
-from memlane.ports.embedding import EmbeddingPort
-from memlane.ports.memory import MemoryPort
-from memlane.service.sealing import Sealer, document_text
+from memlane.service.part import ServicePart
+from memlane.service.sealing import document_text
 
 log = logging.getLogger(__name__)
 
 
-class Maintenance:
+class Maintenance(ServicePart):
     """The scheduled side of the service (CLI commands, background worker, admin API)."""
-
-    def __init__(
-        self,
-        memories: MemoryPort,
-        embedder: EmbeddingPort,
-        sealer: Sealer,
-        policy: MemoryPolicy,
-        clock: Clock,
-    ) -> None:
-        self._memories = memories
-        self._embedder = embedder
-        self._sealer = sealer
-        self._policy = policy
-        self._clock = clock
 
     async def decay(self, owner: Owner | None) -> int:
         """Write importance(now) into the stored column; rows whose value changed."""

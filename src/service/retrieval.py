@@ -20,14 +20,10 @@ from memlane.domain.model import (
     StoredMemory,
     Vector,
 )
-from memlane.domain.policy import MemoryPolicy
 from memlane.domain.scoring import relevance
-from memlane.ports.clock import Clock
-from memlane.ports.embedding import EmbeddingPort
-from memlane.ports.memory import MemoryPort
 from memlane.service.fusion import fused_scores
 from memlane.service.neighbours import Candidate, cosine_or_zero, expand_neighbours
-from memlane.service.sealing import Sealer
+from memlane.service.part import ServicePart
 
 log = logging.getLogger(__name__)
 
@@ -41,22 +37,8 @@ class _Found:
     vector: Vector | None
 
 
-class Retriever:
+class Retriever(ServicePart):
     """Search and context selection; only context selection records access."""
-
-    def __init__(
-        self,
-        memories: MemoryPort,
-        embedder: EmbeddingPort,
-        sealer: Sealer,
-        policy: MemoryPolicy,
-        clock: Clock,
-    ) -> None:
-        self._memories = memories
-        self._embedder = embedder
-        self._sealer = sealer
-        self._policy = policy
-        self._clock = clock
 
     async def search(
         self, owner: Owner, query: str, *, limit: int, min_similarity: float | None, now: datetime

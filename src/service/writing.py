@@ -12,13 +12,11 @@ from memlane.domain.decay import importance_at
 from memlane.domain.errors import EmbeddingUnavailable
 from memlane.domain.importance import classify, estimate_importance
 from memlane.domain.model import Heat, Memory, NewMemory, Owner, RememberResult, Vector
-from memlane.domain.policy import MemoryPolicy
 from memlane.domain.summary import summarize
-from memlane.ports.clock import Clock
-from memlane.ports.embedding import EmbeddingPort
-from memlane.ports.memory import MemoryPort, MemoryWriteSession
+from memlane.ports.memory import MemoryWriteSession
 from memlane.service.merging import merge
-from memlane.service.sealing import Sealer, document_text, is_turn
+from memlane.service.part import ServicePart
+from memlane.service.sealing import document_text, is_turn
 from memlane.service.validation import check_new
 from memlane.service.vectors import cosine
 
@@ -35,22 +33,8 @@ class _Draft:
     reembed: bool = False
 
 
-class Writer:
+class Writer(ServicePart):
     """The write path shared by remember, remember_many and learn."""
-
-    def __init__(
-        self,
-        memories: MemoryPort,
-        embedder: EmbeddingPort,
-        sealer: Sealer,
-        policy: MemoryPolicy,
-        clock: Clock,
-    ) -> None:
-        self._memories = memories
-        self._embedder = embedder
-        self._sealer = sealer
-        self._policy = policy
-        self._clock = clock
 
     async def embed_documents(self, texts: Sequence[str]) -> list[Vector] | None:
         """Vectors for the texts, or None when the embedder is down (the write goes on)."""
