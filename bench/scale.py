@@ -215,8 +215,7 @@ async def load_other_users(memlane: Memlane, sealer: Sealer, total: int) -> None
     user among many (as in production, and it matters to the planner), and these rows are
     what decay and cleanup run over."""
     pool = memlane.database.pool
-    await pool.execute("DELETE FROM memory_heat WHERE tenant = $1", DECAY_TENANT, timeout=LONG_S)
-    await pool.execute("DELETE FROM memories WHERE tenant = $1", DECAY_TENANT, timeout=LONG_S)
+    # Topped up, not reloaded: a rerun replaces only what the last cleanup deleted.
     existing = int(await pool.fetchval("SELECT count(*) FROM memory_heat"))
     extra = max(0, total - existing)
     if extra:
