@@ -88,32 +88,52 @@ WHERE 1 - n.distance >= $5
 ORDER BY n.distance, m.id
 """
 
-# BM25 over the (blinded) terms, with no plaintext needed: the query's terms are looked up
-# through the GIN index, their document frequency is counted among the matching rows (a
-# row holding a term always matches the OR query), and term frequency is the number of
-# positions. k1 = 1.2 and b = 0.75 are the usual Robertson/Sparck Jones defaults; document
-# length is the count of distinct terms, the average taken over the matching rows.
+# BM25 over the (blinded) terms from stored statistics (migration 0040): df per term, and
+# the owner's N and total length, are index lookups, never counted over the owner's rows.
+# Candidates come from the rarest query terms only: terms are taken rarest first while their
+# summed df stays within the postings budget $5 (always the rarest; every term when the owner
+# has no more than $5 memories, so a small user gets exact BM25), looked up in the owner-scoped
+# index (0041), at most $6 rows. Each candidate is scored over ALL query terms it holds: tf
+# is the number of positions (read from the query terms alone: setweight marks them, ts_filter
+# keeps them), document length the count of distinct terms. k1 = 1.2, b = 0.75 (Robertson /
+# Sparck Jones defaults). The owner test is written so the planner cannot AND the index
+# bitmap with the owner's whole primary-key range: every key is the owner's already.
 SEARCH_LEXICAL = f"""
-WITH q AS (SELECT DISTINCT t AS term FROM unnest($3::text[]) AS t WHERE t <> ''),
-matched AS MATERIALIZED (
-    SELECT m.id, u.lexeme, cardinality(u.positions) AS tf, length(m.keywords) AS dl
-    FROM memories AS m, unnest(m.keywords) AS u(lexeme, positions, weights)
-    WHERE m.tenant = $1 AND m.user_id = $2
-      AND m.keywords @@ memlane_terms_tsquery($3::text[])
-      AND u.lexeme IN (SELECT term FROM q)
+WITH owner_stats AS MATERIALIZED (
+    SELECT s.n::float8 AS n, greatest(s.total_length::float8 / greatest(s.n, 1), 1) AS avgdl
+    FROM memory_owner_stats AS s WHERE s.tenant = $1 AND s.user_id = $2
 ),
-total AS (SELECT count(*)::float8 AS n FROM memories WHERE tenant = $1 AND user_id = $2),
-df AS (SELECT lexeme, count(*)::float8 AS df FROM matched GROUP BY lexeme),
-avgdl AS (
-    SELECT greatest(avg(dl), 1)::float8 AS avgdl FROM (SELECT DISTINCT id, dl FROM matched) AS d
+q AS MATERIALIZED (
+    SELECT t.term, t.df::float8 AS df, ln(1 + (o.n - t.df + 0.5) / (t.df + 0.5)) AS idf
+    FROM memory_terms AS t, owner_stats AS o
+    WHERE t.tenant = $1 AND t.user_id = $2 AND t.term = ANY($3::text[])
+),
+probe AS (
+    SELECT r.term
+    FROM (
+        SELECT q.term, sum(q.df) OVER (ORDER BY q.df, q.term) AS postings,
+               row_number() OVER (ORDER BY q.df, q.term) AS place
+        FROM q
+    ) AS r, owner_stats AS o
+    WHERE r.place = 1 OR r.postings <= $5 OR o.n <= $5
+),
+candidates AS MATERIALIZED (
+    SELECT m.id, length(m.keywords)::float8 AS dl,
+           ts_filter(setweight(m.keywords, 'A', ARRAY(SELECT term FROM q)), '{{a}}') AS hits
+    FROM memories AS m
+    WHERE memlane_owner_terms(m.tenant, m.user_id, m.keywords)
+          && ARRAY(SELECT memlane_owner_key($1, $2) || term FROM probe)
+      AND (m.tenant, m.user_id) IS NOT DISTINCT FROM ($1::text, $2::text)
+    LIMIT $6
 ),
 scored AS (
-    SELECT x.id,
-           sum(ln(1 + (total.n - df.df + 0.5) / (df.df + 0.5))
-               * x.tf * 2.2 / (x.tf + 1.2 * (0.25 + 0.75 * x.dl / avgdl.avgdl))) AS score
-    FROM matched AS x JOIN df USING (lexeme), total, avgdl
-    GROUP BY x.id
-    ORDER BY score DESC, x.id
+    SELECT c.id, s.score
+    FROM candidates AS c, owner_stats AS o, LATERAL (
+        SELECT sum(q.idf * cardinality(u.positions) * 2.2
+                   / (cardinality(u.positions) + 1.2 * (0.25 + 0.75 * c.dl / o.avgdl))) AS score
+        FROM unnest(c.hits) AS u(lexeme, positions, weights) JOIN q ON q.term = u.lexeme
+    ) AS s
+    ORDER BY s.score DESC, c.id
     LIMIT $4
 )
 SELECT {COLUMNS}, s.score
