@@ -22,7 +22,7 @@ from memlane.domain.errors import (
 from memlane.domain.model import DEFAULT_TENANT, Owner
 
 T = TypeVar("T")
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2

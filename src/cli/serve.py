@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import click
 
+from memlane.cli.common import run_async
+from memlane.settings import Settings
+
 
 @click.command()
 @click.option("--host", default=None, help="Interface to bind (default: server.host).")
@@ -23,6 +26,7 @@ def serve(host: str | None, port: int | None, workers: int | None) -> None:
     from memlane.settings import load_settings
 
     settings = load_settings()
+    _preflight(settings)
     host = host or settings.server.host
     port = settings.server.port if port is None else port
     workers = workers or settings.server.workers
@@ -41,3 +45,13 @@ def serve(host: str | None, port: int | None, workers: int | None) -> None:
         access_log=False,
         lifespan="on",
     )
+
+
+@run_async
+async def _preflight(settings: Settings) -> None:
+    """Database, migrations, key and model dimension, checked before uvicorn starts: a
+    problem is one clear line and exit code instead of a traceback from the app's lifespan."""
+    from memlane.container import open_memlane
+
+    async with open_memlane(settings, load_model=False):
+        pass
