@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -13,6 +15,7 @@ from memlane.domain.decay import importance_at
 from memlane.domain.errors import EmbeddingUnavailable
 from memlane.domain.model import (
     DenseHit,
+    LexicalHit,
     MemoryContext,
     Owner,
     PromptContext,
@@ -60,13 +63,25 @@ class Retriever(ServicePart):
     ) -> _Found:
         """Both rankings fused into one match score per memory, best first."""
         tuning = self._policy.recall
-        vector = await self._embed_query(query)
-        dense: list[DenseHit] = []
-        if vector is not None:
-            floor = -1.0 if min_similarity is None else min_similarity
-            dense = await self._memories.search_dense(owner, vector, pool, min_similarity=floor)
         terms = self._sealer.index_terms(owner.tenant, query)
-        lexical = await self._memories.search_lexical(owner, terms, pool) if terms else []
+        # The lexical search needs no vector: it runs in the database while the query is
+        # embedded (off the event loop), and is awaited after the dense search.
+        lexical_task = (
+            asyncio.create_task(self._memories.search_lexical(owner, terms, pool))
+            if terms else None
+        )
+        try:
+            vector = await self._embed_query(query)
+            dense: list[DenseHit] = []
+            if vector is not None:
+                floor = -1.0 if min_similarity is None else min_similarity
+                dense = await self._memories.search_dense(
+                    owner, vector, pool, min_similarity=floor
+                )
+            lexical = [] if lexical_task is None else await lexical_task
+        finally:
+            if lexical_task is not None:
+                await _settle(lexical_task)
         by_id: dict[UUID, StoredMemory] = {h.stored.id: h.stored for h in lexical}
         worded = set(by_id)
         by_id.update({h.stored.id: h.stored for h in dense})
@@ -161,6 +176,17 @@ class Retriever(ServicePart):
         except EmbeddingUnavailable as error:
             log.warning("embedder unavailable, searching by keywords only: %s", error)
             return None
+
+
+async def _settle(task: asyncio.Task[list[LexicalHit]]) -> None:
+    """Cancel a search the caller no longer waits for, and mark a failed one as seen (when
+    the embedding or the dense search failed first, that error is the one raised)."""
+    if not task.done():
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+    elif not task.cancelled():
+        task.exception()
 
 
 def _context(hit: ScoredMemory) -> MemoryContext:

@@ -155,3 +155,13 @@ class PortQueriesContract:
         exported = [m async for m in memory_port.export(owner)]
         assert [m.created_at for m in exported] == [T0 + minutes(i) for i in range(4)]
         assert {bytes(m.content) for m in exported} == {r.content for r in rows}
+
+    async def test_a_rare_shared_term_outranks_a_term_most_memories_hold(
+        self, memory_port: MemoryPort, owner: Owner
+    ) -> None:
+        crowd = [stored(owner, keywords=("h-common", f"h-w{i}")) for i in range(12)]
+        rare = stored(owner, keywords=("h-zebra", "h-stripe"))
+        await insert(memory_port, *crowd, rare)
+        hits = await memory_port.search_lexical(owner, ["h-common", "h-zebra"], 20)
+        assert hits[0].stored.id == rare.id
+        assert {h.stored.id for h in hits} == {r.id for r in [*crowd, rare]}

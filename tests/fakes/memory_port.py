@@ -134,15 +134,23 @@ class FakeMemoryPort(MemoryPort):
     async def search_lexical(
         self, owner: Owner, keywords: Sequence[str], limit: int
     ) -> list[LexicalHit]:
-        wanted = set(keywords)
+        """BM25 (k1 1.2, b 0.75) over the owner's memories, as the adapter computes it for an
+        owner within its postings budget: length is the count of distinct terms."""
+        rows = self._all(owner)
+        wanted = set(keywords) - {""}
+        counts = {row.id: Counter(row.keywords) for row in rows}
+        df = Counter(term for row in rows for term in set(row.keywords) if term in wanted)
+        avgdl = max(1.0, fmean(len(c) for c in counts.values())) if rows else 1.0
         hits: list[LexicalHit] = []
-        for row in self._all(owner):
-            counts = Counter(row.keywords)
-            matched = [t for t in wanted if counts[t]]
-            if matched:
-                # Distinct matches dominate; repeated occurrences break ties, like ts_rank.
-                extra = sum(counts[t] for t in matched) - len(matched)
-                hits.append(LexicalHit(self._copy(row), len(matched) + extra / (extra + 10)))
+        for row in rows:
+            tf = counts[row.id]
+            score = sum(
+                math.log(1 + (len(rows) - df[t] + 0.5) / (df[t] + 0.5))
+                * tf[t] * 2.2 / (tf[t] + 1.2 * (0.25 + 0.75 * len(tf) / avgdl))
+                for t in wanted if tf[t]
+            )
+            if score > 0:
+                hits.append(LexicalHit(self._copy(row), score))
         hits.sort(key=lambda h: (-h.score, h.stored.id))
         return hits[:limit]
 

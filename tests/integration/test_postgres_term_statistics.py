@@ -1,0 +1,116 @@
+"""BM25 statistics kept by the memories triggers, and lexical candidates from the rarest terms."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+import asyncpg
+import pytest
+
+from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
+from memlane.domain.model import Owner, StoredMemory
+from tests.contract.builders import T0, axis, insert, minutes, stored
+
+pytestmark = pytest.mark.integration
+
+TERMS = "SELECT term, df FROM memory_terms WHERE tenant = $1 AND user_id = $2"
+TOTALS = "SELECT n, total_length FROM memory_owner_stats WHERE tenant = $1 AND user_id = $2"
+
+
+async def statistics(pool: asyncpg.Pool, owner: Owner) -> tuple[dict[str, int], tuple[int, int]]:
+    terms = {r["term"]: r["df"] for r in await pool.fetch(TERMS, owner.tenant, owner.user_id)}
+    totals = await pool.fetchrow(TOTALS, owner.tenant, owner.user_id)
+    return terms, (0, 0) if totals is None else (totals["n"], totals["total_length"])
+
+
+def expected(rows: list[StoredMemory]) -> tuple[dict[str, int], tuple[int, int]]:
+    """df counts each memory once per distinct term; length is its distinct terms."""
+    df = Counter(term for row in rows for term in set(row.keywords))
+    return dict(df), (len(rows), sum(len(set(row.keywords)) for row in rows))
+
+
+@pytest.fixture
+def port(pg_pool: asyncpg.Pool) -> PostgresMemoryAdapter:
+    return PostgresMemoryAdapter(pg_pool, dimension=384)
+
+
+async def test_inserts_count_each_memorys_distinct_terms_once(
+    pg_pool: asyncpg.Pool, port: PostgresMemoryAdapter, owner: Owner
+) -> None:
+    rows = [
+        stored(owner, keywords=("tea", "tea", "green")),
+        stored(owner, keywords=("tea", "black")),
+        stored(owner, keywords=()),
+    ]
+    await insert(port, *rows)
+    assert await statistics(pg_pool, owner) == expected(rows)
+    assert (await statistics(pg_pool, owner))[0] == {"tea": 2, "green": 1, "black": 1}
+
+
+async def test_deletes_decrement_and_drop_terms_no_memory_holds_any_more(
+    pg_pool: asyncpg.Pool, port: PostgresMemoryAdapter, owner: Owner
+) -> None:
+    keep, gone = stored(owner, keywords=("tea", "green")), stored(owner, keywords=("tea", "rare"))
+    await insert(port, keep, gone)
+    assert await port.delete(owner, gone.id)
+    terms, totals = await statistics(pg_pool, owner)
+    assert terms == {"tea": 1, "green": 1}
+    assert totals == (1, 2)
+
+
+async def test_a_keyword_update_moves_the_counts_and_an_embedding_update_does_not(
+    pg_pool: asyncpg.Pool, port: PostgresMemoryAdapter, owner: Owner
+) -> None:
+    row = stored(owner, keywords=("tea", "green"))
+    other = stored(owner, keywords=("tea",))
+    await insert(port, row, other)
+    changed = replace(row, keywords=("coffee", "green", "strong"))
+    assert await port.update(changed)
+    assert await statistics(pg_pool, owner) == expected([changed, other])
+    assert await port.set_embeddings([(owner, other.id, axis(384, 0))], "model-y") == 1
+    assert await statistics(pg_pool, owner) == expected([changed, other])
+
+
+async def test_cleanup_and_delete_all_keep_every_owners_statistics_exact(
+    pg_pool: asyncpg.Pool, port: PostgresMemoryAdapter, owner: Owner
+) -> None:
+    neighbour = Owner(owner.tenant, owner.user_id + "-n")
+    faded = stored(owner, keywords=("old", "tea"), importance=0.01)
+    kept = stored(owner, keywords=("tea", "new"), importance=0.9)
+    theirs = [stored(neighbour, keywords=("tea", "old"), importance=0.01)]
+    await insert(port, faded, kept, *theirs)
+    assert await port.cleanup(owner, 0.1) == 1
+    assert await statistics(pg_pool, owner) == expected([kept])
+    assert await statistics(pg_pool, neighbour) == expected(theirs)
+    assert await port.delete_all(owner) == 1
+    assert await statistics(pg_pool, owner) == ({}, (0, 0))
+    assert await statistics(pg_pool, neighbour) == expected(theirs)
+
+
+async def test_a_rare_term_match_comes_first_among_many_rows_with_a_common_term(
+    pg_pool: asyncpg.Pool, owner: Owner
+) -> None:
+    # A budget of 5 postings: "common" (31 memories) is left out of candidate generation,
+    # yet still scores the candidates that hold it.
+    port = PostgresMemoryAdapter(pg_pool, lexical_postings_budget=5)
+    crowd = [stored(owner, keywords=("common", f"w{i}"), created_at=T0 + minutes(i))
+             for i in range(30)]
+    both = stored(owner, keywords=("common", "zebra"))
+    rare = stored(owner, keywords=("zebra", "stripe"))
+    await insert(port, *crowd, both, rare)
+    hits = await port.search_lexical(owner, ["common", "zebra"], 10)
+    assert [h.stored.id for h in hits] == [both.id, rare.id]
+    assert hits[0].score > hits[1].score > 0
+
+
+async def test_a_small_owner_gets_every_term_matched_as_in_full_bm25(
+    pg_pool: asyncpg.Pool, owner: Owner
+) -> None:
+    port = PostgresMemoryAdapter(pg_pool, lexical_postings_budget=50)
+    crowd = [stored(owner, keywords=("common", f"w{i}")) for i in range(30)]
+    rare = stored(owner, keywords=("zebra", "stripe"))
+    await insert(port, *crowd, rare)
+    hits = await port.search_lexical(owner, ["common", "zebra"], 100)
+    assert hits[0].stored.id == rare.id
+    assert {h.stored.id for h in hits} == {r.id for r in [*crowd, rare]}
