@@ -60,11 +60,12 @@ class Writer(ServicePart):
             for index, draft in enumerate(fresh):
                 draft.embedding = None if vectors is None else vectors[index]
                 target = await self._duplicate_of(session, draft, drafts, now)
-                if target is None:
+                merged = None if target is None else self._merged(target, draft, now)
+                if target is None or merged is None:
                     drafts.append(draft)
                     outcome.append((draft, False))
                 else:
-                    target.memory = merge(target.memory, draft.memory, now, self._policy.base_rate)
+                    target.memory = merged
                     target.reembed = True
                     outcome.append((target, True))
             await self._reembed([d for d in drafts if d.reembed])
@@ -134,6 +135,14 @@ class Writer(ServicePart):
             drafts.append(opened)
             return opened
         return best
+
+    def _merged(self, target: _Draft, draft: _Draft, now: datetime) -> Memory | None:
+        """The merge of draft into target, or None when it would outgrow max_content_bytes
+        (the new memory is then stored on its own: nothing lost, no unbounded growth)."""
+        merged = merge(target.memory, draft.memory, now, self._policy.base_rate)
+        if len(merged.content.encode()) > self._policy.max_content_bytes:
+            return None
+        return merged
 
     async def _reembed(self, drafts: Sequence[_Draft]) -> None:
         """One batched call for every merged memory; on an outage they wait for backfill."""

@@ -204,3 +204,16 @@ async def test_concurrent_identical_writes_do_not_create_twins(
     )
     assert sorted(r.merged for r in results) == [False, True, True, True, True]
     assert await count(world, owner) == 1
+
+
+async def test_a_merge_that_would_outgrow_the_content_limit_stores_the_memory_on_its_own() -> None:
+    base = "I drink green tea every single morning before work " * 3
+    world = FakeWorld(policy=MemoryPolicy(max_content_bytes=len(base) + 40))
+    owner = new_owner()
+    first = await world.service.remember(owner, NewMemory(content=base.strip()))
+
+    second = await world.service.remember(owner, NewMemory(content=base.strip() + " with honey"))
+
+    assert second.merged is False
+    assert second.memory.id != first.memory.id
+    assert (await world.service.stats(owner)).total == 2
