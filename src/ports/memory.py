@@ -63,13 +63,19 @@ class MemoryPort(ABC):
     async def search_dense(
         self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0
     ) -> builtins.list[DenseHit]:
-        """The owner's memories nearest to the embedding by cosine, best first."""
+        """The owner's memories nearest to the embedding by cosine, best first.
+
+        Search hits and neighbours carry every field except `keywords` (left empty: ranking
+        never needs the index terms); `get` returns them."""
 
     @abstractmethod
     async def search_lexical(
         self, owner: Owner, keywords: Sequence[str], limit: int
     ) -> builtins.list[LexicalHit]:
-        """The owner's memories sharing index terms with the query, best first."""
+        """The owner's memories sharing index terms with the query, best first (BM25).
+
+        For a large owner an implementation may draw candidates from the rarest query terms
+        only, then score them over every query term they hold. Hits carry no `keywords`."""
 
     @abstractmethod
     async def neighbours(
@@ -80,6 +86,7 @@ class MemoryPort(ABC):
 
         The given memories themselves are not returned; memories without a conversation_id
         have no neighbours. Order of the result is unspecified, duplicates are removed.
+        Like search hits, they carry no `keywords`.
         """
 
     @abstractmethod

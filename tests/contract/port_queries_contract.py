@@ -165,3 +165,15 @@ class PortQueriesContract:
         hits = await memory_port.search_lexical(owner, ["h-common", "h-zebra"], 20)
         assert hits[0].stored.id == rare.id
         assert {h.stored.id for h in hits} == {r.id for r in [*crowd, rare]}
+
+    async def test_search_hits_carry_the_sealed_row_without_its_index_terms(
+        self, memory_port: MemoryPort, owner: Owner, dimension: int
+    ) -> None:
+        row = stored(owner, embedding=axis(dimension, 0), keywords=("h-kiwi",), text="kiwi")
+        await insert(memory_port, row)
+        dense = await memory_port.search_dense(owner, axis(dimension, 0), 1)
+        lexical = await memory_port.search_lexical(owner, ["h-kiwi"], 1)
+        for hit in (dense[0].stored, lexical[0].stored):
+            assert hit.content == row.content and hit.keywords == ()
+        fetched = await memory_port.get(owner, row.id)
+        assert fetched is not None and fetched.keywords == ("h-kiwi",)

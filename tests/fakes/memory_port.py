@@ -93,6 +93,11 @@ class FakeMemoryPort(MemoryPort):
             keywords=tuple(stored.keywords),
         )
 
+    @classmethod
+    def _hit(cls, stored: StoredMemory) -> StoredMemory:
+        """A search hit or neighbour: the row without its index terms, as the port promises."""
+        return replace(cls._copy(stored), keywords=())
+
     def _scope(self, owner: Owner | None) -> Iterable[dict[UUID, StoredMemory]]:
         if owner is None:
             return list(self._rows.values())
@@ -123,7 +128,7 @@ class FakeMemoryPort(MemoryPort):
     ) -> list[DenseHit]:
         self._check_vector(embedding)
         hits = [
-            DenseHit(self._copy(r), cosine(r.embedding, embedding))
+            DenseHit(self._hit(r), cosine(r.embedding, embedding))
             for r in self._all(owner)
             if r.embedding is not None
         ]
@@ -150,7 +155,7 @@ class FakeMemoryPort(MemoryPort):
                 for t in wanted if tf[t]
             )
             if score > 0:
-                hits.append(LexicalHit(self._copy(row), score))
+                hits.append(LexicalHit(self._hit(row), score))
         hits.sort(key=lambda h: (-h.score, h.stored.id))
         return hits[:limit]
 
@@ -170,7 +175,7 @@ class FakeMemoryPort(MemoryPort):
             at = chain.index(seed)
             for row in chain[max(0, at - span) : at + span + 1]:
                 if row.id not in memory_ids:
-                    found[row.id] = self._copy(row)
+                    found[row.id] = self._hit(row)
         return list(found.values())
 
     async def update(self, stored: StoredMemory) -> bool:
