@@ -198,6 +198,29 @@ class LexicalHit:
 
 
 @dataclass(frozen=True, slots=True)
+class SearchCandidate:
+    """A memory found by a search, without its sealed content or embedding: what ranking reads.
+
+    `score` is the search's own measure: cosine to the query for dense search and
+    neighbours (0.0 without a query vector or an embedding), BM25 for lexical search.
+    """
+
+    id: UUID
+    score: float
+    memory_type: MemoryType
+    heat: Heat
+    created_at: datetime
+    conversation_id: str | None = None
+
+    @classmethod
+    def of(cls, stored: StoredMemory, score: float) -> SearchCandidate:
+        return cls(
+            stored.id, score, stored.memory_type, stored.heat, stored.created_at,
+            stored.conversation_id,
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class NewMemory:
     """What a caller asks to remember; type and importance are inferred when absent."""
 

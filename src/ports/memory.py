@@ -17,9 +17,11 @@ from memlane.domain.model import (
     MemoryStats,
     Owner,
     Page,
+    SearchCandidate,
     StoredMemory,
     Vector,
 )
+from memlane.domain.vectors import cosine_or_zero
 
 
 class MemoryWriteSession(ABC):
@@ -88,6 +90,39 @@ class MemoryPort(ABC):
         have no neighbours. Order of the result is unspecified, duplicates are removed.
         Like search hits, they carry no `keywords`.
         """
+
+    # Lean reads for ranking: ids, scores and heat, never the sealed content or embeddings.
+    # The defaults derive them from the full reads above; a database overrides them with
+    # statements that return only these columns (decoding 50 embeddings per search was most
+    # of its cost).
+    async def dense_candidates(
+        self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0
+    ) -> builtins.list[SearchCandidate]:
+        """`search_dense` as candidates (score = cosine), same order and cut."""
+        hits = await self.search_dense(owner, embedding, limit, min_similarity)
+        return [SearchCandidate.of(h.stored, h.similarity) for h in hits]
+
+    async def lexical_candidates(
+        self, owner: Owner, keywords: Sequence[str], limit: int
+    ) -> builtins.list[SearchCandidate]:
+        """`search_lexical` as candidates (score = BM25), same order and cut."""
+        hits = await self.search_lexical(owner, keywords, limit)
+        return [SearchCandidate.of(h.stored, h.score) for h in hits]
+
+    async def neighbour_candidates(
+        self, owner: Owner, memory_ids: Sequence[UUID], span: int, embedding: Vector | None
+    ) -> builtins.list[SearchCandidate]:
+        """`neighbours` as candidates, scored by cosine to `embedding` (0.0 without one)."""
+        rows = await self.neighbours(owner, memory_ids, span)
+        return [SearchCandidate.of(r, cosine_or_zero(embedding, r.embedding)) for r in rows]
+
+    async def similarities(
+        self, owner: Owner, memory_ids: Sequence[UUID], embedding: Vector
+    ) -> dict[UUID, float]:
+        """Cosine of each of the owner's memories among these ids to `embedding`; a memory
+        without an embedding scores 0.0, ids of other owners or gone are left out."""
+        rows = await self.get_many(owner, memory_ids)
+        return {r.id: cosine_or_zero(embedding, r.embedding) for r in rows}
 
     @abstractmethod
     async def update(self, stored: StoredMemory) -> bool:

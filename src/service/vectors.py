@@ -1,16 +1,7 @@
-"""Vector arithmetic the service needs without a database: cosine similarity."""
+"""Vector arithmetic the service needs without a database (kept in the domain, re-exported)."""
 
 from __future__ import annotations
 
-import math
+from memlane.domain.vectors import cosine, cosine_or_zero
 
-from memlane.domain.model import Vector
-
-
-def cosine(a: Vector, b: Vector) -> float:
-    """Cosine similarity in [-1, 1]; 0 when either vector is all zeros or sizes differ."""
-    if len(a) != len(b):
-        return 0.0
-    dot = math.fsum(x * y for x, y in zip(a, b, strict=True))
-    norm = math.sqrt(math.fsum(x * x for x in a)) * math.sqrt(math.fsum(y * y for y in b))
-    return dot / norm if norm else 0.0
+__all__ = ["cosine", "cosine_or_zero"]
