@@ -105,7 +105,7 @@ ORDER BY n.distance, m.id
 # keeps them), document length the count of distinct terms. k1 = 1.2, b = 0.75 (Robertson /
 # Sparck Jones defaults). The owner test is written so the planner cannot AND the index
 # bitmap with the owner's whole primary-key range: every key is the owner's already.
-SEARCH_LEXICAL = f"""
+SEARCH_LEXICAL_SCORED = """
 WITH owner_stats AS MATERIALIZED (
     SELECT s.n::float8 AS n, greatest(s.total_length::float8 / greatest(s.n, 1), 1) AS avgdl
     FROM memory_owner_stats AS s WHERE s.tenant = $1 AND s.user_id = $2
@@ -125,8 +125,8 @@ probe AS (
     WHERE r.place = 1 OR r.postings <= $5 OR o.n <= $5
 ),
 candidates AS MATERIALIZED (
-    SELECT m.id, length(m.keywords)::float8 AS dl,
-           ts_filter(setweight(m.keywords, 'A', ARRAY(SELECT term FROM q)), '{{a}}') AS hits
+    SELECT m.id, m.created_at, m.conversation_id, length(m.keywords)::float8 AS dl,
+           ts_filter(setweight(m.keywords, 'A', ARRAY(SELECT term FROM q)), '{a}') AS hits
     FROM memories AS m
     WHERE memlane_owner_terms(m.tenant, m.user_id, m.keywords)
           && ARRAY(SELECT memlane_owner_key($1, $2) || term FROM probe)
@@ -134,7 +134,7 @@ candidates AS MATERIALIZED (
     LIMIT $6
 ),
 scored AS (
-    SELECT c.id, s.score
+    SELECT c.id, c.created_at, c.conversation_id, s.score
     FROM candidates AS c, owner_stats AS o, LATERAL (
         SELECT sum(q.idf * cardinality(u.positions) * 2.2
                    / (cardinality(u.positions) + 1.2 * (0.25 + 0.75 * c.dl / o.avgdl))) AS score
@@ -142,7 +142,8 @@ scored AS (
     ) AS s
     ORDER BY s.score DESC, c.id
     LIMIT $4
-)
+)"""
+SEARCH_LEXICAL = f"""{SEARCH_LEXICAL_SCORED}
 SELECT {SEARCH_COLUMNS}, s.score
 FROM scored AS s
 JOIN memories AS m ON m.tenant = $1 AND m.user_id = $2 AND m.id = s.id
