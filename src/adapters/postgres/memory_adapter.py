@@ -10,7 +10,7 @@ from uuid import UUID
 
 import asyncpg
 
-from memlane.adapters.postgres import sql
+from memlane.adapters.postgres import candidates, sql
 from memlane.adapters.postgres.access_log import DeferredAccessLog
 from memlane.adapters.postgres.pool import connection_from
 from memlane.adapters.postgres.rows import (
@@ -33,6 +33,7 @@ from memlane.domain.model import (
     MemoryStats,
     Owner,
     Page,
+    SearchCandidate,
     StoredMemory,
     Vector,
 )
@@ -222,6 +223,41 @@ class PostgresMemoryAdapter(MemoryPort):
                 sql.NEIGHBOURS, owner.tenant, owner.user_id, list(memory_ids), span
             )
         return to_stored_many(records)
+
+    async def dense_candidates(
+        self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0
+    ) -> builtins.list[SearchCandidate]:
+        self._check_query(embedding)
+        async with self._connection() as connection, _dimension_errors():
+            return await candidates.dense(connection, owner, embedding, limit, min_similarity)
+
+    async def lexical_candidates(
+        self, owner: Owner, keywords: Sequence[str], limit: int
+    ) -> builtins.list[SearchCandidate]:
+        terms = [k for k in keywords if k]
+        if not terms:
+            return []
+        async with self._connection() as connection:
+            return await candidates.lexical(connection, owner, terms, limit, self._lexical_budget)
+
+    async def neighbour_candidates(
+        self, owner: Owner, memory_ids: Sequence[UUID], span: int, embedding: Vector | None
+    ) -> builtins.list[SearchCandidate]:
+        if not memory_ids or span < 1:
+            return []
+        if embedding is not None:
+            self._check_query(embedding)
+        async with self._connection() as connection, _dimension_errors():
+            return await candidates.neighbours(connection, owner, memory_ids, span, embedding)
+
+    async def similarities(
+        self, owner: Owner, memory_ids: Sequence[UUID], embedding: Vector
+    ) -> dict[UUID, float]:
+        if not memory_ids:
+            return {}
+        self._check_query(embedding)
+        async with self._connection() as connection, _dimension_errors():
+            return await candidates.similarities(connection, owner, memory_ids, embedding)
 
     async def update(self, stored: StoredMemory) -> bool:
         async with self._connection() as connection, _dimension_errors():
