@@ -6,26 +6,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from uuid import UUID
 
-from memlane.domain.model import Owner, StoredMemory, Vector
+from memlane.domain.model import Owner, SearchCandidate, Vector
 from memlane.domain.policy import RecallTuning
 from memlane.ports.memory import MemoryPort
-from memlane.service.vectors import cosine
 
 
 @dataclass
 class Candidate:
     """A memory found for a query: its cosine, its fused match score, whether words matched."""
 
-    stored: StoredMemory
+    hit: SearchCandidate
     similarity: float
     match: float
     lexical: bool
 
-
-def cosine_or_zero(query: Vector | None, embedding: Vector | None) -> float:
-    if query is None or embedding is None:
-        return 0.0
-    return cosine(query, embedding)
+    @property
+    def id(self) -> UUID:
+        return self.hit.id
 
 
 async def expand_neighbours(
@@ -43,12 +40,15 @@ async def expand_neighbours(
     seeds = list(ranked[: tuning.neighbour_seeds])
     if not seeds or tuning.neighbour_span < 1 or tuning.neighbour_weight <= 0:
         return []
-    rows = await memories.neighbours(owner, [c.stored.id for c in seeds], tuning.neighbour_span)
-    known = {c.stored.id: c for c in ranked}
-    chains: dict[str | None, list[StoredMemory]] = {}
-    for row in [c.stored for c in seeds] + rows:
+    # Lean rows with their cosine to the query computed by the port: no embeddings travel.
+    rows = await memories.neighbour_candidates(
+        owner, [c.id for c in seeds], tuning.neighbour_span, vector
+    )
+    known = {c.id: c for c in ranked}
+    chains: dict[str | None, list[SearchCandidate]] = {}
+    for row in [c.hit for c in seeds] + rows:
         chains.setdefault(row.conversation_id, []).append(row)
-    seed_match = {c.stored.id: c.match for c in seeds}
+    seed_match = {c.id: c.match for c in seeds}
     added: list[Candidate] = []
     for chain in chains.values():
         chain.sort(key=lambda r: (r.created_at, r.id))
@@ -62,13 +62,12 @@ async def expand_neighbours(
             if current is not None:
                 current.match = max(current.match, inherited)
             elif inherited > 0:
-                similarity = cosine_or_zero(vector, row.embedding)
-                added.append(Candidate(row, similarity, inherited, False))
+                added.append(Candidate(row, row.score, inherited, False))
     return added
 
 
 def inherited_match(
-    chain: Sequence[StoredMemory],
+    chain: Sequence[SearchCandidate],
     at: int,
     seed_match: dict[UUID, float],
     span: int,

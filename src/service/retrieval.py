@@ -14,18 +14,16 @@ from memlane.domain.context import by_type_priority, fit_to_budget, render_conte
 from memlane.domain.decay import importance_at
 from memlane.domain.errors import EmbeddingUnavailable
 from memlane.domain.model import (
-    DenseHit,
-    LexicalHit,
     MemoryContext,
     Owner,
     PromptContext,
     ScoredMemory,
-    StoredMemory,
+    SearchCandidate,
     Vector,
 )
 from memlane.domain.scoring import relevance
 from memlane.service.fusion import fused_scores
-from memlane.service.neighbours import Candidate, cosine_or_zero, expand_neighbours
+from memlane.service.neighbours import Candidate, expand_neighbours
 from memlane.service.part import ServicePart
 
 log = logging.getLogger(__name__)
@@ -38,6 +36,8 @@ CANDIDATES_PER_RESULT = 4
 class _Found:
     ranked: list[Candidate]
     vector: Vector | None
+    # Lexical-only candidates whose cosine to the query is not known yet (0.0 until filled).
+    unscored: list[Candidate]
 
 
 class Retriever(ServicePart):
@@ -56,51 +56,65 @@ class Retriever(ServicePart):
             return []
         pool = max(MIN_CANDIDATES, CANDIDATES_PER_RESULT * limit)
         found = await self._candidates(owner, query, pool, min_similarity)
-        return [self._scored(c, now) for c in found.ranked[:limit]]
+        await self._fill_similarities(owner, found)
+        ranked = found.ranked
+        if found.vector is not None and min_similarity is not None:
+            ranked = [c for c in ranked if c.similarity >= min_similarity]
+        return await self._open(owner, ranked[:limit], now)
 
     async def _candidates(
         self, owner: Owner, query: str, pool: int, min_similarity: float | None
     ) -> _Found:
-        """Both rankings fused into one match score per memory, best first."""
+        """Both rankings fused into one match score per memory, best first (lean rows only)."""
         tuning = self._policy.recall
         terms = self._sealer.index_terms(owner.tenant, query)
         # The lexical search needs no vector: it runs in the database while the query is
         # embedded (off the event loop), and is awaited after the dense search.
         lexical_task = (
-            asyncio.create_task(self._memories.search_lexical(owner, terms, pool))
+            asyncio.create_task(self._memories.lexical_candidates(owner, terms, pool))
             if terms else None
         )
         try:
             vector = await self._embed_query(query)
-            dense: list[DenseHit] = []
+            dense: list[SearchCandidate] = []
             if vector is not None:
                 floor = -1.0 if min_similarity is None else min_similarity
-                dense = await self._memories.search_dense(
+                dense = await self._memories.dense_candidates(
                     owner, vector, pool, min_similarity=floor
                 )
             lexical = [] if lexical_task is None else await lexical_task
         finally:
             if lexical_task is not None:
                 await _settle(lexical_task)
-        by_id: dict[UUID, StoredMemory] = {h.stored.id: h.stored for h in lexical}
-        worded = set(by_id)
-        by_id.update({h.stored.id: h.stored for h in dense})
-        similarities = {h.stored.id: h.similarity for h in dense}
+        hits: dict[UUID, SearchCandidate] = {c.id: c for c in lexical}
+        worded = set(hits)
+        hits.update({c.id: c for c in dense})
+        similarities = {c.id: c.score for c in dense}
         scores = fused_scores(
-            dense, lexical, k=tuning.rrf_k,
+            [c.id for c in dense], [c.id for c in lexical], k=tuning.rrf_k,
             dense_weight=tuning.dense_weight, lexical_weight=tuning.lexical_weight,
         )
         ranked: list[Candidate] = []
+        unscored: list[Candidate] = []
         for memory_id, match in scores.items():
-            stored = by_id[memory_id]
-            similarity = similarities.get(memory_id)
-            if similarity is None:
-                similarity = cosine_or_zero(vector, stored.embedding)
-                below = min_similarity is not None and similarity < min_similarity
-                if vector is not None and below:
-                    continue
-            ranked.append(Candidate(stored, similarity, match, memory_id in worded))
-        return _Found(ranked, vector)
+            candidate = Candidate(
+                hits[memory_id], similarities.get(memory_id, 0.0), match, memory_id in worded
+            )
+            ranked.append(candidate)
+            if vector is not None and memory_id not in similarities:
+                unscored.append(candidate)
+        return _Found(ranked, vector, unscored)
+
+    async def _fill_similarities(self, owner: Owner, found: _Found) -> None:
+        """The cosine of lexical-only candidates, computed by the port (no embedding read)."""
+        if found.vector is None or not found.unscored:
+            return
+        cosines = await self._memories.similarities(
+            owner, [c.id for c in found.unscored], found.vector
+        )
+        for candidate in found.unscored:
+            candidate.similarity = cosines.get(candidate.id, 0.0)
+        found.unscored = []
 
     async def select(self, owner: Owner, query: str, limit: int | None) -> list[MemoryContext]:
         """The best memories for a prompt, in type-priority order, without recording access.
@@ -119,37 +133,55 @@ class Retriever(ServicePart):
         pool = max(tuning.candidate_pool, CANDIDATES_PER_RESULT * wanted)
         found = await self._candidates(owner, query, pool, None)
         threshold = self._policy.rag_threshold
+        # Lexical hits are eligible whatever their cosine, so the neighbours of the seeds and
+        # the cosines of lexical-only hits are read at the same time.
         eligible = [
             c for c in found.ranked
             if found.vector is None or c.lexical or c.similarity >= threshold
         ]
-        eligible += await expand_neighbours(
-            self._memories, owner, eligible, found.vector, tuning
+        added, _ = await asyncio.gather(
+            expand_neighbours(self._memories, owner, eligible, found.vector, tuning),
+            self._fill_similarities(owner, found),
         )
+        eligible += added
         if not eligible:
             return []
         best_match = max(c.match for c in eligible)
         weight = tuning.relevance_tiebreak
-        # Ranked on stored fields alone: only the chosen few are decrypted.
+        # Ranked on lean rows (stored heat) alone: only the chosen few are read and decrypted.
         chosen = sorted(
             eligible, key=lambda c: -(c.match / best_match + weight * self._relevance(c, now))
         )[:wanted]
-        return by_type_priority([_context(self._scored(c, now)) for c in chosen])
+        return by_type_priority([_context(hit) for hit in await self._open(owner, chosen, now)])
 
     def _relevance(self, candidate: Candidate, now: datetime) -> float:
-        """DESIGN relevance from the stored (plaintext) heat; equals _scored's relevance."""
-        stored = candidate.stored
-        importance = importance_at(stored.heat, stored.memory_type, now, self._policy.base_rate)
+        """DESIGN relevance from the stored (plaintext) heat, importance computed at `now`."""
+        hit = candidate.hit
+        importance = importance_at(hit.heat, hit.memory_type, now, self._policy.base_rate)
         return relevance(
-            candidate.similarity, importance, stored.heat.accessed_at, now, self._policy.weights
+            candidate.similarity, importance, hit.heat.accessed_at, now, self._policy.weights
         )
 
-    def _scored(self, candidate: Candidate, now: datetime) -> ScoredMemory:
-        memory = self._sealer.open(candidate.stored, now)
-        score = relevance(
-            candidate.similarity, memory.importance, memory.accessed_at, now, self._policy.weights
-        )
-        return ScoredMemory(memory, candidate.similarity, score)
+    async def _open(
+        self, owner: Owner, chosen: Sequence[Candidate], now: datetime
+    ) -> list[ScoredMemory]:
+        """The chosen candidates read in full (one statement) and decrypted, in their order;
+        one deleted meanwhile is left out."""
+        if not chosen:
+            return []
+        rows = {r.id: r for r in await self._memories.get_many(owner, [c.id for c in chosen])}
+        scored: list[ScoredMemory] = []
+        for candidate in chosen:
+            stored = rows.get(candidate.id)
+            if stored is None:
+                continue
+            memory = self._sealer.open(stored, now)
+            score = relevance(
+                candidate.similarity, memory.importance, memory.accessed_at, now,
+                self._policy.weights,
+            )
+            scored.append(ScoredMemory(memory, candidate.similarity, score))
+        return scored
 
     async def retrieve_context(
         self, owner: Owner, query: str, limit: int | None
@@ -178,7 +210,7 @@ class Retriever(ServicePart):
             return None
 
 
-async def _settle(task: asyncio.Task[list[LexicalHit]]) -> None:
+async def _settle(task: asyncio.Task[list[SearchCandidate]]) -> None:
     """Cancel a search the caller no longer waits for, and mark a failed one as seen (when
     the embedding or the dense search failed first, that error is the one raised)."""
     if not task.done():

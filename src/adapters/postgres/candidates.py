@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 from uuid import UUID
 
 import asyncpg
@@ -85,7 +84,7 @@ WHERE m.id <> ALL($5::uuid[])
 """
 
 
-def to_candidate(record: Mapping[str, Any]) -> SearchCandidate:
+def to_candidate(record: asyncpg.Record) -> SearchCandidate:
     return SearchCandidate(
         id=record["id"],
         score=float(record["score"]),
