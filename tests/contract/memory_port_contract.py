@@ -16,6 +16,7 @@ import pytest
 from memlane.domain.model import Heat, MemoryFilter, MemoryType, Owner, StoredMemory
 from memlane.ports.memory import MemoryPort
 from tests.contract.builders import T0, at_cosine, axis, insert, minutes, stored
+from tests.contract.port_candidates_contract import PortCandidatesContract
 from tests.contract.port_maintenance_contract import PortMaintenanceContract
 from tests.contract.port_neighbours_contract import PortNeighboursContract
 from tests.contract.port_queries_contract import PortQueriesContract
@@ -48,7 +49,9 @@ def assert_same_row(got: StoredMemory | None, want: StoredMemory) -> None:
         assert all(math.isclose(a, b, abs_tol=1e-6) for a, b in pairs)
 
 
-class MemoryPortContract(PortQueriesContract, PortMaintenanceContract, PortNeighboursContract):
+class MemoryPortContract(
+    PortQueriesContract, PortMaintenanceContract, PortNeighboursContract, PortCandidatesContract
+):
     """Round trips, ownership isolation, update/replace and delete semantics (+ the mixins)."""
 
     @pytest.fixture

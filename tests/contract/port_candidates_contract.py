@@ -1,0 +1,91 @@
+"""MemoryPort contract, lean candidate reads: ids, scores and heat as ranking needs them."""
+
+from __future__ import annotations
+
+import pytest
+
+from memlane.domain.model import Heat, MemoryType, Owner, SearchCandidate, StoredMemory
+from memlane.ports.memory import MemoryPort
+from tests.contract.builders import T0, at_cosine, axis, insert, minutes, stored
+
+
+def assert_candidate_of(candidate: SearchCandidate, row: StoredMemory) -> None:
+    assert candidate.id == row.id
+    assert candidate.memory_type == row.memory_type
+    assert candidate.heat == row.heat
+    assert candidate.created_at == row.created_at
+    assert candidate.conversation_id == row.conversation_id
+
+
+class PortCandidatesContract:
+    """`*_candidates` and `similarities` agree with the full reads they stand in for."""
+
+    async def test_dense_candidates_are_the_dense_hits_in_order_with_their_heat(
+        self, memory_port: MemoryPort, owner: Owner, dimension: int
+    ) -> None:
+        heat = Heat(base_importance=0.7, access_count=3, accessed_at=T0 + minutes(5))
+        rows = [
+            stored(owner, embedding=at_cosine(dimension, 0.2)),
+            stored(owner, embedding=at_cosine(dimension, 0.8), heat=heat, importance=0.7,
+                   memory_type=MemoryType.PREFERENCE, conversation_id="c"),
+            stored(owner, embedding=at_cosine(dimension, 0.5)),
+        ]
+        await insert(memory_port, *rows, stored(owner, embedding=None))
+        found = await memory_port.dense_candidates(owner, axis(dimension, 0), 10, 0.3)
+        assert [c.score for c in found] == pytest.approx([0.8, 0.5], abs=1e-5)
+        assert_candidate_of(found[0], rows[1])
+        assert_candidate_of(found[1], rows[2])
+        hits = await memory_port.search_dense(owner, axis(dimension, 0), 2)
+        assert [c.id for c in await memory_port.dense_candidates(
+            owner, axis(dimension, 0), 2
+        )] == [h.stored.id for h in hits]
+
+    async def test_lexical_candidates_are_the_lexical_hits_in_order_with_bm25_scores(
+        self, memory_port: MemoryPort, owner: Owner
+    ) -> None:
+        both = stored(owner, keywords=("h-coffee", "h-morning"), conversation_id="talk")
+        one = stored(owner, keywords=("h-coffee", "h-tea"))
+        await insert(memory_port, one, both, stored(owner, keywords=("h-tea",)))
+        hits = await memory_port.search_lexical(owner, ["h-coffee", "h-morning"], 10)
+        found = await memory_port.lexical_candidates(owner, ["h-coffee", "h-morning"], 10)
+        assert [c.id for c in found] == [h.stored.id for h in hits] == [both.id, one.id]
+        assert [c.score for c in found] == pytest.approx([h.score for h in hits])
+        assert_candidate_of(found[0], both)
+        assert await memory_port.lexical_candidates(owner, ["h-absent"], 10) == []
+        assert await memory_port.lexical_candidates(owner, [], 10) == []
+
+    async def test_neighbour_candidates_are_the_neighbours_scored_by_cosine_to_the_query(
+        self, memory_port: MemoryPort, owner: Owner, dimension: int
+    ) -> None:
+        chain = [
+            stored(owner, conversation_id="c", created_at=T0 + minutes(i),
+                   embedding=at_cosine(dimension, 0.1 * i))
+            for i in range(5)
+        ]
+        chain.append(stored(owner, conversation_id="c", created_at=T0 + minutes(9)))
+        await insert(memory_port, *chain)
+        found = await memory_port.neighbour_candidates(
+            owner, [chain[4].id], 1, axis(dimension, 0)
+        )
+        by_id = {c.id: c for c in found}
+        assert set(by_id) == {chain[3].id, chain[5].id}
+        assert by_id[chain[3].id].score == pytest.approx(0.3, abs=1e-5)
+        assert by_id[chain[5].id].score == 0.0  # no embedding
+        assert_candidate_of(by_id[chain[3].id], chain[3])
+        blind = await memory_port.neighbour_candidates(owner, [chain[2].id], 2, None)
+        assert {c.id for c in blind} == {chain[i].id for i in (0, 1, 3, 4)}
+        assert {c.score for c in blind} == {0.0}
+
+    async def test_similarities_are_cosines_of_the_owners_memories_only(
+        self, memory_port: MemoryPort, owner: Owner, dimension: int
+    ) -> None:
+        near = stored(owner, embedding=at_cosine(dimension, 0.6))
+        bare = stored(owner, embedding=None)
+        stranger = Owner(owner.tenant, owner.user_id + "-other")
+        theirs = stored(stranger, embedding=axis(dimension, 0))
+        await insert(memory_port, near, bare, theirs)
+        found = await memory_port.similarities(
+            owner, [near.id, bare.id, theirs.id], axis(dimension, 0)
+        )
+        assert found == {near.id: pytest.approx(0.6, abs=1e-5), bare.id: 0.0}
+        assert await memory_port.similarities(owner, [], axis(dimension, 0)) == {}
