@@ -25,19 +25,33 @@ from memlane.domain.vectors import cosine_or_zero
 
 
 class MemoryWriteSession(ABC):
-    """A per-user critical section: the dedup check and the write are atomic together."""
+    """A per-user critical section: the dedup check and the writes are atomic together.
+
+    The batch methods are the primitives (one statement each, whatever the batch size);
+    the single-memory methods are conveniences over them.
+    """
 
     @abstractmethod
+    async def nearest_many(self, embeddings: Sequence[Vector]) -> builtins.list[DenseHit | None]:
+        """For each embedding, the owner's single most similar memory (None if none has one)."""
+
+    @abstractmethod
+    async def insert_many(self, stored: Sequence[StoredMemory]) -> None:
+        """Store new memories of this owner."""
+
+    @abstractmethod
+    async def replace_many(self, stored: Sequence[StoredMemory]) -> None:
+        """Overwrite existing memories of this owner (all fields, heat included); raises
+        MemoryNotFound, writing nothing, if any of them is gone."""
+
     async def nearest(self, embedding: Vector) -> DenseHit | None:
-        """The owner's single most similar memory, if any has an embedding."""
+        return (await self.nearest_many([embedding]))[0]
 
-    @abstractmethod
     async def insert(self, stored: StoredMemory) -> None:
-        """Store a new memory."""
+        await self.insert_many([stored])
 
-    @abstractmethod
     async def replace(self, stored: StoredMemory) -> None:
-        """Overwrite an existing memory of this owner (all fields, heat included)."""
+        await self.replace_many([stored])
 
 
 class MemoryPort(ABC):

@@ -11,7 +11,16 @@ from uuid import uuid4
 from memlane.domain.decay import importance_at
 from memlane.domain.errors import EmbeddingUnavailable
 from memlane.domain.importance import classify, estimate_importance
-from memlane.domain.model import Heat, Memory, NewMemory, Owner, RememberResult, Vector
+from memlane.domain.model import (
+    DenseHit,
+    Heat,
+    Memory,
+    NewMemory,
+    Owner,
+    RememberResult,
+    StoredMemory,
+    Vector,
+)
 from memlane.domain.summary import summarize
 from memlane.ports.memory import MemoryWriteSession
 from memlane.service.merging import merge
@@ -42,8 +51,9 @@ class Writer(ServicePart):
             return await self._embedder.embed(list(texts), kind="document")
         except EmbeddingUnavailable as error:
             # The write must not be lost: store without embedding, backfill later.
-            log.warning("embedder unavailable, storing %d memories without embedding: %s",
-                        len(texts), error)
+            log.warning(
+                "embedder unavailable, storing %d memories without embedding: %s", len(texts), error
+            )
             return None
 
     async def remember_many(self, owner: Owner, items: Sequence[NewMemory]) -> list[RememberResult]:
@@ -54,12 +64,14 @@ class Writer(ServicePart):
         now = self._clock()
         fresh = [self._draft(owner, new, now) for new in checked]
         vectors = await self.embed_documents([document_text(d.memory) for d in fresh])
+        for index, draft in enumerate(fresh):
+            draft.embedding = None if vectors is None else vectors[index]
         async with self._memories.write_session(owner) as session:
+            stored_hits = await self._stored_nearest(session, fresh)
             drafts: list[_Draft] = []
             outcome: list[tuple[_Draft, bool]] = []
-            for index, draft in enumerate(fresh):
-                draft.embedding = None if vectors is None else vectors[index]
-                target = await self._duplicate_of(session, draft, drafts, now)
+            for draft, hit in zip(fresh, stored_hits, strict=True):
+                target = self._duplicate_of(draft, hit, drafts, now)
                 merged = None if target is None else self._merged(target, draft, now)
                 if target is None or merged is None:
                     drafts.append(draft)
@@ -69,10 +81,9 @@ class Writer(ServicePart):
                     target.reembed = True
                     outcome.append((target, True))
             await self._reembed([d for d in drafts if d.reembed])
-            for draft in drafts:
-                draft.memory = self._finalise(draft, now)
-                stored = self._sealer.seal(draft.memory, draft.embedding, now)
-                await (session.replace(stored) if draft.existing else session.insert(stored))
+            sealed = {id(d): self._seal(d, now) for d in drafts if d.reembed or not d.existing}
+            await session.insert_many([sealed[id(d)] for d in drafts if not d.existing])
+            await session.replace_many([sealed[id(d)] for d in drafts if d.existing and d.reembed])
         return [RememberResult(d.memory, merged) for d, merged in outcome]
 
     def _draft(self, owner: Owner, new: NewMemory, now: datetime) -> _Draft:
@@ -101,26 +112,32 @@ class Writer(ServicePart):
         )
         return _Draft(memory=memory, embedding=None, existing=False)
 
-    async def _duplicate_of(
-        self, session: MemoryWriteSession, draft: _Draft, drafts: list[_Draft], now: datetime
+    async def _stored_nearest(
+        self, session: MemoryWriteSession, fresh: Sequence[_Draft]
+    ) -> list[DenseHit | None]:
+        """Each draft's nearest stored memory, in one query for the batch (None: no dedup)."""
+        probing = [i for i, d in enumerate(fresh) if _dedups(d)]
+        hits = await session.nearest_many([_vector(fresh[i]) for i in probing])
+        found: list[DenseHit | None] = [None] * len(fresh)
+        for i, hit in zip(probing, hits, strict=True):
+            found[i] = hit
+        return found
+
+    def _duplicate_of(
+        self, draft: _Draft, hit: DenseHit | None, drafts: list[_Draft], now: datetime
     ) -> _Draft | None:
         """The draft to merge into: the most similar above merge_threshold, stored or batch."""
-        if draft.embedding is None:
-            return None  # without an embedding there is no dedup
-        if is_turn(draft.memory.metadata):
-            # A conversation turn is an event: the same words said at another time, or by
-            # someone else, are another turn, and merging would lose when and who. (Their
-            # embedded text shares date and speaker, so cosine would merge unrelated turns.)
+        if not _dedups(draft):
             return None
+        embedding = _vector(draft)
         threshold = self._policy.merge_threshold
         best: _Draft | None = None
         best_similarity = threshold
         for other in drafts:
-            if other.embedding is not None and not is_turn(other.memory.metadata):
-                similarity = cosine(draft.embedding, other.embedding)
+            if _dedups(other):
+                similarity = cosine(embedding, _vector(other))
                 if similarity > best_similarity:
                     best, best_similarity = other, similarity
-        hit = await session.nearest(draft.embedding)
         if hit is not None and is_turn(hit.stored.metadata):
             hit = None  # a fact is not folded into a turn of a conversation either
         if hit is not None and hit.similarity > best_similarity:
@@ -152,8 +169,26 @@ class Writer(ServicePart):
         for index, draft in enumerate(drafts):
             draft.embedding = None if vectors is None else vectors[index]
 
-    def _finalise(self, draft: _Draft, now: datetime) -> Memory:
+    def _seal(self, draft: _Draft, now: datetime) -> StoredMemory:
+        """The draft's final form (importance now, embedding model) sealed for storage."""
         memory = draft.memory
         model = self._embedder.model if draft.embedding is not None else None
         importance = importance_at(memory.heat, memory.memory_type, now, self._policy.base_rate)
-        return replace(memory, importance=importance, embedding_model=model)
+        draft.memory = replace(memory, importance=importance, embedding_model=model)
+        return self._sealer.seal(draft.memory, draft.embedding, now)
+
+
+def _dedups(draft: _Draft) -> bool:
+    """Whether a draft takes part in dedup: it has an embedding and is not a conversation turn.
+
+    A turn is an event: the same words said at another time, or by someone else, are another
+    turn, and merging would lose when and who (their embedded text shares date and speaker,
+    so cosine would merge unrelated turns).
+    """
+    return draft.embedding is not None and not is_turn(draft.memory.metadata)
+
+
+def _vector(draft: _Draft) -> Vector:
+    if draft.embedding is None:
+        raise ValueError("a draft without an embedding takes no part in dedup")
+    return draft.embedding

@@ -14,6 +14,7 @@ from statistics import fmean
 from uuid import UUID
 
 from memlane.domain.decay import accessed, importance_at
+from memlane.domain.errors import MemoryNotFound
 from memlane.domain.model import (
     Cursor,
     DenseHit,
@@ -43,22 +44,33 @@ class _FakeWriteSession(MemoryWriteSession):
         self._port = port
         self._owner = owner
 
-    async def nearest(self, embedding: Vector) -> DenseHit | None:
-        hits = await self._port.search_dense(self._owner, embedding, 1)
+    async def nearest_many(self, embeddings: Sequence[Vector]) -> list[DenseHit | None]:
+        found: list[DenseHit | None] = []
+        for embedding in embeddings:
+            hits = await self._port.search_dense(self._owner, embedding, 1)
+            found.append(hits[0] if hits else None)
         await asyncio.sleep(0)  # a real query yields before it answers: racing writers run here
-        return hits[0] if hits else None
+        return found
 
-    async def insert(self, stored: StoredMemory) -> None:
-        self._port._check(stored, self._owner)
-        rows = self._port._rows[stored.owner]
-        if stored.id in rows:
-            raise ValueError(f"duplicate memory id {stored.id}")  # a primary-key violation
-        rows[stored.id] = self._port._copy(stored)
+    async def insert_many(self, stored: Sequence[StoredMemory]) -> None:
+        rows = self._port._rows[self._owner]
+        ids = [s.id for s in stored]
+        for row in stored:
+            self._port._check(row, self._owner)
+        if len(set(ids)) != len(ids) or any(i in rows for i in ids):
+            raise ValueError("duplicate memory id")  # a primary-key violation: nothing written
+        for row in stored:
+            rows[row.id] = self._port._copy(row)
 
-    async def replace(self, stored: StoredMemory) -> None:
-        self._port._check(stored, self._owner)
-        if not await self._port.update(stored):
-            raise LookupError(f"memory {stored.id} does not exist")
+    async def replace_many(self, stored: Sequence[StoredMemory]) -> None:
+        rows = self._port._rows[self._owner]
+        for row in stored:
+            self._port._check(row, self._owner)
+        missing = next((row.id for row in stored if row.id not in rows), None)
+        if missing is not None:
+            raise MemoryNotFound(missing)
+        for row in stored:
+            await self._port.update(row)
 
 
 class FakeMemoryPort(MemoryPort):

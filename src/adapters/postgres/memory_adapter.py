@@ -10,7 +10,7 @@ from uuid import UUID
 
 import asyncpg
 
-from memlane.adapters.postgres import candidates, sql
+from memlane.adapters.postgres import candidates, sql, write_sql
 from memlane.adapters.postgres.access_log import DeferredAccessLog
 from memlane.adapters.postgres.pool import connection_from
 from memlane.adapters.postgres.rows import (
@@ -22,9 +22,9 @@ from memlane.adapters.postgres.rows import (
     to_stored_many,
     vector_array_param,
     vector_param,
-    write_params,
 )
-from memlane.domain.errors import EmbeddingDimensionMismatch, MemoryNotFound
+from memlane.adapters.postgres.write_session import PostgresWriteSession, batch_params
+from memlane.domain.errors import EmbeddingDimensionMismatch
 from memlane.domain.model import (
     Cursor,
     DenseHit,
@@ -65,43 +65,22 @@ async def _dimension_errors() -> AsyncIterator[None]:
 
 
 async def _search_dense(
-    connection: asyncpg.Connection, owner: Owner, embedding: Vector, limit: int,
+    connection: asyncpg.Connection,
+    owner: Owner,
+    embedding: Vector,
+    limit: int,
     min_similarity: float,
 ) -> list[DenseHit]:
     async with _dimension_errors():
         records = await connection.fetch(
-            sql.SEARCH_DENSE, owner.tenant, owner.user_id, vector_param(embedding), limit,
+            sql.SEARCH_DENSE,
+            owner.tenant,
+            owner.user_id,
+            vector_param(embedding),
+            limit,
             min_similarity,
         )
     return [DenseHit(to_stored(r), float(r["similarity"])) for r in records]
-
-
-class PostgresWriteSession(MemoryWriteSession):
-    """Writes of one owner on one connection, inside a transaction holding the owner's lock."""
-
-    def __init__(self, connection: asyncpg.Connection, owner: Owner) -> None:
-        self._connection = connection
-        self._owner = owner
-
-    def _check_owner(self, stored: StoredMemory) -> None:
-        if stored.owner != self._owner:
-            raise ValueError("a write session only writes its own owner's memories")
-
-    async def nearest(self, embedding: Vector) -> DenseHit | None:
-        hits = await _search_dense(self._connection, self._owner, embedding, 1, -1.0)
-        return hits[0] if hits else None
-
-    async def insert(self, stored: StoredMemory) -> None:
-        self._check_owner(stored)
-        async with _dimension_errors():
-            await self._connection.execute(sql.INSERT, *write_params(stored))
-
-    async def replace(self, stored: StoredMemory) -> None:
-        self._check_owner(stored)
-        async with _dimension_errors():
-            count = await self._connection.fetchval(sql.UPDATE, *write_params(stored))
-        if count == 0:
-            raise MemoryNotFound(stored.id)
 
 
 class PostgresMemoryAdapter(MemoryPort):
@@ -208,8 +187,13 @@ class PostgresMemoryAdapter(MemoryPort):
             return []
         async with self._connection() as connection:
             records = await connection.fetch(
-                sql.SEARCH_LEXICAL, owner.tenant, owner.user_id, terms, limit,
-                self._lexical_budget, max(self._lexical_budget, limit),
+                sql.SEARCH_LEXICAL,
+                owner.tenant,
+                owner.user_id,
+                terms,
+                limit,
+                self._lexical_budget,
+                max(self._lexical_budget, limit),
             )
         return [LexicalHit(to_stored(r), float(r["score"])) for r in records]
 
@@ -261,7 +245,12 @@ class PostgresMemoryAdapter(MemoryPort):
 
     async def update(self, stored: StoredMemory) -> bool:
         async with self._connection() as connection, _dimension_errors():
-            count = await connection.fetchval(sql.UPDATE, *write_params(stored))
+            count = await connection.fetchval(
+                write_sql.REPLACE_MANY,
+                stored.owner.tenant,
+                stored.owner.user_id,
+                *batch_params([stored]),
+            )
         return bool(count)
 
     async def delete(self, owner: Owner, memory_id: UUID) -> bool:
@@ -309,14 +298,19 @@ class PostgresMemoryAdapter(MemoryPort):
             return len(set(memory_ids))
         async with self._connection() as connection:
             status = await connection.execute(
-                sql.RECORD_ACCESS, now, base_rate, DECAY_TYPES, DECAY_MODIFIERS, DECAY_FLOORS,
-                owner.tenant, owner.user_id, list(memory_ids),
+                sql.RECORD_ACCESS,
+                now,
+                base_rate,
+                DECAY_TYPES,
+                DECAY_MODIFIERS,
+                DECAY_FLOORS,
+                owner.tenant,
+                owner.user_id,
+                list(memory_ids),
             )
         return affected_rows(status)
 
-    async def materialise_decay(
-        self, owner: Owner | None, now: datetime, base_rate: float
-    ) -> int:
+    async def materialise_decay(self, owner: Owner | None, now: datetime, base_rate: float) -> int:
         params: list[object] = [now, base_rate, DECAY_TYPES, DECAY_MODIFIERS, DECAY_FLOORS]
         statement = sql.MATERIALISE_DECAY_ALL
         if owner is not None:
@@ -343,9 +337,7 @@ class PostgresMemoryAdapter(MemoryPort):
         async with self._connection() as connection:
             return to_stored_many(await connection.fetch(sql.MISSING_EMBEDDINGS, limit))
 
-    async def set_embeddings(
-        self, items: Sequence[tuple[Owner, UUID, Vector]], model: str
-    ) -> int:
+    async def set_embeddings(self, items: Sequence[tuple[Owner, UUID, Vector]], model: str) -> int:
         if not items:
             return 0
         async with self._connection() as connection, _dimension_errors():

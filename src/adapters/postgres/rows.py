@@ -22,34 +22,9 @@ def vector_param(embedding: Vector | None) -> np.ndarray | None:
     return None if embedding is None else np.asarray(embedding, dtype=np.float32)
 
 
-def vector_array_param(embeddings: Sequence[Vector]) -> list[PgVector]:
+def vector_array_param(embeddings: Sequence[Vector | None]) -> list[PgVector | None]:
     """Vectors for a `vector[]` parameter (asyncpg would read a bare ndarray as a sub-array)."""
-    return [PgVector(np.asarray(e, dtype=np.float32)) for e in embeddings]
-
-
-def write_params(stored: StoredMemory) -> tuple[Any, ...]:
-    """The 19 parameters of INSERT and UPDATE, in their documented order."""
-    return (
-        stored.owner.tenant,
-        stored.owner.user_id,
-        stored.id,
-        stored.memory_type.value,
-        bytes(stored.content),
-        bytes(stored.summary),
-        stored.conversation_id,
-        list(stored.tags),
-        dict(stored.metadata),
-        stored.pinned,
-        vector_param(stored.embedding),
-        stored.embedding_model,
-        list(stored.keywords),
-        stored.created_at,
-        stored.updated_at,
-        float(stored.importance),
-        float(stored.heat.base_importance),
-        int(stored.heat.access_count),
-        stored.heat.accessed_at,
-    )
+    return [None if e is None else PgVector(np.asarray(e, dtype=np.float32)) for e in embeddings]
 
 
 def _embedding(value: Any) -> tuple[float, ...] | None:

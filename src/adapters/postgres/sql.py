@@ -23,39 +23,6 @@ TYPE_DECAY_TABLE = (
     "unnest($3::text[], $4::float8[], $5::float8[]) AS d(memory_type, modifier, floor)"
 )
 
-# $1..$19: tenant, user_id, id, memory_type, content, summary, conversation_id, tags, metadata,
-# pinned, embedding, embedding_model, keywords, created_at, updated_at,
-# importance, base_importance, access_count, accessed_at.
-INSERT = """
-WITH wide AS (
-    INSERT INTO memories (tenant, user_id, id, memory_type, content, summary, conversation_id,
-                          tags, metadata, pinned, embedding, embedding_model, keywords,
-                          created_at, updated_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,
-            memlane_terms_tsvector($13::text[]), $14, $15)
-)
-INSERT INTO memory_heat (tenant, user_id, id, memory_type, pinned,
-                         importance, base_importance, access_count, accessed_at)
-VALUES ($1, $2, $3, $4, $10, $16, $17, $18, $19)
-"""
-
-UPDATE = """
-WITH wide AS (
-    UPDATE memories
-    SET memory_type = $4, content = $5, summary = $6, conversation_id = $7, tags = $8,
-        metadata = $9, pinned = $10, embedding = $11, embedding_model = $12,
-        keywords = memlane_terms_tsvector($13::text[]), created_at = $14, updated_at = $15
-    WHERE tenant = $1 AND user_id = $2 AND id = $3
-    RETURNING id
-), heat AS (
-    UPDATE memory_heat
-    SET memory_type = $4, pinned = $10, importance = $16, base_importance = $17,
-        access_count = $18, accessed_at = $19
-    WHERE tenant = $1 AND user_id = $2 AND id = $3 AND EXISTS (SELECT 1 FROM wide)
-)
-SELECT count(*) FROM wide
-"""
-
 GET = f"SELECT {COLUMNS} {FROM_JOINED} WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = $3"
 
 GET_MANY = f"""

@@ -1,0 +1,81 @@
+"""SQL of the write session: whole batches in one statement each, through `unnest`."""
+
+from __future__ import annotations
+
+from memlane.adapters.postgres.sql import COLUMNS
+
+# Per-row arrays of different lengths (tags, terms) cannot be unnested as a text[][]; they
+# arrive as JSON text, one document per row. $1, $2: tenant, user_id; then one array per
+# column, in this order.
+_INPUT = """
+input AS (
+    SELECT * FROM unnest(
+        $3::uuid[], $4::text[], $5::bytea[], $6::bytea[], $7::text[], $8::text[], $9::text[],
+        $10::boolean[], $11::vector[], $12::text[], $13::text[], $14::timestamptz[],
+        $15::timestamptz[], $16::float8[], $17::float8[], $18::integer[], $19::timestamptz[]
+    ) AS u(id, memory_type, content, summary, conversation_id, tags, metadata, pinned,
+           embedding, embedding_model, terms, created_at, updated_at,
+           importance, base_importance, access_count, accessed_at)
+)"""
+_TAGS = "ARRAY(SELECT jsonb_array_elements_text(i.tags::jsonb))"
+_KEYWORDS = "memlane_terms_tsvector(ARRAY(SELECT jsonb_array_elements_text(i.terms::jsonb)))"
+
+INSERT_MANY = f"""
+WITH {_INPUT}, wide AS (
+    INSERT INTO memories (tenant, user_id, id, memory_type, content, summary, conversation_id,
+                          tags, metadata, pinned, embedding, embedding_model, keywords,
+                          created_at, updated_at)
+    SELECT $1, $2, i.id, i.memory_type, i.content, i.summary, i.conversation_id, {_TAGS},
+           i.metadata::jsonb, i.pinned, i.embedding, i.embedding_model, {_KEYWORDS},
+           i.created_at, i.updated_at
+    FROM input AS i
+)
+INSERT INTO memory_heat (tenant, user_id, id, memory_type, pinned,
+                         importance, base_importance, access_count, accessed_at)
+SELECT $1, $2, i.id, i.memory_type, i.pinned,
+       i.importance, i.base_importance, i.access_count, i.accessed_at
+FROM input AS i
+"""
+
+REPLACE_MANY = f"""
+WITH {_INPUT}, wide AS (
+    UPDATE memories AS m
+    SET memory_type = i.memory_type, content = i.content, summary = i.summary,
+        conversation_id = i.conversation_id, tags = {_TAGS}, metadata = i.metadata::jsonb,
+        pinned = i.pinned, embedding = i.embedding, embedding_model = i.embedding_model,
+        keywords = {_KEYWORDS}, created_at = i.created_at, updated_at = i.updated_at
+    FROM input AS i
+    WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = i.id
+    RETURNING m.id
+), heat AS (
+    UPDATE memory_heat AS h
+    SET memory_type = i.memory_type, pinned = i.pinned, importance = i.importance,
+        base_importance = i.base_importance, access_count = i.access_count,
+        accessed_at = i.accessed_at
+    FROM input AS i
+    WHERE h.tenant = $1 AND h.user_id = $2 AND h.id = i.id
+      AND i.id IN (SELECT id FROM wide)
+)
+SELECT count(*) FROM wide
+"""
+
+# For each query vector (by its ordinal), the owner's nearest memory: one index probe each.
+NEAREST_MANY = f"""
+SELECT q.ord, n.*
+FROM unnest($3::vector[]) WITH ORDINALITY AS q(embedding, ord)
+CROSS JOIN LATERAL (
+    SELECT {COLUMNS}, 1 - (m.embedding <=> q.embedding) AS similarity
+    FROM memories AS m
+    JOIN memory_heat AS h ON h.tenant = m.tenant AND h.user_id = m.user_id AND h.id = m.id
+    WHERE m.tenant = $1 AND m.user_id = $2 AND m.embedding IS NOT NULL
+    ORDER BY m.embedding <=> q.embedding
+    LIMIT 1
+) AS n
+"""
+
+FIRST_MISSING = """
+SELECT i.id FROM unnest($3::uuid[]) WITH ORDINALITY AS i(id, ord)
+WHERE NOT EXISTS (SELECT 1 FROM memories AS m
+                  WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = i.id)
+ORDER BY i.ord LIMIT 1
+"""
