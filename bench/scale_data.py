@@ -222,8 +222,11 @@ async def move_stage(connection: asyncpg.Connection, rebuild_hnsw: bool) -> None
     if rebuild_hnsw:
         await connection.execute("SET maintenance_work_mem = '1GB'")
         await connection.execute(indexdef, timeout=LONG_S)
-    await connection.execute("ANALYZE memories", timeout=LONG_S)
-    await connection.execute("ANALYZE memory_heat", timeout=LONG_S)
+    # VACUUM, not just ANALYZE: a reload deletes the user's previous rows first, and until
+    # autovacuum gets to them their index entries send every search to dead tuples (the
+    # lexical search read 5,263 heap pages for 1,000 candidates: 30 ms instead of 10).
+    await connection.execute("VACUUM ANALYZE memories", timeout=LONG_S)
+    await connection.execute("VACUUM ANALYZE memory_heat", timeout=LONG_S)
 
 
 REPLICATE = """
