@@ -1,0 +1,72 @@
+"""Context selection ranks on lean candidates and reads in full only the memories it returns."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from memlane.domain.model import NewMemory
+from memlane.ports.memory import MemoryPort
+from memlane.service.memory_service import MemoryService
+from tests.contract.builders import at_cosine, axis
+from tests.fakes.world import DIMENSION, FakeWorld, new_owner
+
+QUERY = "which tea does the user like"
+FULL_READS = {"search_dense", "search_lexical", "neighbours", "get", "list", "export"}
+
+
+class RecordingPort:
+    """Delegates to a MemoryPort and records the name and arguments of every call."""
+
+    def __init__(self, inner: MemoryPort) -> None:
+        self._inner = inner
+        self.calls: list[tuple[str, tuple[Any, ...]]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self._inner, name)
+        if not callable(attribute) or name == "write_session":
+            return attribute
+
+        def record(*args: Any, **kwargs: Any) -> Any:
+            self.calls.append((name, args))
+            return attribute(*args, **kwargs)
+
+        return record
+
+    def named(self, name: str) -> list[tuple[Any, ...]]:
+        return [args for called, args in self.calls if called == name]
+
+
+async def _world_with_memories(count: int) -> tuple[FakeWorld, RecordingPort, Callable[..., Any]]:
+    world = FakeWorld()
+    world.embedder.vectors[QUERY] = axis(DIMENSION, 0)
+    owner = new_owner()
+    for i in range(count):
+        text = f"tea note {i}" if i % 2 else f"conversation turn {i}"
+        world.embedder.vectors[text] = at_cosine(DIMENSION, 0.3 + i * 0.01, other=1 + i % 7)
+        await world.service.remember(
+            owner, NewMemory(text, conversation_id="talk", metadata={"speaker": "user"})
+        )
+    recording = RecordingPort(world.port)
+    service = MemoryService(
+        recording,  # type: ignore[arg-type]
+        world.embedder, world.encryption, world.keywords, world.policy, world.clock,
+    )
+    return world, recording, lambda limit: service.retrieve_context(owner, QUERY, limit)
+
+
+async def test_context_reads_only_the_chosen_memories_in_full_in_one_call() -> None:
+    _, recording, retrieve = await _world_with_memories(30)
+    chosen = await retrieve(3)
+    assert len(chosen) == 3
+    full_reads = recording.named("get_many")
+    assert len(full_reads) == 1
+    assert set(full_reads[0][1]) == {m.id for m in chosen}
+    assert not FULL_READS & {name for name, _ in recording.calls}
+
+
+async def test_context_ranks_on_lean_candidates_and_their_neighbours() -> None:
+    _, recording, retrieve = await _world_with_memories(12)
+    await retrieve(4)
+    called = {name for name, _ in recording.calls}
+    assert {"dense_candidates", "lexical_candidates", "neighbour_candidates"} <= called
