@@ -25,11 +25,16 @@ CREATE TABLE memory_terms (
 -- Applies a batch of keyword changes (sign +1: a memory now holds these terms, -1: no longer)
 -- aggregated per owner and per term. Rows are locked owner rows first, then term rows, each
 -- in key order, so concurrent writers (a cleanup over many owners, a write session of one)
--- always wait on each other in the same order and never deadlock. Counts reaching 0 go.
+-- always wait on each other in the same order and never deadlock. The upsert returns the
+-- rows it brought to 0 and only those are deleted (no scan of an owner's whole vocabulary).
 CREATE FUNCTION memlane_apply_keyword_changes(
     tenants text[], user_ids text[], keywords tsvector[], signs integer[]
 ) RETURNS void
 LANGUAGE plpgsql AS $$
+DECLARE
+    empty_tenants text[];
+    empty_users text[];
+    empty_terms text[];
 BEGIN
     WITH c AS (SELECT * FROM unnest(tenants, user_ids, keywords, signs) AS c(tenant, user_id, kw, sign))
     INSERT INTO memory_owner_stats AS s (tenant, user_id, n, total_length)
@@ -39,21 +44,27 @@ BEGIN
     ON CONFLICT (tenant, user_id) DO UPDATE
     SET n = s.n + excluded.n, total_length = s.total_length + excluded.total_length;
 
-    WITH c AS (SELECT * FROM unnest(tenants, user_ids, keywords, signs) AS c(tenant, user_id, kw, sign))
-    INSERT INTO memory_terms AS t (tenant, user_id, term, df)
-    SELECT c.tenant, c.user_id, u.lexeme, sum(c.sign)
-    FROM c, unnest(c.kw) AS u(lexeme, positions, weights)
-    GROUP BY c.tenant, c.user_id, u.lexeme
-    HAVING sum(c.sign) <> 0
-    ORDER BY c.tenant, c.user_id, u.lexeme
-    ON CONFLICT (tenant, user_id, term) DO UPDATE SET df = t.df + excluded.df;
+    WITH c AS (SELECT * FROM unnest(tenants, user_ids, keywords, signs) AS c(tenant, user_id, kw, sign)),
+    counted AS (
+        INSERT INTO memory_terms AS t (tenant, user_id, term, df)
+        SELECT c.tenant, c.user_id, u.lexeme, sum(c.sign)
+        FROM c, unnest(c.kw) AS u(lexeme, positions, weights)
+        GROUP BY c.tenant, c.user_id, u.lexeme
+        HAVING sum(c.sign) <> 0
+        ORDER BY c.tenant, c.user_id, u.lexeme
+        ON CONFLICT (tenant, user_id, term) DO UPDATE SET df = t.df + excluded.df
+        RETURNING t.tenant, t.user_id, t.term, t.df
+    )
+    SELECT array_agg(tenant), array_agg(user_id), array_agg(term)
+    INTO empty_tenants, empty_users, empty_terms
+    FROM counted WHERE df <= 0;
 
-    IF -1 = ANY(signs) THEN
-        -- Only owners that lost memories can have counts at 0; their rows are locked already.
+    IF empty_terms IS NOT NULL THEN
         DELETE FROM memory_terms AS t
-        USING (SELECT DISTINCT tenant, user_id FROM unnest(tenants, user_ids, signs)
-               AS c(tenant, user_id, sign) WHERE c.sign < 0) AS o
-        WHERE t.tenant = o.tenant AND t.user_id = o.user_id AND t.df <= 0;
+        USING unnest(empty_tenants, empty_users, empty_terms) AS e(tenant, user_id, term)
+        WHERE t.tenant = e.tenant AND t.user_id = e.user_id AND t.term = e.term AND t.df <= 0;
+    END IF;
+    IF -1 = ANY(signs) THEN
         DELETE FROM memory_owner_stats AS s
         USING (SELECT DISTINCT tenant, user_id FROM unnest(tenants, user_ids, signs)
                AS c(tenant, user_id, sign) WHERE c.sign < 0) AS o
