@@ -9,7 +9,7 @@ import asyncpg
 import numpy as np
 import pytest
 
-from memlane.adapters.postgres import sql
+from memlane.adapters.postgres import candidates
 from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
 from memlane.adapters.postgres.migrations import load_migrations
 from memlane.adapters.postgres.pool import init_connection, server_settings
@@ -127,8 +127,8 @@ async def test_the_hnsw_path_needs_iterative_scan_for_a_full_top_10(
     connection = await probe.connect(enable_sort="off", **{"hnsw.iterative_scan": iterative_scan})
     try:
         args = (OWNER.tenant, OWNER.user_id, vector_param(list(_query(probe))), K, -1.0)
-        plan = "\n".join(r[0] for r in await connection.fetch("EXPLAIN " + sql.SEARCH_DENSE, *args))
-        records = await connection.fetch(sql.SEARCH_DENSE, *args)
+        plan = "\n".join(r[0] for r in await connection.fetch("EXPLAIN " + candidates.DENSE, *args))
+        records = await connection.fetch(candidates.DENSE, *args)
     finally:
         await connection.close()
     assert "memories_embedding_hnsw_idx" in plan

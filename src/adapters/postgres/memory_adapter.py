@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import replace
 from datetime import datetime
 from uuid import UUID
 
@@ -21,7 +22,6 @@ from memlane.adapters.postgres.rows import (
     to_stored,
     to_stored_many,
     vector_array_param,
-    vector_param,
 )
 from memlane.adapters.postgres.write_session import PostgresWriteSession, batch_params
 from memlane.domain.errors import EmbeddingDimensionMismatch
@@ -62,25 +62,6 @@ async def _dimension_errors() -> AsyncIterator[None]:
                 f"{exc}; run `memlane reembed` after changing the embedding model"
             ) from exc
         raise
-
-
-async def _search_dense(
-    connection: asyncpg.Connection,
-    owner: Owner,
-    embedding: Vector,
-    limit: int,
-    min_similarity: float,
-) -> list[DenseHit]:
-    async with _dimension_errors():
-        records = await connection.fetch(
-            sql.SEARCH_DENSE,
-            owner.tenant,
-            owner.user_id,
-            vector_param(embedding),
-            limit,
-            min_similarity,
-        )
-    return [DenseHit(to_stored(r), float(r["similarity"])) for r in records]
 
 
 class PostgresMemoryAdapter(MemoryPort):
@@ -172,41 +153,35 @@ class PostgresMemoryAdapter(MemoryPort):
         next_cursor = Cursor(items[-1].created_at, items[-1].id) if more else None
         return Page(items, next_cursor)
 
+    # The full-row searches are the lean candidate reads plus one `get_many`: each query is
+    # written once, and the service itself only ever uses the lean reads.
     async def search_dense(
         self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0
     ) -> builtins.list[DenseHit]:
-        self._check_query(embedding)
-        async with self._connection() as connection:
-            return await _search_dense(connection, owner, embedding, limit, min_similarity)
+        found = await self.dense_candidates(owner, embedding, limit, min_similarity)
+        return [DenseHit(row, c.score) for c, row in await self._read_hits(owner, found)]
 
     async def search_lexical(
         self, owner: Owner, keywords: Sequence[str], limit: int
     ) -> builtins.list[LexicalHit]:
-        terms = [k for k in keywords if k]
-        if not terms:
-            return []
-        async with self._connection() as connection:
-            records = await connection.fetch(
-                sql.SEARCH_LEXICAL,
-                owner.tenant,
-                owner.user_id,
-                terms,
-                limit,
-                self._lexical_budget,
-                max(self._lexical_budget, limit),
-            )
-        return [LexicalHit(to_stored(r), float(r["score"])) for r in records]
+        found = await self.lexical_candidates(owner, keywords, limit)
+        return [LexicalHit(row, c.score) for c, row in await self._read_hits(owner, found)]
 
     async def neighbours(
         self, owner: Owner, memory_ids: Sequence[UUID], span: int
     ) -> builtins.list[StoredMemory]:
-        if not memory_ids or span < 1:
+        found = await self.neighbour_candidates(owner, memory_ids, span, None)
+        return [row for _, row in await self._read_hits(owner, found)]
+
+    async def _read_hits(
+        self, owner: Owner, found: Sequence[SearchCandidate]
+    ) -> builtins.list[tuple[SearchCandidate, StoredMemory]]:
+        """Candidates with their full rows, in candidate order; like every hit, without the
+        index terms. A memory deleted in between is left out."""
+        if not found:
             return []
-        async with self._connection() as connection:
-            records = await connection.fetch(
-                sql.NEIGHBOURS, owner.tenant, owner.user_id, list(memory_ids), span
-            )
-        return to_stored_many(records)
+        rows = {r.id: r for r in await self.get_many(owner, [c.id for c in found])}
+        return [(c, replace(rows[c.id], keywords=())) for c in found if c.id in rows]
 
     async def dense_candidates(
         self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0

@@ -8,13 +8,6 @@ COLUMNS = """
     m.tags, m.metadata, m.pinned, m.embedding, m.embedding_model,
     memlane_tsvector_terms(m.keywords) AS keywords, m.created_at, m.updated_at,
     h.importance, h.base_importance, h.access_count, h.accessed_at"""
-# Search hits and neighbours without their index terms: ranking never reads them, and
-# rebuilding the term list from the tsvector costs ~45 us a row (5 ms for 100 candidates).
-SEARCH_COLUMNS = """
-    m.tenant, m.user_id, m.id, m.memory_type, m.content, m.summary, m.conversation_id,
-    m.tags, m.metadata, m.pinned, m.embedding, m.embedding_model,
-    '{}'::text[] AS keywords, m.created_at, m.updated_at,
-    h.importance, h.base_importance, h.access_count, h.accessed_at"""
 FROM_JOINED = """
     FROM memories AS m
     JOIN memory_heat AS h ON h.tenant = m.tenant AND h.user_id = m.user_id AND h.id = m.id"""
@@ -41,25 +34,6 @@ WHERE m.tenant = $1 AND m.user_id = $2
   AND ($7::timestamptz IS NULL OR (m.created_at, m.id) < ($7, $8::uuid))
 ORDER BY m.created_at DESC, m.id DESC
 LIMIT $9
-"""
-
-# The inner query is what the HNSW index (iterative scan) or the owner btree serves; relaxed
-# order means the k rows may come slightly out of order, so they are sorted again outside,
-# and the similarity floor applies after the limit so it cannot turn into a full scan.
-SEARCH_DENSE = f"""
-WITH nearest AS MATERIALIZED (
-    SELECT m.tenant, m.user_id, m.id, m.embedding <=> $3 AS distance
-    FROM memories AS m
-    WHERE m.tenant = $1 AND m.user_id = $2 AND m.embedding IS NOT NULL
-    ORDER BY m.embedding <=> $3
-    LIMIT $4
-)
-SELECT {SEARCH_COLUMNS}, 1 - n.distance AS similarity
-FROM nearest AS n
-JOIN memories AS m ON m.tenant = n.tenant AND m.user_id = n.user_id AND m.id = n.id
-JOIN memory_heat AS h ON h.tenant = m.tenant AND h.user_id = m.user_id AND h.id = m.id
-WHERE 1 - n.distance >= $5
-ORDER BY n.distance, m.id
 """
 
 # BM25 over the (blinded) terms from stored statistics (migration 0040): df per term, and
@@ -110,45 +84,6 @@ scored AS (
     ORDER BY s.score DESC, c.id
     LIMIT $4
 )"""
-SEARCH_LEXICAL = f"""{SEARCH_LEXICAL_SCORED}
-SELECT {SEARCH_COLUMNS}, s.score
-FROM scored AS s
-JOIN memories AS m ON m.tenant = $1 AND m.user_id = $2 AND m.id = s.id
-JOIN memory_heat AS h ON h.tenant = m.tenant AND h.user_id = m.user_id AND h.id = m.id
-ORDER BY s.score DESC, m.id
-"""
-
-# Up to $4 memories before and after each seed in its conversation, read along the
-# conversation-order index (two short range scans per seed); the seeds themselves excluded.
-NEIGHBOURS = f"""
-WITH seeds AS MATERIALIZED (
-    SELECT m.id, m.conversation_id, m.created_at
-    FROM memories AS m
-    WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = ANY($3::uuid[])
-      AND m.conversation_id IS NOT NULL
-),
-near AS (
-    SELECT b.id FROM seeds AS s, LATERAL (
-        SELECT m.id FROM memories AS m
-        WHERE m.tenant = $1 AND m.user_id = $2 AND m.conversation_id = s.conversation_id
-          AND (m.created_at, m.id) < (s.created_at, s.id)
-        ORDER BY m.created_at DESC, m.id DESC
-        LIMIT $4
-    ) AS b
-    UNION
-    SELECT a.id FROM seeds AS s, LATERAL (
-        SELECT m.id FROM memories AS m
-        WHERE m.tenant = $1 AND m.user_id = $2 AND m.conversation_id = s.conversation_id
-          AND (m.created_at, m.id) > (s.created_at, s.id)
-        ORDER BY m.created_at, m.id
-        LIMIT $4
-    ) AS a
-)
-SELECT {SEARCH_COLUMNS} {FROM_JOINED}
-JOIN near ON near.id = m.id
-WHERE m.tenant = $1 AND m.user_id = $2 AND m.id <> ALL($3::uuid[])
-"""
-
 DELETE = """
 WITH heat AS (
     DELETE FROM memory_heat WHERE tenant = $1 AND user_id = $2 AND id = $3
