@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,12 +17,16 @@ pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
-def fresh_home() -> Iterator[Path]:
-    """Outside pytest's 0700 tmp tree: the embedded server may run as its own system user."""
+def fresh_home() -> Path:
+    """Outside pytest's 0700 tmp tree: the embedded server may run as its own system user.
+
+    Removed at exit, and registered before the server starts, so it runs after the server's
+    own exit hook has stopped it (atexit runs last-in first-out): deleting the directory
+    under a running server would leave the server behind."""
     home = Path(tempfile.mkdtemp(prefix="memlane-inproc-"))
     os.chmod(home, 0o755)
-    yield home
-    shutil.rmtree(home, ignore_errors=True)
+    atexit.register(shutil.rmtree, home, ignore_errors=True)
+    return home
 
 
 def files_containing(root: Path, needle: bytes) -> list[Path]:
