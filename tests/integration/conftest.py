@@ -1,11 +1,21 @@
-"""Integration fixtures: the PostgreSQL MemoryPort over the session pool."""
+"""Integration fixtures: the PostgreSQL MemoryPort, the real ONNX model, the real service."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import AsyncIterator
+from typing import Any
+
 import asyncpg
 import pytest
+import pytest_asyncio
 
+from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
+from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
+from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
+from memlane.domain.policy import MemoryPolicy, RecallTuning
+from memlane.service.memory_service import MemoryService
 
 EMBEDDING_DIMENSION = 384
 
@@ -18,3 +28,30 @@ def dimension() -> int:
 @pytest.fixture
 def memory_port(pg_pool: asyncpg.Pool) -> PostgresMemoryAdapter:
     return PostgresMemoryAdapter(pg_pool, dimension=EMBEDDING_DIMENSION)
+
+
+@pytest_asyncio.fixture(scope="session")
+async def embedder() -> AsyncIterator[OnnxEmbeddingAdapter]:
+    """The real model, loaded once for every integration test."""
+    adapter = OnnxEmbeddingAdapter()
+    await adapter.warm_up()
+    yield adapter
+    await adapter.close()
+
+
+def build_service(
+    pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter, key: bytes, **recall: Any
+) -> MemoryService:
+    """The real stack: PostgreSQL, ONNX, XChaCha20 with `key`, Snowball keywords."""
+    return MemoryService(
+        PostgresMemoryAdapter(pool, dimension=embedder.dimension),
+        embedder,
+        XChaChaEncryptionAdapter(key),
+        SnowballKeywordAdapter(),
+        MemoryPolicy(recall=RecallTuning(**recall)),
+    )
+
+
+@pytest.fixture
+def service(pg_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter) -> MemoryService:
+    return build_service(pg_pool, embedder, os.urandom(32))

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import numpy as np
 import pytest
-import pytest_asyncio
 
 from memlane.adapters.embedding.onnx import (
     DIMENSION,
@@ -18,14 +16,6 @@ from memlane.adapters.embedding.onnx import (
     packaged_model_path,
 )
 from memlane.domain.errors import EmbeddingUnavailable
-
-
-@pytest_asyncio.fixture(scope="module")
-async def embedder() -> AsyncIterator[OnnxEmbeddingAdapter]:
-    adapter = OnnxEmbeddingAdapter()
-    await adapter.warm_up()
-    yield adapter
-    await adapter.close()
 
 
 def cosine(a: object, b: object) -> float:

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncIterator
-
 import asyncpg
 import pytest
-import pytest_asyncio
 
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.encryption.noop import NoopEncryptionAdapter
-from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
 from memlane.domain.model import NewMemory, Owner
@@ -30,25 +25,6 @@ DIARY = [
 ]
 
 
-@pytest_asyncio.fixture(scope="module")
-async def embedder() -> AsyncIterator[OnnxEmbeddingAdapter]:
-    adapter = OnnxEmbeddingAdapter()
-    await adapter.warm_up()
-    yield adapter
-    await adapter.close()
-
-
-@pytest.fixture
-def service(pg_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter) -> MemoryService:
-    return MemoryService(
-        PostgresMemoryAdapter(pg_pool, dimension=embedder.dimension),
-        embedder,
-        XChaChaEncryptionAdapter(os.urandom(32)),
-        SnowballKeywordAdapter(),
-        MemoryPolicy(),
-    )
-
-
 async def test_keyword_search_finds_an_exact_rare_word_with_encryption_on(
     service: MemoryService, owner: Owner
 ) -> None:
@@ -65,7 +41,8 @@ async def test_the_table_holds_no_plaintext_token_of_content_or_speaker(
     rows = await pg_pool.fetch(
         "SELECT content, summary, keywords::text AS keywords FROM memories"
         " WHERE tenant = $1 AND user_id = $2",
-        owner.tenant, owner.user_id,
+        owner.tenant,
+        owner.user_id,
     )
     assert len(rows) == len(DIARY)
     words = {"xylophon", RARE, "theodora", "vienna", "cousin", "garden", "pasta", "river"}
@@ -74,7 +51,6 @@ async def test_the_table_holds_no_plaintext_token_of_content_or_speaker(
         assert not any(word.encode() in stored for word in words)
         assert not any(word in row["keywords"].lower() for word in words)
         assert row["keywords"]  # the index is there, just blinded
-
 
 
 async def test_with_encryption_off_the_index_is_a_plain_tsvector_of_stems(
@@ -90,7 +66,8 @@ async def test_with_encryption_off_the_index_is_a_plain_tsvector_of_stems(
     await plain.remember_many(owner, [NewMemory(DIARY[2])])
     keywords = await pg_pool.fetchval(
         "SELECT keywords::text FROM memories WHERE tenant = $1 AND user_id = $2",
-        owner.tenant, owner.user_id,
+        owner.tenant,
+        owner.user_id,
     )
     assert "'theodora'" in keywords and "'xylophonist'" in keywords and "'cousin'" in keywords
     hits = await plain.search(owner, f"{RARE}s", limit=1)

@@ -4,21 +4,15 @@ conversation neighbours come along within the k budget."""
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 import asyncpg
 import pytest
-import pytest_asyncio
 
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
-from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
-from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
-from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
 from memlane.domain.model import NewMemory, Owner
-from memlane.domain.policy import MemoryPolicy, RecallTuning
 from memlane.service.memory_service import MemoryService
+from tests.integration.conftest import build_service
 
 pytestmark = pytest.mark.integration
 
@@ -43,31 +37,6 @@ DISTRACTORS = [
 KEYWORD_ONLY = "The spare key is hidden under the Quillonby planter."
 PARAPHRASE_ONLY = "There is a diner near my flat that serves food until 3 am."
 QUERY = "Quillonby? Also, where can I grab a bite after midnight?"
-
-
-@pytest_asyncio.fixture(scope="module")
-async def embedder() -> AsyncIterator[OnnxEmbeddingAdapter]:
-    adapter = OnnxEmbeddingAdapter()
-    await adapter.warm_up()
-    yield adapter
-    await adapter.close()
-
-
-def build(pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter, key: bytes, **recall: Any) -> (
-    MemoryService
-):
-    return MemoryService(
-        PostgresMemoryAdapter(pool, dimension=embedder.dimension),
-        embedder,
-        XChaChaEncryptionAdapter(key),
-        SnowballKeywordAdapter(),
-        MemoryPolicy(recall=RecallTuning(**recall)),
-    )
-
-
-@pytest.fixture
-def service(pg_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter) -> MemoryService:
-    return build(pg_pool, embedder, os.urandom(32))
 
 
 async def test_fusion_puts_a_keyword_only_and_a_paraphrase_only_match_in_the_top_k(
@@ -100,8 +69,8 @@ async def test_the_turn_after_a_strong_hit_comes_along_in_the_same_conversation(
     pg_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter, owner: Owner
 ) -> None:
     key = os.urandom(32)
-    service = build(pg_pool, embedder, key)
-    without = build(pg_pool, embedder, key, neighbour_seeds=0)
+    service = build_service(pg_pool, embedder, key)
+    without = build_service(pg_pool, embedder, key, neighbour_seeds=0)
     start = datetime(2024, 5, 1, 18, 0, tzinfo=UTC)
     talk = [
         "Did you ever get that scooter repaired?",

@@ -2,44 +2,16 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 
-import asyncpg
 import pytest
-import pytest_asyncio
 
-from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
-from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
-from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
-from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
 from memlane.domain.model import NewMemory, Owner
-from memlane.domain.policy import MemoryPolicy
 from memlane.service.memory_service import MemoryService
 
 pytestmark = pytest.mark.integration
 
 START = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
-
-
-@pytest_asyncio.fixture(scope="module")
-async def embedder() -> AsyncIterator[OnnxEmbeddingAdapter]:
-    adapter = OnnxEmbeddingAdapter()
-    await adapter.warm_up()
-    yield adapter
-    await adapter.close()
-
-
-@pytest.fixture
-def service(pg_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter) -> MemoryService:
-    return MemoryService(
-        PostgresMemoryAdapter(pg_pool, dimension=embedder.dimension),
-        embedder,
-        XChaChaEncryptionAdapter(os.urandom(32)),
-        SnowballKeywordAdapter(),
-        MemoryPolicy(),
-    )
 
 
 def turn(text: str, speaker: str, minute: int) -> NewMemory:
@@ -78,9 +50,12 @@ async def test_a_repeated_plain_fact_still_merges_and_keeps_both_sources(
 async def test_a_turn_is_found_by_its_speaker_and_returned_without_the_prefix(
     service: MemoryService, owner: Owner
 ) -> None:
-    await service.remember_many(owner, [
-        turn("I ran my first marathon last weekend.", "Ilse", 1),
-        turn("The bakery on the corner closed down.", "Bram", 2),
-    ])
+    await service.remember_many(
+        owner,
+        [
+            turn("I ran my first marathon last weekend.", "Ilse", 1),
+            turn("The bakery on the corner closed down.", "Bram", 2),
+        ],
+    )
     chosen = await service.retrieve_context(owner, "What did Ilse do?", 1)
     assert [c.content for c in chosen] == ["I ran my first marathon last weekend."]
