@@ -190,14 +190,6 @@ class DenseHit:
 
 
 @dataclass(frozen=True, slots=True)
-class LexicalHit:
-    """A stored memory found by keyword search, with its lexical rank score (higher is better)."""
-
-    stored: StoredMemory
-    score: float
-
-
-@dataclass(frozen=True, slots=True)
 class SearchCandidate:
     """A memory found by a search, without its sealed content or embedding: what ranking reads.
 

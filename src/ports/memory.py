@@ -12,7 +12,6 @@ from uuid import UUID
 from memlane.domain.model import (
     Cursor,
     DenseHit,
-    LexicalHit,
     MemoryFilter,
     MemoryStats,
     Owner,
@@ -21,7 +20,6 @@ from memlane.domain.model import (
     StoredMemory,
     Vector,
 )
-from memlane.domain.vectors import cosine_or_zero
 
 
 class MemoryWriteSession(ABC):
@@ -75,68 +73,42 @@ class MemoryPort(ABC):
     ) -> Page[StoredMemory]:
         """Newest first, keyset-paginated on (created_at, id) so pages neither skip nor repeat."""
 
+    # Reads for ranking: ids, scores and heat, never the sealed content or embeddings (decoding
+    # 50 embeddings per search was most of its cost); `get_many` reads the few chosen in full.
     @abstractmethod
-    async def search_dense(
-        self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0
-    ) -> builtins.list[DenseHit]:
-        """The owner's memories nearest to the embedding by cosine, best first.
-
-        Search hits and neighbours carry every field except `keywords` (left empty: ranking
-        never needs the index terms); `get` returns them."""
-
-    @abstractmethod
-    async def search_lexical(
-        self, owner: Owner, keywords: Sequence[str], limit: int
-    ) -> builtins.list[LexicalHit]:
-        """The owner's memories sharing index terms with the query, best first (BM25).
-
-        For a large owner an implementation may draw candidates from the rarest query terms
-        only, then score them over every query term they hold. Hits carry no `keywords`."""
-
-    @abstractmethod
-    async def neighbours(
-        self, owner: Owner, memory_ids: Sequence[UUID], span: int
-    ) -> builtins.list[StoredMemory]:
-        """Memories next to the given ones in their conversation: up to `span` before and
-        `span` after each, in (created_at, id) order within the same conversation_id.
-
-        The given memories themselves are not returned; memories without a conversation_id
-        have no neighbours. Order of the result is unspecified, duplicates are removed.
-        Like search hits, they carry no `keywords`.
-        """
-
-    # Lean reads for ranking: ids, scores and heat, never the sealed content or embeddings.
-    # The defaults derive them from the full reads above; a database overrides them with
-    # statements that return only these columns (decoding 50 embeddings per search was most
-    # of its cost).
     async def dense_candidates(
         self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0
     ) -> builtins.list[SearchCandidate]:
-        """`search_dense` as candidates (score = cosine), same order and cut."""
-        hits = await self.search_dense(owner, embedding, limit, min_similarity)
-        return [SearchCandidate.of(h.stored, h.similarity) for h in hits]
+        """The owner's memories nearest to the embedding, best first (score = cosine): at most
+        `limit`, none below `min_similarity`, memories without an embedding never found."""
 
+    @abstractmethod
     async def lexical_candidates(
         self, owner: Owner, keywords: Sequence[str], limit: int
     ) -> builtins.list[SearchCandidate]:
-        """`search_lexical` as candidates (score = BM25), same order and cut."""
-        hits = await self.search_lexical(owner, keywords, limit)
-        return [SearchCandidate.of(h.stored, h.score) for h in hits]
+        """The owner's memories sharing index terms with the query, best first (score = BM25).
 
+        For a large owner an implementation may draw candidates from the rarest query terms
+        only, then score them over every query term they hold."""
+
+    @abstractmethod
     async def neighbour_candidates(
         self, owner: Owner, memory_ids: Sequence[UUID], span: int, embedding: Vector | None
     ) -> builtins.list[SearchCandidate]:
-        """`neighbours` as candidates, scored by cosine to `embedding` (0.0 without one)."""
-        rows = await self.neighbours(owner, memory_ids, span)
-        return [SearchCandidate.of(r, cosine_or_zero(embedding, r.embedding)) for r in rows]
+        """Memories next to the given ones in their conversation: up to `span` before and
+        `span` after each, in (created_at, id) order within the same conversation_id, scored
+        by cosine to `embedding` (0.0 without one, or for a memory without an embedding).
 
+        The given memories themselves are not returned; memories without a conversation_id
+        have no neighbours. Order of the result is unspecified, duplicates are removed.
+        """
+
+    @abstractmethod
     async def similarities(
         self, owner: Owner, memory_ids: Sequence[UUID], embedding: Vector
     ) -> dict[UUID, float]:
         """Cosine of each of the owner's memories among these ids to `embedding`; a memory
         without an embedding scores 0.0, ids of other owners or gone are left out."""
-        rows = await self.get_many(owner, memory_ids)
-        return {r.id: cosine_or_zero(embedding, r.embedding) for r in rows}
 
     @abstractmethod
     async def update(self, stored: StoredMemory) -> bool:

@@ -118,8 +118,9 @@ class MemoryPortContract(
         assert await memory_port.get_many(stranger, [row.id]) == []
         page = await memory_port.list(stranger, MemoryFilter(), None, 50)
         assert list(page.items) == []
-        assert await memory_port.search_dense(stranger, axis(dimension, 0), 10) == []
-        assert await memory_port.search_lexical(stranger, ["secret"], 10) == []
+        assert await memory_port.dense_candidates(stranger, axis(dimension, 0), 10) == []
+        assert await memory_port.lexical_candidates(stranger, ["secret"], 10) == []
+        assert await memory_port.similarities(stranger, [row.id], axis(dimension, 0)) == {}
         async with memory_port.write_session(stranger) as session:
             assert await session.nearest(axis(dimension, 0)) is None
         hijacked = stored(stranger, memory_id=row.id, text="hijacked")
@@ -154,8 +155,13 @@ class MemoryPortContract(
         )
         assert await memory_port.update(changed) is True
         assert_same_row(await memory_port.get(owner, row.id), changed)
-        hits = await memory_port.search_lexical(owner, ["old"], 10)
-        assert hits == []
+        assert await memory_port.lexical_candidates(owner, ["old"], 10) == []
+        renamed = await memory_port.lexical_candidates(owner, ["new"], 10)
+        assert [c.id for c in renamed] == [row.id]
+        moved = await memory_port.dense_candidates(owner, axis(dimension, 1), 10)
+        assert [c.id for c in moved] == [row.id]
+        assert moved[0].score == pytest.approx(1.0, abs=1e-5)
+        assert moved[0].memory_type == MemoryType.PREFERENCE and moved[0].heat == changed.heat
 
     async def test_update_of_a_missing_memory_is_false(
         self, memory_port: MemoryPort, owner: Owner

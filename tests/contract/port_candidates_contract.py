@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from memlane.domain.model import Heat, MemoryType, Owner, SearchCandidate, StoredMemory
@@ -18,9 +20,9 @@ def assert_candidate_of(candidate: SearchCandidate, row: StoredMemory) -> None:
 
 
 class PortCandidatesContract:
-    """`*_candidates` and `similarities` agree with the full reads they stand in for."""
+    """`*_candidates` carry what ranking reads; `similarities` scores given ids by cosine."""
 
-    async def test_dense_candidates_are_the_dense_hits_in_order_with_their_heat(
+    async def test_dense_candidates_carry_type_heat_and_conversation_best_first(
         self, memory_port: MemoryPort, owner: Owner, dimension: int
     ) -> None:
         heat = Heat(base_importance=0.7, access_count=3, accessed_at=T0 + minutes(5))
@@ -35,24 +37,39 @@ class PortCandidatesContract:
         assert [c.score for c in found] == pytest.approx([0.8, 0.5], abs=1e-5)
         assert_candidate_of(found[0], rows[1])
         assert_candidate_of(found[1], rows[2])
-        hits = await memory_port.search_dense(owner, axis(dimension, 0), 2)
-        assert [c.id for c in await memory_port.dense_candidates(
-            owner, axis(dimension, 0), 2
-        )] == [h.stored.id for h in hits]
+        top = await memory_port.dense_candidates(owner, axis(dimension, 0), 2)
+        assert [c.id for c in top] == [rows[1].id, rows[2].id]
 
-    async def test_lexical_candidates_are_the_lexical_hits_in_order_with_bm25_scores(
+    async def test_dense_candidates_with_equal_scores_are_ordered_by_id(
+        self, memory_port: MemoryPort, owner: Owner, dimension: int
+    ) -> None:
+        # Which of several ties a limit cuts is unspecified (an index returns any of them).
+        twins = [stored(owner, embedding=axis(dimension, 0)) for _ in range(4)]
+        await insert(memory_port, *twins, stored(owner, embedding=axis(dimension, 1)))
+        found = await memory_port.dense_candidates(owner, axis(dimension, 0), 4)
+        assert [c.id for c in found] == sorted(r.id for r in twins)
+
+    async def test_lexical_candidates_carry_their_heat_and_exact_bm25_scores(
         self, memory_port: MemoryPort, owner: Owner
     ) -> None:
-        both = stored(owner, keywords=("h-coffee", "h-morning"), conversation_id="talk")
+        both = stored(owner, keywords=("h-coffee", "h-morning"), conversation_id="talk",
+                      memory_type=MemoryType.PREFERENCE,
+                      heat=Heat(0.7, 2, T0 + minutes(3)), importance=0.7)
         one = stored(owner, keywords=("h-coffee", "h-tea"))
         await insert(memory_port, one, both, stored(owner, keywords=("h-tea",)))
-        hits = await memory_port.search_lexical(owner, ["h-coffee", "h-morning"], 10)
         found = await memory_port.lexical_candidates(owner, ["h-coffee", "h-morning"], 10)
-        assert [c.id for c in found] == [h.stored.id for h in hits] == [both.id, one.id]
-        assert [c.score for c in found] == pytest.approx([h.score for h in hits])
+        assert [c.id for c in found] == [both.id, one.id]
+        # BM25 (k1 1.2, b 0.75): 3 memories, 5 distinct terms in all; each match has tf 1
+        # in a memory of 2 terms; "h-coffee" is in 2 memories, "h-morning" in 1.
+        saturation = 2.2 / (1 + 1.2 * (0.25 + 0.75 * 2 / (5 / 3)))
+        coffee, morning = math.log(1 + 1.5 / 2.5), math.log(1 + 2.5 / 1.5)
+        expected = [(coffee + morning) * saturation, coffee * saturation]
+        assert [c.score for c in found] == pytest.approx(expected, rel=1e-6)
         assert_candidate_of(found[0], both)
+        assert_candidate_of(found[1], one)
         assert await memory_port.lexical_candidates(owner, ["h-absent"], 10) == []
         assert await memory_port.lexical_candidates(owner, [], 10) == []
+        assert await memory_port.lexical_candidates(owner, [""], 10) == []
 
     async def test_neighbour_candidates_are_the_neighbours_scored_by_cosine_to_the_query(
         self, memory_port: MemoryPort, owner: Owner, dimension: int

@@ -180,5 +180,5 @@ class PortMaintenanceContract:
         still_missing = {m.id for m in await memory_port.missing_embeddings(10_000)}
         assert first.id not in still_missing
         assert second.id in still_missing
-        hits = await memory_port.search_dense(owner, axis(dimension, 3), 5)
-        assert [h.stored.id for h in hits] == [first.id]
+        found = await memory_port.dense_candidates(owner, axis(dimension, 3), 5)
+        assert [c.id for c in found] == [first.id]

@@ -8,7 +8,7 @@ from tests.contract.builders import T0, insert, minutes, stored
 
 
 class PortNeighboursContract:
-    """`neighbours` follows (created_at, id) order inside one conversation_id."""
+    """`neighbour_candidates` follows (created_at, id) order inside one conversation_id."""
 
     async def test_neighbours_are_the_turns_within_span_in_the_same_conversation(
         self, memory_port: MemoryPort, owner: Owner
@@ -16,16 +16,29 @@ class PortNeighboursContract:
         chain = [stored(owner, conversation_id="c1", created_at=T0 + minutes(i)) for i in range(7)]
         other = stored(owner, conversation_id="c2", created_at=T0 + minutes(3))
         await insert(memory_port, *chain, other)
-        found = await memory_port.neighbours(owner, [chain[3].id], 2)
-        assert {m.id for m in found} == {chain[i].id for i in (1, 2, 4, 5)}
+        found = await memory_port.neighbour_candidates(owner, [chain[3].id], 2, None)
+        assert sorted(c.created_at for c in found) == [T0 + minutes(i) for i in (1, 2, 4, 5)]
+        assert {c.id for c in found} == {chain[i].id for i in (1, 2, 4, 5)}
+        assert {c.conversation_id for c in found} == {"c1"}
 
     async def test_neighbours_exclude_the_seeds_and_merge_overlapping_windows(
         self, memory_port: MemoryPort, owner: Owner
     ) -> None:
         chain = [stored(owner, conversation_id="c", created_at=T0 + minutes(i)) for i in range(5)]
         await insert(memory_port, *chain)
-        found = await memory_port.neighbours(owner, [chain[1].id, chain[2].id], 1)
-        assert sorted(m.created_at for m in found) == [T0, T0 + minutes(3)]
+        found = await memory_port.neighbour_candidates(owner, [chain[1].id, chain[2].id], 1, None)
+        assert sorted(c.created_at for c in found) == [T0, T0 + minutes(3)]
+
+    async def test_rows_with_equal_timestamps_are_neighbours_in_id_order(
+        self, memory_port: MemoryPort, owner: Owner
+    ) -> None:
+        same = sorted(
+            (stored(owner, conversation_id="c", created_at=T0) for _ in range(5)),
+            key=lambda r: r.id,
+        )
+        await insert(memory_port, *same)
+        found = await memory_port.neighbour_candidates(owner, [same[2].id], 1, None)
+        assert {c.id for c in found} == {same[1].id, same[3].id}
 
     async def test_a_memory_without_conversation_or_of_another_user_has_no_neighbours(
         self, memory_port: MemoryPort, owner: Owner
@@ -34,13 +47,25 @@ class PortNeighboursContract:
         talk = [stored(owner, conversation_id="c", created_at=T0 + minutes(i)) for i in range(3)]
         await insert(memory_port, *loose, *talk)
         stranger = Owner(owner.tenant, owner.user_id + "-other")
-        assert await memory_port.neighbours(owner, [loose[1].id], 1) == []
-        assert await memory_port.neighbours(stranger, [talk[1].id], 1) == []
+        assert await memory_port.neighbour_candidates(owner, [loose[1].id], 1, None) == []
+        assert await memory_port.neighbour_candidates(stranger, [talk[1].id], 1, None) == []
+        found = await memory_port.neighbour_candidates(owner, [talk[1].id], 1, None)
+        assert {c.id for c in found} == {talk[0].id, talk[2].id}
 
     async def test_neighbours_at_the_ends_of_a_conversation_stop_at_its_edge(
         self, memory_port: MemoryPort, owner: Owner
     ) -> None:
         chain = [stored(owner, conversation_id="c", created_at=T0 + minutes(i)) for i in range(3)]
         await insert(memory_port, *chain)
-        first = await memory_port.neighbours(owner, [chain[0].id], 5)
-        assert {m.id for m in first} == {chain[1].id, chain[2].id}
+        first = await memory_port.neighbour_candidates(owner, [chain[0].id], 5, None)
+        assert {c.id for c in first} == {chain[1].id, chain[2].id}
+        last = await memory_port.neighbour_candidates(owner, [chain[2].id], 5, None)
+        assert {c.id for c in last} == {chain[0].id, chain[1].id}
+
+    async def test_no_seeds_or_a_span_below_one_has_no_neighbours(
+        self, memory_port: MemoryPort, owner: Owner
+    ) -> None:
+        chain = [stored(owner, conversation_id="c", created_at=T0 + minutes(i)) for i in range(3)]
+        await insert(memory_port, *chain)
+        assert await memory_port.neighbour_candidates(owner, [], 2, None) == []
+        assert await memory_port.neighbour_candidates(owner, [chain[1].id], 0, None) == []

@@ -119,19 +119,19 @@ class PortQueriesContract:
         cosines = [0.1, 0.9, -0.3, 0.5]
         rows = [stored(owner, embedding=at_cosine(dimension, c)) for c in cosines]
         await insert(memory_port, *rows, stored(owner, embedding=None))
-        hits = await memory_port.search_dense(owner, axis(dimension, 0), 10)
-        assert [h.similarity for h in hits] == pytest.approx([0.9, 0.5, 0.1, -0.3], abs=1e-5)
-        assert [h.stored.id for h in hits] == [rows[1].id, rows[3].id, rows[0].id, rows[2].id]
+        found = await memory_port.dense_candidates(owner, axis(dimension, 0), 10)
+        assert [c.score for c in found] == pytest.approx([0.9, 0.5, 0.1, -0.3], abs=1e-5)
+        assert [c.id for c in found] == [rows[1].id, rows[3].id, rows[0].id, rows[2].id]
 
     async def test_dense_search_honours_limit_and_min_similarity(
         self, memory_port: MemoryPort, owner: Owner, dimension: int
     ) -> None:
         rows = [stored(owner, embedding=at_cosine(dimension, c)) for c in (0.1, 0.9, 0.5, 0.45)]
         await insert(memory_port, *rows)
-        above = await memory_port.search_dense(owner, axis(dimension, 0), 10, min_similarity=0.4)
-        assert [h.stored.id for h in above] == [rows[1].id, rows[2].id, rows[3].id]
-        top = await memory_port.search_dense(owner, axis(dimension, 0), 2, min_similarity=0.4)
-        assert [h.stored.id for h in top] == [rows[1].id, rows[2].id]
+        above = await memory_port.dense_candidates(owner, axis(dimension, 0), 10, 0.4)
+        assert [c.id for c in above] == [rows[1].id, rows[2].id, rows[3].id]
+        top = await memory_port.dense_candidates(owner, axis(dimension, 0), 2, min_similarity=0.4)
+        assert [c.id for c in top] == [rows[1].id, rows[2].id]
 
     async def test_lexical_search_finds_shared_terms_and_ranks_more_matches_higher(
         self, memory_port: MemoryPort, owner: Owner
@@ -140,12 +140,13 @@ class PortQueriesContract:
         one = stored(owner, keywords=("h-coffee", "h-tea"))
         none = stored(owner, keywords=("h-tea", "h-evening"))
         await insert(memory_port, one, none, both)
-        hits = await memory_port.search_lexical(owner, ["h-coffee", "h-morning"], 10)
-        assert [h.stored.id for h in hits] == [both.id, one.id]
-        assert hits[0].score > hits[1].score > 0
-        assert len(await memory_port.search_lexical(owner, ["h-coffee", "h-morning"], 1)) == 1
-        assert await memory_port.search_lexical(owner, ["h-absent"], 10) == []
-        assert await memory_port.search_lexical(owner, [], 10) == []
+        found = await memory_port.lexical_candidates(owner, ["h-coffee", "h-morning"], 10)
+        assert [c.id for c in found] == [both.id, one.id]
+        assert found[0].score > found[1].score > 0
+        top = await memory_port.lexical_candidates(owner, ["h-coffee", "h-morning"], 1)
+        assert [c.id for c in top] == [both.id]
+        assert await memory_port.lexical_candidates(owner, ["h-absent"], 10) == []
+        assert await memory_port.lexical_candidates(owner, [], 10) == []
 
     async def test_export_streams_every_memory_oldest_first(
         self, memory_port: MemoryPort, owner: Owner
@@ -162,18 +163,18 @@ class PortQueriesContract:
         crowd = [stored(owner, keywords=("h-common", f"h-w{i}")) for i in range(12)]
         rare = stored(owner, keywords=("h-zebra", "h-stripe"))
         await insert(memory_port, *crowd, rare)
-        hits = await memory_port.search_lexical(owner, ["h-common", "h-zebra"], 20)
-        assert hits[0].stored.id == rare.id
-        assert {h.stored.id for h in hits} == {r.id for r in [*crowd, rare]}
+        found = await memory_port.lexical_candidates(owner, ["h-common", "h-zebra"], 20)
+        assert found[0].id == rare.id
+        assert {c.id for c in found} == {r.id for r in [*crowd, rare]}
 
-    async def test_search_hits_carry_the_sealed_row_without_its_index_terms(
+    async def test_search_candidates_read_in_full_are_the_sealed_rows_with_their_terms(
         self, memory_port: MemoryPort, owner: Owner, dimension: int
     ) -> None:
         row = stored(owner, embedding=axis(dimension, 0), keywords=("h-kiwi",), text="kiwi")
-        await insert(memory_port, row)
-        dense = await memory_port.search_dense(owner, axis(dimension, 0), 1)
-        lexical = await memory_port.search_lexical(owner, ["h-kiwi"], 1)
-        for hit in (dense[0].stored, lexical[0].stored):
-            assert hit.content == row.content and hit.keywords == ()
-        fetched = await memory_port.get(owner, row.id)
-        assert fetched is not None and fetched.keywords == ("h-kiwi",)
+        await insert(memory_port, row, stored(owner, embedding=axis(dimension, 1), text="fig"))
+        dense = await memory_port.dense_candidates(owner, axis(dimension, 0), 1)
+        lexical = await memory_port.lexical_candidates(owner, ["h-kiwi"], 1)
+        assert [c.id for c in dense] == [c.id for c in lexical] == [row.id]
+        fetched = await memory_port.get_many(owner, [dense[0].id, lexical[0].id])
+        assert [bytes(m.content) for m in fetched] == [row.content]
+        assert [tuple(m.keywords) for m in fetched] == [("h-kiwi",)]

@@ -18,21 +18,16 @@ from memlane.domain.errors import MemoryNotFound
 from memlane.domain.model import (
     Cursor,
     DenseHit,
-    LexicalHit,
     MemoryFilter,
     MemoryStats,
     Owner,
     Page,
+    SearchCandidate,
     StoredMemory,
     Vector,
 )
+from memlane.domain.vectors import cosine, cosine_or_zero
 from memlane.ports.memory import MemoryPort, MemoryWriteSession
-
-
-def cosine(a: Vector, b: Vector) -> float:
-    dot = sum(x * y for x, y in zip(a, b, strict=True))
-    norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
-    return dot / norm if norm else 0.0
 
 
 def _position(row: StoredMemory) -> tuple[datetime, UUID]:
@@ -45,10 +40,7 @@ class _FakeWriteSession(MemoryWriteSession):
         self._owner = owner
 
     async def nearest_many(self, embeddings: Sequence[Vector]) -> list[DenseHit | None]:
-        found: list[DenseHit | None] = []
-        for embedding in embeddings:
-            hits = await self._port.search_dense(self._owner, embedding, 1)
-            found.append(hits[0] if hits else None)
+        found = [self._port._nearest(self._owner, embedding) for embedding in embeddings]
         await asyncio.sleep(0)  # a real query yields before it answers: racing writers run here
         return found
 
@@ -105,11 +97,6 @@ class FakeMemoryPort(MemoryPort):
             keywords=tuple(stored.keywords),
         )
 
-    @classmethod
-    def _hit(cls, stored: StoredMemory) -> StoredMemory:
-        """A search hit or neighbour: the row without its index terms, as the port promises."""
-        return replace(cls._copy(stored), keywords=())
-
     def _scope(self, owner: Owner | None) -> Iterable[dict[UUID, StoredMemory]]:
         if owner is None:
             return list(self._rows.values())
@@ -117,6 +104,17 @@ class FakeMemoryPort(MemoryPort):
 
     def _all(self, owner: Owner | None) -> list[StoredMemory]:
         return [row for rows in self._scope(owner) for row in rows.values()]
+
+    def _dense(self, owner: Owner, embedding: Vector) -> list[tuple[float, StoredMemory]]:
+        """The owner's memories with an embedding, best cosine first (ties by id)."""
+        self._check_vector(embedding)
+        scored = [(cosine(r.embedding, embedding), r) for r in self._all(owner)
+                  if r.embedding is not None]
+        return sorted(scored, key=lambda pair: (-pair[0], pair[1].id))
+
+    def _nearest(self, owner: Owner, embedding: Vector) -> DenseHit | None:
+        scored = self._dense(owner, embedding)
+        return DenseHit(self._copy(scored[0][1]), scored[0][0]) if scored else None
 
     # -- MemoryPort ----------------------------------------------------------------------
     @asynccontextmanager
@@ -135,22 +133,15 @@ class FakeMemoryPort(MemoryPort):
         rows = self._rows.get(owner, {})
         return [self._copy(rows[i]) for i in dict.fromkeys(memory_ids) if i in rows]
 
-    async def search_dense(
+    async def dense_candidates(
         self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0
-    ) -> list[DenseHit]:
-        self._check_vector(embedding)
-        hits = [
-            DenseHit(self._hit(r), cosine(r.embedding, embedding))
-            for r in self._all(owner)
-            if r.embedding is not None
-        ]
-        hits = [h for h in hits if h.similarity >= min_similarity]
-        hits.sort(key=lambda h: (-h.similarity, h.stored.id))
-        return hits[:limit]
+    ) -> list[SearchCandidate]:
+        scored = self._dense(owner, embedding)[:limit]
+        return [SearchCandidate.of(r, score) for score, r in scored if score >= min_similarity]
 
-    async def search_lexical(
+    async def lexical_candidates(
         self, owner: Owner, keywords: Sequence[str], limit: int
-    ) -> list[LexicalHit]:
+    ) -> list[SearchCandidate]:
         """BM25 (k1 1.2, b 0.75) over the owner's memories, as the adapter computes it for an
         owner within its postings budget: length is the count of distinct terms."""
         rows = self._all(owner)
@@ -158,7 +149,7 @@ class FakeMemoryPort(MemoryPort):
         counts = {row.id: Counter(row.keywords) for row in rows}
         df = Counter(term for row in rows for term in set(row.keywords) if term in wanted)
         avgdl = max(1.0, fmean(len(c) for c in counts.values())) if rows else 1.0
-        hits: list[LexicalHit] = []
+        found: list[SearchCandidate] = []
         for row in rows:
             tf = counts[row.id]
             score = sum(
@@ -167,18 +158,22 @@ class FakeMemoryPort(MemoryPort):
                 for t in wanted if tf[t]
             )
             if score > 0:
-                hits.append(LexicalHit(self._hit(row), score))
-        hits.sort(key=lambda h: (-h.score, h.stored.id))
-        return hits[:limit]
+                found.append(SearchCandidate.of(row, score))
+        found.sort(key=lambda c: (-c.score, c.id))
+        return found[:limit]
 
-    async def neighbours(
-        self, owner: Owner, memory_ids: Sequence[UUID], span: int
-    ) -> list[StoredMemory]:
+    async def neighbour_candidates(
+        self, owner: Owner, memory_ids: Sequence[UUID], span: int, embedding: Vector | None
+    ) -> list[SearchCandidate]:
+        if not memory_ids or span < 1:
+            return []
+        if embedding is not None:
+            self._check_vector(embedding)
         rows = self._rows.get(owner, {})
         seeds = [rows[i] for i in dict.fromkeys(memory_ids) if i in rows]
-        found: dict[UUID, StoredMemory] = {}
+        found: dict[UUID, SearchCandidate] = {}
         for seed in seeds:
-            if seed.conversation_id is None or span < 1:
+            if seed.conversation_id is None:
                 continue
             chain = sorted(
                 (r for r in rows.values() if r.conversation_id == seed.conversation_id),
@@ -187,8 +182,18 @@ class FakeMemoryPort(MemoryPort):
             at = chain.index(seed)
             for row in chain[max(0, at - span) : at + span + 1]:
                 if row.id not in memory_ids:
-                    found[row.id] = self._hit(row)
+                    score = cosine_or_zero(embedding, row.embedding)
+                    found[row.id] = SearchCandidate.of(row, score)
         return list(found.values())
+
+    async def similarities(
+        self, owner: Owner, memory_ids: Sequence[UUID], embedding: Vector
+    ) -> dict[UUID, float]:
+        if not memory_ids:
+            return {}
+        self._check_vector(embedding)
+        rows = self._rows.get(owner, {})
+        return {i: cosine_or_zero(embedding, rows[i].embedding) for i in memory_ids if i in rows}
 
     async def update(self, stored: StoredMemory) -> bool:
         self._check(stored)

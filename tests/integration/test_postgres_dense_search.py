@@ -105,12 +105,14 @@ async def test_a_user_owning_one_percent_of_20000_rows_gets_the_exact_top_10(
     )
     try:
         query = _query(probe)
-        hits = await PostgresMemoryAdapter(pool).search_dense(OWNER, list(query), K)
+        port = PostgresMemoryAdapter(pool)
+        found = await port.dense_candidates(OWNER, list(query), K)
+        owned = await port.get_many(OWNER, [c.id for c in found])
     finally:
         await pool.close()
-    assert len(hits) == K
-    assert all(h.stored.owner == OWNER for h in hits)
-    similarities = [h.similarity for h in hits]
+    assert len(found) == K
+    assert len(owned) == K  # every candidate is one of the owner's memories
+    similarities = [c.score for c in found]
     assert similarities == sorted(similarities, reverse=True)
     expected = sorted((float(probe.vectors[g - 1] @ query) for g in probe.exact_top(query)),
                       reverse=True)

@@ -99,9 +99,9 @@ async def test_a_rare_term_match_comes_first_among_many_rows_with_a_common_term(
     both = stored(owner, keywords=("common", "zebra"))
     rare = stored(owner, keywords=("zebra", "stripe"))
     await insert(port, *crowd, both, rare)
-    hits = await port.search_lexical(owner, ["common", "zebra"], 10)
-    assert [h.stored.id for h in hits] == [both.id, rare.id]
-    assert hits[0].score > hits[1].score > 0
+    found = await port.lexical_candidates(owner, ["common", "zebra"], 10)
+    assert [c.id for c in found] == [both.id, rare.id]
+    assert found[0].score > found[1].score > 0
 
 
 async def test_a_small_owner_gets_every_term_matched_as_in_full_bm25(
@@ -111,6 +111,6 @@ async def test_a_small_owner_gets_every_term_matched_as_in_full_bm25(
     crowd = [stored(owner, keywords=("common", f"w{i}")) for i in range(30)]
     rare = stored(owner, keywords=("zebra", "stripe"))
     await insert(port, *crowd, rare)
-    hits = await port.search_lexical(owner, ["common", "zebra"], 100)
-    assert hits[0].stored.id == rare.id
-    assert {h.stored.id for h in hits} == {r.id for r in [*crowd, rare]}
+    found = await port.lexical_candidates(owner, ["common", "zebra"], 100)
+    assert found[0].id == rare.id
+    assert {c.id for c in found} == {r.id for r in [*crowd, rare]}

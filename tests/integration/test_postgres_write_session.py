@@ -74,10 +74,10 @@ async def test_storing_a_vector_of_another_dimension_names_reembed(
         async with memory_port.write_session(owner) as session:
             await session.insert(stored(owner, embedding=axis(768, 0)))
     with pytest.raises(EmbeddingDimensionMismatch, match="memlane reembed"):
-        await memory_port.search_dense(owner, axis(768, 0), 5)
+        await memory_port.dense_candidates(owner, axis(768, 0), 5)
     # Without the adapter's own check the database still refuses it once rows exist.
     unchecked = PostgresMemoryAdapter(pg_pool)
     async with unchecked.write_session(owner) as session:
         await session.insert(stored(owner, embedding=axis(384, 0)))
     with pytest.raises(EmbeddingDimensionMismatch, match="memlane reembed"):
-        await unchecked.search_dense(owner, axis(768, 0), 5)
+        await unchecked.dense_candidates(owner, axis(768, 0), 5)

@@ -47,7 +47,7 @@ async def test_changing_content_re_embeds_re_summarises_and_re_indexes(
     ]
     stored = await world.port.get(owner, memory.id)
     assert stored is not None and b"coffee" not in stored.content
-    assert await world.port.search_lexical(
+    assert await world.port.lexical_candidates(
         owner, world.encryption.blind_terms(owner.tenant, ["tea"]), 5
     ) == []
 

@@ -12,7 +12,7 @@ from tests.contract.builders import at_cosine, axis
 from tests.fakes.world import DIMENSION, FakeWorld, new_owner
 
 QUERY = "which tea does the user like"
-FULL_READS = {"search_dense", "search_lexical", "neighbours", "get", "list", "export"}
+FULL_READS = {"get", "list", "export"}
 
 
 class RecordingPort:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import builtins
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import replace
 from datetime import datetime
 from uuid import UUID
 
@@ -27,8 +26,6 @@ from memlane.adapters.postgres.write_session import PostgresWriteSession, batch_
 from memlane.domain.errors import EmbeddingDimensionMismatch
 from memlane.domain.model import (
     Cursor,
-    DenseHit,
-    LexicalHit,
     MemoryFilter,
     MemoryStats,
     Owner,
@@ -152,36 +149,6 @@ class PostgresMemoryAdapter(MemoryPort):
         more = len(records) > limit and bool(items)
         next_cursor = Cursor(items[-1].created_at, items[-1].id) if more else None
         return Page(items, next_cursor)
-
-    # The full-row searches are the lean candidate reads plus one `get_many`: each query is
-    # written once, and the service itself only ever uses the lean reads.
-    async def search_dense(
-        self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0
-    ) -> builtins.list[DenseHit]:
-        found = await self.dense_candidates(owner, embedding, limit, min_similarity)
-        return [DenseHit(row, c.score) for c, row in await self._read_hits(owner, found)]
-
-    async def search_lexical(
-        self, owner: Owner, keywords: Sequence[str], limit: int
-    ) -> builtins.list[LexicalHit]:
-        found = await self.lexical_candidates(owner, keywords, limit)
-        return [LexicalHit(row, c.score) for c, row in await self._read_hits(owner, found)]
-
-    async def neighbours(
-        self, owner: Owner, memory_ids: Sequence[UUID], span: int
-    ) -> builtins.list[StoredMemory]:
-        found = await self.neighbour_candidates(owner, memory_ids, span, None)
-        return [row for _, row in await self._read_hits(owner, found)]
-
-    async def _read_hits(
-        self, owner: Owner, found: Sequence[SearchCandidate]
-    ) -> builtins.list[tuple[SearchCandidate, StoredMemory]]:
-        """Candidates with their full rows, in candidate order; like every hit, without the
-        index terms. A memory deleted in between is left out."""
-        if not found:
-            return []
-        rows = {r.id: r for r in await self.get_many(owner, [c.id for c in found])}
-        return [(c, replace(rows[c.id], keywords=())) for c in found if c.id in rows]
 
     async def dense_candidates(
         self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0
