@@ -92,7 +92,7 @@ async def _embedder(settings: Settings, load_model: bool) -> AsyncIterator[Embed
                 f"memory.embedding.model = {ONNX_MODEL!r} and dimension = {ONNX_DIMENSION}, "
                 f"or use provider = 'ollama' for {config.model!r}"
             )
-        onnx = OnnxEmbeddingAdapter(batch_size=config.batch_size)
+        onnx = OnnxEmbeddingAdapter(cache_dir=config.model_cache_dir)
         if load_model:
             await onnx.warm_up()
         embedder = onnx

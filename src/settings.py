@@ -53,6 +53,9 @@ class EmbeddingSettings(_Section):
     ollama_url: str = "http://127.0.0.1:11434"
     max_retries: int = Field(3, ge=0, le=20)
     batch_size: int = Field(64, ge=1, le=4096)
+    # The onnx provider's int8 build of its model, derived on first use (None: the user
+    # cache, $XDG_CACHE_HOME/memlane; a temporary dir when that is not writable).
+    model_cache_dir: Path | None = None
 
 
 class MemorySettings(_Section):

@@ -55,28 +55,34 @@ async def test_a_batch_gives_the_same_vectors_as_single_calls(
     batched = await embedder.embed(texts)
     for text, vector in zip(texts, batched, strict=True):
         (single,) = await embedder.embed([text], kind="query")
-        assert cosine(single, vector) > 0.999
+        # The int8 model quantises activations per run: the same text must give the same
+        # vector whatever it is embedded with.
+        assert np.array_equal(np.asarray(single), np.asarray(vector))
 
 
-async def test_a_batch_larger_than_one_chunk_keeps_the_input_order() -> None:
-    adapter = OnnxEmbeddingAdapter(batch_size=4)
+async def test_a_large_batch_keeps_the_input_order_on_every_worker_thread() -> None:
+    adapter = OnnxEmbeddingAdapter(threads=3)
     try:
         texts = [f"memory number {i} " + "about cats " * (i % 5) for i in range(11)]
         batched = await adapter.embed(texts)
         singles = [(await adapter.embed([t]))[0] for t in texts]
         assert len(batched) == len(texts)
-        assert all(cosine(a, b) > 0.999 for a, b in zip(batched, singles, strict=True))
+        assert all(
+            np.array_equal(np.asarray(a), np.asarray(b))
+            for a, b in zip(batched, singles, strict=True)
+        )
     finally:
         await adapter.close()
 
 
 async def test_a_query_is_not_held_up_behind_a_long_batch() -> None:
-    adapter = OnnxEmbeddingAdapter(batch_size=2)
+    adapter = OnnxEmbeddingAdapter(threads=2)
     try:
         await adapter.warm_up()
         backfill = asyncio.create_task(adapter.embed([f"old memory {i}" for i in range(120)]))
-        await asyncio.sleep(0)  # the backfill has queued its first job
+        await asyncio.sleep(0)  # the backfill has queued its runs
         (vector,) = await adapter.embed(["where do I live?"], kind="query")
+        # The query took the next free thread: most of the backfill is still to run.
         assert not backfill.done()
         assert len(await backfill) == 120 and len(vector) == DIMENSION
     finally:

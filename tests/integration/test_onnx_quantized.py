@@ -1,0 +1,103 @@
+"""The int8 build of the pinned model: derived once, cached, checked, and faithful to the source."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import onnxruntime as ort
+import pytest
+
+from memlane.adapters.embedding import quantized
+from memlane.adapters.embedding.onnx import (
+    MODEL_SHA256,
+    OnnxEmbeddingAdapter,
+    load_tokenizer,
+    packaged_model_path,
+)
+from memlane.adapters.embedding.quantized import derived_name, quantized_model
+
+TEXTS = [
+    "I live in Lisbon",
+    "My sister Anna moved to Porto in 2023 and works as a nurse near the river.",
+    "Remember that Alice is allergic to peanuts",
+    "The quarterly report is due on the first Monday of next month",
+]
+
+
+@pytest.fixture
+def derivations(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    made: list[Path] = []
+    derive = quantized._derive
+
+    def counting(source: Path, target: Path) -> None:
+        made.append(target)
+        derive(source, target)
+
+    monkeypatch.setattr(quantized, "_derive", counting)
+    return made
+
+
+def source_vectors(texts: list[str]) -> np.ndarray:
+    """The packaged (fp32-executed) model, run directly: what the int8 build must match."""
+    session = ort.InferenceSession(str(packaged_model_path()), providers=["CPUExecutionProvider"])
+    tokenizer = load_tokenizer()
+    rows = []
+    for text in texts:
+        ids = np.asarray([tokenizer.encode(text).ids], dtype=np.int64)
+        mask = np.ones_like(ids)
+        (hidden,) = session.run(
+            None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        )
+        mean = hidden[0].mean(axis=0)
+        rows.append(mean / np.linalg.norm(mean))
+    return np.stack(rows)
+
+
+def test_the_model_is_derived_once_and_then_reused(tmp_path: Path, derivations: list[Path]) -> None:
+    source = packaged_model_path()
+    with quantized_model(source, MODEL_SHA256, tmp_path) as first:
+        assert first == tmp_path / derived_name(MODEL_SHA256) and first.is_file()
+    with quantized_model(source, MODEL_SHA256, tmp_path) as second:
+        assert second == first
+    assert len(derivations) == 1
+    # Only the model and its checksum are left behind (no staging files).
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [first.name, first.name + ".sha256"]
+    )
+
+
+def test_a_damaged_cached_model_is_derived_again(tmp_path: Path, derivations: list[Path]) -> None:
+    source = packaged_model_path()
+    with quantized_model(source, MODEL_SHA256, tmp_path) as path:
+        intact = path.read_bytes()
+    with path.open("r+b") as handle:
+        handle.seek(len(intact) // 2)
+        handle.write(b"\x00" * 64)
+    with quantized_model(source, MODEL_SHA256, tmp_path) as again:
+        assert again.read_bytes() == intact
+    assert len(derivations) == 2
+
+
+def test_an_unwritable_cache_falls_back_to_a_temporary_build(
+    tmp_path: Path, derivations: list[Path]
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    with quantized_model(packaged_model_path(), MODEL_SHA256, blocker / "cache") as path:
+        assert path.is_file() and not path.is_relative_to(tmp_path)
+    assert not path.exists()  # the temporary build is gone after loading
+    assert len(derivations) == 1
+
+
+async def test_int8_vectors_agree_with_the_source_model(tmp_path: Path) -> None:
+    adapter = OnnxEmbeddingAdapter(cache_dir=tmp_path)
+    try:
+        derived = np.asarray(await adapter.embed(TEXTS))
+    finally:
+        await adapter.close()
+    cosines = (derived * source_vectors(TEXTS)).sum(axis=1)
+    assert cosines.min() > 0.98, cosines
+    graph_ops = {n.op_type for n in __import__("onnx").load(
+        str(tmp_path / derived_name(MODEL_SHA256))).graph.node}
+    assert "MatMulInteger" in graph_ops  # truly int8 matmuls, not dequantised fp32 ones
