@@ -71,8 +71,10 @@ async def load_context_user(memlane: Memlane, sealer: Sealer, count: int, seed: 
         if have == count and indexed:
             _log(f"reusing {count} memories of {owner.user_id}")
             return
-        await connection.execute("DELETE FROM memory_heat WHERE tenant = $1", TENANT)
-        await connection.execute("DELETE FROM memories WHERE tenant = $1", TENANT)
+        for table in ("memory_heat", "memories"):
+            await connection.execute(
+                f"DELETE FROM {table} WHERE tenant = $1", TENANT, timeout=LONG_S
+            )
     rng = random.Random(seed)
     centres = await _topic_centres(memlane)
     topics = np.asarray([rng.randrange(len(centres)) for _ in range(count)])

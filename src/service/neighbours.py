@@ -37,7 +37,8 @@ async def expand_neighbours(
     Each scores its seed's match times neighbour_weight per step away; a neighbour that is
     already a candidate keeps the higher of that and its own match (updated in place).
     """
-    seeds = list(ranked[: tuning.neighbour_seeds])
+    # A memory outside any conversation has no neighbours: no read for it.
+    seeds = [c for c in ranked[: tuning.neighbour_seeds] if c.hit.conversation_id is not None]
     if not seeds or tuning.neighbour_span < 1 or tuning.neighbour_weight <= 0:
         return []
     # Lean rows with their cosine to the query computed by the port: no embeddings travel.

@@ -19,6 +19,7 @@ from memlane.domain.model import (
     PromptContext,
     ScoredMemory,
     SearchCandidate,
+    StoredMemory,
     Vector,
 )
 from memlane.domain.scoring import relevance
@@ -69,27 +70,44 @@ class Retriever(ServicePart):
         tuning = self._policy.recall
         terms = self._sealer.index_terms(owner.tenant, query)
         # The lexical search needs no vector: it runs in the database while the query is
-        # embedded (off the event loop), and is awaited after the dense search.
+        # embedded (off the event loop).
         lexical_task = (
             asyncio.create_task(self._memories.lexical_candidates(owner, terms, pool))
             if terms else None
         )
+        similarities: dict[UUID, float] = {}
         try:
             vector = await self._embed_query(query)
             dense: list[SearchCandidate] = []
+            lexical: list[SearchCandidate] = []
             if vector is not None:
                 floor = -1.0 if min_similarity is None else min_similarity
-                dense = await self._memories.dense_candidates(
+                dense_task = asyncio.create_task(self._memories.dense_candidates(
                     owner, vector, pool, min_similarity=floor
-                )
-            lexical = [] if lexical_task is None else await lexical_task
+                ))
+                try:
+                    if lexical_task is not None:
+                        lexical = await lexical_task
+                    # The cosines of the lexical hits are read while the dense search runs
+                    # (on another connection), not in a round trip after it.
+                    if lexical:
+                        cosines = await self._memories.similarities(
+                            owner, [c.id for c in lexical], vector
+                        )
+                        # A hit deleted meanwhile has no cosine: 0, as for no embedding.
+                        similarities = {c.id: cosines.get(c.id, 0.0) for c in lexical}
+                    dense = await dense_task
+                finally:
+                    await _settle(dense_task)
+            elif lexical_task is not None:
+                lexical = await lexical_task
         finally:
             if lexical_task is not None:
                 await _settle(lexical_task)
         hits: dict[UUID, SearchCandidate] = {c.id: c for c in lexical}
         worded = set(hits)
         hits.update({c.id: c for c in dense})
-        similarities = {c.id: c.score for c in dense}
+        similarities.update({c.id: c.score for c in dense})
         scores = fused_scores(
             [c.id for c in dense], [c.id for c in lexical], k=tuning.rrf_k,
             dense_weight=tuning.dense_weight, lexical_weight=tuning.lexical_weight,
@@ -133,26 +151,34 @@ class Retriever(ServicePart):
         pool = max(tuning.candidate_pool, CANDIDATES_PER_RESULT * wanted)
         found = await self._candidates(owner, query, pool, None)
         threshold = self._policy.rag_threshold
-        # Lexical hits are eligible whatever their cosine, so the neighbours of the seeds and
-        # the cosines of lexical-only hits are read at the same time.
+        # Lexical hits are eligible whatever their cosine.
         eligible = [
             c for c in found.ranked
             if found.vector is None or c.lexical or c.similarity >= threshold
         ]
-        added, _ = await asyncio.gather(
-            expand_neighbours(self._memories, owner, eligible, found.vector, tuning),
-            self._fill_similarities(owner, found),
-        )
-        eligible += added
+        await self._fill_similarities(owner, found)
         if not eligible:
             return []
         best_match = max(c.match for c in eligible)
         weight = tuning.relevance_tiebreak
-        # Ranked on lean rows (stored heat) alone: only the chosen few are read and decrypted.
-        chosen = sorted(
-            eligible, key=lambda c: -(c.match / best_match + weight * self._relevance(c, now))
-        )[:wanted]
-        return by_type_priority([_context(hit) for hit in await self._open(owner, chosen, now)])
+
+        def ranked(candidates: list[Candidate]) -> list[Candidate]:
+            # Ranked on lean rows (stored heat) alone: only the chosen few are read in full.
+            return sorted(
+                candidates,
+                key=lambda c: -(c.match / best_match + weight * self._relevance(c, now)),
+            )[:wanted]
+
+        # Neighbours score below their seed and only raise matches, so the best match stays
+        # an eligible one; the likely winners are read in full while the neighbours are.
+        likely = ranked(eligible)
+        added, prefetched = await asyncio.gather(
+            expand_neighbours(self._memories, owner, eligible, found.vector, tuning),
+            self._memories.get_many(owner, [c.id for c in likely]),
+        )
+        chosen = ranked(eligible + added)
+        opened = await self._open(owner, chosen, now, {r.id: r for r in prefetched})
+        return by_type_priority([_context(hit) for hit in opened])
 
     def _relevance(self, candidate: Candidate, now: datetime) -> float:
         """DESIGN relevance from the stored (plaintext) heat, importance computed at `now`."""
@@ -163,13 +189,20 @@ class Retriever(ServicePart):
         )
 
     async def _open(
-        self, owner: Owner, chosen: Sequence[Candidate], now: datetime
+        self,
+        owner: Owner,
+        chosen: Sequence[Candidate],
+        now: datetime,
+        read: dict[UUID, StoredMemory] | None = None,
     ) -> list[ScoredMemory]:
-        """The chosen candidates read in full (one statement) and decrypted, in their order;
-        one deleted meanwhile is left out."""
+        """The chosen candidates read in full (one statement, for those not `read` already)
+        and decrypted, in their order; one deleted meanwhile is left out."""
         if not chosen:
             return []
-        rows = {r.id: r for r in await self._memories.get_many(owner, [c.id for c in chosen])}
+        rows = dict(read or {})
+        missing = [c.id for c in chosen if c.id not in rows]
+        if missing:
+            rows.update({r.id: r for r in await self._memories.get_many(owner, missing)})
         scored: list[ScoredMemory] = []
         for candidate in chosen:
             stored = rows.get(candidate.id)

@@ -27,7 +27,7 @@ from memlane.service.merging import merge
 from memlane.service.part import ServicePart
 from memlane.service.sealing import document_text, is_turn
 from memlane.service.validation import check_new
-from memlane.service.vectors import cosine
+from memlane.service.vectors import cosines
 
 log = logging.getLogger(__name__)
 
@@ -133,11 +133,12 @@ class Writer(ServicePart):
         threshold = self._policy.merge_threshold
         best: _Draft | None = None
         best_similarity = threshold
-        for other in drafts:
-            if _dedups(other):
-                similarity = cosine(embedding, _vector(other))
-                if similarity > best_similarity:
-                    best, best_similarity = other, similarity
+        others = [other for other in drafts if _dedups(other)]
+        for other, similarity in zip(
+            others, cosines(embedding, [_vector(o) for o in others]), strict=True
+        ):
+            if similarity > best_similarity:
+                best, best_similarity = other, similarity
         if hit is not None and is_turn(hit.stored.metadata):
             hit = None  # a fact is not folded into a turn of a conversation either
         if hit is not None and hit.similarity > best_similarity:

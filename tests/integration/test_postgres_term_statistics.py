@@ -1,4 +1,4 @@
-"""BM25 statistics kept by the memories triggers, and lexical candidates from the rarest terms."""
+"""BM25 statistics and postings kept by the memories triggers, and lexical search over them."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
 from memlane.domain.model import Owner, StoredMemory
-from tests.contract.builders import T0, axis, insert, minutes, stored
+from tests.contract.builders import axis, insert, stored
 
 pytestmark = pytest.mark.integration
 
@@ -30,6 +30,24 @@ def expected(rows: list[StoredMemory]) -> tuple[dict[str, int], tuple[int, int]]
     return dict(df), (len(rows), sum(len(set(row.keywords)) for row in rows))
 
 
+POSTINGS = """
+SELECT term, -neg_tf AS tf, dl, id FROM memory_postings
+WHERE owner_key = memlane_owner_hash($1, $2)
+"""
+
+
+async def assert_postings(pool: asyncpg.Pool, owner: Owner, rows: list[StoredMemory]) -> None:
+    """One posting per memory and distinct term: its occurrences and the memory's length."""
+    actual = sorted(tuple(r) for r in await pool.fetch(POSTINGS, owner.tenant, owner.user_id))
+    wanted = []
+    for row in rows:
+        counts = Counter(row.keywords)
+        for term, tf in counts.items():
+            key = await pool.fetchval("SELECT memlane_term_hash($1)", term)
+            wanted.append((key, tf, len(counts), row.id))
+    assert actual == sorted(wanted)
+
+
 @pytest.fixture
 def port(pg_pool: asyncpg.Pool) -> PostgresMemoryAdapter:
     return PostgresMemoryAdapter(pg_pool, dimension=384)
@@ -46,6 +64,7 @@ async def test_inserts_count_each_memorys_distinct_terms_once(
     await insert(port, *rows)
     assert await statistics(pg_pool, owner) == expected(rows)
     assert (await statistics(pg_pool, owner))[0] == {"tea": 2, "green": 1, "black": 1}
+    await assert_postings(pg_pool, owner, rows)
 
 
 async def test_deletes_decrement_and_drop_terms_no_memory_holds_any_more(
@@ -57,6 +76,7 @@ async def test_deletes_decrement_and_drop_terms_no_memory_holds_any_more(
     terms, totals = await statistics(pg_pool, owner)
     assert terms == {"tea": 1, "green": 1}
     assert totals == (1, 2)
+    await assert_postings(pg_pool, owner, [keep])
 
 
 async def test_a_keyword_update_moves_the_counts_and_an_embedding_update_does_not(
@@ -68,8 +88,10 @@ async def test_a_keyword_update_moves_the_counts_and_an_embedding_update_does_no
     changed = replace(row, keywords=("coffee", "green", "strong"))
     assert await port.update(changed)
     assert await statistics(pg_pool, owner) == expected([changed, other])
+    await assert_postings(pg_pool, owner, [changed, other])
     assert await port.set_embeddings([(owner, other.id, axis(384, 0))], "model-y") == 1
     assert await statistics(pg_pool, owner) == expected([changed, other])
+    await assert_postings(pg_pool, owner, [changed, other])
 
 
 async def test_cleanup_and_delete_all_keep_every_owners_statistics_exact(
@@ -83,34 +105,50 @@ async def test_cleanup_and_delete_all_keep_every_owners_statistics_exact(
     assert await port.cleanup(owner, 0.1) == 1
     assert await statistics(pg_pool, owner) == expected([kept])
     assert await statistics(pg_pool, neighbour) == expected(theirs)
+    await assert_postings(pg_pool, owner, [kept])
+    await assert_postings(pg_pool, neighbour, theirs)
     assert await port.delete_all(owner) == 1
     assert await statistics(pg_pool, owner) == ({}, (0, 0))
     assert await statistics(pg_pool, neighbour) == expected(theirs)
+    await assert_postings(pg_pool, owner, [])
+    await assert_postings(pg_pool, neighbour, theirs)
 
 
-async def test_a_rare_term_match_comes_first_among_many_rows_with_a_common_term(
+async def test_a_term_rarer_than_the_cap_is_read_whole_and_a_commoner_one_best_first(
     pg_pool: asyncpg.Pool, owner: Owner
 ) -> None:
-    # A budget of 5 postings: "common" (31 memories) is left out of candidate generation,
-    # yet still scores the candidates that hold it.
-    port = PostgresMemoryAdapter(pg_pool, lexical_postings_budget=5)
-    crowd = [stored(owner, keywords=("common", f"w{i}"), created_at=T0 + minutes(i))
+    # 5 postings per term: "zebra" (2 memories) is read whole; of "common" (31 memories) the
+    # 5 best for BM25 are read: the shortest memories holding it.
+    port = PostgresMemoryAdapter(pg_pool, lexical_postings_per_term=5)
+    crowd = [stored(owner, keywords=("common", *(f"w{i}-{j}" for j in range(1 + i % 10))))
              for i in range(30)]
     both = stored(owner, keywords=("common", "zebra"))
-    rare = stored(owner, keywords=("zebra", "stripe"))
+    rare = stored(owner, keywords=("zebra", "stripe", "mane"))
     await insert(port, *crowd, both, rare)
-    found = await port.lexical_candidates(owner, ["common", "zebra"], 10)
-    assert [c.id for c in found] == [both.id, rare.id]
-    assert found[0].score > found[1].score > 0
+    found = await port.lexical_candidates(owner, ["common", "zebra"], 50)
+    assert [c.id for c in found[:2]] == [both.id, rare.id]
+    assert found[0].score > found[1].score > found[2].score > 0
+    shortest = sorted(crowd, key=lambda r: (len(r.keywords), str(r.id)))
+    # `both` (2 terms) is among the 5 shortest holders of "common"; 4 of the crowd join it.
+    assert {c.id for c in found[2:]} == {r.id for r in shortest[:4]}
 
 
 async def test_a_small_owner_gets_every_term_matched_as_in_full_bm25(
     pg_pool: asyncpg.Pool, owner: Owner
 ) -> None:
-    port = PostgresMemoryAdapter(pg_pool, lexical_postings_budget=50)
+    port = PostgresMemoryAdapter(pg_pool, lexical_postings_per_term=50)
     crowd = [stored(owner, keywords=("common", f"w{i}")) for i in range(30)]
     rare = stored(owner, keywords=("zebra", "stripe"))
     await insert(port, *crowd, rare)
     found = await port.lexical_candidates(owner, ["common", "zebra"], 100)
     assert found[0].id == rare.id
     assert {c.id for c in found} == {r.id for r in [*crowd, rare]}
+
+
+async def test_another_owners_postings_never_surface(
+    pg_pool: asyncpg.Pool, port: PostgresMemoryAdapter, owner: Owner
+) -> None:
+    stranger = Owner(owner.tenant, owner.user_id + "-s")
+    mine = stored(owner, keywords=("zebra",))
+    await insert(port, mine, stored(stranger, keywords=("zebra",)))
+    assert [c.id for c in await port.lexical_candidates(owner, ["zebra"], 10)] == [mine.id]

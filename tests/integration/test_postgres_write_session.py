@@ -7,6 +7,7 @@ import asyncio
 import asyncpg
 import pytest
 
+from memlane.adapters.postgres import write_sql
 from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
 from memlane.adapters.postgres.pool import check_embedding_dimension
 from memlane.domain.errors import EmbeddingDimensionMismatch
@@ -81,3 +82,27 @@ async def test_storing_a_vector_of_another_dimension_names_reembed(
         await session.insert(stored(owner, embedding=axis(384, 0)))
     with pytest.raises(EmbeddingDimensionMismatch, match="memlane reembed"):
         await unchecked.dense_candidates(owner, axis(768, 0), 5)
+
+
+@pytest.mark.parametrize("scan_once_max", [5000, 0], ids=["scanned-once", "probed-per-vector"])
+async def test_nearest_many_gives_each_vector_its_nearest_memory_whichever_way_it_reads(
+    memory_port: PostgresMemoryAdapter, owner: Owner, dimension: int,
+    monkeypatch: pytest.MonkeyPatch, scan_once_max: int,
+) -> None:
+    # A small owner is scanned once for the whole batch; a big one is probed per vector.
+    monkeypatch.setattr(write_sql, "SCAN_ONCE_MAX_MEMORIES", scan_once_max)
+    rows = [stored(owner, embedding=axis(dimension, i)) for i in range(4)]
+    rows.append(stored(owner, embedding=None))
+    stranger = Owner(owner.tenant, owner.user_id + "-s")
+    async with memory_port.write_session(stranger) as session:
+        await session.insert(stored(stranger, embedding=at_cosine(dimension, 0.99)))
+    async with memory_port.write_session(owner) as session:
+        await session.insert_many(rows)
+        hits = await session.nearest_many([
+            at_cosine(dimension, 0.9), axis(dimension, 3),
+            at_cosine(dimension, 0.2, base=3, other=2),
+        ])
+    assert [h.stored.id if h else None for h in hits] == [rows[0].id, rows[3].id, rows[2].id]
+    assert hits[0] is not None and hits[0].similarity == pytest.approx(0.9, abs=1e-6)
+    assert hits[1] is not None and hits[1].stored.content == rows[3].content
+    await memory_port.delete_all(stranger)

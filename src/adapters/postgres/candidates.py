@@ -35,10 +35,12 @@ WHERE 1 - n.distance >= $5
 ORDER BY n.distance, n.id
 """
 
+# The join to the owner's rows also drops a posting another owner's key collided into.
 LEXICAL = f"""
 {SEARCH_LEXICAL_SCORED}
-SELECT s.id, s.score, s.created_at, s.conversation_id, {_HEAT}
+SELECT s.id, s.score, m.created_at, m.conversation_id, {_HEAT}
 FROM scored AS s
+JOIN memories AS m ON m.tenant = $1 AND m.user_id = $2 AND m.id = s.id
 JOIN memory_heat AS h ON h.tenant = $1 AND h.user_id = $2 AND h.id = s.id
 ORDER BY s.score DESC, s.id
 """
@@ -107,11 +109,10 @@ async def dense(
 
 async def lexical(
     connection: asyncpg.Connection, owner: Owner, terms: Sequence[str], limit: int,
-    postings_budget: int,
+    postings_per_term: int,
 ) -> list[SearchCandidate]:
     records = await connection.fetch(
-        LEXICAL, owner.tenant, owner.user_id, list(terms), limit, postings_budget,
-        max(postings_budget, limit),
+        LEXICAL, owner.tenant, owner.user_id, list(terms), limit, postings_per_term
     )
     return [to_candidate(r) for r in records]
 

@@ -40,12 +40,10 @@ EXPORT_PREFETCH_ROWS = 200
 # asyncpg reads timeout=None as "the pool's command_timeout" (10 s by default), which a
 # decay or cleanup over a million rows can exceed: whole-table maintenance gets an hour.
 MAINTENANCE_TIMEOUT_S = 3600.0
-# Lexical candidates come from the query's rarest terms while their summed document frequency
-# stays within this many postings (always the rarest term; every term for an owner with no
-# more memories than this, so a small user gets exact BM25), and are capped at as many rows
-# (the rarest term alone may be more common). Each candidate costs ~5 us (a heap fetch and
-# its scoring): about 5 ms at the cap, measured at 100k memories.
-LEXICAL_POSTINGS_BUDGET = 1000
+# A lexical search reads at most this many postings of each query term, best first (sql.py
+# SEARCH_LEXICAL_SCORED): exact BM25 for terms held by at most this many of the owner's
+# memories, so for every term of an owner with at most this many memories.
+LEXICAL_POSTINGS_PER_TERM = 1000
 
 
 @asynccontextmanager
@@ -69,7 +67,7 @@ class PostgresMemoryAdapter(MemoryPort):
         pool: asyncpg.Pool,
         dimension: int | None = None,
         access_flush_ms: int | None = None,
-        lexical_postings_budget: int = LEXICAL_POSTINGS_BUDGET,
+        lexical_postings_per_term: int = LEXICAL_POSTINGS_PER_TERM,
     ) -> None:
         """`dimension`, when given, is checked on every query vector before the database sees
         it (an empty user's search would otherwise succeed with the wrong model).
@@ -78,11 +76,11 @@ class PostgresMemoryAdapter(MemoryPort):
         are queued and written together that many ms later (call `close()` before the pool
         closes so none is lost). Without it each call writes at once.
 
-        `lexical_postings_budget` bounds the memories a lexical search reads and scores (see
-        LEXICAL_POSTINGS_BUDGET); a larger one is closer to full BM25 for big owners.
+        `lexical_postings_per_term` bounds the postings a lexical search reads per query term
+        (see LEXICAL_POSTINGS_PER_TERM); a larger one is closer to full BM25 for big owners.
         """
         self._pool = pool
-        self._lexical_budget = lexical_postings_budget
+        self._postings_per_term = lexical_postings_per_term
         self._dimension = dimension
         self._access_log = (
             None if access_flush_ms is None else DeferredAccessLog(pool, access_flush_ms)
@@ -164,7 +162,9 @@ class PostgresMemoryAdapter(MemoryPort):
         if not terms:
             return []
         async with self._connection() as connection:
-            return await candidates.lexical(connection, owner, terms, limit, self._lexical_budget)
+            return await candidates.lexical(
+                connection, owner, terms, limit, self._postings_per_term
+            )
 
     async def neighbour_candidates(
         self, owner: Owner, memory_ids: Sequence[UUID], span: int, embedding: Vector | None

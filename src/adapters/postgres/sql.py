@@ -38,50 +38,37 @@ LIMIT $9
 
 # BM25 over the (blinded) terms from stored statistics (migration 0040): df per term, and
 # the owner's N and total length, are index lookups, never counted over the owner's rows.
-# Candidates come from the rarest query terms only: terms are taken rarest first while their
-# summed df stays within the postings budget $5 (always the rarest; every term when the owner
-# has no more than $5 memories, so a small user gets exact BM25), looked up in the owner-scoped
-# index (0041), at most $6 rows. Each candidate is scored over ALL query terms it holds: tf
-# is the number of positions (read from the query terms alone: setweight marks them, ts_filter
-# keeps them), document length the count of distinct terms. k1 = 1.2, b = 0.75 (Robertson /
-# Sparck Jones defaults). The owner test is written so the planner cannot AND the index
-# bitmap with the owner's whole primary-key range: every key is the owner's already.
+# Each query term reads its first $5 postings (migration 0050) as an index-only scan: best
+# first for BM25 within one term (more occurrences, then shorter memories), so a term held by
+# at most $5 of the owner's memories contributes exactly, and a commoner term contributes
+# its best-scoring postings. A memory's score sums what was read. k1 = 1.2, b = 0.75
+# (Robertson / Sparck Jones defaults); document length is the count of distinct terms.
 SEARCH_LEXICAL_SCORED = """
 WITH owner_stats AS MATERIALIZED (
     SELECT s.n::float8 AS n, greatest(s.total_length::float8 / greatest(s.n, 1), 1) AS avgdl
     FROM memory_owner_stats AS s WHERE s.tenant = $1 AND s.user_id = $2
 ),
 q AS MATERIALIZED (
-    SELECT t.term, t.df::float8 AS df, ln(1 + (o.n - t.df + 0.5) / (t.df + 0.5)) AS idf
+    SELECT memlane_term_hash(t.term) AS term,
+           ln(1 + (o.n - t.df + 0.5) / (t.df + 0.5)) AS idf
     FROM memory_terms AS t, owner_stats AS o
     WHERE t.tenant = $1 AND t.user_id = $2 AND t.term = ANY($3::text[])
 ),
-probe AS (
-    SELECT r.term
-    FROM (
-        SELECT q.term, sum(q.df) OVER (ORDER BY q.df, q.term) AS postings,
-               row_number() OVER (ORDER BY q.df, q.term) AS place
-        FROM q
-    ) AS r, owner_stats AS o
-    WHERE r.place = 1 OR r.postings <= $5 OR o.n <= $5
-),
-candidates AS MATERIALIZED (
-    SELECT m.id, m.created_at, m.conversation_id, length(m.keywords)::float8 AS dl,
-           ts_filter(setweight(m.keywords, 'A', ARRAY(SELECT term FROM q)), '{a}') AS hits
-    FROM memories AS m
-    WHERE memlane_owner_terms(m.tenant, m.user_id, m.keywords)
-          && ARRAY(SELECT memlane_owner_key($1, $2) || term FROM probe)
-      AND (m.tenant, m.user_id) IS NOT DISTINCT FROM ($1::text, $2::text)
-    LIMIT $6
+hits AS (
+    SELECT p.id, -p.neg_tf::float8 AS tf, p.dl::float8 AS dl, q.idf
+    FROM q CROSS JOIN LATERAL (
+        SELECT p.id, p.neg_tf, p.dl
+        FROM memory_postings AS p
+        WHERE p.owner_key = memlane_owner_hash($1, $2) AND p.term = q.term
+        ORDER BY p.neg_tf, p.dl, p.id
+        LIMIT $5
+    ) AS p
 ),
 scored AS (
-    SELECT c.id, c.created_at, c.conversation_id, s.score
-    FROM candidates AS c, owner_stats AS o, LATERAL (
-        SELECT sum(q.idf * cardinality(u.positions) * 2.2
-                   / (cardinality(u.positions) + 1.2 * (0.25 + 0.75 * c.dl / o.avgdl))) AS score
-        FROM unnest(c.hits) AS u(lexeme, positions, weights) JOIN q ON q.term = u.lexeme
-    ) AS s
-    ORDER BY s.score DESC, c.id
+    SELECT h.id, sum(h.idf * h.tf * 2.2 / (h.tf + 1.2 * (0.25 + 0.75 * h.dl / o.avgdl))) AS score
+    FROM hits AS h, owner_stats AS o
+    GROUP BY h.id
+    ORDER BY score DESC, h.id
     LIMIT $4
 )"""
 DELETE = """

@@ -59,6 +59,7 @@ class PostgresWriteSession(MemoryWriteSession):
                 self._owner.tenant,
                 self._owner.user_id,
                 vector_array_param(embeddings),
+                write_sql.SCAN_ONCE_MAX_MEMORIES,
             )
         except asyncpg.DataError as exc:
             raise _dimension_error(exc) from exc

@@ -59,19 +59,45 @@ WITH {_INPUT}, wide AS (
 SELECT count(*) FROM wide
 """
 
-# For each query vector (by its ordinal), the owner's nearest memory: one index probe each.
+# For each query vector (by its ordinal), the owner's nearest memory. An owner with at most
+# $4 memories is scanned once for the whole batch (each row's distance to every vector):
+# probing per vector scanned the rows once per vector (64 x 3.2 ms at 857 memories). A
+# bigger owner gets one index probe per vector. The full row and its heat are read for the
+# nearest memories only.
 NEAREST_MANY = f"""
-SELECT q.ord, n.*
-FROM unnest($3::vector[]) WITH ORDINALITY AS q(embedding, ord)
-CROSS JOIN LATERAL (
-    SELECT {COLUMNS}, 1 - (m.embedding <=> q.embedding) AS similarity
-    FROM memories AS m
-    JOIN memory_heat AS h ON h.tenant = m.tenant AND h.user_id = m.user_id AND h.id = m.id
-    WHERE m.tenant = $1 AND m.user_id = $2 AND m.embedding IS NOT NULL
-    ORDER BY m.embedding <=> q.embedding
-    LIMIT 1
-) AS n
+WITH q AS MATERIALIZED (
+    SELECT u.embedding, u.ord FROM unnest($3::vector[]) WITH ORDINALITY AS u(embedding, ord)
+),
+owner_size AS MATERIALIZED (
+    SELECT coalesce(max(s.n), 0) AS n
+    FROM memory_owner_stats AS s WHERE s.tenant = $1 AND s.user_id = $2
+),
+best AS (
+    (
+        SELECT DISTINCT ON (q.ord) q.ord, m.id, 1 - (m.embedding <=> q.embedding) AS similarity
+        FROM q CROSS JOIN memories AS m
+        WHERE (SELECT n FROM owner_size) <= $4
+          AND m.tenant = $1 AND m.user_id = $2 AND m.embedding IS NOT NULL
+        ORDER BY q.ord, m.embedding <=> q.embedding, m.id
+    )
+    UNION ALL
+    SELECT q.ord, b.id, b.similarity
+    FROM q CROSS JOIN LATERAL (
+        SELECT m.id, 1 - (m.embedding <=> q.embedding) AS similarity
+        FROM memories AS m
+        WHERE m.tenant = $1 AND m.user_id = $2 AND m.embedding IS NOT NULL
+        ORDER BY m.embedding <=> q.embedding
+        LIMIT 1
+    ) AS b
+    WHERE (SELECT n FROM owner_size) > $4
+)
+SELECT best.ord, {COLUMNS}, best.similarity
+FROM best
+JOIN memories AS m ON m.tenant = $1 AND m.user_id = $2 AND m.id = best.id
+JOIN memory_heat AS h ON h.tenant = $1 AND h.user_id = $2 AND h.id = best.id
 """
+# Up to this many memories an owner is scanned once per batch for near-duplicates.
+SCAN_ONCE_MAX_MEMORIES = 5000
 
 FIRST_MISSING = """
 SELECT i.id FROM unnest($3::uuid[]) WITH ORDINALITY AS i(id, ord)
