@@ -9,6 +9,7 @@ import asyncpg
 import pytest
 
 from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
+from memlane.adapters.postgres.pool import restore_postings
 from memlane.domain.model import Owner, StoredMemory
 from tests.contract.builders import axis, insert, stored
 
@@ -152,3 +153,19 @@ async def test_another_owners_postings_never_surface(
     mine = stored(owner, keywords=("zebra",))
     await insert(port, mine, stored(stranger, keywords=("zebra",)))
     assert [c.id for c in await port.lexical_candidates(owner, ["zebra"], 10)] == [mine.id]
+
+
+async def test_postings_lost_in_a_crash_are_rebuilt_when_a_connection_opens(
+    pg_pool: asyncpg.Pool, port: PostgresMemoryAdapter, owner: Owner
+) -> None:
+    rows = [stored(owner, keywords=("zebra", "stripe", "zebra")), stored(owner, keywords=("tea",))]
+    await insert(port, *rows)
+    async with pg_pool.acquire() as connection:
+        assert await restore_postings(connection) == 0  # nothing lost: nothing done
+        # Crash recovery empties an UNLOGGED table exactly like this.
+        await connection.execute("TRUNCATE memory_postings")
+    assert await port.lexical_candidates(owner, ["zebra"], 10) == []
+    async with pg_pool.acquire() as connection:
+        assert await restore_postings(connection) >= 3
+    await assert_postings(pg_pool, owner, rows)
+    assert [c.id for c in await port.lexical_candidates(owner, ["zebra"], 10)] == [rows[0].id]

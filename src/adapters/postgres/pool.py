@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import cast
@@ -11,6 +12,8 @@ import asyncpg
 from pgvector.asyncpg import register_vector
 
 from memlane.domain.errors import EmbeddingDimensionMismatch, StorageUnavailable
+
+_log = logging.getLogger(__name__)
 
 # Errors that mean "the database cannot be reached right now", as opposed to a bad query.
 CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
@@ -32,6 +35,12 @@ SELECT a.atttypmod
 FROM pg_attribute AS a
 WHERE a.attrelid = 'memories'::regclass AND a.attname = 'embedding' AND NOT a.attisdropped
 """
+
+
+HAS_RESTORE_POSTINGS = "SELECT to_regprocedure('memlane_restore_postings()') IS NOT NULL"
+RESTORE_POSTINGS = "SELECT memlane_restore_postings()"
+# A rebuild writes every memory's postings (~2.5 min per million memories on two cores).
+RESTORE_TIMEOUT_S = 3600.0
 
 
 def server_settings(ef_search: int = DEFAULT_EF_SEARCH) -> dict[str, str]:
@@ -58,11 +67,27 @@ def server_settings(ef_search: int = DEFAULT_EF_SEARCH) -> dict[str, str]:
 
 
 async def init_connection(connection: asyncpg.Connection) -> None:
-    """Codecs every memlane connection needs: pgvector's and jsonb as Python objects."""
+    """Codecs every memlane connection needs (pgvector's, jsonb as Python objects), and the
+    lexical postings back if the database lost them."""
     await register_vector(connection)
     await connection.set_type_codec(
         "jsonb", schema="pg_catalog", encoder=json.dumps, decoder=json.loads, format="text"
     )
+    await restore_postings(connection)
+
+
+async def restore_postings(connection: asyncpg.Connection) -> int:
+    """Rebuild memory_postings when a crash emptied it (it is UNLOGGED: migration 0050).
+
+    Checked whenever a connection opens, so a database restarted under a running service
+    heals before its next search; a no-op check otherwise. Before the migration: nothing.
+    """
+    if not await connection.fetchval(HAS_RESTORE_POSTINGS):
+        return 0
+    restored = int(await connection.fetchval(RESTORE_POSTINGS, timeout=RESTORE_TIMEOUT_S))
+    if restored:
+        _log.warning("rebuilt %d lexical postings lost in a database crash", restored)
+    return restored
 
 
 async def create_pool(
