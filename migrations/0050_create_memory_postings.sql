@@ -50,10 +50,14 @@ LANGUAGE sql AS $$
     ON CONFLICT DO NOTHING;
 $$;
 
--- The owner is checked too: an imported memory may keep its id under another owner.
+-- The owner is checked too: an imported memory may keep its id under another owner. Always
+-- one id-index probe per memory: for a cleanup's 129k memories the planner chose a hash
+-- join over a scan of every posting (11 s, against 4.2 s probing).
 CREATE FUNCTION memlane_drop_postings(tenants text[], user_ids text[], ids uuid[])
 RETURNS void
-LANGUAGE sql AS $$
+LANGUAGE sql
+SET enable_hashjoin = off SET enable_mergejoin = off SET enable_seqscan = off
+AS $$
     DELETE FROM memory_postings AS p
     USING unnest(tenants, user_ids, ids) AS d(tenant, user_id, id)
     WHERE p.id = d.id AND p.owner_key = memlane_owner_hash(d.tenant, d.user_id);

@@ -53,10 +53,8 @@ async def cleanup(tenant: str, user_id: str | None) -> None:
     from memlane.container import open_memlane
 
     async with open_memlane(load_model=False) as memlane:
-        owner = owner_or_none(tenant, user_id)
-        # Cleanup compares the materialised importance, so bring it up to now first.
-        await memlane.service.decay(owner)
-        deleted = await memlane.service.cleanup(owner)
+        # Judged by each memory's importance now: no decay run needed first.
+        deleted = await memlane.service.cleanup(owner_or_none(tenant, user_id))
     click.echo(f"cleanup: {deleted} memories deleted")
 
 

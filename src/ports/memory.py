@@ -141,8 +141,12 @@ class MemoryPort(ABC):
         """Write importance(now) into the stored column; returns rows whose value changed."""
 
     @abstractmethod
-    async def cleanup(self, owner: Owner | None, min_importance: float) -> int:
-        """Delete unpinned memories whose materialised importance is <= min_importance."""
+    async def cleanup(
+        self, owner: Owner | None, min_importance: float, now: datetime, base_rate: float
+    ) -> int:
+        """Delete unpinned memories whose importance at `now` is <= min_importance; returns
+        how many. Judged from the heat, not the stored column; the survivors' stored
+        importance is left as it is (materialise_decay writes it)."""
 
     @abstractmethod
     async def missing_embeddings(self, limit: int) -> builtins.list[StoredMemory]:

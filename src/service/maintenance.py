@@ -23,11 +23,12 @@ class Maintenance(ServicePart):
     async def cleanup(self, owner: Owner | None) -> int:
         """Delete unpinned memories whose importance now is <= min_importance.
 
-        Decay is materialised first, so a memory that faded since the last decay run is judged
-        by its importance now rather than a stale column.
+        Judged by the importance now (computed from the heat in the delete), so a memory that
+        faded since the last decay run goes without decay being materialised first.
         """
-        await self.decay(owner)
-        return await self._memories.cleanup(owner, self._policy.min_importance)
+        return await self._memories.cleanup(
+            owner, self._policy.min_importance, self._clock(), self._policy.base_rate
+        )
 
     async def backfill(self, batch_size: int) -> int:
         """Embed memories stored while the embedder was down, batch by batch; rows embedded.

@@ -141,18 +141,39 @@ class PortMaintenanceContract:
     async def test_cleanup_deletes_at_or_below_min_importance_but_keeps_pinned_and_above(
         self, memory_port: MemoryPort, owner: Owner, other_user: Owner
     ) -> None:
-        at_min = stored(owner, memory_type=MemoryType.CONTEXT, importance=0.1)
-        below = stored(owner, memory_type=MemoryType.TOOL_RESULT, importance=0.05)
-        pinned = stored(owner, memory_type=MemoryType.CONTEXT, importance=0.1, pinned=True)
-        above = stored(owner, memory_type=MemoryType.CONTEXT, importance=0.1000001)
-        theirs = stored(other_user, memory_type=MemoryType.CONTEXT, importance=0.05)
+        fresh = Heat(0.1, 0, T0)  # importance 0.1 at T0 for context and tool results
+        at_min = stored(owner, memory_type=MemoryType.CONTEXT, heat=fresh)
+        below = stored(owner, memory_type=MemoryType.TOOL_RESULT, heat=Heat(0.05, 0, T0))
+        pinned = stored(owner, memory_type=MemoryType.CONTEXT, heat=fresh, pinned=True)
+        above = stored(owner, memory_type=MemoryType.CONTEXT, heat=Heat(0.1000001, 0, T0))
+        theirs = stored(other_user, memory_type=MemoryType.CONTEXT, heat=fresh)
         await insert(memory_port, at_min, below, pinned, above, theirs)
-        assert await memory_port.cleanup(owner, 0.1) == 2
+        assert await memory_port.cleanup(owner, 0.1, T0, BASE_RATE) == 2
         assert await memory_port.get(owner, at_min.id) is None
         assert await memory_port.get(owner, below.id) is None
         assert await memory_port.get(owner, pinned.id) is not None
         assert await memory_port.get(owner, above.id) is not None
         assert await memory_port.get(other_user, theirs.id) is not None
+        assert await memory_port.cleanup(None, 0.1, T0, BASE_RATE) >= 1  # everyone: theirs too
+        assert await memory_port.get(other_user, theirs.id) is None
+
+    async def test_cleanup_judges_importance_at_now_not_the_stored_column(
+        self, memory_port: MemoryPort, owner: Owner
+    ) -> None:
+        # Stored columns that are stale both ways: the judgement uses the heat at `now`.
+        faded = stored(owner, memory_type=MemoryType.CONTEXT, importance=0.99,
+                       heat=Heat(0.5, 0, T0 - 100 * DAY))
+        lively = stored(owner, memory_type=MemoryType.CONTEXT, importance=0.05,
+                        heat=Heat(0.5, 0, T0))
+        fact = stored(owner, memory_type=MemoryType.FACT, importance=0.05,
+                      heat=Heat(0.5, 0, T0 - 1000 * DAY))  # a fact's floor is 0.30
+        await insert(memory_port, faded, lively, fact)
+        assert exact_importance(faded, T0) <= 0.1 < exact_importance(lively, T0)
+        assert await memory_port.cleanup(owner, 0.1, T0, BASE_RATE) == 1
+        assert await memory_port.get(owner, faded.id) is None
+        kept = await memory_port.get(owner, lively.id)
+        assert kept is not None and kept.importance == pytest.approx(0.05)  # not rewritten
+        assert await memory_port.get(owner, fact.id) is not None
 
     async def test_missing_embeddings_lists_rows_without_one_oldest_first(
         self, memory_port: MemoryPort, owner: Owner, dimension: int

@@ -253,10 +253,16 @@ class FakeMemoryPort(MemoryPort):
                     changed += 1
         return changed
 
-    async def cleanup(self, owner: Owner | None, min_importance: float) -> int:
+    async def cleanup(
+        self, owner: Owner | None, min_importance: float, now: datetime, base_rate: float
+    ) -> int:
         deleted = 0
         for rows in self._scope(owner):
-            doomed = [i for i, r in rows.items() if not r.pinned and r.importance <= min_importance]
+            doomed = [
+                i for i, r in rows.items()
+                if not r.pinned
+                and importance_at(r.heat, r.memory_type, now, base_rate) <= min_importance
+            ]
             for memory_id in doomed:
                 del rows[memory_id]
             deleted += len(doomed)

@@ -10,8 +10,8 @@ import pytest
 
 from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
 from memlane.adapters.postgres.pool import restore_postings
-from memlane.domain.model import Owner, StoredMemory
-from tests.contract.builders import axis, insert, stored
+from memlane.domain.model import Heat, MemoryType, Owner, StoredMemory
+from tests.contract.builders import T0, axis, insert, stored
 
 pytestmark = pytest.mark.integration
 
@@ -99,11 +99,13 @@ async def test_cleanup_and_delete_all_keep_every_owners_statistics_exact(
     pg_pool: asyncpg.Pool, port: PostgresMemoryAdapter, owner: Owner
 ) -> None:
     neighbour = Owner(owner.tenant, owner.user_id + "-n")
-    faded = stored(owner, keywords=("old", "tea"), importance=0.01)
-    kept = stored(owner, keywords=("tea", "new"), importance=0.9)
-    theirs = [stored(neighbour, keywords=("tea", "old"), importance=0.01)]
+    faint = Heat(0.05, 0, T0)  # a context memory at its floor, 0.1, at T0
+    faded = stored(owner, keywords=("old", "tea"), memory_type=MemoryType.CONTEXT, heat=faint)
+    kept = stored(owner, keywords=("tea", "new"), heat=Heat(0.9, 0, T0))
+    theirs = [stored(neighbour, keywords=("tea", "old"), memory_type=MemoryType.CONTEXT,
+                     heat=faint)]
     await insert(port, faded, kept, *theirs)
-    assert await port.cleanup(owner, 0.1) == 1
+    assert await port.cleanup(owner, 0.1, T0, 0.1) == 1
     assert await statistics(pg_pool, owner) == expected([kept])
     assert await statistics(pg_pool, neighbour) == expected(theirs)
     await assert_postings(pg_pool, owner, [kept])

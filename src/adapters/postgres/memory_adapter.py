@@ -263,16 +263,18 @@ class PostgresMemoryAdapter(MemoryPort):
             status = await connection.execute(statement, *params, timeout=MAINTENANCE_TIMEOUT_S)
         return affected_rows(status)
 
-    async def cleanup(self, owner: Owner | None, min_importance: float) -> int:
+    async def cleanup(
+        self, owner: Owner | None, min_importance: float, now: datetime, base_rate: float
+    ) -> int:
+        params: list[object] = [
+            now, base_rate, DECAY_TYPES, DECAY_MODIFIERS, DECAY_FLOORS, min_importance
+        ]
+        statement = sql.CLEANUP_ALL
+        if owner is not None:
+            statement = sql.CLEANUP_OWNER
+            params += [owner.tenant, owner.user_id]
         async with self._connection() as connection:
-            if owner is None:
-                count = await connection.fetchval(
-                    sql.CLEANUP_ALL, min_importance, timeout=MAINTENANCE_TIMEOUT_S
-                )
-            else:
-                count = await connection.fetchval(
-                    sql.CLEANUP_OWNER, min_importance, owner.tenant, owner.user_id
-                )
+            count = await connection.fetchval(statement, *params, timeout=MAINTENANCE_TIMEOUT_S)
         return int(count)
 
     async def missing_embeddings(self, limit: int) -> builtins.list[StoredMemory]:

@@ -160,10 +160,13 @@ WHERE d.memory_type = h.memory_type
   AND h.tenant = $6 AND h.user_id = $7 AND h.id = ANY($8::uuid[])
 """
 
-_CLEANUP = """
+# $1 now, $2 base rate, $3-$5 the decay table, $6 min importance, ($7, $8) the owner.
+_CLEANUP = f"""
 WITH doomed AS (
     DELETE FROM memory_heat AS h
-    WHERE h.importance <= $1 AND NOT h.pinned {owner}
+    USING {TYPE_DECAY_TABLE}
+    WHERE d.memory_type = h.memory_type AND NOT h.pinned
+      AND {_IMPORTANCE_NOW} <= $6 {{owner}}
     RETURNING h.tenant, h.user_id, h.id
 ), wide AS (
     DELETE FROM memories AS m
@@ -173,7 +176,7 @@ WITH doomed AS (
 )
 SELECT count(*) FROM wide
 """
-CLEANUP_OWNER = _CLEANUP.format(owner="AND h.tenant = $2 AND h.user_id = $3")
+CLEANUP_OWNER = _CLEANUP.format(owner="AND h.tenant = $7 AND h.user_id = $8")
 CLEANUP_ALL = _CLEANUP.format(owner="")
 
 LOCK_OWNER = "SELECT pg_advisory_xact_lock(hashtextextended($1 || chr(31) || $2, 0))"
