@@ -162,11 +162,17 @@ class Retriever(ServicePart):
         best_match = max(c.match for c in eligible)
         weight = tuning.relevance_tiebreak
 
+        relevances: dict[UUID, float] = {}
+
         def ranked(candidates: list[Candidate]) -> list[Candidate]:
             # Ranked on lean rows (stored heat) alone: only the chosen few are read in full.
+            # A candidate's relevance does not change between the two rankings (its match
+            # may: a neighbour can raise it), so it is computed once.
+            for c in candidates:
+                if c.id not in relevances:
+                    relevances[c.id] = self._relevance(c, now)
             return sorted(
-                candidates,
-                key=lambda c: -(c.match / best_match + weight * self._relevance(c, now)),
+                candidates, key=lambda c: -(c.match / best_match + weight * relevances[c.id])
             )[:wanted]
 
         # Neighbours score below their seed and only raise matches, so the best match stays
@@ -174,10 +180,12 @@ class Retriever(ServicePart):
         likely = ranked(eligible)
         added, prefetched = await asyncio.gather(
             expand_neighbours(self._memories, owner, eligible, found.vector, tuning),
-            self._memories.get_many(owner, [c.id for c in likely]),
+            self._memories.get_many_unindexed(owner, [c.id for c in likely]),
         )
         chosen = ranked(eligible + added)
-        opened = await self._open(owner, chosen, now, {r.id: r for r in prefetched})
+        opened = await self._open(
+            owner, chosen, now, {r.id: r for r in prefetched}, unindexed=True
+        )
         return by_type_priority([_context(hit) for hit in opened])
 
     def _relevance(self, candidate: Candidate, now: datetime) -> float:
@@ -194,15 +202,19 @@ class Retriever(ServicePart):
         chosen: Sequence[Candidate],
         now: datetime,
         read: dict[UUID, StoredMemory] | None = None,
+        *,
+        unindexed: bool = False,
     ) -> list[ScoredMemory]:
         """The chosen candidates read in full (one statement, for those not `read` already)
-        and decrypted, in their order; one deleted meanwhile is left out."""
+        and decrypted, in their order; one deleted meanwhile is left out. `unindexed`: a
+        prompt needs no terms or embedding, so they are not read."""
         if not chosen:
             return []
         rows = dict(read or {})
         missing = [c.id for c in chosen if c.id not in rows]
         if missing:
-            rows.update({r.id: r for r in await self._memories.get_many(owner, missing)})
+            reader = self._memories.get_many_unindexed if unindexed else self._memories.get_many
+            rows.update({r.id: r for r in await reader(owner, missing)})
         scored: list[ScoredMemory] = []
         for candidate in chosen:
             stored = rows.get(candidate.id)

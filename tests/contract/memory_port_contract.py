@@ -9,6 +9,7 @@ Tests that touch "every owner" only assert about the rows they created themselve
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from uuid import uuid4
 
 import pytest
@@ -100,6 +101,20 @@ class MemoryPortContract(
         await insert(memory_port, *mine, theirs)
         got = await memory_port.get_many(owner, [mine[0].id, mine[2].id, theirs.id, uuid4()])
         assert {m.id for m in got} == {mine[0].id, mine[2].id}
+
+    async def test_get_many_unindexed_is_get_many_without_terms_or_embedding(
+        self, memory_port: MemoryPort, owner: Owner, other_user: Owner, dimension: int
+    ) -> None:
+        row = stored(owner, embedding=axis(dimension, 2), keywords=("tea", "green"),
+                     tags=("drink",), metadata={"speaker": "Ana"})
+        theirs = stored(other_user)
+        await insert(memory_port, row, theirs)
+        (full,) = await memory_port.get_many(owner, [row.id])
+        (lean,) = await memory_port.get_many_unindexed(owner, [row.id, theirs.id, uuid4()])
+        assert lean.keywords == () and lean.embedding is None
+        assert lean.embedding_model == full.embedding_model
+        assert_same_row(replace(lean, keywords=full.keywords, embedding=full.embedding), row)
+        assert await memory_port.get_many_unindexed(other_user, [row.id]) == []
 
     @pytest.mark.parametrize("intruder", ["other_user", "other_tenant"])
     async def test_another_owner_cannot_see_or_change_a_memory(

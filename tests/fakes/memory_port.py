@@ -133,6 +133,12 @@ class FakeMemoryPort(MemoryPort):
         rows = self._rows.get(owner, {})
         return [self._copy(rows[i]) for i in dict.fromkeys(memory_ids) if i in rows]
 
+    async def get_many_unindexed(
+        self, owner: Owner, memory_ids: Sequence[UUID]
+    ) -> list[StoredMemory]:
+        rows = await self.get_many(owner, memory_ids)
+        return [replace(r, keywords=(), embedding=None) for r in rows]
+
     async def dense_candidates(
         self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0
     ) -> list[SearchCandidate]:

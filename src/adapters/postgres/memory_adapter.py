@@ -127,6 +127,17 @@ class PostgresMemoryAdapter(MemoryPort):
             )
         return to_stored_many(records)
 
+    async def get_many_unindexed(
+        self, owner: Owner, memory_ids: Sequence[UUID]
+    ) -> builtins.list[StoredMemory]:
+        if not memory_ids:
+            return []
+        async with self._connection() as connection:
+            records = await connection.fetch(
+                sql.GET_MANY_UNINDEXED, owner.tenant, owner.user_id, list(memory_ids)
+            )
+        return to_stored_many(records)
+
     async def list(
         self, owner: Owner, filters: MemoryFilter, cursor: Cursor | None, limit: int
     ) -> Page[StoredMemory]:
