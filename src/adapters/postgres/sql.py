@@ -183,7 +183,11 @@ WITH doomed AS (
 SELECT count(*) FROM wide
 """
 CLEANUP_OWNER = _CLEANUP.format(owner="AND h.tenant = $7 AND h.user_id = $8")
-CLEANUP_ALL = _CLEANUP.format(owner="")
+# One of $7 disjoint shares of the owners ($8 in 0 .. $7 - 1): a cleanup over everyone runs
+# its shares side by side, on as many connections (its triggers are single-threaded work).
+CLEANUP_SHARE = _CLEANUP.format(
+    owner="AND abs(mod(hashtextextended(h.tenant || chr(31) || h.user_id, 0), $7)) = $8"
+)
 
 LOCK_OWNER = "SELECT pg_advisory_xact_lock(hashtextextended($1 || chr(31) || $2, 0))"
 
