@@ -17,6 +17,8 @@ from memlane.adapters.postgres.migrations import (
     load_migrations,
     migrate,
 )
+from memlane.adapters.postgres.pool import create_pool
+from memlane.adapters.postgres.reembed import reset_embeddings
 
 pytestmark = pytest.mark.integration
 
@@ -102,3 +104,24 @@ async def test_a_failing_migration_leaves_nothing_half_applied(fresh_database_ur
         assert await connection.fetchval("SELECT count(*) FROM schema_migrations") == 0
     finally:
         await connection.close()
+
+
+EMBEDDING_STORAGE = """
+SELECT a.attstorage::text FROM pg_attribute AS a
+WHERE a.attrelid = 'memories'::regclass AND a.attname = 'embedding'
+"""
+
+
+async def test_embeddings_stay_in_the_row_after_migrating_and_after_a_resize(
+    fresh_database_url: str,
+) -> None:
+    await migrate(fresh_database_url)
+    pool = await create_pool(fresh_database_url, min_size=1, max_size=2)
+    try:
+        # 'm' (MAIN): in the row unless it cannot fit; pgvector's default 'e' moved every
+        # 384-d embedding to the toast table.
+        assert await pool.fetchval(EMBEDDING_STORAGE) == "m"
+        await reset_embeddings(pool, 768)
+        assert await pool.fetchval(EMBEDDING_STORAGE) == "m"
+    finally:
+        await pool.close()

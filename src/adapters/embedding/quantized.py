@@ -54,14 +54,17 @@ def quantized_model(source: Path, source_sha256: str, cache_dir: Path | None) ->
     """
     directory = cache_dir or default_cache_dir()
     try:
-        yield _cached(source, source_sha256, directory)
+        cached = _cached(source, source_sha256, directory)
     except OSError as error:
         log.warning("model cache %s not writable (%s); quantising into a temporary dir",
                     directory, type(error).__name__)
-        with tempfile.TemporaryDirectory(prefix="memlane-model-") as scratch:
-            target = Path(scratch) / derived_name(source_sha256)
-            _derive(source, target)
-            yield target
+    else:
+        yield cached
+        return
+    with tempfile.TemporaryDirectory(prefix="memlane-model-") as scratch:
+        target = Path(scratch) / derived_name(source_sha256)
+        _derive(source, target)
+        yield target
 
 
 def _cached(source: Path, source_sha256: str, directory: Path) -> Path:

@@ -11,6 +11,8 @@ DROP_HNSW = "DROP INDEX IF EXISTS memories_embedding_hnsw_idx"
 RESIZE_COLUMN = (
     "ALTER TABLE memories ALTER COLUMN embedding TYPE vector({dimension}) USING NULL"
 )
+# A new column type takes the type's default storage (EXTERNAL for vector): migration 0051's.
+KEEP_INLINE = "ALTER TABLE memories ALTER COLUMN embedding SET STORAGE MAIN"
 CLEAR_MODEL = "UPDATE memories SET embedding_model = NULL WHERE embedding_model IS NOT NULL"
 CREATE_HNSW = (
     "CREATE INDEX memories_embedding_hnsw_idx ON memories "
@@ -26,5 +28,6 @@ async def reset_embeddings(pool: asyncpg.Pool, dimension: int) -> None:
     async with connection_from(pool) as connection, connection.transaction():
         await connection.execute(DROP_HNSW)
         await connection.execute(RESIZE_COLUMN.format(dimension=int(dimension)))
+        await connection.execute(KEEP_INLINE)
         await connection.execute(CLEAR_MODEL)
         await connection.execute(CREATE_HNSW)
