@@ -8,6 +8,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -17,7 +18,7 @@ from litestar import Litestar
 from memlane.adapters.embedding.ollama import OllamaEmbeddingAdapter
 from memlane.adapters.embedding.onnx import DIMENSION as ONNX_DIMENSION
 from memlane.adapters.embedding.onnx import MODEL_NAME as ONNX_MODEL
-from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
+from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter, prepare_model
 from memlane.adapters.encryption.fingerprint import verify_key_fingerprint
 from memlane.adapters.encryption.keyfile import load_or_create_key
 from memlane.adapters.encryption.noop import NoopEncryptionAdapter
@@ -308,3 +309,17 @@ __all__ = [
     "open_memlane",
     "resolve_database_url",
 ]
+
+
+def prepare_embedding_model(settings: Settings | None = None) -> Path | None:
+    """The onnx provider's int8 model derived into its cache now (None for another provider)."""
+    config = (settings or load_settings()).memory.embedding
+    if config.provider != "onnx":
+        return None
+    try:
+        return prepare_model(config.model_cache_dir)
+    except OSError as exc:
+        raise ConfigurationError(
+            f"cannot write the model cache ({exc}); set memory.embedding.model_cache_dir "
+            "to a writable directory"
+        ) from exc

@@ -1,4 +1,4 @@
-"""The `memlane` command: serve, migrate, decay, cleanup, backfill, reembed, stats, keys, data."""
+"""The `memlane` command: serve, migrate, maintenance, keys, data and the embedding model."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import click
 from memlane.cli.data import export, import_
 from memlane.cli.keys import keys
 from memlane.cli.maintenance import backfill, cleanup, db_url, decay, migrate, reembed, stats
+from memlane.cli.model import prepare_model
 from memlane.cli.serve import serve
 
 
@@ -32,5 +33,6 @@ for command in (
     keys,
     export,
     import_,
+    prepare_model,
 ):
     main.add_command(command)

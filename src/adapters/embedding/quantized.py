@@ -54,7 +54,7 @@ def quantized_model(source: Path, source_sha256: str, cache_dir: Path | None) ->
     """
     directory = cache_dir or default_cache_dir()
     try:
-        cached = _cached(source, source_sha256, directory)
+        cached = cached_model(source, source_sha256, directory)
     except OSError as error:
         log.warning("model cache %s not writable (%s); quantising into a temporary dir",
                     directory, type(error).__name__)
@@ -67,7 +67,9 @@ def quantized_model(source: Path, source_sha256: str, cache_dir: Path | None) ->
         yield target
 
 
-def _cached(source: Path, source_sha256: str, directory: Path) -> Path:
+def cached_model(source: Path, source_sha256: str, directory: Path) -> Path:
+    """The int8 model in `directory`, derived there first if missing or damaged (OSError
+    when the directory cannot be written)."""
     target = directory / derived_name(source_sha256)
     checksum = target.with_name(target.name + ".sha256")
     if target.is_file() and checksum.is_file():
