@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
 from memlane.domain.errors import StorageUnavailable
 from memlane.ports.leader import LeaderLockPort
@@ -34,12 +35,22 @@ class PostgresLeaderLockAdapter(LeaderLockPort):
             conn = await self._pool.acquire()
         except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as exc:
             raise StorageUnavailable("database unavailable for the leader lock") from exc
+        leading = False
         try:
             leading = bool(await conn.fetchval(TRY_LOCK, self._lock_key))
-            try:
-                yield leading
-            finally:
-                if leading and not conn.is_closed():
-                    await conn.fetchval(UNLOCK, self._lock_key)
+            yield leading
         finally:
+            if leading and not await _unlocked(conn, self._lock_key):
+                # The pool does not reset its connections' session state (pool.py): a lock
+                # that could not be released goes with its connection.
+                conn.terminate()
             await self._pool.release(conn)
+
+
+async def _unlocked(conn: PoolConnectionProxy[asyncpg.Record], lock_key: int) -> bool:
+    if conn.is_closed():
+        return True  # the server dropped the lock with the connection
+    try:
+        return bool(await conn.fetchval(UNLOCK, lock_key))
+    except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+        return False

@@ -76,6 +76,19 @@ async def init_connection(connection: asyncpg.Connection) -> None:
     await restore_postings(connection)
 
 
+async def reset_connection(connection: asyncpg.Connection) -> None:
+    """Run as a connection goes back to the pool: only one left inside a transaction is reset.
+
+    asyncpg's default reset is a round trip of four statements (advisory unlock, CLOSE ALL,
+    UNLISTEN, RESET ALL) on every release: ~9 % of the service's main thread under HTTP load,
+    where a context request releases four or five connections. memlane sets no session
+    state, listens to nothing and keeps cursors inside transactions; the one session lock
+    (the leader lock) is released by its holder, which closes the connection if it cannot.
+    """
+    if connection.is_in_transaction():
+        await connection.reset()
+
+
 async def restore_postings(connection: asyncpg.Connection) -> int:
     """Rebuild memory_postings when a crash emptied it (it is UNLOGGED: migration 0050).
 
@@ -106,6 +119,7 @@ async def create_pool(
             max_size=max_size,
             command_timeout=command_timeout_ms / 1000,
             init=init_connection,
+            reset=reset_connection,
             server_settings=server_settings(ef_search),
         )
     except CONNECTION_ERRORS as exc:
