@@ -4,7 +4,7 @@
 -- physical order: at 100k memories it took ~8 ms and found 18% of the exact BM25 top ten.
 -- Here each (owner, term) has its postings in one index, best first (more occurrences, then
 -- shorter memories: BM25's order within one term), carrying what the score needs: a search
--- reads the first few hundred postings of each query term as an index-only scan and sums.
+-- reads the first postings of each query term (1,000 by default) index-only, and sums.
 -- Writers wait until the backfill below has committed, so no write is missed or doubled.
 LOCK TABLE memories IN SHARE MODE;
 
@@ -23,8 +23,8 @@ RETURN hashtextextended(term, 0);
 -- and, among equals, shorter memories (dl: distinct terms) first.
 -- UNLOGGED: postings are derived from memories.keywords, so they skip the write-ahead log
 -- (a cleanup dropping 30k memories' postings: 0.5 s instead of 1.7 s). PostgreSQL empties
--- an unlogged table after a crash; memlane_restore_postings() below rebuilds it, run when
--- memlane migrates and when a pool connection opens (as after a database restart).
+-- an unlogged table after a crash; memlane_restore_postings() below rebuilds it, run by
+-- this migration and whenever a pool connection opens (as after a database restart).
 CREATE UNLOGGED TABLE memory_postings (
     owner_key  bigint NOT NULL,
     term       bigint NOT NULL,
