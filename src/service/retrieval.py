@@ -37,8 +37,6 @@ CANDIDATES_PER_RESULT = 4
 class _Found:
     ranked: list[Candidate]
     vector: Vector | None
-    # Lexical-only candidates whose cosine to the query is not known yet (0.0 until filled).
-    unscored: list[Candidate]
 
 
 class Retriever(ServicePart):
@@ -57,7 +55,6 @@ class Retriever(ServicePart):
             return []
         pool = max(MIN_CANDIDATES, CANDIDATES_PER_RESULT * limit)
         found = await self._candidates(owner, query, pool, min_similarity)
-        await self._fill_similarities(owner, found)
         ranked = found.ranked
         if found.vector is not None and min_similarity is not None:
             ranked = [c for c in ranked if c.similarity >= min_similarity]
@@ -112,27 +109,12 @@ class Retriever(ServicePart):
             [c.id for c in dense], [c.id for c in lexical], k=tuning.rrf_k,
             dense_weight=tuning.dense_weight, lexical_weight=tuning.lexical_weight,
         )
-        ranked: list[Candidate] = []
-        unscored: list[Candidate] = []
-        for memory_id, match in scores.items():
-            candidate = Candidate(
-                hits[memory_id], similarities.get(memory_id, 0.0), match, memory_id in worded
-            )
-            ranked.append(candidate)
-            if vector is not None and memory_id not in similarities:
-                unscored.append(candidate)
-        return _Found(ranked, vector, unscored)
-
-    async def _fill_similarities(self, owner: Owner, found: _Found) -> None:
-        """The cosine of lexical-only candidates, computed by the port (no embedding read)."""
-        if found.vector is None or not found.unscored:
-            return
-        cosines = await self._memories.similarities(
-            owner, [c.id for c in found.unscored], found.vector
-        )
-        for candidate in found.unscored:
-            candidate.similarity = cosines.get(candidate.id, 0.0)
-        found.unscored = []
+        # Every candidate has its cosine here (lexical hits' read alongside the dense search).
+        ranked = [
+            Candidate(hits[i], similarities.get(i, 0.0), match, i in worded)
+            for i, match in scores.items()
+        ]
+        return _Found(ranked, vector)
 
     async def select(self, owner: Owner, query: str, limit: int | None) -> list[MemoryContext]:
         """The best memories for a prompt, in type-priority order, without recording access.
@@ -156,7 +138,6 @@ class Retriever(ServicePart):
             c for c in found.ranked
             if found.vector is None or c.lexical or c.similarity >= threshold
         ]
-        await self._fill_similarities(owner, found)
         if not eligible:
             return []
         best_match = max(c.match for c in eligible)

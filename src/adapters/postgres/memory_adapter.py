@@ -128,22 +128,21 @@ class PostgresMemoryAdapter(MemoryPort):
     async def get_many(
         self, owner: Owner, memory_ids: Sequence[UUID]
     ) -> builtins.list[StoredMemory]:
-        if not memory_ids:
-            return []
-        async with self._connection() as connection:
-            records = await connection.fetch(
-                sql.GET_MANY, owner.tenant, owner.user_id, list(memory_ids)
-            )
-        return to_stored_many(records)
+        return await self._read_many(sql.GET_MANY, owner, memory_ids)
 
     async def get_many_unindexed(
         self, owner: Owner, memory_ids: Sequence[UUID]
+    ) -> builtins.list[StoredMemory]:
+        return await self._read_many(sql.GET_MANY_UNINDEXED, owner, memory_ids)
+
+    async def _read_many(
+        self, statement: str, owner: Owner, memory_ids: Sequence[UUID]
     ) -> builtins.list[StoredMemory]:
         if not memory_ids:
             return []
         async with self._connection() as connection:
             records = await connection.fetch(
-                sql.GET_MANY_UNINDEXED, owner.tenant, owner.user_id, list(memory_ids)
+                statement, owner.tenant, owner.user_id, list(memory_ids)
             )
         return to_stored_many(records)
 
