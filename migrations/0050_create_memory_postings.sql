@@ -37,17 +37,15 @@ CREATE UNLOGGED TABLE memory_postings (
 -- is one probe of this index per memory (by key, a cleanup of 29k memories took 22 s).
 CREATE INDEX memory_postings_id_idx ON memory_postings (id);
 
--- Postings of a statement's rows (transition tables), one per distinct term of each, written
--- memory by memory (not sorted by key) so each memory's postings stay together.
-CREATE FUNCTION memlane_add_postings(tenants text[], user_ids text[], ids uuid[], keywords tsvector[])
-RETURNS void
-LANGUAGE sql AS $$
-    INSERT INTO memory_postings (owner_key, term, neg_tf, dl, id)
-    SELECT memlane_owner_hash(r.tenant, r.user_id), memlane_term_hash(u.lexeme),
-           -least(greatest(cardinality(u.positions), 1), 32767), length(r.kw), r.id
-    FROM unnest(tenants, user_ids, ids, keywords) AS r(tenant, user_id, id, kw),
-         unnest(r.kw) AS u(lexeme, positions, weights)
-    ON CONFLICT DO NOTHING;
+-- A memory's postings, one per distinct term ($1 tenant, $2 user, $3 id, $4 terms); inlined
+-- where it is used. Rows are produced memory by memory, so each memory's postings are written
+-- together.
+CREATE FUNCTION memlane_postings_of(text, text, uuid, tsvector)
+RETURNS TABLE (owner_key bigint, term bigint, neg_tf smallint, dl integer, id uuid)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT memlane_owner_hash($1, $2), memlane_term_hash(u.lexeme),
+           (-least(greatest(cardinality(u.positions), 1), 32767))::smallint, length($4), $3
+    FROM unnest($4) AS u(lexeme, positions, weights)
 $$;
 
 -- The owner is checked too: an imported memory may keep its id under another owner. Always
@@ -63,28 +61,20 @@ AS $$
     WHERE p.id = d.id AND p.owner_key = memlane_owner_hash(d.tenant, d.user_id);
 $$;
 
-CREATE OR REPLACE FUNCTION memlane_count_inserted_terms() RETURNS trigger
+-- Statement-level triggers beside 0040's term-statistics ones, on the same transition rows.
+CREATE FUNCTION memlane_post_inserted() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM memlane_apply_keyword_changes(
-        array_agg(r.tenant), array_agg(r.user_id), array_agg(r.keywords), array_agg(1))
-    FROM new_rows AS r
-    HAVING count(*) > 0;
-    PERFORM memlane_add_postings(
-        array_agg(r.tenant), array_agg(r.user_id), array_agg(r.id), array_agg(r.keywords))
-    FROM new_rows AS r
-    HAVING count(*) > 0;
+    INSERT INTO memory_postings
+    SELECT p.* FROM new_rows AS r, memlane_postings_of(r.tenant, r.user_id, r.id, r.keywords) AS p
+    ON CONFLICT DO NOTHING;
     RETURN NULL;
 END;
 $$;
 
-CREATE OR REPLACE FUNCTION memlane_count_deleted_terms() RETURNS trigger
+CREATE FUNCTION memlane_unpost_deleted() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM memlane_apply_keyword_changes(
-        array_agg(r.tenant), array_agg(r.user_id), array_agg(r.keywords), array_agg(-1))
-    FROM old_rows AS r
-    HAVING count(*) > 0;
     PERFORM memlane_drop_postings(array_agg(r.tenant), array_agg(r.user_id), array_agg(r.id))
     FROM old_rows AS r
     HAVING count(*) > 0;
@@ -92,41 +82,44 @@ BEGIN
 END;
 $$;
 
-CREATE OR REPLACE FUNCTION memlane_count_updated_terms() RETURNS trigger
+-- Only rows whose terms changed are reposted (an embedding backfill or a model reset
+-- changes none).
+CREATE FUNCTION memlane_repost_updated() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-    PERFORM memlane_apply_keyword_changes(
-        array_agg(x.tenant), array_agg(x.user_id), array_agg(x.keywords), array_agg(x.sign))
-    FROM (
-        SELECT o.tenant, o.user_id, o.keywords, -1 AS sign
-        FROM old_rows AS o JOIN new_rows AS n USING (tenant, user_id, id)
-        WHERE o.keywords IS DISTINCT FROM n.keywords
-        UNION ALL
-        SELECT n.tenant, n.user_id, n.keywords, 1
-        FROM old_rows AS o JOIN new_rows AS n USING (tenant, user_id, id)
-        WHERE o.keywords IS DISTINCT FROM n.keywords
-    ) AS x
-    HAVING count(*) > 0;
     PERFORM memlane_drop_postings(array_agg(o.tenant), array_agg(o.user_id), array_agg(o.id))
     FROM old_rows AS o JOIN new_rows AS n USING (tenant, user_id, id)
     WHERE o.keywords IS DISTINCT FROM n.keywords
     HAVING count(*) > 0;
-    PERFORM memlane_add_postings(
-        array_agg(n.tenant), array_agg(n.user_id), array_agg(n.id), array_agg(n.keywords))
-    FROM old_rows AS o JOIN new_rows AS n USING (tenant, user_id, id)
+    INSERT INTO memory_postings
+    SELECT p.* FROM old_rows AS o JOIN new_rows AS n USING (tenant, user_id, id),
+           memlane_postings_of(n.tenant, n.user_id, n.id, n.keywords) AS p
     WHERE o.keywords IS DISTINCT FROM n.keywords
-    HAVING count(*) > 0;
+    ON CONFLICT DO NOTHING;
     RETURN NULL;
 END;
 $$;
 
-CREATE OR REPLACE FUNCTION memlane_clear_term_statistics() RETURNS trigger
+CREATE FUNCTION memlane_clear_postings() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-    TRUNCATE memory_terms, memory_owner_stats, memory_postings;
+    TRUNCATE memory_postings;
     RETURN NULL;
 END;
 $$;
+
+CREATE TRIGGER memories_post_inserted
+    AFTER INSERT ON memories REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION memlane_post_inserted();
+CREATE TRIGGER memories_unpost_deleted
+    AFTER DELETE ON memories REFERENCING OLD TABLE AS old_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION memlane_unpost_deleted();
+CREATE TRIGGER memories_repost_updated
+    AFTER UPDATE ON memories REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION memlane_repost_updated();
+CREATE TRIGGER memories_clear_postings
+    AFTER TRUNCATE ON memories
+    FOR EACH STATEMENT EXECUTE FUNCTION memlane_clear_postings();
 
 -- Rebuilds the postings when they are missing (a crash emptied the unlogged table, or this
 -- migration runs over stored memories); returns how many were written. One session at a
@@ -142,10 +135,9 @@ BEGIN
     PERFORM pg_advisory_xact_lock(hashtextextended('memlane_restore_postings', 0));
     LOCK TABLE memories IN SHARE MODE;
     IF NOT EXISTS (SELECT 1 FROM memory_postings) THEN
-        INSERT INTO memory_postings (owner_key, term, neg_tf, dl, id)
-        SELECT memlane_owner_hash(m.tenant, m.user_id), memlane_term_hash(u.lexeme),
-               -least(greatest(cardinality(u.positions), 1), 32767), length(m.keywords), m.id
-        FROM memories AS m, unnest(m.keywords) AS u(lexeme, positions, weights)
+        INSERT INTO memory_postings
+        SELECT p.* FROM memories AS m,
+               memlane_postings_of(m.tenant, m.user_id, m.id, m.keywords) AS p
         ON CONFLICT DO NOTHING;
         GET DIAGNOSTICS restored = ROW_COUNT;
     END IF;
