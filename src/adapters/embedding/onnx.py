@@ -85,9 +85,10 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
       quantises activations per run, so a padded batch gave each row a slightly different
       vector (cosine 0.988 to its single run) and a query's vector would have depended on
       the traffic around it;
-    - no padding is computed, and no thread wakes up for a short query: on two cores,
-      349 memories/s of ~60 tokens against 250/s in padded length-sorted batches on two
-      intra-op threads, and a short query in ~2.3 ms against ~3.5 ms;
+    - no padding is computed, and no thread wakes up for a short query: on two cores
+      (bench/embedding.py) ~300 memories/s of ~61 tokens, against ~255/s in padded
+      length-sorted batches on two intra-op threads, and a short query in ~2.6 ms
+      against ~3.5 ms;
     - queries take the next free thread before the runs a large write queued.
     The session is created on first use or by warm_up().
     """
