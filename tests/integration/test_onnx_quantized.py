@@ -5,14 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import onnxruntime as ort
 import pytest
+from bench.embedding import source_vectors
 
 from memlane.adapters.embedding import quantized
 from memlane.adapters.embedding.onnx import (
     MODEL_SHA256,
     OnnxEmbeddingAdapter,
-    load_tokenizer,
     packaged_model_path,
     prepare_model,
 )
@@ -37,22 +36,6 @@ def derivations(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
 
     monkeypatch.setattr(quantized, "_derive", counting)
     return made
-
-
-def source_vectors(texts: list[str]) -> np.ndarray:
-    """The packaged (fp32-executed) model, run directly: what the int8 build must match."""
-    session = ort.InferenceSession(str(packaged_model_path()), providers=["CPUExecutionProvider"])
-    tokenizer = load_tokenizer()
-    rows = []
-    for text in texts:
-        ids = np.asarray([tokenizer.encode(text).ids], dtype=np.int64)
-        mask = np.ones_like(ids)
-        (hidden,) = session.run(
-            None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
-        )
-        mean = hidden[0].mean(axis=0)
-        rows.append(mean / np.linalg.norm(mean))
-    return np.stack(rows)
 
 
 def test_the_model_is_derived_once_and_then_reused(tmp_path: Path, derivations: list[Path]) -> None:
