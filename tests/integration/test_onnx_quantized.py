@@ -84,7 +84,8 @@ async def test_int8_vectors_agree_with_the_source_model(tmp_path: Path) -> None:
     assert cosines.min() > 0.98, cosines
     graph_ops = {n.op_type for n in __import__("onnx").load(
         str(tmp_path / derived_name(MODEL_SHA256))).graph.node}
-    assert "MatMulInteger" in graph_ops  # truly int8 matmuls, not dequantised fp32 ones
+    # Truly int8 matmuls (not dequantised fp32 ones), attention fused and int8 too.
+    assert {"MatMulInteger", "QAttention"} <= graph_ops
 
 
 async def test_a_prepared_cache_is_used_as_it_is(
@@ -104,3 +105,30 @@ async def test_a_prepared_cache_is_used_as_it_is(
     finally:
         await adapter.close()
     assert len(vector) == 384 and prepared.is_file()
+
+
+def test_the_fused_rebuild_computes_what_the_exported_graph_computes(tmp_path: Path) -> None:
+    import onnxruntime as ort
+
+    from memlane.adapters.embedding.fused import rebuild
+    from memlane.adapters.embedding.onnx import load_tokenizer
+
+    folded, fused = tmp_path / "folded.onnx", tmp_path / "fused.onnx"
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
+    options.optimized_model_filepath = str(folded)
+    ort.InferenceSession(str(packaged_model_path()), options, providers=["CPUExecutionProvider"])
+    rebuild(folded, fused)
+    exported, rebuilt = (
+        ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+        for path in (folded, fused)
+    )
+    assert len(__import__("onnx").load(str(fused)).graph.node) < 80
+    tokenizer = load_tokenizer()
+    for text in TEXTS:
+        ids = np.asarray([tokenizer.encode(text).ids], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids),
+                 "token_type_ids": np.zeros_like(ids)}
+        (expected,), (actual,) = exported.run(None, feeds), rebuilt.run(None, feeds)
+        assert expected.shape == actual.shape
+        assert np.abs(expected - actual).max() < 1e-4

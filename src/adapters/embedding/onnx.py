@@ -86,9 +86,9 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
       vector (cosine 0.988 to its single run) and a query's vector would have depended on
       the traffic around it;
     - no padding is computed, and no thread wakes up for a short query: on two cores
-      (bench/embedding.py) ~300 memories/s of ~61 tokens, against ~255/s in padded
-      length-sorted batches on two intra-op threads, and a short query in ~2.6 ms
-      against ~3.5 ms;
+      (bench/embedding.py) ~425 memories/s of ~61 tokens and a short query in ~2 ms
+      (padded length-sorted batches on two intra-op threads were ~15 % slower for
+      memories and ~35 % for queries);
     - queries take the next free thread before the runs a large write queued.
     The session is created on first use or by warm_up().
     """
@@ -200,7 +200,11 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
         try:
             with quantized_model(path, actual, self._cache_dir) as derived:
                 session = ort.InferenceSession(
-                    str(derived), options, providers=["CPUExecutionProvider"]
+                    str(derived), options, providers=["CPUExecutionProvider"],
+                    # onnxruntime's CPU SkipLayerNormalization took ~7x as long as the
+                    # Add + LayerNormalization it replaces at this width (384): ~25 % of a
+                    # run (onnxruntime 1.31).
+                    disabled_optimizers=["SkipLayerNormFusion"],
                 )
             return session, load_tokenizer(self._max_tokens)
         except Exception as exc:

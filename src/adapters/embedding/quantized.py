@@ -13,13 +13,16 @@ from pathlib import Path
 import onnx
 import onnxruntime as ort
 
+from memlane.adapters.embedding.fused import rebuild
+
 log = logging.getLogger(__name__)
 
 # The packaged file stores int8 weights but dequantises them (Cast -> Mul) in the graph, so
-# onnxruntime folds them back to fp32 and runs fp32 MatMuls. Re-quantising the folded graph
-# dynamically (int8 weights per channel, activations quantised per run) gives MatMulInteger
-# kernels (VNNI where the CPU has it): ~2x the throughput, cosine 0.993 to the fp32 vectors.
-DERIVED_STEM = "all-MiniLM-L6-v2-qint8"
+# onnxruntime folds them back to fp32 and runs fp32 MatMuls. The folded network is rebuilt
+# with onnxruntime's fused transformer operators (fused.py) and quantised dynamically (int8
+# weights per channel, activations quantised per run): MatMulInteger and QAttention kernels
+# (VNNI where the CPU has it), ~4x the fp32 throughput, cosine ~0.99 to the fp32 vectors.
+DERIVED_STEM = "all-MiniLM-L6-v2-fused-qint8"
 _HASH_CHUNK_BYTES = 1 << 20
 
 
@@ -91,11 +94,13 @@ def cached_model(source: Path, source_sha256: str, directory: Path) -> Path:
 
 
 def _derive(source: Path, target: Path) -> None:
-    """Fold the dequantisation into fp32 weights, then quantise dynamically to int8."""
+    """Fold the dequantisation into fp32 weights, rebuild the network with fused operators,
+    then quantise it dynamically to int8."""
     # Imported here: the quantisation tooling is only needed the first time.
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     folded = target.with_name(target.name + ".folded")
+    rebuilt = target.with_name(target.name + ".fused")
     options = ort.SessionOptions()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
     options.optimized_model_filepath = str(folded)
@@ -105,10 +110,19 @@ def _derive(source: Path, target: Path) -> None:
     # on the root logger sees only records logged on it, not other loggers' records.
     root.addFilter(_quantizer_advice)
     try:
-        quantize_dynamic(folded, target, weight_type=QuantType.QInt8, per_channel=True)
+        rebuild(folded, rebuilt)
+        quantize_dynamic(
+            rebuilt, target, weight_type=QuantType.QInt8, per_channel=True,
+            # The word embeddings stay fp32: int8 ones cost 0.003 of the worst cosine to
+            # the source model for 35 MB.
+            op_types_to_quantize=["MatMul", "Attention"],
+            # Shape inference does not type the outputs of onnxruntime's own operators.
+            extra_options={"DefaultTensorType": onnx.TensorProto.FLOAT},
+        )
     finally:
         root.removeFilter(_quantizer_advice)
         folded.unlink(missing_ok=True)
+        rebuilt.unlink(missing_ok=True)
 
 
 def _quantizer_advice(record: logging.LogRecord) -> bool:
