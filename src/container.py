@@ -55,7 +55,10 @@ async def _database_url(settings: Settings) -> str:
     """The configured DSN, or the private embedded server's (started off the event loop)."""
     if settings.database.url:
         return settings.database.url
-    return await asyncio.to_thread(start_embedded, settings.database.data_dir)
+    database = settings.database
+    return await asyncio.to_thread(
+        start_embedded, database.data_dir, shared_buffers=database.shared_buffers
+    )
 
 
 async def _database(settings: Settings) -> AsyncIterator[Database]:

@@ -98,6 +98,9 @@ class DatabaseSettings(_Section):
     pool_min_size: int = Field(2, ge=0)
     pool_max_size: int = Field(10, ge=1)
     command_timeout_ms: int = Field(10_000, ge=1)
+    # The embedded server's buffer cache (PostgreSQL's shared_buffers): "auto" is an eighth
+    # of the machine's memory, between 128 MB and 512 MB; or a size such as "256MB".
+    shared_buffers: str = Field("auto", pattern=r"^(auto|[1-9][0-9]*(kB|MB|GB))$")
 
     @model_validator(mode="after")
     def _pool_sizes(self) -> DatabaseSettings:

@@ -14,7 +14,11 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres.embedded import start_embedded
+from memlane.adapters.postgres.embedded import (
+    AUTO_SHARED_BUFFERS_MB,
+    shared_buffers_size,
+    start_embedded,
+)
 from memlane.domain.errors import ConfigurationError
 
 pytestmark = pytest.mark.integration
@@ -22,7 +26,7 @@ pytestmark = pytest.mark.integration
 JOIN_FROM_ANOTHER_PROCESS = """
 import sys
 from memlane.adapters.postgres.embedded import start_embedded
-print(start_embedded(sys.argv[1]))
+print(start_embedded(sys.argv[1], shared_buffers=sys.argv[2]))
 """
 
 
@@ -59,7 +63,7 @@ async def test_a_fresh_dir_gets_a_running_server_that_a_second_process_shares(
     postmaster = _postmaster_pid(data_dir)
 
     joined = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", JOIN_FROM_ANOTHER_PROCESS, str(data_dir),
+        sys.executable, "-c", JOIN_FROM_ANOTHER_PROCESS, str(data_dir), "auto",
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
     )
     stdout, _ = await asyncio.wait_for(joined.communicate(), timeout=60)
@@ -68,6 +72,44 @@ async def test_a_fresh_dir_gets_a_running_server_that_a_second_process_shares(
     # The other process exited; this one still uses the server, so it must still run.
     assert _postmaster_pid(data_dir) == postmaster
     assert await _server_answers(dsn) > 0
+
+
+async def _setting(dsn: str, query: str) -> object:
+    connection = await asyncpg.connect(dsn)
+    try:
+        return await connection.fetchval(query)
+    finally:
+        await connection.close()
+
+
+async def test_the_server_gets_the_configured_buffer_cache_without_restarting_under_a_user(
+    scratch: Path,
+) -> None:
+    data_dir = scratch / "data"
+    # Alone on a fresh server: restarted at once with the configured size.
+    dsn = start_embedded(data_dir, delete_on_exit=True, shared_buffers="160MB")
+    assert await _setting(dsn, "SHOW shared_buffers") == "160MB"
+    postmaster = _postmaster_pid(data_dir)
+    # Another process asking for another size while this one uses the server: no restart,
+    # the size waits for the next start.
+    joined = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", JOIN_FROM_ANOTHER_PROCESS, str(data_dir), "176MB",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+    )
+    await asyncio.wait_for(joined.communicate(), timeout=60)
+    assert joined.returncode == 0
+    assert _postmaster_pid(data_dir) == postmaster
+    assert await _setting(dsn, "SHOW shared_buffers") == "160MB"
+    assert await _setting(
+        dsn, "SELECT pending_restart FROM pg_settings WHERE name = 'shared_buffers'"
+    ) is True
+
+
+def test_auto_buffer_cache_is_an_eighth_of_memory_within_bounds() -> None:
+    size = shared_buffers_size("auto")
+    low, high = AUTO_SHARED_BUFFERS_MB
+    assert size.endswith("MB") and low <= int(size.removesuffix("MB")) <= high
+    assert shared_buffers_size("256MB") == "256MB"
 
 
 def test_a_data_dir_that_is_a_file_is_a_clear_error(scratch: Path) -> None:

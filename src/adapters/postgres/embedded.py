@@ -16,6 +16,8 @@ from memlane.domain.errors import ConfigurationError
 MIN_PGVECTOR = (0, 8)
 _log = logging.getLogger(__name__)
 
+_MB = 1 << 20
+AUTO_SHARED_BUFFERS_MB = (128, 512)
 SELECT_PGVECTOR_VERSION = (
     "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'"
 )
@@ -101,13 +103,66 @@ def _check_pgvector(psql: Path, dsn: str) -> None:
         )
 
 
-def start_embedded(data_dir: str | Path, *, delete_on_exit: bool = False) -> str:
+def shared_buffers_size(setting: str = "auto") -> str:
+    """The shared_buffers value for a database.shared_buffers setting ("auto": an eighth of
+    the machine's memory, within AUTO_SHARED_BUFFERS_MB)."""
+    if setting != "auto":
+        return setting
+    low, high = AUTO_SHARED_BUFFERS_MB
+    memory_mb = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") // _MB
+    return f"{min(high, max(low, memory_mb // 8))}MB"
+
+
+def _psql(psql: Path, dsn: str, sql: str, **variables: str) -> str:
+    """One statement through psql; `variables` are quoted by psql (:'name')."""
+    options = [f"--variable={name}={value}" for name, value in variables.items()]
+    result = subprocess.run(
+        [str(psql), "-X", "-tA", *options, dsn],
+        input=sql, capture_output=True, text=True, timeout=30, check=False,
+    )
+    if result.returncode != 0:
+        raise ConfigurationError(f"the embedded PostgreSQL refused: {result.stderr.strip()}")
+    return result.stdout.strip()
+
+
+def _tune(pgserver_module, server, psql: Path, dsn: str, shared_buffers: str) -> None:  # type: ignore[no-untyped-def]
+    """Give the server the configured buffer cache (PostgreSQL's default, 128 MB, holds
+    less than the vector index of 100k memories: every search then copied pages from the
+    OS cache). Runs under the data-dir lock: the server restarts only when this process is
+    its sole user, else the size applies from its next start."""
+    current, wanted = _psql(
+        psql, dsn,
+        "SELECT pg_size_bytes(current_setting('shared_buffers')), pg_size_bytes(:'size');",
+        size=shared_buffers,
+    ).split("|")
+    if current == wanted:
+        return
+    _psql(psql, dsn, "ALTER SYSTEM SET shared_buffers = :'size';", size=shared_buffers)
+    from pgserver.utils import DiskList
+
+    if DiskList(server.pgdata / ".handle_pids.json").get() != [os.getpid()]:
+        # A reload shows the waiting change in pg_settings.pending_restart.
+        _psql(psql, dsn, "SELECT pg_reload_conf();")
+        _log.info("embedded PostgreSQL: shared_buffers %s from its next start", shared_buffers)
+        return
+    # pg_ctl restart starts postgres with the options of the last start (postmaster.opts).
+    pgserver_module.postgres_server.pg_ctl(
+        ["-w", "-m", "fast", "restart"], pgdata=server.pgdata, user=server.system_user,
+        timeout=120,
+    )
+    _log.info("embedded PostgreSQL restarted with shared_buffers %s", shared_buffers)
+
+
+def start_embedded(
+    data_dir: str | Path, *, delete_on_exit: bool = False, shared_buffers: str = "auto"
+) -> str:
     """Start (or join) the private server in `data_dir` and return its DSN. Blocking: run it
     before the event loop or in a thread.
 
     Every process that calls this is recorded by pgserver as a user of the server; the
     server stops when the last of them exits, never while another still uses it.
     `delete_on_exit` also removes the data dir then (for throwaway test servers).
+    `shared_buffers`: database.shared_buffers (see shared_buffers_size).
     """
     path = Path(data_dir).expanduser().resolve()
     pgserver = _pgserver()
@@ -118,14 +173,16 @@ def start_embedded(data_dir: str | Path, *, delete_on_exit: bool = False) -> str
         try:
             cleanup_mode = "delete" if delete_on_exit else "stop"
             server = pgserver.get_server(path, cleanup_mode=cleanup_mode)
+            dsn: str = server.get_uri()
+            from pgserver._commands import POSTGRES_BIN_PATH
+
+            psql = Path(POSTGRES_BIN_PATH) / "psql"
+            _check_pgvector(psql, dsn)
+            _tune(pgserver, server, psql, dsn, shared_buffers_size(shared_buffers))
         except (OSError, subprocess.SubprocessError, RuntimeError, AssertionError) as exc:
             raise ConfigurationError(
                 f"could not start the embedded PostgreSQL in {path}: {type(exc).__name__}; "
                 f"see {path / 'log'}"
             ) from exc
-    dsn: str = server.get_uri()
-    from pgserver._commands import POSTGRES_BIN_PATH
-
-    _check_pgvector(Path(POSTGRES_BIN_PATH) / "psql", dsn)
     _log.info("embedded PostgreSQL ready in %s", path)
     return dsn
