@@ -6,6 +6,7 @@ import asyncio
 import atexit
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -24,6 +25,7 @@ from memlane.domain.errors import ConfigurationError
 pytestmark = pytest.mark.integration
 
 JOIN_FROM_ANOTHER_PROCESS = """
+import subprocess
 import sys
 from memlane.adapters.postgres.embedded import start_embedded
 print(start_embedded(sys.argv[1], shared_buffers=sys.argv[2]))
@@ -133,3 +135,60 @@ def test_a_data_dir_under_a_file_is_a_clear_error(scratch: Path) -> None:
     blocker.write_text("x")
     with pytest.raises(ConfigurationError, match="cannot create its parent"):
         start_embedded(blocker / "deeper" / "data")
+
+
+def _auto_conf(data_dir: Path) -> str:
+    return (data_dir / "postgresql.auto.conf").read_text()
+
+
+async def test_a_buffer_cache_the_server_cannot_start_with_is_dropped_not_fatal(
+    scratch: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The restart with the new size fails (as when the machine cannot map that much shared
+    # memory): the size is forgotten and the server starts again with its previous one.
+    import pgserver
+
+    real = pgserver.PostgresServer.ensure_postgres_running
+    calls: list[Path] = []
+
+    def failing_once(self: pgserver.PostgresServer) -> None:
+        calls.append(self.pgdata)
+        if len(calls) == 2:  # the first start is the fresh server's; the second, the restart
+            raise subprocess.CalledProcessError(1, "pg_ctl start")
+        real(self)
+
+    monkeypatch.setattr(pgserver.PostgresServer, "ensure_postgres_running", failing_once)
+    data_dir = scratch / "data"
+    dsn = start_embedded(data_dir, delete_on_exit=True, shared_buffers="192MB")
+    assert len(calls) == 3  # started, failed with 192MB, started with the previous size
+    assert await _setting(dsn, "SHOW shared_buffers") == "128MB"
+    assert "shared_buffers" not in _auto_conf(data_dir)
+    assert "could not start with shared_buffers 192MB" in caplog.text
+
+
+async def test_a_server_that_no_longer_starts_with_its_buffer_cache_starts_without_it(
+    scratch: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pgserver
+
+    data_dir = scratch / "data"
+    start_embedded(data_dir, shared_buffers="144MB")
+    # Stopped, and the next start fails once (a smaller machine): the stored size goes.
+    pgserver.postgres_server.pg_ctl(["-w", "stop"], pgdata=data_dir,
+                                    user=pgserver.get_server(data_dir).system_user)
+    pgserver.PostgresServer._instances.pop(data_dir.resolve(), None)
+    assert "144MB" in _auto_conf(data_dir)
+    real = pgserver.get_server
+    calls: list[Path] = []
+
+    def failing_once(path: Path, cleanup_mode: str | None = "stop") -> pgserver.PostgresServer:
+        calls.append(path)
+        if len(calls) == 1:
+            raise subprocess.CalledProcessError(1, "pg_ctl start")
+        return real(path, cleanup_mode=cleanup_mode)
+
+    monkeypatch.setattr(pgserver, "get_server", failing_once)
+    dsn = start_embedded(data_dir, delete_on_exit=True, shared_buffers="144MB")
+    assert len(calls) == 2
+    # Started without the stored size, then given the configured one again (sole user).
+    assert await _setting(dsn, "SHOW shared_buffers") == "144MB"

@@ -145,12 +145,54 @@ def _tune(pgserver_module, server, psql: Path, dsn: str, shared_buffers: str) ->
         _psql(psql, dsn, "SELECT pg_reload_conf();")
         _log.info("embedded PostgreSQL: shared_buffers %s from its next start", shared_buffers)
         return
-    # pg_ctl restart starts postgres with the options of the last start (postmaster.opts).
-    pgserver_module.postgres_server.pg_ctl(
-        ["-w", "-m", "fast", "restart"], pgdata=server.pgdata, user=server.system_user,
-        timeout=120,
-    )
+    with pgserver_module.PostgresServer._lock:
+        pgserver_module.postgres_server.pg_ctl(
+            ["-w", "-m", "fast", "stop"], pgdata=server.pgdata, user=server.system_user
+        )
+        # Started again by pgserver itself: its options, its log, its exit hook's view of
+        # the new postmaster (the server stops when the last user exits).
+        try:
+            server.ensure_postgres_running()
+        except subprocess.SubprocessError:
+            if not _forget_shared_buffers(server.pgdata):
+                raise
+            server.ensure_postgres_running()
+            _log.warning(
+                "embedded PostgreSQL could not start with shared_buffers %s (see %s); "
+                "it runs with its previous size", shared_buffers, server.pgdata / "log",
+            )
+            return
     _log.info("embedded PostgreSQL restarted with shared_buffers %s", shared_buffers)
+
+
+def _forget_shared_buffers(data_dir: Path) -> bool:
+    """Drop a shared_buffers set by ALTER SYSTEM (the server is down: it could not start
+    with it). Whether there was one."""
+    settings = data_dir / "postgresql.auto.conf"
+    if not settings.is_file():
+        return False
+    lines = settings.read_text().splitlines(keepends=True)
+    kept = [line for line in lines if not line.lstrip().startswith("shared_buffers")]
+    if kept == lines:
+        return False
+    settings.write_text("".join(kept))  # rewritten in place: owner and mode stay
+    return True
+
+
+def _get_server(pgserver_module, path: Path, cleanup_mode: str):  # type: ignore[no-untyped-def]
+    """pgserver's handle on the server in `path`, started if need be; once more without a
+    shared_buffers that no longer fits (a smaller machine, another setting) when the
+    first start fails."""
+    try:
+        return pgserver_module.get_server(path, cleanup_mode=cleanup_mode)
+    except subprocess.SubprocessError:
+        if not _forget_shared_buffers(path):
+            raise
+        # The failed handle registered itself before starting; it must not be reused.
+        pgserver_module.PostgresServer._instances.pop(path, None)
+        _log.warning("embedded PostgreSQL could not start with its shared_buffers (see %s); "
+                     "starting it with the default size", path / "log")
+        return pgserver_module.get_server(path, cleanup_mode=cleanup_mode)
 
 
 def start_embedded(
@@ -172,7 +214,7 @@ def start_embedded(
         _prune_dead_handles(pgserver, path)
         try:
             cleanup_mode = "delete" if delete_on_exit else "stop"
-            server = pgserver.get_server(path, cleanup_mode=cleanup_mode)
+            server = _get_server(pgserver, path, cleanup_mode)
             dsn: str = server.get_uri()
             from pgserver._commands import POSTGRES_BIN_PATH
 
