@@ -15,11 +15,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres.embedded import (
-    AUTO_SHARED_BUFFERS_MB,
-    shared_buffers_size,
-    start_embedded,
-)
+from memlane.adapters.postgres.buffer_cache import AUTO_SHARED_BUFFERS_MB, shared_buffers_size
+from memlane.adapters.postgres.embedded import start_embedded
 from memlane.domain.errors import ConfigurationError
 
 pytestmark = pytest.mark.integration

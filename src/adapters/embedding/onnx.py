@@ -87,8 +87,8 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
       the traffic around it;
     - no padding is computed, and no thread wakes up for a short query: on two cores
       (bench/embedding.py) ~425 memories/s of ~61 tokens and a short query in ~2 ms
-      (padded length-sorted batches on two intra-op threads were ~15 % slower for
-      memories and ~35 % for queries);
+      (on the previous build of the model, padded length-sorted batches on two intra-op
+      threads were ~15 % slower for memories and ~35 % for queries);
     - queries take the next free thread before the runs a large write queued.
     The session is created on first use or by warm_up().
     """
