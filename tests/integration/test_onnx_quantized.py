@@ -5,13 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import onnx
+import onnxruntime as ort
 import pytest
 from bench.embedding import source_vectors
 
 from memlane.adapters.embedding import quantized
+from memlane.adapters.embedding.fused import rebuild
 from memlane.adapters.embedding.onnx import (
     MODEL_SHA256,
     OnnxEmbeddingAdapter,
+    load_tokenizer,
     packaged_model_path,
     prepare_model,
 )
@@ -82,7 +86,7 @@ async def test_int8_vectors_agree_with_the_source_model(tmp_path: Path) -> None:
         await adapter.close()
     cosines = (derived * source_vectors(TEXTS)).sum(axis=1)
     assert cosines.min() > 0.98, cosines
-    graph_ops = {n.op_type for n in __import__("onnx").load(
+    graph_ops = {n.op_type for n in onnx.load(
         str(tmp_path / derived_name(MODEL_SHA256))).graph.node}
     # Truly int8 matmuls (not dequantised fp32 ones), attention fused and int8 too.
     assert {"MatMulInteger", "QAttention"} <= graph_ops
@@ -108,11 +112,6 @@ async def test_a_prepared_cache_is_used_as_it_is(
 
 
 def test_the_fused_rebuild_computes_what_the_exported_graph_computes(tmp_path: Path) -> None:
-    import onnxruntime as ort
-
-    from memlane.adapters.embedding.fused import rebuild
-    from memlane.adapters.embedding.onnx import load_tokenizer
-
     folded, fused = tmp_path / "folded.onnx", tmp_path / "fused.onnx"
     options = ort.SessionOptions()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
@@ -123,7 +122,7 @@ def test_the_fused_rebuild_computes_what_the_exported_graph_computes(tmp_path: P
         ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
         for path in (folded, fused)
     )
-    assert len(__import__("onnx").load(str(fused)).graph.node) < 80
+    assert len(onnx.load(str(fused)).graph.node) < 80
     tokenizer = load_tokenizer()
     for text in TEXTS:
         ids = np.asarray([tokenizer.encode(text).ids], dtype=np.int64)

@@ -43,12 +43,27 @@ def _postmaster_pid(data_dir: Path) -> int:
     return int((data_dir / "postmaster.pid").read_text().splitlines()[0])
 
 
-async def _server_answers(dsn: str) -> int:
+async def _setting(dsn: str, query: str) -> object:
     connection = await asyncpg.connect(dsn)
     try:
-        return int(await connection.fetchval("SELECT pg_backend_pid()"))
+        return await connection.fetchval(query)
     finally:
         await connection.close()
+
+
+async def _server_answers(dsn: str) -> int:
+    return int(str(await _setting(dsn, "SELECT pg_backend_pid()")))
+
+
+async def _join_from_another_process(data_dir: Path, shared_buffers: str) -> str:
+    """start_embedded in a second process that then exits; the DSN it was given."""
+    joined = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", JOIN_FROM_ANOTHER_PROCESS, str(data_dir), shared_buffers,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+    )
+    stdout, _ = await asyncio.wait_for(joined.communicate(), timeout=60)
+    assert joined.returncode == 0
+    return stdout.decode().strip().splitlines()[-1]
 
 
 async def test_a_fresh_dir_gets_a_running_server_that_a_second_process_shares(
@@ -61,24 +76,10 @@ async def test_a_fresh_dir_gets_a_running_server_that_a_second_process_shares(
     assert start_embedded(data_dir) == dsn
     postmaster = _postmaster_pid(data_dir)
 
-    joined = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", JOIN_FROM_ANOTHER_PROCESS, str(data_dir), "auto",
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
-    )
-    stdout, _ = await asyncio.wait_for(joined.communicate(), timeout=60)
-    assert joined.returncode == 0
-    assert stdout.decode().strip().splitlines()[-1] == dsn
+    assert await _join_from_another_process(data_dir, "auto") == dsn
     # The other process exited; this one still uses the server, so it must still run.
     assert _postmaster_pid(data_dir) == postmaster
     assert await _server_answers(dsn) > 0
-
-
-async def _setting(dsn: str, query: str) -> object:
-    connection = await asyncpg.connect(dsn)
-    try:
-        return await connection.fetchval(query)
-    finally:
-        await connection.close()
 
 
 async def test_the_server_gets_the_configured_buffer_cache_without_restarting_under_a_user(
@@ -91,12 +92,7 @@ async def test_the_server_gets_the_configured_buffer_cache_without_restarting_un
     postmaster = _postmaster_pid(data_dir)
     # Another process asking for another size while this one uses the server: no restart,
     # the size waits for the next start.
-    joined = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", JOIN_FROM_ANOTHER_PROCESS, str(data_dir), "176MB",
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
-    )
-    await asyncio.wait_for(joined.communicate(), timeout=60)
-    assert joined.returncode == 0
+    assert await _join_from_another_process(data_dir, "176MB") == dsn
     assert _postmaster_pid(data_dir) == postmaster
     assert await _setting(dsn, "SHOW shared_buffers") == "160MB"
     assert await _setting(
