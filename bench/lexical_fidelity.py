@@ -27,7 +27,7 @@ from bench.scale import CONTEXT_USER, TENANT
 from memlane.adapters.encryption.keyfile import load_or_create_key
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
-from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
+from memlane.adapters.postgres.search_adapter import PostgresCandidateSearchAdapter
 from memlane.container import open_memlane
 from memlane.domain.model import Owner
 from memlane.service.sealing import Sealer
@@ -51,13 +51,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     result: dict[str, Any] = {"questions": len(questions)}
     async with open_memlane(settings, load_model=False) as memlane:
         pool = memlane.database.pool
-        exact = PostgresMemoryAdapter(pool, lexical_postings_per_term=EVERY_POSTING)
+        exact = PostgresCandidateSearchAdapter(pool, lexical_postings_per_term=EVERY_POSTING)
         truth = [{c.id for c in await exact.lexical_candidates(owner, t, 10)} for t in terms]
-        warm = PostgresMemoryAdapter(pool, lexical_postings_per_term=max(args.caps))
+        warm = PostgresCandidateSearchAdapter(pool, lexical_postings_per_term=max(args.caps))
         for query_terms in terms:  # the exact pass read far more than any capped one needs
             await warm.lexical_candidates(owner, query_terms, 50)
         for cap in args.caps:
-            port = PostgresMemoryAdapter(pool, lexical_postings_per_term=cap)
+            port = PostgresCandidateSearchAdapter(pool, lexical_postings_per_term=cap)
             latencies, shares = [], []
             for query_terms, best in zip(terms, truth, strict=True):
                 started = time.perf_counter()

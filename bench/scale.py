@@ -33,6 +33,7 @@ from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.container import Memlane, open_memlane
 from memlane.domain.auth import Scope
 from memlane.domain.model import Owner
+from memlane.ports.storage import MemoryPorts
 from memlane.service.memory_service import MemoryService
 from memlane.service.sealing import Sealer
 from memlane.settings import DatabaseSettings, MemorySettings, Settings, WorkerSettings
@@ -94,7 +95,11 @@ async def load_context_user(memlane: Memlane, sealer: Sealer, count: int, seed: 
 async def measure_context(memlane: Memlane, settings: Settings, queries: int) -> dict[str, Any]:
     embed_watch, db_watch = Stopwatch(), Stopwatch()
     service = MemoryService(
-        memories=TimedMemories(memlane.memories, db_watch),  # type: ignore[arg-type]
+        memories=MemoryPorts(
+            TimedMemories(memlane.memories.store, db_watch),  # type: ignore[arg-type]
+            TimedMemories(memlane.memories.search, db_watch),  # type: ignore[arg-type]
+            TimedMemories(memlane.memories.maintenance, db_watch),  # type: ignore[arg-type]
+        ),
         embedder=TimedEmbedder(memlane.embedder, embed_watch),  # type: ignore[arg-type]
         encryption=XChaChaEncryptionAdapter(
             load_or_create_key(settings.memory.encryption_key_path)

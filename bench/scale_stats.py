@@ -86,7 +86,7 @@ class TimedEmbedder:
 
 
 class TimedMemories:
-    """Delegates to a MemoryPort and records every coroutine method it awaits."""
+    """Delegates to a storage port and records every coroutine method it awaits."""
 
     def __init__(self, inner: Any, watch: Stopwatch) -> None:
         self._inner = inner

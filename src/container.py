@@ -1,112 +1,78 @@
-"""The composition root: settings -> adapters -> service -> API. The one place naming adapters."""
+"""The composition root: settings -> adapters -> services. The one place naming adapters."""
 
 from __future__ import annotations
 
 import asyncio
-import inspect
-import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
-from typing import Any
 
-import asyncpg
 from dependency_injector import containers, providers
-from litestar import Litestar
+from prometheus_client import Histogram
 
-from memlane.adapters.embedding.ollama import OllamaEmbeddingAdapter
-from memlane.adapters.embedding.onnx import DIMENSION as ONNX_DIMENSION
-from memlane.adapters.embedding.onnx import MODEL_NAME as ONNX_MODEL
-from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter, prepare_model
+from memlane.adapters.embedding.registry import open_embedder
+from memlane.adapters.embedding.registry import prepare_embedding_model as prepare_model_for
+from memlane.adapters.embedding.timed import TimedEmbeddingAdapter
 from memlane.adapters.encryption.fingerprint import verify_key_fingerprint
 from memlane.adapters.encryption.keyfile import load_or_create_key
 from memlane.adapters.encryption.noop import NoopEncryptionAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
-from memlane.adapters.postgres.embedded import start_embedded
+from memlane.adapters.postgres import database as postgres
+from memlane.adapters.postgres.database import Database
+from memlane.adapters.postgres.installation_adapter import PostgresInstallationAdapter
 from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
-from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
-from memlane.adapters.postgres.migrations import migrate
-from memlane.adapters.postgres.pool import check_embedding_dimension, create_pool
-from memlane.adapters.postgres.reembed import reset_embeddings
-from memlane.api.app import create_app as create_api_app
-from memlane.api.config import ApiConfig
-from memlane.api.deps import ApiServices
-from memlane.api.metrics import ApiMetrics
-from memlane.domain.errors import ConfigurationError
+from memlane.adapters.postgres.memory_ports import postgres_memory_ports
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
+from memlane.ports.installation import InstallationPort
+from memlane.ports.storage import MemoryPorts
 from memlane.service.keys import KeyService
 from memlane.service.memory_service import MemoryService
 from memlane.service.worker import DecayWorker
 from memlane.settings import Settings, load_settings
 
-_log = logging.getLogger("memlane")
-KEY_FINGERPRINT_META = "encryption_key_fingerprint"
-READINESS_TIMEOUT_S = 2.0
 # Context reads record their accesses this long after answering, batched (DESIGN allows
 # deferring): the request waits for no UPDATE and no commit.
 ACCESS_FLUSH_MS = 50
+READINESS_TIMEOUT_S = 2.0
 
 
-async def _database_url(settings: Settings) -> str:
-    """The configured DSN, or the private embedded server's (started off the event loop)."""
-    if settings.database.url:
-        return settings.database.url
-    database = settings.database
-    return await asyncio.to_thread(
-        start_embedded, database.data_dir, shared_buffers=database.shared_buffers
-    )
-
-
+# -- resources: opened on first use, closed by shutdown_resources in reverse order ---------
 async def _database(settings: Settings) -> AsyncIterator[Database]:
-    """Migrations on a plain connection first, then the pool (its init needs pgvector)."""
-    url = await _database_url(settings)
-    applied = await migrate(url, connect_timeout_ms=settings.database.command_timeout_ms)
-    pool = await create_pool(
-        url,
-        min_size=settings.database.pool_min_size,
-        max_size=settings.database.pool_max_size,
-        command_timeout_ms=settings.database.command_timeout_ms,
+    async with postgres.open_database(settings.database) as database:
+        yield database
+
+
+async def _memories(database: Database, settings: Settings) -> AsyncIterator[MemoryPorts]:
+    ports = postgres_memory_ports(
+        database.pool,
+        dimension=settings.memory.embedding.dimension,
+        access_flush_ms=ACCESS_FLUSH_MS,
     )
     try:
-        yield Database(url=url, pool=pool, applied_migrations=[m.name for m in applied])
+        yield ports
     finally:
-        await pool.close()
+        await ports.maintenance.close()  # queued accesses, before the pool closes
 
 
-async def _embedder(settings: Settings, load_model: bool) -> AsyncIterator[EmbeddingPort]:
+async def _embedder(
+    settings: Settings, load_model: bool, histogram: Histogram | None
+) -> AsyncIterator[EmbeddingPort]:
     config = settings.memory.embedding
-    embedder: EmbeddingPort
-    if config.provider == "ollama":
-        embedder = OllamaEmbeddingAdapter(
-            model=config.model,
-            dimension=config.dimension,
-            url=config.ollama_url,
-            timeout_ms=config.timeout_ms,
-            max_retries=config.max_retries,
-            batch_size=config.batch_size,
-        )
-    else:
-        if (config.model, config.dimension) != (ONNX_MODEL, ONNX_DIMENSION):
-            raise ConfigurationError(
-                f"the onnx provider ships {ONNX_MODEL} ({ONNX_DIMENSION}-d); set "
-                f"memory.embedding.model = {ONNX_MODEL!r} and dimension = {ONNX_DIMENSION}, "
-                f"or use provider = 'ollama' for {config.model!r}"
-            )
-        onnx = OnnxEmbeddingAdapter(cache_dir=config.model_cache_dir)
-        if load_model:
-            await onnx.warm_up()
-        embedder = onnx
+    embedder = await open_embedder(config.provider, config, load_model)
+    if histogram is not None:
+        embedder = TimedEmbeddingAdapter(embedder, histogram)
     try:
         yield embedder
     finally:
         await embedder.close()
 
 
-async def _encryption(settings: Settings, memories: PostgresMemoryAdapter) -> EncryptionPort:
+async def _encryption(settings: Settings, installation: InstallationPort) -> EncryptionPort:
     """The configured adapter, after checking it is the one the stored data was written with."""
     adapter: XChaChaEncryptionAdapter | NoopEncryptionAdapter
     if settings.memory.enable_encryption:
@@ -114,33 +80,57 @@ async def _encryption(settings: Settings, memories: PostgresMemoryAdapter) -> En
         adapter = XChaChaEncryptionAdapter(key)
     else:
         adapter = NoopEncryptionAdapter()
-    stored = await memories.get_or_set_meta(KEY_FINGERPRINT_META, adapter.fingerprint)
+    stored = await installation.key_fingerprint(adapter.fingerprint)
     verify_key_fingerprint(stored, adapter.fingerprint)
     return adapter
 
 
+async def _worker(
+    service: MemoryService,
+    leader: PostgresLeaderLockAdapter,
+    settings: Settings,
+    *uses: object,  # the resources the service runs on, so they close after the worker
+) -> AsyncIterator[DecayWorker]:
+    worker = DecayWorker(
+        service,
+        leader,
+        interval_s=settings.worker.decay_interval,
+        first_run_delay_s=settings.worker.first_run_delay,
+        cleanup=settings.worker.cleanup,
+    )
+    worker.start()
+    try:
+        yield worker
+    finally:
+        await worker.stop()
+
+
 class Container(containers.DeclarativeContainer):
-    """Providers from settings to the service; async resources are opened lazily, once."""
+    """Providers from settings to the services; async resources open lazily, once.
+
+    shutdown_resources closes a resource only after the resources that name it directly,
+    so each resource names the resources it runs on (not through a Callable or Singleton).
+    """
 
     settings = providers.Dependency(instance_of=Settings)
     load_model = providers.Object(True)
+    embedding_histogram: providers.Object[Histogram | None] = providers.Object(None)
 
+    # Storage
     database = providers.Resource(_database, settings)
-    pool = providers.Callable(lambda database: database.pool, database)
-    memories = providers.Singleton(
-        PostgresMemoryAdapter,
-        pool,
-        dimension=settings.provided.memory.embedding.dimension,
-        access_flush_ms=ACCESS_FLUSH_MS,
-    )
+    pool = providers.Callable(attrgetter("pool"), database)
+    memories = providers.Resource(_memories, database, settings)
+    installation = providers.Singleton(PostgresInstallationAdapter, pool)
     api_keys = providers.Singleton(PostgresApiKeyAdapter, pool)
     leader = providers.Singleton(PostgresLeaderLockAdapter, pool)
 
-    embedder = providers.Resource(_embedder, settings, load_model)
-    encryption = providers.Resource(_encryption, settings, memories)
+    # Meaning, secrecy, words
+    embedder = providers.Resource(_embedder, settings, load_model, embedding_histogram)
+    encryption = providers.Resource(_encryption, settings, installation)
     keywords = providers.Singleton(SnowballKeywordAdapter)
     policy = providers.Callable(lambda settings: settings.memory.policy(), settings)
 
+    # Services
     service = providers.Singleton(
         MemoryService,
         memories=memories,
@@ -150,13 +140,7 @@ class Container(containers.DeclarativeContainer):
         policy=policy,
     )
     keys = providers.Singleton(KeyService, api_keys)
-
-
-@dataclass(slots=True)
-class Database:
-    url: str
-    pool: asyncpg.Pool
-    applied_migrations: list[str]
+    worker = providers.Resource(_worker, service, leader, settings, database, memories, embedder)
 
 
 @dataclass(slots=True)
@@ -167,21 +151,17 @@ class Memlane:
     database: Database
     service: MemoryService
     keys: KeyService
-    memories: PostgresMemoryAdapter
+    memories: MemoryPorts
+    installation: InstallationPort
     embedder: EmbeddingPort
     worker: DecayWorker | None
 
     async def readiness(self) -> dict[str, bool]:
         """Whether the database and the embedder answer now."""
-        return {"database": await self._database_ready(), "embedder": await self._embedder_ready()}
-
-    async def _database_ready(self) -> bool:
-        try:
-            async with asyncio.timeout(READINESS_TIMEOUT_S):
-                await self.database.pool.fetchval("SELECT 1")
-        except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError):
-            return False
-        return True
+        return {
+            "database": await self.memories.maintenance.ready(),
+            "embedder": await self._embedder_ready(),
+        }
 
     async def _embedder_ready(self) -> bool:
         try:
@@ -192,12 +172,7 @@ class Memlane:
 
     async def reset_embeddings(self) -> None:
         """Drop every embedding and size the column for the configured model (`reembed`)."""
-        await reset_embeddings(self.database.pool, self.embedder.dimension)
-
-
-async def _resolve(provider: Callable[[], Any]) -> Any:
-    value = provider()
-    return await value if inspect.isawaitable(value) else value
+        await self.installation.reset_embeddings(self.embedder.dimension)
 
 
 @asynccontextmanager
@@ -207,122 +182,72 @@ async def open_memlane(
     load_model: bool = True,
     check_dimension: bool = True,
     start_worker: bool = False,
-    wrap_embedder: Callable[[EmbeddingPort], EmbeddingPort] | None = None,
+    embedding_histogram: Histogram | None = None,
 ) -> AsyncIterator[Memlane]:
     """Open everything (embedded server, migrations, pool, key, model), yield, close it all.
 
-    `load_model=False` skips warming the model for commands that never embed (decay, cleanup).
+    `load_model=False` skips warming the model for commands that never embed (decay, cleanup);
+    `embedding_histogram` times every embedding call (the API's metrics).
     """
-    settings = settings or load_settings()
-    container = Container(settings=settings, load_model=providers.Object(load_model))
+    container = Container(
+        settings=settings or load_settings(),
+        load_model=providers.Object(load_model),
+        embedding_histogram=providers.Object(embedding_histogram),
+    )
     try:
-        if wrap_embedder is not None:
-            inner = await _resolve(container.embedder)
-            container.embedder.override(providers.Object(wrap_embedder(inner)))
-        database: Database = await _resolve(container.database)
-        embedder: EmbeddingPort = await _resolve(container.embedder)
+        installation: InstallationPort = await container.installation()  # type: ignore[misc]
+        embedder: EmbeddingPort = await container.embedder()  # type: ignore[misc]
         if check_dimension:
-            await check_embedding_dimension(database.pool, embedder.model, embedder.dimension)
-        service: MemoryService = await _resolve(container.service)
-        memlane = Memlane(
-            settings=settings,
-            database=database,
-            service=service,
-            keys=await _resolve(container.keys),
-            memories=await _resolve(container.memories),
+            await installation.check_embedding_dimension(embedder.model, embedder.dimension)
+        yield Memlane(
+            settings=container.settings(),
+            database=await container.database(),  # type: ignore[misc]
+            service=await container.service(),  # type: ignore[misc]
+            keys=await container.keys(),  # type: ignore[misc]
+            memories=await container.memories(),  # type: ignore[misc]
+            installation=installation,
             embedder=embedder,
-            worker=None,
+            worker=await container.worker() if start_worker else None,  # type: ignore[misc]
         )
-        if start_worker:
-            memlane.worker = DecayWorker(
-                service,
-                await _resolve(container.leader),
-                interval_s=settings.worker.decay_interval,
-                first_run_delay_s=settings.worker.first_run_delay,
-                cleanup=settings.worker.cleanup,
-            )
-            memlane.worker.start()
-        try:
-            yield memlane
-        finally:
-            if memlane.worker is not None:
-                await memlane.worker.stop()
-            await memlane.memories.close()  # queued accesses, before the pool closes
     finally:
-        container.embedder.reset_override()
-        await _shutdown(container)
-
-
-async def _shutdown(container: Container) -> None:
-    result = container.shutdown_resources()
-    if inspect.isawaitable(result):
-        await result
-
-
-@asynccontextmanager
-async def open_database(settings: Settings | None = None) -> AsyncIterator[Database]:
-    """Just the database: embedded server if needed, migrations, pool (for `memlane migrate`)."""
-    async with asynccontextmanager(_database)(settings or load_settings()) as database:
-        yield database
-
-
-async def resolve_database_url(settings: Settings | None = None) -> str:
-    """The DSN in use (`memlane db-url`)."""
-    return await _database_url(settings or load_settings())
+        await container.shutdown_resources()  # type: ignore[misc]
 
 
 @asynccontextmanager
 async def open_keys(settings: Settings | None = None) -> AsyncIterator[KeyService]:
     """API key management without loading the model (`memlane keys`)."""
-    async with open_database(settings) as database:
-        yield KeyService(PostgresApiKeyAdapter(database.pool))
+    container = Container(settings=settings or load_settings())
+    try:
+        yield await container.keys()  # type: ignore[misc]
+    finally:
+        await container.shutdown_resources()  # type: ignore[misc]
 
 
-def create_app(settings: Settings | None = None) -> Litestar:
-    """The ASGI app for `memlane serve` (a uvicorn factory): one container per process."""
-    settings = settings or load_settings()
-    logging.basicConfig(level=settings.logging.level, format="%(levelname)s %(name)s: %(message)s")
-    metrics = ApiMetrics()
+@asynccontextmanager
+async def open_database(settings: Settings | None = None) -> AsyncIterator[Database]:
+    """Just the database: embedded server if needed, migrations, pool (`memlane migrate`)."""
+    async with postgres.open_database((settings or load_settings()).database) as database:
+        yield database
 
-    @asynccontextmanager
-    async def open_services() -> AsyncIterator[ApiServices]:
-        async with open_memlane(
-            settings, start_worker=settings.worker.enabled, wrap_embedder=metrics.timed_embedder
-        ) as memlane:
-            yield ApiServices(
-                service=memlane.service,
-                keys=memlane.keys,
-                readiness=memlane.readiness,
-                worker=memlane.worker,
-            )
 
-    config = ApiConfig(
-        auth_enabled=settings.auth.enabled, max_content_bytes=settings.memory.max_content_bytes
-    )
-    return create_api_app(open_services, config, metrics)
+async def resolve_database_url(settings: Settings | None = None) -> str:
+    """The DSN in use (`memlane db-url`)."""
+    return await postgres.resolve_database_url((settings or load_settings()).database)
+
+
+def prepare_embedding_model(settings: Settings | None = None) -> Path | None:
+    """The onnx backend's int8 model derived into its cache now (`memlane prepare-model`)."""
+    config = (settings or load_settings()).memory.embedding
+    return prepare_model_for(config.provider, config.model_cache_dir)
 
 
 __all__ = [
     "Container",
     "Database",
     "Memlane",
-    "create_app",
     "open_database",
     "open_keys",
     "open_memlane",
+    "prepare_embedding_model",
     "resolve_database_url",
 ]
-
-
-def prepare_embedding_model(settings: Settings | None = None) -> Path | None:
-    """The onnx provider's int8 model derived into its cache now (None for another provider)."""
-    config = (settings or load_settings()).memory.embedding
-    if config.provider != "onnx":
-        return None
-    try:
-        return prepare_model(config.model_cache_dir)
-    except OSError as exc:
-        raise ConfigurationError(
-            f"cannot write the model cache ({exc}); set memory.embedding.model_cache_dir "
-            "to a writable directory"
-        ) from exc

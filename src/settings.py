@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -14,6 +14,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from memlane.adapters.embedding.registry import backend_names
 from memlane.domain.importance import CueBook
 from memlane.domain.policy import MemoryPolicy, RecallTuning
 from memlane.domain.scoring import RelevanceWeights
@@ -46,7 +47,7 @@ class RecallSettings(_Section):
 
 
 class EmbeddingSettings(_Section):
-    provider: Literal["onnx", "ollama"] = "onnx"
+    provider: str = "onnx"
     model: str = "all-MiniLM-L6-v2"
     dimension: int = Field(384, ge=1, le=16000)
     timeout_ms: int = Field(30_000, ge=1)
@@ -56,6 +57,13 @@ class EmbeddingSettings(_Section):
     # The onnx provider's int8 build of its model, derived on first use (None: the user
     # cache, $XDG_CACHE_HOME/memlane; a temporary dir when that is not writable).
     model_cache_dir: Path | None = None
+
+    @field_validator("provider")
+    @classmethod
+    def _known_backend(cls, value: str) -> str:
+        if value not in backend_names():
+            raise ValueError(f"unknown provider {value!r}; use one of {', '.join(backend_names())}")
+        return value
 
 
 class MemorySettings(_Section):

@@ -32,8 +32,8 @@ def create_app(
     """Build the app. `open_services` is entered in the lifespan: it runs migrations,
     opens the pool, loads the model and starts the worker, and closes them all on exit.
 
-    Pass `metrics` when the composition root also wraps the embedder with
-    `metrics.timed_embedder(...)`, so embedding latency lands in this app's registry.
+    Pass `metrics` when the composition root also times the embedder with
+    `metrics.embedding_seconds`, so embedding latency lands in this app's registry.
     """
     config = config or ApiConfig()
     metrics = metrics or ApiMetrics()

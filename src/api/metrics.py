@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily
 from prometheus_client.registry import Collector
 
-from memlane.domain.model import Vector
-from memlane.ports.embedding import EmbeddingPort, EmbedKind
 from memlane.service.worker import DecayWorker
 
 _LATENCY_BUCKETS_S = (0.002, 0.005, 0.01, 0.015, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0)
@@ -74,13 +72,6 @@ class ApiMetrics:
     def stored(self, merged: bool) -> None:
         self.memories_stored.labels("merged" if merged else "new").inc()
 
-    def timed_embedder(self, inner: EmbeddingPort) -> EmbeddingPort:
-        """Wrap an embedder so its calls land in `memlane_embedding_duration_seconds`.
-
-        The composition root wraps the embedder with this before building the service.
-        """
-        return _TimedEmbedding(inner, self.embedding_seconds)
-
     def exposition(self) -> bytes:
         return generate_latest(self.registry)
 
@@ -111,31 +102,3 @@ class ApiMetrics:
 
         return timed
 
-
-class _TimedEmbedding(EmbeddingPort):
-    """EmbeddingPort decorator that records call latency."""
-
-    def __init__(self, inner: EmbeddingPort, histogram: Histogram) -> None:
-        self._inner = inner
-        self._histogram = histogram
-
-    @property
-    def model(self) -> str:
-        return self._inner.model
-
-    @property
-    def dimension(self) -> int:
-        return self._inner.dimension
-
-    async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> list[Vector]:
-        started = time.perf_counter()
-        try:
-            return await self._inner.embed(texts, kind)
-        finally:
-            self._histogram.labels(kind).observe(time.perf_counter() - started)
-
-    async def ready(self) -> bool:
-        return await self._inner.ready()
-
-    async def close(self) -> None:
-        await self._inner.close()

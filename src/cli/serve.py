@@ -36,7 +36,7 @@ def serve(host: str | None, port: int | None, workers: int | None) -> None:
             "create an API key: .venv/bin/memlane keys create --tenant default --user <user_id>"
         )
     uvicorn.run(
-        "memlane.container:create_app",
+        "memlane.asgi:create_app",
         factory=True,
         host=host,
         port=port,

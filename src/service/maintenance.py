@@ -18,7 +18,8 @@ class Maintenance(ServicePart):
 
     async def decay(self, owner: Owner | None) -> int:
         """Write importance(now) into the stored column; rows whose value changed."""
-        return await self._memories.materialise_decay(owner, self._clock(), self._policy.base_rate)
+        now = self._clock()
+        return await self._maintenance.materialise_decay(owner, now, self._policy.base_rate)
 
     async def cleanup(self, owner: Owner | None) -> int:
         """Delete unpinned memories whose importance now is <= min_importance.
@@ -26,7 +27,7 @@ class Maintenance(ServicePart):
         Judged by the importance now (computed from the heat in the delete), so a memory that
         faded since the last decay run goes without decay being materialised first.
         """
-        return await self._memories.cleanup(
+        return await self._maintenance.cleanup(
             owner, self._policy.min_importance, self._clock(), self._policy.base_rate
         )
 
@@ -42,7 +43,7 @@ class Maintenance(ServicePart):
         skipped: set[UUID] = set()
         while True:
             # Ask for enough rows to get past the ones this run already had to skip.
-            rows = await self._memories.missing_embeddings(batch_size + len(skipped))
+            rows = await self._maintenance.missing_embeddings(batch_size + len(skipped))
             rows = [r for r in rows if r.id not in skipped][:batch_size]
             if not rows:
                 return done
@@ -57,7 +58,7 @@ class Maintenance(ServicePart):
             if not items:
                 continue
             vectors = await self._embedder.embed([text for _, _, text in items], kind="document")
-            written = await self._memories.set_embeddings(
+            written = await self._maintenance.set_embeddings(
                 [(o, i, v) for (o, i, _), v in zip(items, vectors, strict=True)],
                 self._embedder.model,
             )

@@ -31,7 +31,7 @@ from memlane.ports.clock import Clock, system_clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
 from memlane.ports.keywords import KeywordPort
-from memlane.ports.memory import MemoryPort
+from memlane.ports.storage import MemoryPorts
 from memlane.service.maintenance import Maintenance
 from memlane.service.retrieval import Retriever
 from memlane.service.sealing import Sealer, document_text
@@ -44,14 +44,15 @@ class MemoryService:
 
     def __init__(
         self,
-        memories: MemoryPort,
+        memories: MemoryPorts,
         embedder: EmbeddingPort,
         encryption: EncryptionPort,
         keywords: KeywordPort,
         policy: MemoryPolicy,
         clock: Clock = system_clock,
     ) -> None:
-        self._memories = memories
+        self._store = memories.store
+        self._maintenance_port = memories.maintenance
         self._embedder = embedder
         self._policy = policy
         self._clock = clock
@@ -105,7 +106,7 @@ class MemoryService:
     async def update(self, owner: Owner, memory_id: UUID, patch: MemoryPatch) -> Memory:
         """Edit fields; new content is re-embedded, new importance restarts the decay clock."""
         patch = check_patch(patch, self._policy)
-        stored = await self._memories.get(owner, memory_id)
+        stored = await self._store.get(owner, memory_id)
         if stored is None:
             raise MemoryNotFound(memory_id)
         now = self._clock()
@@ -132,17 +133,17 @@ class MemoryService:
             memory = replace(
                 memory, embedding_model=None if vectors is None else self._embedder.model
             )
-        if not await self._memories.update(self._sealer.seal(memory, embedding, now)):
+        if not await self._store.update(self._sealer.seal(memory, embedding, now)):
             raise MemoryNotFound(memory_id)  # deleted while we were editing it
         return self._sealer.open(await self._must_get(owner, memory_id), now)
 
     async def delete(self, owner: Owner, memory_id: UUID) -> None:
-        if not await self._memories.delete(owner, memory_id):
+        if not await self._store.delete(owner, memory_id):
             raise MemoryNotFound(memory_id)
 
     async def delete_all(self, owner: Owner) -> int:
         """Erase every memory of the owner; how many there were."""
-        return await self._memories.delete_all(owner)
+        return await self._store.delete_all(owner)
 
     # -- reading ---------------------------------------------------------------------------
     async def get(self, owner: Owner, memory_id: UUID) -> Memory:
@@ -150,7 +151,7 @@ class MemoryService:
 
     async def export(self, owner: Owner) -> AsyncIterator[Memory]:
         """Every memory of the owner, oldest first, decrypted, streamed."""
-        async for stored in self._memories.export(owner):
+        async for stored in self._store.export(owner):
             yield self._sealer.open(stored, self._clock())
 
     async def search(
@@ -174,7 +175,7 @@ class MemoryService:
         return await self._retriever.prompt_context(owner, query, limit)
 
     async def stats(self, owner: Owner | None) -> MemoryStats:
-        return await self._memories.stats(owner, self._clock(), self._policy.base_rate)
+        return await self._maintenance_port.stats(owner, self._clock(), self._policy.base_rate)
 
     # -- maintenance -----------------------------------------------------------------------
     async def decay(self, owner: Owner | None = None) -> int:
@@ -188,7 +189,7 @@ class MemoryService:
 
     # -- helpers ---------------------------------------------------------------------------
     async def _must_get(self, owner: Owner, memory_id: UUID) -> StoredMemory:
-        stored = await self._memories.get(owner, memory_id)
+        stored = await self._store.get(owner, memory_id)
         if stored is None:
             raise MemoryNotFound(memory_id)
         return stored
@@ -200,6 +201,6 @@ class MemoryService:
         """Newest first, keyset-paginated; importance computed at now."""
         if limit < 1:
             raise InvalidMemory("limit must be at least 1")
-        page = await self._memories.list(owner, filters, cursor, limit)
+        page = await self._store.list(owner, filters, cursor, limit)
         now = self._clock()
         return Page([self._sealer.open(s, now) for s in page.items], page.next_cursor)

@@ -8,7 +8,7 @@ from uuid import UUID
 
 from memlane.domain.model import Owner, SearchCandidate, Vector
 from memlane.domain.policy import RecallTuning
-from memlane.ports.memory import MemoryPort
+from memlane.ports.candidates import CandidateSearchPort
 
 
 @dataclass
@@ -26,7 +26,7 @@ class Candidate:
 
 
 async def expand_neighbours(
-    memories: MemoryPort,
+    search: CandidateSearchPort,
     owner: Owner,
     ranked: Sequence[Candidate],
     vector: Vector | None,
@@ -42,7 +42,7 @@ async def expand_neighbours(
     if not seeds or tuning.neighbour_span < 1 or tuning.neighbour_weight <= 0:
         return []
     # Lean rows with their cosine to the query computed by the port: no embeddings travel.
-    rows = await memories.neighbour_candidates(
+    rows = await search.neighbour_candidates(
         owner, [c.id for c in seeds], tuning.neighbour_span, vector
     )
     known = {c.id: c for c in ranked}

@@ -5,22 +5,25 @@ from __future__ import annotations
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.clock import Clock
 from memlane.ports.embedding import EmbeddingPort
-from memlane.ports.memory import MemoryPort
+from memlane.ports.storage import MemoryPorts
 from memlane.service.sealing import Sealer
 
 
 class ServicePart:
-    """Base of Writer, Retriever and Maintenance: one storage, embedder, sealer, policy, clock."""
+    """Base of Writer, Retriever and Maintenance: the storage roles, embedder, sealer, policy,
+    clock. Each part uses only the roles its use cases need."""
 
     def __init__(
         self,
-        memories: MemoryPort,
+        memories: MemoryPorts,
         embedder: EmbeddingPort,
         sealer: Sealer,
         policy: MemoryPolicy,
         clock: Clock,
     ) -> None:
-        self._memories = memories
+        self._store = memories.store
+        self._search = memories.search
+        self._maintenance = memories.maintenance
         self._embedder = embedder
         self._sealer = sealer
         self._policy = policy

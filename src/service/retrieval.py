@@ -69,7 +69,7 @@ class Retriever(ServicePart):
         # The lexical search needs no vector: it runs in the database while the query is
         # embedded (off the event loop).
         lexical_task = (
-            asyncio.create_task(self._memories.lexical_candidates(owner, terms, pool))
+            asyncio.create_task(self._search.lexical_candidates(owner, terms, pool))
             if terms else None
         )
         similarities: dict[UUID, float] = {}
@@ -79,7 +79,7 @@ class Retriever(ServicePart):
             lexical: list[SearchCandidate] = []
             if vector is not None:
                 floor = -1.0 if min_similarity is None else min_similarity
-                dense_task = asyncio.create_task(self._memories.dense_candidates(
+                dense_task = asyncio.create_task(self._search.dense_candidates(
                     owner, vector, pool, min_similarity=floor
                 ))
                 try:
@@ -88,7 +88,7 @@ class Retriever(ServicePart):
                     # The cosines of the lexical hits are read while the dense search runs
                     # (on another connection), not in a round trip after it.
                     if lexical:
-                        cosines = await self._memories.similarities(
+                        cosines = await self._search.similarities(
                             owner, [c.id for c in lexical], vector
                         )
                         # A hit deleted meanwhile has no cosine: 0, as for no embedding.
@@ -160,8 +160,8 @@ class Retriever(ServicePart):
         # an eligible one; the likely winners are read in full while the neighbours are.
         likely = ranked(eligible)
         added, prefetched = await asyncio.gather(
-            expand_neighbours(self._memories, owner, eligible, found.vector, tuning),
-            self._memories.get_many_unindexed(owner, [c.id for c in likely]),
+            expand_neighbours(self._search, owner, eligible, found.vector, tuning),
+            self._store.get_many(owner, [c.id for c in likely], indexed=False),
         )
         chosen = ranked(eligible + added)
         opened = await self._open(
@@ -194,8 +194,8 @@ class Retriever(ServicePart):
         rows = dict(read or {})
         missing = [c.id for c in chosen if c.id not in rows]
         if missing:
-            reader = self._memories.get_many_unindexed if unindexed else self._memories.get_many
-            rows.update({r.id: r for r in await reader(owner, missing)})
+            found = await self._store.get_many(owner, missing, indexed=not unindexed)
+            rows.update({r.id: r for r in found})
         scored: list[ScoredMemory] = []
         for candidate in chosen:
             stored = rows.get(candidate.id)
@@ -224,7 +224,7 @@ class Retriever(ServicePart):
 
     async def _record(self, owner: Owner, chosen: Sequence[MemoryContext]) -> None:
         if chosen:
-            await self._memories.record_access(
+            await self._maintenance.record_access(
                 owner, [m.id for m in chosen], self._clock(), self._policy.base_rate
             )
 

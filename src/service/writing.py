@@ -22,7 +22,7 @@ from memlane.domain.model import (
     Vector,
 )
 from memlane.domain.summary import summarize
-from memlane.ports.memory import MemoryWriteSession
+from memlane.ports.memories import MemoryWriteSession
 from memlane.service.merging import merge
 from memlane.service.part import ServicePart
 from memlane.service.sealing import document_text, is_turn
@@ -66,7 +66,7 @@ class Writer(ServicePart):
         vectors = await self.embed_documents([document_text(d.memory) for d in fresh])
         for index, draft in enumerate(fresh):
             draft.embedding = None if vectors is None else vectors[index]
-        async with self._memories.write_session(owner) as session:
+        async with self._store.write_session(owner) as session:
             stored_hits = await self._stored_nearest(session, fresh)
             drafts: list[_Draft] = []
             outcome: list[tuple[_Draft, bool]] = []

@@ -19,7 +19,7 @@ from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
-from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
+from memlane.adapters.postgres.memory_ports import postgres_memory_ports
 from memlane.api.app import create_app
 from memlane.api.config import ApiConfig
 from memlane.api.deps import ApiServices
@@ -44,7 +44,7 @@ async def embedder() -> AsyncIterator[OnnxEmbeddingAdapter]:
 
 def build_service(pool: asyncpg.Pool, embedder: EmbeddingPort) -> MemoryService:
     return MemoryService(
-        memories=PostgresMemoryAdapter(pool),
+        memories=postgres_memory_ports(pool),
         embedder=embedder,
         encryption=XChaChaEncryptionAdapter(secrets.token_bytes(32)),
         keywords=SnowballKeywordAdapter(),

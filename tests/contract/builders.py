@@ -9,7 +9,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from memlane.domain.model import Heat, MemoryType, Owner, StoredMemory
-from memlane.ports.memory import MemoryPort
+from memlane.ports.memories import MemoryStorePort
 
 # Microsecond precision and UTC, as PostgreSQL timestamptz returns them.
 T0 = datetime(2031, 3, 14, 9, 26, 53, 589_793, tzinfo=UTC)
@@ -77,8 +77,8 @@ def minutes(n: int) -> timedelta:
     return timedelta(minutes=n)
 
 
-async def insert(port: MemoryPort, *rows: StoredMemory) -> None:
+async def insert(store: MemoryStorePort, *rows: StoredMemory) -> None:
     """Insert rows through write sessions, as the service does."""
     for row in rows:
-        async with port.write_session(row.owner) as session:
-            await session.insert(row)
+        async with store.write_session(row.owner) as session:
+            await session.insert_many([row])

@@ -1,7 +1,7 @@
-"""MemoryPortContract: the behaviour every MemoryPort (fake or PostgreSQL) must show.
+"""MemoryPortsContract: what the store, candidate search and maintenance (fake or PostgreSQL) show.
 
-Subclass it as `TestSomethingMemoryPort(MemoryPortContract)` and provide three fixtures:
-`memory_port` (a ready MemoryPort), `owner` (a fresh, unique Owner per test, so a shared
+Subclass it as `TestSomethingMemoryPorts(MemoryPortsContract)` and provide three fixtures:
+`ports` (MemoryPorts over one storage), `owner` (a fresh, unique Owner per test, so a shared
 database needs no cleanup) and `dimension` (the embedding size the port stores).
 Tests that touch "every owner" only assert about the rows they created themselves.
 """
@@ -15,7 +15,7 @@ from uuid import uuid4
 import pytest
 
 from memlane.domain.model import Heat, MemoryFilter, MemoryType, Owner, StoredMemory
-from memlane.ports.memory import MemoryPort
+from memlane.ports.storage import MemoryPorts
 from tests.contract.builders import T0, at_cosine, axis, insert, minutes, stored
 from tests.contract.port_candidates_contract import PortCandidatesContract
 from tests.contract.port_maintenance_contract import PortMaintenanceContract
@@ -50,7 +50,7 @@ def assert_same_row(got: StoredMemory | None, want: StoredMemory) -> None:
         assert all(math.isclose(a, b, abs_tol=1e-6) for a, b in pairs)
 
 
-class MemoryPortContract(
+class MemoryPortsContract(
     PortQueriesContract, PortMaintenanceContract, PortNeighboursContract, PortCandidatesContract
 ):
     """Round trips, ownership isolation, update/replace and delete semantics (+ the mixins)."""
@@ -64,7 +64,7 @@ class MemoryPortContract(
         return Owner(owner.tenant + "-other", owner.user_id)
 
     async def test_insert_then_get_returns_every_field(
-        self, memory_port: MemoryPort, owner: Owner, dimension: int
+        self, ports: MemoryPorts, owner: Owner, dimension: int
     ) -> None:
         row = stored(
             owner,
@@ -80,46 +80,46 @@ class MemoryPortContract(
             pinned=True,
             text="Grüße, ünïcödé ✓",
         )
-        await insert(memory_port, row)
-        assert_same_row(await memory_port.get(owner, row.id), row)
+        await insert(ports.store, row)
+        assert_same_row(await ports.store.get(owner, row.id), row)
 
     async def test_a_memory_without_embedding_round_trips_with_none(
-        self, memory_port: MemoryPort, owner: Owner
+        self, ports: MemoryPorts, owner: Owner
     ) -> None:
         row = stored(owner, embedding=None, tags=(), metadata={}, conversation_id=None)
-        await insert(memory_port, row)
-        assert_same_row(await memory_port.get(owner, row.id), row)
+        await insert(ports.store, row)
+        assert_same_row(await ports.store.get(owner, row.id), row)
 
-    async def test_an_unknown_id_is_none(self, memory_port: MemoryPort, owner: Owner) -> None:
-        assert await memory_port.get(owner, uuid4()) is None
+    async def test_an_unknown_id_is_none(self, ports: MemoryPorts, owner: Owner) -> None:
+        assert await ports.store.get(owner, uuid4()) is None
 
     async def test_get_many_returns_only_the_owners_rows_among_the_ids(
-        self, memory_port: MemoryPort, owner: Owner, other_user: Owner
+        self, ports: MemoryPorts, owner: Owner, other_user: Owner
     ) -> None:
         mine = [stored(owner), stored(owner), stored(owner)]
         theirs = stored(other_user)
-        await insert(memory_port, *mine, theirs)
-        got = await memory_port.get_many(owner, [mine[0].id, mine[2].id, theirs.id, uuid4()])
+        await insert(ports.store, *mine, theirs)
+        got = await ports.store.get_many(owner, [mine[0].id, mine[2].id, theirs.id, uuid4()])
         assert {m.id for m in got} == {mine[0].id, mine[2].id}
 
     async def test_get_many_unindexed_is_get_many_without_terms_or_embedding(
-        self, memory_port: MemoryPort, owner: Owner, other_user: Owner, dimension: int
+        self, ports: MemoryPorts, owner: Owner, other_user: Owner, dimension: int
     ) -> None:
         row = stored(owner, embedding=axis(dimension, 2), keywords=("tea", "green"),
                      tags=("drink",), metadata={"speaker": "Ana"})
         theirs = stored(other_user)
-        await insert(memory_port, row, theirs)
-        (full,) = await memory_port.get_many(owner, [row.id])
-        (lean,) = await memory_port.get_many_unindexed(owner, [row.id, theirs.id, uuid4()])
+        await insert(ports.store, row, theirs)
+        (full,) = await ports.store.get_many(owner, [row.id])
+        (lean,) = await ports.store.get_many(owner, [row.id, theirs.id, uuid4()], indexed=False)
         assert lean.keywords == () and lean.embedding is None
         assert lean.embedding_model == full.embedding_model
         assert_same_row(replace(lean, keywords=full.keywords, embedding=full.embedding), row)
-        assert await memory_port.get_many_unindexed(other_user, [row.id]) == []
+        assert await ports.store.get_many(other_user, [row.id], indexed=False) == []
 
     @pytest.mark.parametrize("intruder", ["other_user", "other_tenant"])
     async def test_another_owner_cannot_see_or_change_a_memory(
         self,
-        memory_port: MemoryPort,
+        ports: MemoryPorts,
         owner: Owner,
         dimension: int,
         intruder: str,
@@ -127,32 +127,32 @@ class MemoryPortContract(
     ) -> None:
         stranger: Owner = request.getfixturevalue(intruder)
         row = stored(owner, embedding=axis(dimension, 0), keywords=("secret",))
-        await insert(memory_port, row)
+        await insert(ports.store, row)
 
-        assert await memory_port.get(stranger, row.id) is None
-        assert await memory_port.get_many(stranger, [row.id]) == []
-        page = await memory_port.list(stranger, MemoryFilter(), None, 50)
+        assert await ports.store.get(stranger, row.id) is None
+        assert await ports.store.get_many(stranger, [row.id]) == []
+        page = await ports.store.list(stranger, MemoryFilter(), None, 50)
         assert list(page.items) == []
-        assert await memory_port.dense_candidates(stranger, axis(dimension, 0), 10) == []
-        assert await memory_port.lexical_candidates(stranger, ["secret"], 10) == []
-        assert await memory_port.similarities(stranger, [row.id], axis(dimension, 0)) == {}
-        async with memory_port.write_session(stranger) as session:
-            assert await session.nearest(axis(dimension, 0)) is None
+        assert await ports.search.dense_candidates(stranger, axis(dimension, 0), 10) == []
+        assert await ports.search.lexical_candidates(stranger, ["secret"], 10) == []
+        assert await ports.search.similarities(stranger, [row.id], axis(dimension, 0)) == {}
+        async with ports.store.write_session(stranger) as session:
+            assert (await session.nearest_many([axis(dimension, 0)]))[0] is None
         hijacked = stored(stranger, memory_id=row.id, text="hijacked")
-        assert await memory_port.update(hijacked) is False
-        assert await memory_port.record_access(stranger, [row.id], T0, 0.05) == 0
-        assert await memory_port.delete(stranger, row.id) is False
-        assert await memory_port.delete_all(stranger) == 0
-        assert [m async for m in memory_port.export(stranger)] == []
-        assert (await memory_port.stats(stranger, T0, 0.05)).total == 0
+        assert await ports.store.update(hijacked) is False
+        assert await ports.maintenance.record_access(stranger, [row.id], T0, 0.05) == 0
+        assert await ports.store.delete(stranger, row.id) is False
+        assert await ports.store.delete_all(stranger) == 0
+        assert [m async for m in ports.store.export(stranger)] == []
+        assert (await ports.maintenance.stats(stranger, T0, 0.05)).total == 0
 
-        assert_same_row(await memory_port.get(owner, row.id), row)
+        assert_same_row(await ports.store.get(owner, row.id), row)
 
     async def test_update_overwrites_every_field_of_an_existing_memory(
-        self, memory_port: MemoryPort, owner: Owner, dimension: int
+        self, ports: MemoryPorts, owner: Owner, dimension: int
     ) -> None:
         row = stored(owner, embedding=axis(dimension, 0), keywords=("old",), tags=("a",))
-        await insert(memory_port, row)
+        await insert(ports.store, row)
         changed = stored(
             owner,
             memory_id=row.id,
@@ -168,70 +168,70 @@ class MemoryPortContract(
             pinned=True,
             text="changed",
         )
-        assert await memory_port.update(changed) is True
-        assert_same_row(await memory_port.get(owner, row.id), changed)
-        assert await memory_port.lexical_candidates(owner, ["old"], 10) == []
-        renamed = await memory_port.lexical_candidates(owner, ["new"], 10)
+        assert await ports.store.update(changed) is True
+        assert_same_row(await ports.store.get(owner, row.id), changed)
+        assert await ports.search.lexical_candidates(owner, ["old"], 10) == []
+        renamed = await ports.search.lexical_candidates(owner, ["new"], 10)
         assert [c.id for c in renamed] == [row.id]
-        moved = await memory_port.dense_candidates(owner, axis(dimension, 1), 10)
+        moved = await ports.search.dense_candidates(owner, axis(dimension, 1), 10)
         assert [c.id for c in moved] == [row.id]
         assert moved[0].score == pytest.approx(1.0, abs=1e-5)
         assert moved[0].memory_type == MemoryType.PREFERENCE and moved[0].heat == changed.heat
 
     async def test_update_of_a_missing_memory_is_false(
-        self, memory_port: MemoryPort, owner: Owner
+        self, ports: MemoryPorts, owner: Owner
     ) -> None:
-        assert await memory_port.update(stored(owner)) is False
-        assert list((await memory_port.list(owner, MemoryFilter(), None, 10)).items) == []
+        assert await ports.store.update(stored(owner)) is False
+        assert list((await ports.store.list(owner, MemoryFilter(), None, 10)).items) == []
 
     async def test_replace_in_a_write_session_overwrites_the_memory(
-        self, memory_port: MemoryPort, owner: Owner, dimension: int
+        self, ports: MemoryPorts, owner: Owner, dimension: int
     ) -> None:
         row = stored(owner, embedding=axis(dimension, 0))
-        await insert(memory_port, row)
+        await insert(ports.store, row)
         merged = stored(
             owner, memory_id=row.id, embedding=axis(dimension, 2), tags=("m",), text="merged"
         )
-        async with memory_port.write_session(owner) as session:
-            await session.replace(merged)
-        assert_same_row(await memory_port.get(owner, row.id), merged)
+        async with ports.store.write_session(owner) as session:
+            await session.replace_many([merged])
+        assert_same_row(await ports.store.get(owner, row.id), merged)
 
     async def test_nearest_in_a_write_session_finds_the_most_similar_memory(
-        self, memory_port: MemoryPort, owner: Owner, dimension: int
+        self, ports: MemoryPorts, owner: Owner, dimension: int
     ) -> None:
         far = stored(owner, embedding=at_cosine(dimension, 0.2))
         near = stored(owner, embedding=at_cosine(dimension, 0.9))
         bare = stored(owner, embedding=None)
-        await insert(memory_port, far, near, bare)
-        async with memory_port.write_session(owner) as session:
-            hit = await session.nearest(axis(dimension, 0))
+        await insert(ports.store, far, near, bare)
+        async with ports.store.write_session(owner) as session:
+            hit = (await session.nearest_many([axis(dimension, 0)]))[0]
         assert hit is not None
         assert hit.stored.id == near.id
         assert hit.similarity == pytest.approx(0.9, abs=1e-5)
 
     async def test_nearest_is_none_when_nothing_has_an_embedding(
-        self, memory_port: MemoryPort, owner: Owner, dimension: int
+        self, ports: MemoryPorts, owner: Owner, dimension: int
     ) -> None:
-        await insert(memory_port, stored(owner, embedding=None))
-        async with memory_port.write_session(owner) as session:
-            assert await session.nearest(axis(dimension, 0)) is None
+        await insert(ports.store, stored(owner, embedding=None))
+        async with ports.store.write_session(owner) as session:
+            assert (await session.nearest_many([axis(dimension, 0)]))[0] is None
 
     async def test_delete_removes_one_memory_and_reports_it(
-        self, memory_port: MemoryPort, owner: Owner
+        self, ports: MemoryPorts, owner: Owner
     ) -> None:
         keep, drop = stored(owner), stored(owner)
-        await insert(memory_port, keep, drop)
-        assert await memory_port.delete(owner, drop.id) is True
-        assert await memory_port.delete(owner, drop.id) is False
-        assert await memory_port.get(owner, drop.id) is None
-        assert await memory_port.get(owner, keep.id) is not None
+        await insert(ports.store, keep, drop)
+        assert await ports.store.delete(owner, drop.id) is True
+        assert await ports.store.delete(owner, drop.id) is False
+        assert await ports.store.get(owner, drop.id) is None
+        assert await ports.store.get(owner, keep.id) is not None
 
     async def test_delete_all_counts_and_leaves_other_users_alone(
-        self, memory_port: MemoryPort, owner: Owner, other_user: Owner
+        self, ports: MemoryPorts, owner: Owner, other_user: Owner
     ) -> None:
         theirs = stored(other_user)
-        await insert(memory_port, stored(owner), stored(owner), stored(owner), theirs)
-        assert await memory_port.delete_all(owner) == 3
-        assert await memory_port.delete_all(owner) == 0
-        assert await memory_port.get(other_user, theirs.id) is not None
+        await insert(ports.store, stored(owner), stored(owner), stored(owner), theirs)
+        assert await ports.store.delete_all(owner) == 3
+        assert await ports.store.delete_all(owner) == 0
+        assert await ports.store.get(other_user, theirs.id) is not None
 

@@ -1,4 +1,4 @@
-"""MemoryPort contract, lean candidate reads: ids, scores and heat as ranking needs them."""
+"""MemoryPorts contract, lean candidate reads: ids, scores and heat as ranking needs them."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import pytest
 
 from memlane.domain.model import Heat, MemoryType, Owner, SearchCandidate, StoredMemory
-from memlane.ports.memory import MemoryPort
+from memlane.ports.storage import MemoryPorts
 from tests.contract.builders import T0, at_cosine, axis, insert, minutes, stored
 
 
@@ -23,7 +23,7 @@ class PortCandidatesContract:
     """`*_candidates` carry what ranking reads; `similarities` scores given ids by cosine."""
 
     async def test_dense_candidates_carry_type_heat_and_conversation_best_first(
-        self, memory_port: MemoryPort, owner: Owner, dimension: int
+        self, ports: MemoryPorts, owner: Owner, dimension: int
     ) -> None:
         heat = Heat(base_importance=0.7, access_count=3, accessed_at=T0 + minutes(5))
         rows = [
@@ -32,32 +32,32 @@ class PortCandidatesContract:
                    memory_type=MemoryType.PREFERENCE, conversation_id="c"),
             stored(owner, embedding=at_cosine(dimension, 0.5)),
         ]
-        await insert(memory_port, *rows, stored(owner, embedding=None))
-        found = await memory_port.dense_candidates(owner, axis(dimension, 0), 10, 0.3)
+        await insert(ports.store, *rows, stored(owner, embedding=None))
+        found = await ports.search.dense_candidates(owner, axis(dimension, 0), 10, 0.3)
         assert [c.score for c in found] == pytest.approx([0.8, 0.5], abs=1e-5)
         assert_candidate_of(found[0], rows[1])
         assert_candidate_of(found[1], rows[2])
-        top = await memory_port.dense_candidates(owner, axis(dimension, 0), 2)
+        top = await ports.search.dense_candidates(owner, axis(dimension, 0), 2)
         assert [c.id for c in top] == [rows[1].id, rows[2].id]
 
     async def test_dense_candidates_with_equal_scores_are_ordered_by_id(
-        self, memory_port: MemoryPort, owner: Owner, dimension: int
+        self, ports: MemoryPorts, owner: Owner, dimension: int
     ) -> None:
         # Which of several ties a limit cuts is unspecified (an index returns any of them).
         twins = [stored(owner, embedding=axis(dimension, 0)) for _ in range(4)]
-        await insert(memory_port, *twins, stored(owner, embedding=axis(dimension, 1)))
-        found = await memory_port.dense_candidates(owner, axis(dimension, 0), 4)
+        await insert(ports.store, *twins, stored(owner, embedding=axis(dimension, 1)))
+        found = await ports.search.dense_candidates(owner, axis(dimension, 0), 4)
         assert [c.id for c in found] == sorted(r.id for r in twins)
 
     async def test_lexical_candidates_carry_their_heat_and_exact_bm25_scores(
-        self, memory_port: MemoryPort, owner: Owner
+        self, ports: MemoryPorts, owner: Owner
     ) -> None:
         both = stored(owner, keywords=("h-coffee", "h-morning"), conversation_id="talk",
                       memory_type=MemoryType.PREFERENCE,
                       heat=Heat(0.7, 2, T0 + minutes(3)), importance=0.7)
         one = stored(owner, keywords=("h-coffee", "h-tea"))
-        await insert(memory_port, one, both, stored(owner, keywords=("h-tea",)))
-        found = await memory_port.lexical_candidates(owner, ["h-coffee", "h-morning"], 10)
+        await insert(ports.store, one, both, stored(owner, keywords=("h-tea",)))
+        found = await ports.search.lexical_candidates(owner, ["h-coffee", "h-morning"], 10)
         assert [c.id for c in found] == [both.id, one.id]
         # BM25 (k1 1.2, b 0.75): 3 memories, 5 distinct terms in all; each match has tf 1
         # in a memory of 2 terms; "h-coffee" is in 2 memories, "h-morning" in 1.
@@ -67,12 +67,12 @@ class PortCandidatesContract:
         assert [c.score for c in found] == pytest.approx(expected, rel=1e-6)
         assert_candidate_of(found[0], both)
         assert_candidate_of(found[1], one)
-        assert await memory_port.lexical_candidates(owner, ["h-absent"], 10) == []
-        assert await memory_port.lexical_candidates(owner, [], 10) == []
-        assert await memory_port.lexical_candidates(owner, [""], 10) == []
+        assert await ports.search.lexical_candidates(owner, ["h-absent"], 10) == []
+        assert await ports.search.lexical_candidates(owner, [], 10) == []
+        assert await ports.search.lexical_candidates(owner, [""], 10) == []
 
     async def test_neighbour_candidates_are_the_neighbours_scored_by_cosine_to_the_query(
-        self, memory_port: MemoryPort, owner: Owner, dimension: int
+        self, ports: MemoryPorts, owner: Owner, dimension: int
     ) -> None:
         chain = [
             stored(owner, conversation_id="c", created_at=T0 + minutes(i),
@@ -80,8 +80,8 @@ class PortCandidatesContract:
             for i in range(5)
         ]
         chain.append(stored(owner, conversation_id="c", created_at=T0 + minutes(9)))
-        await insert(memory_port, *chain)
-        found = await memory_port.neighbour_candidates(
+        await insert(ports.store, *chain)
+        found = await ports.search.neighbour_candidates(
             owner, [chain[4].id], 1, axis(dimension, 0)
         )
         by_id = {c.id: c for c in found}
@@ -89,20 +89,20 @@ class PortCandidatesContract:
         assert by_id[chain[3].id].score == pytest.approx(0.3, abs=1e-5)
         assert by_id[chain[5].id].score == 0.0  # no embedding
         assert_candidate_of(by_id[chain[3].id], chain[3])
-        blind = await memory_port.neighbour_candidates(owner, [chain[2].id], 2, None)
+        blind = await ports.search.neighbour_candidates(owner, [chain[2].id], 2, None)
         assert {c.id for c in blind} == {chain[i].id for i in (0, 1, 3, 4)}
         assert {c.score for c in blind} == {0.0}
 
     async def test_similarities_are_cosines_of_the_owners_memories_only(
-        self, memory_port: MemoryPort, owner: Owner, dimension: int
+        self, ports: MemoryPorts, owner: Owner, dimension: int
     ) -> None:
         near = stored(owner, embedding=at_cosine(dimension, 0.6))
         bare = stored(owner, embedding=None)
         stranger = Owner(owner.tenant, owner.user_id + "-other")
         theirs = stored(stranger, embedding=axis(dimension, 0))
-        await insert(memory_port, near, bare, theirs)
-        found = await memory_port.similarities(
+        await insert(ports.store, near, bare, theirs)
+        found = await ports.search.similarities(
             owner, [near.id, bare.id, theirs.id], axis(dimension, 0)
         )
         assert found == {near.id: pytest.approx(0.6, abs=1e-5), bare.id: 0.0}
-        assert await memory_port.similarities(owner, [], axis(dimension, 0)) == {}
+        assert await ports.search.similarities(owner, [], axis(dimension, 0)) == {}

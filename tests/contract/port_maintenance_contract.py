@@ -1,4 +1,4 @@
-"""MemoryPort contract, maintenance: stats, access recording, decay, cleanup, embedding backfill."""
+"""MemoryPorts contract, maintenance: stats, access, decay, cleanup, embedding backfill."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from memlane.domain.decay import accessed, importance_at
 from memlane.domain.model import Heat, MemoryType, Owner, StoredMemory
-from memlane.ports.memory import MemoryPort
+from memlane.ports.storage import MemoryPorts
 from tests.contract.builders import T0, axis, insert, stored
 
 BASE_RATE = 0.05129329438755058  # -ln(0.95)
@@ -38,19 +38,19 @@ def varied_rows(owner: Owner) -> list[StoredMemory]:
 
 
 class PortMaintenanceContract:
-    """Maintenance paths of a MemoryPort; fixtures come from the concrete test class."""
+    """Maintenance paths of MemoryPorts; fixtures come from the concrete test class."""
 
     async def test_stats_count_types_embeddings_and_average_importance_at_now(
-        self, memory_port: MemoryPort, owner: Owner, dimension: int
+        self, ports: MemoryPorts, owner: Owner, dimension: int
     ) -> None:
         rows = varied_rows(owner)
         rows[0] = stored(owner, memory_type=MemoryType.FACT, heat=rows[0].heat, importance=0.99,
                          embedding=axis(dimension, 0))
         rows.append(stored(owner, memory_type=MemoryType.FACT, importance=0.99,
                            embedding=axis(dimension, 1)))
-        await insert(memory_port, *rows)
+        await insert(ports.store, *rows)
         now = T0 + 10 * DAY
-        stats = await memory_port.stats(owner, now, BASE_RATE)
+        stats = await ports.maintenance.stats(owner, now, BASE_RATE)
         assert stats.total == 6
         assert {k: v for k, v in stats.by_type.items() if v} == {
             "fact": 2, "preference": 1, "correction": 1, "tool_result": 1, "context": 1,
@@ -60,86 +60,87 @@ class PortMaintenanceContract:
         assert stats.avg_importance == pytest.approx(expected, abs=1e-9)
 
     async def test_stats_of_an_empty_owner_are_zero(
-        self, memory_port: MemoryPort, owner: Owner
+        self, ports: MemoryPorts, owner: Owner
     ) -> None:
-        stats = await memory_port.stats(owner, T0, BASE_RATE)
+        stats = await ports.maintenance.stats(owner, T0, BASE_RATE)
         assert (stats.total, stats.with_embeddings, stats.avg_importance) == (0, 0, 0.0)
         assert not any(stats.by_type.values())
 
     async def test_stats_for_everyone_include_this_owners_rows(
-        self, memory_port: MemoryPort, owner: Owner
+        self, ports: MemoryPorts, owner: Owner
     ) -> None:
-        await insert(memory_port, *varied_rows(owner))
-        everyone = await memory_port.stats(None, T0, BASE_RATE)
+        await insert(ports.store, *varied_rows(owner))
+        everyone = await ports.maintenance.stats(None, T0, BASE_RATE)
         assert everyone.total >= 5
         assert everyone.by_type.get("correction", 0) >= 1
 
     async def test_record_access_updates_heat_exactly_like_the_domain(
-        self, memory_port: MemoryPort, owner: Owner
+        self, ports: MemoryPorts, owner: Owner
     ) -> None:
         rows = varied_rows(owner)
-        await insert(memory_port, *rows)
+        await insert(ports.store, *rows)
         now = T0 + 5 * DAY
         touched, untouched = rows[:3], rows[3:]
-        count = await memory_port.record_access(owner, [r.id for r in touched], now, BASE_RATE)
+        touched_ids = [r.id for r in touched]
+        count = await ports.maintenance.record_access(owner, touched_ids, now, BASE_RATE)
         assert count == 3
         for row in touched:
             want = accessed(row.heat, row.memory_type, now, BASE_RATE)
-            got = await memory_port.get(owner, row.id)
+            got = await ports.store.get(owner, row.id)
             assert got is not None
             assert got.heat.access_count == want.access_count
             assert got.heat.accessed_at == want.accessed_at == now
             assert got.heat.base_importance == pytest.approx(want.base_importance, abs=1e-9)
         for row in untouched:
-            got = await memory_port.get(owner, row.id)
+            got = await ports.store.get(owner, row.id)
             assert got is not None and got.heat == row.heat
 
     async def test_record_access_ignores_unknown_ids(
-        self, memory_port: MemoryPort, owner: Owner
+        self, ports: MemoryPorts, owner: Owner
     ) -> None:
         row = stored(owner)
-        await insert(memory_port, row)
-        assert await memory_port.record_access(owner, [], T0, BASE_RATE) == 0
-        assert await memory_port.record_access(owner, [uuid4(), row.id], T0, BASE_RATE) == 1
+        await insert(ports.store, row)
+        assert await ports.maintenance.record_access(owner, [], T0, BASE_RATE) == 0
+        assert await ports.maintenance.record_access(owner, [uuid4(), row.id], T0, BASE_RATE) == 1
 
     async def test_materialise_decay_writes_importance_at_now_and_is_idempotent(
-        self, memory_port: MemoryPort, owner: Owner
+        self, ports: MemoryPorts, owner: Owner
     ) -> None:
         rows = varied_rows(owner)
-        await insert(memory_port, *rows)
+        await insert(ports.store, *rows)
         day_10, day_30 = T0 + 10 * DAY, T0 + 30 * DAY
-        assert await memory_port.materialise_decay(owner, day_10, BASE_RATE) == len(rows)
+        assert await ports.maintenance.materialise_decay(owner, day_10, BASE_RATE) == len(rows)
         moved = sum(exact_importance(r, day_10) != exact_importance(r, day_30) for r in rows)
-        assert await memory_port.materialise_decay(owner, day_30, BASE_RATE) == moved
-        assert await memory_port.materialise_decay(owner, day_30, BASE_RATE) == 0
+        assert await ports.maintenance.materialise_decay(owner, day_30, BASE_RATE) == moved
+        assert await ports.maintenance.materialise_decay(owner, day_30, BASE_RATE) == 0
         for row in rows:
-            got = await memory_port.get(owner, row.id)
+            got = await ports.store.get(owner, row.id)
             assert got is not None
             # Running at day 10 first changes nothing about day 30: no compounding.
             assert got.importance == pytest.approx(exact_importance(row, day_30), abs=1e-9)
             assert got.heat == row.heat
 
     async def test_materialise_decay_for_one_owner_leaves_others_alone(
-        self, memory_port: MemoryPort, owner: Owner, other_user: Owner
+        self, ports: MemoryPorts, owner: Owner, other_user: Owner
     ) -> None:
         theirs = stored(other_user, importance=0.99, heat=Heat(0.5, 0, T0))
-        await insert(memory_port, stored(owner, importance=0.99, heat=Heat(0.5, 0, T0)), theirs)
-        assert await memory_port.materialise_decay(owner, T0 + DAY, BASE_RATE) == 1
-        got = await memory_port.get(other_user, theirs.id)
+        await insert(ports.store, stored(owner, importance=0.99, heat=Heat(0.5, 0, T0)), theirs)
+        assert await ports.maintenance.materialise_decay(owner, T0 + DAY, BASE_RATE) == 1
+        got = await ports.store.get(other_user, theirs.id)
         assert got is not None and got.importance == 0.99
 
     async def test_materialise_decay_for_everyone_reaches_this_owner(
-        self, memory_port: MemoryPort, owner: Owner
+        self, ports: MemoryPorts, owner: Owner
     ) -> None:
         row = stored(owner, importance=0.99, heat=Heat(0.5, 0, T0))
-        await insert(memory_port, row)
-        assert await memory_port.materialise_decay(None, T0 + 3 * DAY, BASE_RATE) >= 1
-        got = await memory_port.get(owner, row.id)
+        await insert(ports.store, row)
+        assert await ports.maintenance.materialise_decay(None, T0 + 3 * DAY, BASE_RATE) >= 1
+        got = await ports.store.get(owner, row.id)
         assert got is not None
         assert got.importance == pytest.approx(exact_importance(row, T0 + 3 * DAY), abs=1e-9)
 
     async def test_cleanup_deletes_at_or_below_min_importance_but_keeps_pinned_and_above(
-        self, memory_port: MemoryPort, owner: Owner, other_user: Owner
+        self, ports: MemoryPorts, owner: Owner, other_user: Owner
     ) -> None:
         fresh = Heat(0.1, 0, T0)  # importance 0.1 at T0 for context and tool results
         at_min = stored(owner, memory_type=MemoryType.CONTEXT, heat=fresh)
@@ -147,18 +148,19 @@ class PortMaintenanceContract:
         pinned = stored(owner, memory_type=MemoryType.CONTEXT, heat=fresh, pinned=True)
         above = stored(owner, memory_type=MemoryType.CONTEXT, heat=Heat(0.1000001, 0, T0))
         theirs = stored(other_user, memory_type=MemoryType.CONTEXT, heat=fresh)
-        await insert(memory_port, at_min, below, pinned, above, theirs)
-        assert await memory_port.cleanup(owner, 0.1, T0, BASE_RATE) == 2
-        assert await memory_port.get(owner, at_min.id) is None
-        assert await memory_port.get(owner, below.id) is None
-        assert await memory_port.get(owner, pinned.id) is not None
-        assert await memory_port.get(owner, above.id) is not None
-        assert await memory_port.get(other_user, theirs.id) is not None
-        assert await memory_port.cleanup(None, 0.1, T0, BASE_RATE) >= 1  # everyone: theirs too
-        assert await memory_port.get(other_user, theirs.id) is None
+        await insert(ports.store, at_min, below, pinned, above, theirs)
+        assert await ports.maintenance.cleanup(owner, 0.1, T0, BASE_RATE) == 2
+        assert await ports.store.get(owner, at_min.id) is None
+        assert await ports.store.get(owner, below.id) is None
+        assert await ports.store.get(owner, pinned.id) is not None
+        assert await ports.store.get(owner, above.id) is not None
+        assert await ports.store.get(other_user, theirs.id) is not None
+        # Everyone: theirs too.
+        assert await ports.maintenance.cleanup(None, 0.1, T0, BASE_RATE) >= 1
+        assert await ports.store.get(other_user, theirs.id) is None
 
     async def test_cleanup_judges_importance_at_now_not_the_stored_column(
-        self, memory_port: MemoryPort, owner: Owner
+        self, ports: MemoryPorts, owner: Owner
     ) -> None:
         # Stored columns that are stale both ways: the judgement uses the heat at `now`.
         faded = stored(owner, memory_type=MemoryType.CONTEXT, importance=0.99,
@@ -167,39 +169,39 @@ class PortMaintenanceContract:
                         heat=Heat(0.5, 0, T0))
         fact = stored(owner, memory_type=MemoryType.FACT, importance=0.05,
                       heat=Heat(0.5, 0, T0 - 1000 * DAY))  # a fact's floor is 0.30
-        await insert(memory_port, faded, lively, fact)
+        await insert(ports.store, faded, lively, fact)
         assert exact_importance(faded, T0) <= 0.1 < exact_importance(lively, T0)
-        assert await memory_port.cleanup(owner, 0.1, T0, BASE_RATE) == 1
-        assert await memory_port.get(owner, faded.id) is None
-        kept = await memory_port.get(owner, lively.id)
+        assert await ports.maintenance.cleanup(owner, 0.1, T0, BASE_RATE) == 1
+        assert await ports.store.get(owner, faded.id) is None
+        kept = await ports.store.get(owner, lively.id)
         assert kept is not None and kept.importance == pytest.approx(0.05)  # not rewritten
-        assert await memory_port.get(owner, fact.id) is not None
+        assert await ports.store.get(owner, fact.id) is not None
 
     async def test_missing_embeddings_lists_rows_without_one_oldest_first(
-        self, memory_port: MemoryPort, owner: Owner, dimension: int
+        self, ports: MemoryPorts, owner: Owner, dimension: int
     ) -> None:
         newer = stored(owner, created_at=LONG_AGO + DAY)
         older = stored(owner, created_at=LONG_AGO)
         done = stored(owner, created_at=LONG_AGO, embedding=axis(dimension, 0))
-        await insert(memory_port, newer, done, older)
-        missing = await memory_port.missing_embeddings(10_000)
+        await insert(ports.store, newer, done, older)
+        missing = await ports.maintenance.missing_embeddings(10_000)
         mine = [m.id for m in missing if m.owner == owner]
         assert mine == [older.id, newer.id]
         assert [m.created_at for m in missing] == sorted(m.created_at for m in missing)
-        assert len(await memory_port.missing_embeddings(1)) == 1
+        assert len(await ports.maintenance.missing_embeddings(1)) == 1
 
     async def test_set_embeddings_attaches_vectors_for_the_right_owner_only(
-        self, memory_port: MemoryPort, owner: Owner, other_user: Owner, dimension: int
+        self, ports: MemoryPorts, owner: Owner, other_user: Owner, dimension: int
     ) -> None:
         first, second = stored(owner, created_at=LONG_AGO), stored(owner, created_at=LONG_AGO)
-        await insert(memory_port, first, second)
+        await insert(ports.store, first, second)
         items = [(owner, first.id, axis(dimension, 3)), (other_user, second.id, axis(dimension, 4))]
-        assert await memory_port.set_embeddings(items, "model-z") == 1
-        got = await memory_port.get(owner, first.id)
+        assert await ports.maintenance.set_embeddings(items, "model-z") == 1
+        got = await ports.store.get(owner, first.id)
         assert got is not None and got.embedding_model == "model-z"
         assert got.embedding is not None and got.embedding[3] == pytest.approx(1.0, abs=1e-6)
-        still_missing = {m.id for m in await memory_port.missing_embeddings(10_000)}
+        still_missing = {m.id for m in await ports.maintenance.missing_embeddings(10_000)}
         assert first.id not in still_missing
         assert second.id in still_missing
-        found = await memory_port.dense_candidates(owner, axis(dimension, 3), 5)
+        found = await ports.search.dense_candidates(owner, axis(dimension, 3), 5)
         assert [c.id for c in found] == [first.id]

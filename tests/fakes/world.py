@@ -7,12 +7,13 @@ from uuid import uuid4
 
 from memlane.domain.model import Owner
 from memlane.domain.policy import MemoryPolicy
+from memlane.ports.storage import MemoryPorts
 from memlane.service.memory_service import MemoryService
 from tests.fakes.clock import FakeClock
 from tests.fakes.embedder import FakeEmbedder
 from tests.fakes.encryption import FakeEncryption
 from tests.fakes.keywords import FakeKeywords
-from tests.fakes.memory_port import FakeMemoryPort
+from tests.fakes.memory_table import fake_memory_ports
 
 DIMENSION = 64
 
@@ -22,7 +23,7 @@ class FakeWorld:
     """The service under test and the fakes behind it."""
 
     policy: MemoryPolicy = field(default_factory=MemoryPolicy)
-    port: FakeMemoryPort = field(default_factory=lambda: FakeMemoryPort(DIMENSION))
+    memories: MemoryPorts = field(default_factory=lambda: fake_memory_ports(DIMENSION))
     embedder: FakeEmbedder = field(default_factory=lambda: FakeEmbedder(DIMENSION))
     encryption: FakeEncryption = field(default_factory=FakeEncryption)
     keywords: FakeKeywords = field(default_factory=FakeKeywords)
@@ -30,7 +31,7 @@ class FakeWorld:
 
     def __post_init__(self) -> None:
         self.service = MemoryService(
-            self.port, self.embedder, self.encryption, self.keywords, self.policy, self.clock
+            self.memories, self.embedder, self.encryption, self.keywords, self.policy, self.clock
         )
 
 

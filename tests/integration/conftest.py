@@ -1,4 +1,4 @@
-"""Integration fixtures: the PostgreSQL MemoryPort, the real ONNX model, the real service."""
+"""Integration fixtures: the PostgreSQL MemoryPorts, the real ONNX model, the real service."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ import pytest_asyncio
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
-from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
+from memlane.adapters.postgres.memory_ports import postgres_memory_ports
 from memlane.domain.policy import MemoryPolicy, RecallTuning
+from memlane.ports.storage import MemoryPorts
 from memlane.service.memory_service import MemoryService
 
 EMBEDDING_DIMENSION = 384
@@ -26,8 +27,8 @@ def dimension() -> int:
 
 
 @pytest.fixture
-def memory_port(pg_pool: asyncpg.Pool) -> PostgresMemoryAdapter:
-    return PostgresMemoryAdapter(pg_pool, dimension=EMBEDDING_DIMENSION)
+def ports(pg_pool: asyncpg.Pool) -> MemoryPorts:
+    return postgres_memory_ports(pg_pool, dimension=EMBEDDING_DIMENSION)
 
 
 @pytest_asyncio.fixture(scope="session")
@@ -44,7 +45,7 @@ def build_service(
 ) -> MemoryService:
     """The real stack: PostgreSQL, ONNX, XChaCha20 with `key`, Snowball keywords."""
     return MemoryService(
-        PostgresMemoryAdapter(pool, dimension=embedder.dimension),
+        postgres_memory_ports(pool, dimension=embedder.dimension),
         embedder,
         XChaChaEncryptionAdapter(key),
         SnowballKeywordAdapter(),

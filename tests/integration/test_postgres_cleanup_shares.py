@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
+from memlane.adapters.postgres.memory_ports import postgres_memory_ports
 from memlane.domain.model import Heat, MemoryType, Owner
 from tests.contract.builders import T0, insert, stored
 
@@ -16,13 +16,13 @@ pytestmark = pytest.mark.integration
 async def test_every_owners_faded_memories_go_whatever_the_number_of_shares(
     pg_pool: asyncpg.Pool, owner: Owner, shares: int
 ) -> None:
-    port = PostgresMemoryAdapter(pg_pool, maintenance_shares=shares)
+    port = postgres_memory_ports(pg_pool, maintenance_shares=shares)
     owners = [Owner(owner.tenant, f"{owner.user_id}-{i}") for i in range(12)]
     faded = [stored(o, memory_type=MemoryType.CONTEXT, heat=Heat(0.05, 0, T0)) for o in owners]
     kept = [stored(o, heat=Heat(0.9, 0, T0)) for o in owners]
-    await insert(port, *faded, *kept)
-    assert await port.cleanup(None, 0.1, T0, 0.1) >= len(faded)
+    await insert(port.store, *faded, *kept)
+    assert await port.maintenance.cleanup(None, 0.1, T0, 0.1) >= len(faded)
     for row in faded:
-        assert await port.get(row.owner, row.id) is None
+        assert await port.store.get(row.owner, row.id) is None
     for row in kept:
-        assert await port.get(row.owner, row.id) is not None
+        assert await port.store.get(row.owner, row.id) is not None

@@ -10,9 +10,10 @@ import asyncpg
 import pytest
 
 from memlane.adapters.postgres.access_log import rounds
-from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
+from memlane.adapters.postgres.memory_ports import postgres_memory_ports
 from memlane.domain.decay import accessed
 from memlane.domain.model import Heat, MemoryType, Owner, StoredMemory
+from memlane.ports.storage import MemoryPorts
 from tests.contract.builders import T0, insert, stored
 
 pytestmark = pytest.mark.integration
@@ -23,8 +24,8 @@ FLUSH_MS = 20
 
 
 @pytest.fixture
-def deferred(pg_pool: asyncpg.Pool) -> PostgresMemoryAdapter:
-    return PostgresMemoryAdapter(pg_pool, dimension=384, access_flush_ms=FLUSH_MS)
+def deferred(pg_pool: asyncpg.Pool) -> MemoryPorts:
+    return postgres_memory_ports(pg_pool, dimension=384, access_flush_ms=FLUSH_MS)
 
 
 def _rows(owner: Owner) -> list[StoredMemory]:
@@ -34,29 +35,29 @@ def _rows(owner: Owner) -> list[StoredMemory]:
 
 
 async def test_a_deferred_access_is_not_written_until_the_flush_interval_passes(
-    deferred: PostgresMemoryAdapter, owner: Owner
+    deferred: MemoryPorts, owner: Owner
 ) -> None:
     row = _rows(owner)[0]
-    await insert(deferred, row)
-    assert await deferred.record_access(owner, [row.id], T0 + DAY, BASE_RATE) == 1
-    before = await deferred.get(owner, row.id)
+    await insert(deferred.store, row)
+    assert await deferred.maintenance.record_access(owner, [row.id], T0 + DAY, BASE_RATE) == 1
+    before = await deferred.store.get(owner, row.id)
     assert before is not None and before.heat == row.heat
     await asyncio.sleep(FLUSH_MS / 1000 * 5)
-    after = await deferred.get(owner, row.id)
+    after = await deferred.store.get(owner, row.id)
     assert after is not None and after.heat.access_count == 1
-    await deferred.close()
+    await deferred.maintenance.close()
 
 
 async def test_batched_accesses_equal_the_domain_applied_one_after_another(
-    deferred: PostgresMemoryAdapter, owner: Owner
+    deferred: MemoryPorts, owner: Owner
 ) -> None:
     rows = _rows(owner)
-    await insert(deferred, *rows)
+    await insert(deferred.store, *rows)
     first, second = T0 + 3 * DAY, T0 + 9 * DAY
     # Row 0 is read twice in one batch: both accesses count, in order.
-    await deferred.record_access(owner, [rows[0].id, rows[1].id], first, BASE_RATE)
-    await deferred.record_access(owner, [rows[0].id], second, BASE_RATE)
-    await deferred.close()  # flushes what is queued
+    await deferred.maintenance.record_access(owner, [rows[0].id, rows[1].id], first, BASE_RATE)
+    await deferred.maintenance.record_access(owner, [rows[0].id], second, BASE_RATE)
+    await deferred.maintenance.close()  # flushes what is queued
     want = {
         rows[0].id: accessed(
             accessed(rows[0].heat, rows[0].memory_type, first, BASE_RATE),
@@ -66,7 +67,7 @@ async def test_batched_accesses_equal_the_domain_applied_one_after_another(
         rows[2].id: rows[2].heat,
     }
     for row in rows:
-        got = await deferred.get(owner, row.id)
+        got = await deferred.store.get(owner, row.id)
         assert got is not None
         assert got.heat.access_count == want[row.id].access_count
         assert got.heat.accessed_at == want[row.id].accessed_at
@@ -74,13 +75,13 @@ async def test_batched_accesses_equal_the_domain_applied_one_after_another(
 
 
 async def test_one_request_naming_a_memory_twice_counts_one_access(
-    deferred: PostgresMemoryAdapter, owner: Owner
+    deferred: MemoryPorts, owner: Owner
 ) -> None:
     row = _rows(owner)[0]
-    await insert(deferred, row)
-    await deferred.record_access(owner, [row.id, row.id], T0 + DAY, BASE_RATE)
-    await deferred.close()
-    got = await deferred.get(owner, row.id)
+    await insert(deferred.store, row)
+    await deferred.maintenance.record_access(owner, [row.id, row.id], T0 + DAY, BASE_RATE)
+    await deferred.maintenance.close()
+    got = await deferred.store.get(owner, row.id)
     assert got is not None and got.heat.access_count == 1
 
 

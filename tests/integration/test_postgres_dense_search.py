@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from memlane.adapters.postgres import candidates
-from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
+from memlane.adapters.postgres.memory_ports import postgres_memory_ports
 from memlane.adapters.postgres.migrations import load_migrations
 from memlane.adapters.postgres.pool import init_connection, server_settings
 from memlane.adapters.postgres.rows import vector_array_param, vector_param
@@ -105,9 +105,9 @@ async def test_a_user_owning_one_percent_of_20000_rows_gets_the_exact_top_10(
     )
     try:
         query = _query(probe)
-        port = PostgresMemoryAdapter(pool)
-        found = await port.dense_candidates(OWNER, list(query), K)
-        owned = await port.get_many(OWNER, [c.id for c in found])
+        port = postgres_memory_ports(pool)
+        found = await port.search.dense_candidates(OWNER, list(query), K)
+        owned = await port.store.get_many(OWNER, [c.id for c in found])
     finally:
         await pool.close()
     assert len(found) == K

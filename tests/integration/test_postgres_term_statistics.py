@@ -8,9 +8,10 @@ from dataclasses import replace
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres.memory_adapter import PostgresMemoryAdapter
+from memlane.adapters.postgres.memory_ports import postgres_memory_ports
 from memlane.adapters.postgres.pool import restore_postings
 from memlane.domain.model import Heat, MemoryType, Owner, StoredMemory
+from memlane.ports.storage import MemoryPorts
 from tests.contract.builders import T0, axis, insert, stored
 
 pytestmark = pytest.mark.integration
@@ -50,30 +51,30 @@ async def assert_postings(pool: asyncpg.Pool, owner: Owner, rows: list[StoredMem
 
 
 @pytest.fixture
-def port(pg_pool: asyncpg.Pool) -> PostgresMemoryAdapter:
-    return PostgresMemoryAdapter(pg_pool, dimension=384)
+def port(pg_pool: asyncpg.Pool) -> MemoryPorts:
+    return postgres_memory_ports(pg_pool, dimension=384)
 
 
 async def test_inserts_count_each_memorys_distinct_terms_once(
-    pg_pool: asyncpg.Pool, port: PostgresMemoryAdapter, owner: Owner
+    pg_pool: asyncpg.Pool, port: MemoryPorts, owner: Owner
 ) -> None:
     rows = [
         stored(owner, keywords=("tea", "tea", "green")),
         stored(owner, keywords=("tea", "black")),
         stored(owner, keywords=()),
     ]
-    await insert(port, *rows)
+    await insert(port.store, *rows)
     assert await statistics(pg_pool, owner) == expected(rows)
     assert (await statistics(pg_pool, owner))[0] == {"tea": 2, "green": 1, "black": 1}
     await assert_postings(pg_pool, owner, rows)
 
 
 async def test_deletes_decrement_and_drop_terms_no_memory_holds_any_more(
-    pg_pool: asyncpg.Pool, port: PostgresMemoryAdapter, owner: Owner
+    pg_pool: asyncpg.Pool, port: MemoryPorts, owner: Owner
 ) -> None:
     keep, gone = stored(owner, keywords=("tea", "green")), stored(owner, keywords=("tea", "rare"))
-    await insert(port, keep, gone)
-    assert await port.delete(owner, gone.id)
+    await insert(port.store, keep, gone)
+    assert await port.store.delete(owner, gone.id)
     terms, totals = await statistics(pg_pool, owner)
     assert terms == {"tea": 1, "green": 1}
     assert totals == (1, 2)
@@ -81,22 +82,22 @@ async def test_deletes_decrement_and_drop_terms_no_memory_holds_any_more(
 
 
 async def test_a_keyword_update_moves_the_counts_and_an_embedding_update_does_not(
-    pg_pool: asyncpg.Pool, port: PostgresMemoryAdapter, owner: Owner
+    pg_pool: asyncpg.Pool, port: MemoryPorts, owner: Owner
 ) -> None:
     row = stored(owner, keywords=("tea", "green"))
     other = stored(owner, keywords=("tea",))
-    await insert(port, row, other)
+    await insert(port.store, row, other)
     changed = replace(row, keywords=("coffee", "green", "strong"))
-    assert await port.update(changed)
+    assert await port.store.update(changed)
     assert await statistics(pg_pool, owner) == expected([changed, other])
     await assert_postings(pg_pool, owner, [changed, other])
-    assert await port.set_embeddings([(owner, other.id, axis(384, 0))], "model-y") == 1
+    assert await port.maintenance.set_embeddings([(owner, other.id, axis(384, 0))], "model-y") == 1
     assert await statistics(pg_pool, owner) == expected([changed, other])
     await assert_postings(pg_pool, owner, [changed, other])
 
 
 async def test_cleanup_and_delete_all_keep_every_owners_statistics_exact(
-    pg_pool: asyncpg.Pool, port: PostgresMemoryAdapter, owner: Owner
+    pg_pool: asyncpg.Pool, port: MemoryPorts, owner: Owner
 ) -> None:
     neighbour = Owner(owner.tenant, owner.user_id + "-n")
     faint = Heat(0.05, 0, T0)  # a context memory at its floor, 0.1, at T0
@@ -104,13 +105,13 @@ async def test_cleanup_and_delete_all_keep_every_owners_statistics_exact(
     kept = stored(owner, keywords=("tea", "new"), heat=Heat(0.9, 0, T0))
     theirs = [stored(neighbour, keywords=("tea", "old"), memory_type=MemoryType.CONTEXT,
                      heat=faint)]
-    await insert(port, faded, kept, *theirs)
-    assert await port.cleanup(owner, 0.1, T0, 0.1) == 1
+    await insert(port.store, faded, kept, *theirs)
+    assert await port.maintenance.cleanup(owner, 0.1, T0, 0.1) == 1
     assert await statistics(pg_pool, owner) == expected([kept])
     assert await statistics(pg_pool, neighbour) == expected(theirs)
     await assert_postings(pg_pool, owner, [kept])
     await assert_postings(pg_pool, neighbour, theirs)
-    assert await port.delete_all(owner) == 1
+    assert await port.store.delete_all(owner) == 1
     assert await statistics(pg_pool, owner) == ({}, (0, 0))
     assert await statistics(pg_pool, neighbour) == expected(theirs)
     await assert_postings(pg_pool, owner, [])
@@ -122,13 +123,13 @@ async def test_a_term_rarer_than_the_cap_is_read_whole_and_a_commoner_one_best_f
 ) -> None:
     # 5 postings per term: "zebra" (2 memories) is read whole; of "common" (31 memories) the
     # 5 best for BM25 are read: the shortest memories holding it.
-    port = PostgresMemoryAdapter(pg_pool, lexical_postings_per_term=5)
+    port = postgres_memory_ports(pg_pool, lexical_postings_per_term=5)
     crowd = [stored(owner, keywords=("common", *(f"w{i}-{j}" for j in range(1 + i % 10))))
              for i in range(30)]
     both = stored(owner, keywords=("common", "zebra"))
     rare = stored(owner, keywords=("zebra", "stripe", "mane"))
-    await insert(port, *crowd, both, rare)
-    found = await port.lexical_candidates(owner, ["common", "zebra"], 50)
+    await insert(port.store, *crowd, both, rare)
+    found = await port.search.lexical_candidates(owner, ["common", "zebra"], 50)
     assert [c.id for c in found[:2]] == [both.id, rare.id]
     assert found[0].score > found[1].score > found[2].score > 0
     shortest = sorted(crowd, key=lambda r: (len(r.keywords), str(r.id)))
@@ -139,35 +140,36 @@ async def test_a_term_rarer_than_the_cap_is_read_whole_and_a_commoner_one_best_f
 async def test_a_small_owner_gets_every_term_matched_as_in_full_bm25(
     pg_pool: asyncpg.Pool, owner: Owner
 ) -> None:
-    port = PostgresMemoryAdapter(pg_pool, lexical_postings_per_term=50)
+    port = postgres_memory_ports(pg_pool, lexical_postings_per_term=50)
     crowd = [stored(owner, keywords=("common", f"w{i}")) for i in range(30)]
     rare = stored(owner, keywords=("zebra", "stripe"))
-    await insert(port, *crowd, rare)
-    found = await port.lexical_candidates(owner, ["common", "zebra"], 100)
+    await insert(port.store, *crowd, rare)
+    found = await port.search.lexical_candidates(owner, ["common", "zebra"], 100)
     assert found[0].id == rare.id
     assert {c.id for c in found} == {r.id for r in [*crowd, rare]}
 
 
 async def test_another_owners_postings_never_surface(
-    pg_pool: asyncpg.Pool, port: PostgresMemoryAdapter, owner: Owner
+    pg_pool: asyncpg.Pool, port: MemoryPorts, owner: Owner
 ) -> None:
     stranger = Owner(owner.tenant, owner.user_id + "-s")
     mine = stored(owner, keywords=("zebra",))
-    await insert(port, mine, stored(stranger, keywords=("zebra",)))
-    assert [c.id for c in await port.lexical_candidates(owner, ["zebra"], 10)] == [mine.id]
+    await insert(port.store, mine, stored(stranger, keywords=("zebra",)))
+    assert [c.id for c in await port.search.lexical_candidates(owner, ["zebra"], 10)] == [mine.id]
 
 
 async def test_postings_lost_in_a_crash_are_rebuilt_when_a_connection_opens(
-    pg_pool: asyncpg.Pool, port: PostgresMemoryAdapter, owner: Owner
+    pg_pool: asyncpg.Pool, port: MemoryPorts, owner: Owner
 ) -> None:
     rows = [stored(owner, keywords=("zebra", "stripe", "zebra")), stored(owner, keywords=("tea",))]
-    await insert(port, *rows)
+    await insert(port.store, *rows)
     async with pg_pool.acquire() as connection:
         assert await restore_postings(connection) == 0  # nothing lost: nothing done
         # Crash recovery empties an UNLOGGED table exactly like this.
         await connection.execute("TRUNCATE memory_postings")
-    assert await port.lexical_candidates(owner, ["zebra"], 10) == []
+    assert await port.search.lexical_candidates(owner, ["zebra"], 10) == []
     async with pg_pool.acquire() as connection:
         assert await restore_postings(connection) >= 3
     await assert_postings(pg_pool, owner, rows)
-    assert [c.id for c in await port.lexical_candidates(owner, ["zebra"], 10)] == [rows[0].id]
+    found = await port.search.lexical_candidates(owner, ["zebra"], 10)
+    assert [c.id for c in found] == [rows[0].id]

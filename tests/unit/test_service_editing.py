@@ -45,9 +45,9 @@ async def test_changing_content_re_embeds_re_summarises_and_re_indexes(
     assert [h.memory.id for h in await world.service.search(owner, "coffee", limit=1)] == [
         memory.id
     ]
-    stored = await world.port.get(owner, memory.id)
+    stored = await world.memories.store.get(owner, memory.id)
     assert stored is not None and b"coffee" not in stored.content
-    assert await world.port.lexical_candidates(
+    assert await world.memories.search.lexical_candidates(
         owner, world.encryption.blind_terms(owner.tenant, ["tea"]), 5
     ) == []
 

@@ -30,7 +30,7 @@ async def test_decay_materialises_importance_now_and_a_second_run_changes_nothin
     now = world.clock.advance(timedelta(days=20))
     assert await world.service.decay(owner) == 1
     assert await world.service.decay(owner) == 0
-    stored = await world.port.get(owner, memory.id)
+    stored = await world.memories.store.get(owner, memory.id)
     assert stored is not None
     expected = importance_at(memory.heat, memory.memory_type, now, world.policy.base_rate)
     assert stored.importance == pytest.approx(expected)

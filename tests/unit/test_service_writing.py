@@ -50,7 +50,7 @@ async def test_content_and_summary_are_sealed_before_they_reach_storage(
     world: FakeWorld, owner: Owner
 ) -> None:
     memory = (await world.service.remember(owner, NewMemory("I love hiking in the Alps."))).memory
-    stored = await world.port.get(owner, memory.id)
+    stored = await world.memories.store.get(owner, memory.id)
     assert stored is not None
     assert b"hiking" not in stored.content and b"hiking" not in stored.summary
     assert "hiking" not in stored.keywords  # index terms are blinded too

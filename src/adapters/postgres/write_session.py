@@ -12,7 +12,7 @@ from memlane.adapters.postgres import write_sql
 from memlane.adapters.postgres.rows import to_stored, vector_array_param
 from memlane.domain.errors import EmbeddingDimensionMismatch, MemoryNotFound
 from memlane.domain.model import DenseHit, Owner, StoredMemory, Vector
-from memlane.ports.memory import MemoryWriteSession
+from memlane.ports.memories import MemoryWriteSession
 
 
 def batch_params(stored: Sequence[StoredMemory]) -> tuple[Any, ...]:

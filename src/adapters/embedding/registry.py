@@ -1,0 +1,96 @@
+"""The embedding backends by name: settings validate against it, the composition root opens one.
+
+A new backend is one adapter module and one line in EMBEDDING_BACKENDS.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Protocol
+
+from memlane.adapters.embedding.ollama import OllamaEmbeddingAdapter
+from memlane.adapters.embedding.onnx import DIMENSION as ONNX_DIMENSION
+from memlane.adapters.embedding.onnx import MODEL_NAME as ONNX_MODEL
+from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter, prepare_model
+from memlane.domain.errors import ConfigurationError
+from memlane.ports.embedding import EmbeddingPort
+
+
+class EmbeddingConfig(Protocol):
+    """What a backend factory reads (the `[memory.embedding]` settings section)."""
+
+    @property
+    def model(self) -> str: ...
+    @property
+    def dimension(self) -> int: ...
+    @property
+    def timeout_ms(self) -> int: ...
+    @property
+    def ollama_url(self) -> str: ...
+    @property
+    def max_retries(self) -> int: ...
+    @property
+    def batch_size(self) -> int: ...
+    @property
+    def model_cache_dir(self) -> Path | None: ...
+
+
+# `load_model`: warm the model now (False for commands that never embed: decay, cleanup).
+BackendFactory = Callable[[EmbeddingConfig, bool], Awaitable[EmbeddingPort]]
+
+
+async def _onnx(config: EmbeddingConfig, load_model: bool) -> EmbeddingPort:
+    if (config.model, config.dimension) != (ONNX_MODEL, ONNX_DIMENSION):
+        raise ConfigurationError(
+            f"the onnx provider ships {ONNX_MODEL} ({ONNX_DIMENSION}-d); set "
+            f"memory.embedding.model = {ONNX_MODEL!r} and dimension = {ONNX_DIMENSION}, "
+            f"or use provider = 'ollama' for {config.model!r}"
+        )
+    adapter = OnnxEmbeddingAdapter(cache_dir=config.model_cache_dir)
+    if load_model:
+        await adapter.warm_up()
+    return adapter
+
+
+async def _ollama(config: EmbeddingConfig, load_model: bool) -> EmbeddingPort:
+    return OllamaEmbeddingAdapter(
+        model=config.model,
+        dimension=config.dimension,
+        url=config.ollama_url,
+        timeout_ms=config.timeout_ms,
+        max_retries=config.max_retries,
+        batch_size=config.batch_size,
+    )
+
+
+EMBEDDING_BACKENDS: dict[str, BackendFactory] = {
+    "onnx": _onnx,
+    "ollama": _ollama,
+}
+
+
+def backend_names() -> tuple[str, ...]:
+    return tuple(EMBEDDING_BACKENDS)
+
+
+async def open_embedder(provider: str, config: EmbeddingConfig, load_model: bool) -> EmbeddingPort:
+    """The configured backend's adapter (ConfigurationError naming the known ones)."""
+    factory = EMBEDDING_BACKENDS.get(provider)
+    if factory is None:
+        known = ", ".join(EMBEDDING_BACKENDS)
+        raise ConfigurationError(f"unknown embedding provider {provider!r}; use one of {known}")
+    return await factory(config, load_model)
+
+
+def prepare_embedding_model(provider: str, cache_dir: Path | None) -> Path | None:
+    """Derive the onnx backend's int8 model into its cache now (None for other backends)."""
+    if provider != "onnx":
+        return None
+    try:
+        return prepare_model(cache_dir)
+    except OSError as exc:
+        raise ConfigurationError(
+            f"cannot write the model cache ({exc}); set memory.embedding.model_cache_dir "
+            "to a writable directory"
+        ) from exc

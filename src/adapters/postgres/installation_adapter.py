@@ -1,0 +1,31 @@
+"""PostgresInstallationAdapter: the key fingerprint in memlane_meta and the embedding column."""
+
+from __future__ import annotations
+
+import asyncpg
+
+from memlane.adapters.postgres import sql
+from memlane.adapters.postgres.pool import check_embedding_dimension, connection_from
+from memlane.adapters.postgres.reembed import reset_embeddings
+from memlane.ports.installation import InstallationPort
+
+KEY_FINGERPRINT_META = "encryption_key_fingerprint"
+
+
+class PostgresInstallationAdapter(InstallationPort):
+    """Facts about the stored data as a whole, read and written on the pool."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    async def key_fingerprint(self, offered: str) -> str:
+        async with connection_from(self._pool) as connection:
+            await connection.execute(sql.INSERT_META_IF_ABSENT, KEY_FINGERPRINT_META, offered)
+            stored: str = await connection.fetchval(sql.GET_META, KEY_FINGERPRINT_META)
+        return stored
+
+    async def check_embedding_dimension(self, model: str, dimension: int) -> None:
+        await check_embedding_dimension(self._pool, model, dimension)
+
+    async def reset_embeddings(self, dimension: int) -> None:
+        await reset_embeddings(self._pool, dimension)

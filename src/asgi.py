@@ -1,0 +1,42 @@
+"""The ASGI app `memlane serve` runs (a uvicorn factory): the composition root behind the API."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from litestar import Litestar
+
+from memlane.api.app import create_app as create_api_app
+from memlane.api.config import ApiConfig
+from memlane.api.deps import ApiServices
+from memlane.api.metrics import ApiMetrics
+from memlane.container import open_memlane
+from memlane.settings import Settings, load_settings
+
+
+def create_app(settings: Settings | None = None) -> Litestar:
+    """One container per process, opened in the app's lifespan and closed with it."""
+    settings = settings or load_settings()
+    logging.basicConfig(level=settings.logging.level, format="%(levelname)s %(name)s: %(message)s")
+    metrics = ApiMetrics()
+
+    @asynccontextmanager
+    async def open_services() -> AsyncIterator[ApiServices]:
+        async with open_memlane(
+            settings,
+            start_worker=settings.worker.enabled,
+            embedding_histogram=metrics.embedding_seconds,
+        ) as memlane:
+            yield ApiServices(
+                service=memlane.service,
+                keys=memlane.keys,
+                readiness=memlane.readiness,
+                worker=memlane.worker,
+            )
+
+    config = ApiConfig(
+        auth_enabled=settings.auth.enabled, max_content_bytes=settings.memory.max_content_bytes
+    )
+    return create_api_app(open_services, config, metrics)

@@ -1,0 +1,18 @@
+"""MemoryPorts: the roles of one memory storage, as the service is built with them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memlane.ports.candidates import CandidateSearchPort
+from memlane.ports.maintenance import MaintenancePort
+from memlane.ports.memories import MemoryStorePort
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryPorts:
+    """Store, candidate search and maintenance over the same memories (one database)."""
+
+    store: MemoryStorePort
+    search: CandidateSearchPort
+    maintenance: MaintenancePort

@@ -1,0 +1,80 @@
+"""FakeMemoryTable: the rows behind the in-memory fakes of the store, search and maintenance."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import replace
+from datetime import datetime
+from uuid import UUID
+
+from memlane.domain.model import DenseHit, Owner, StoredMemory, Vector
+from memlane.domain.vectors import cosine
+from memlane.ports.storage import MemoryPorts
+
+
+def position(row: StoredMemory) -> tuple[datetime, UUID]:
+    return (row.created_at, row.id)
+
+
+class FakeMemoryTable:
+    """Rows in a dict per owner; writes of one owner are serialised by an asyncio.Lock."""
+
+    def __init__(self, dimension: int | None = None) -> None:
+        self.dimension = dimension
+        self._rows: defaultdict[Owner, dict[UUID, StoredMemory]] = defaultdict(dict)
+        self._locks: defaultdict[Owner, asyncio.Lock] = defaultdict(asyncio.Lock)
+
+    def _check(self, stored: StoredMemory, owner: Owner | None = None) -> None:
+        if owner is not None and stored.owner != owner:
+            raise ValueError("a write session only writes its own owner's memories")
+        if not isinstance(stored.content, bytes) or not isinstance(stored.summary, bytes):
+            raise TypeError("content and summary must be sealed bytes")
+        if stored.embedding is not None:
+            self._check_vector(stored.embedding)
+
+    def _check_vector(self, vector: Vector) -> None:
+        if self.dimension is not None and len(vector) != self.dimension:
+            raise ValueError(f"expected {self.dimension} dimensions, got {len(vector)}")
+
+    @staticmethod
+    def _copy(stored: StoredMemory) -> StoredMemory:
+        """Detach from the caller's objects, as a database would."""
+        return replace(
+            stored,
+            tags=tuple(stored.tags),
+            metadata=copy.deepcopy(dict(stored.metadata)),
+            embedding=None if stored.embedding is None else tuple(stored.embedding),
+            keywords=tuple(stored.keywords),
+        )
+
+    def _scope(self, owner: Owner | None) -> Iterable[dict[UUID, StoredMemory]]:
+        if owner is None:
+            return list(self._rows.values())
+        return [self._rows.get(owner, {})]
+
+    def _all(self, owner: Owner | None) -> list[StoredMemory]:
+        return [row for rows in self._scope(owner) for row in rows.values()]
+
+    def _dense(self, owner: Owner, embedding: Vector) -> list[tuple[float, StoredMemory]]:
+        """The owner's memories with an embedding, best cosine first (ties by id)."""
+        self._check_vector(embedding)
+        scored = [(cosine(r.embedding, embedding), r) for r in self._all(owner)
+                  if r.embedding is not None]
+        return sorted(scored, key=lambda pair: (-pair[0], pair[1].id))
+
+    def _nearest(self, owner: Owner, embedding: Vector) -> DenseHit | None:
+        scored = self._dense(owner, embedding)
+        return DenseHit(self._copy(scored[0][1]), scored[0][0]) if scored else None
+
+
+def fake_memory_ports(dimension: int | None = None) -> MemoryPorts:
+    """The three fakes over one table, as `postgres_memory_ports` gives the real ones."""
+    from tests.fakes.candidate_search import FakeCandidateSearch
+    from tests.fakes.maintenance import FakeMaintenance
+    from tests.fakes.memory_store import FakeMemoryStore
+
+    table = FakeMemoryTable(dimension)
+    return MemoryPorts(FakeMemoryStore(table), FakeCandidateSearch(table), FakeMaintenance(table))
