@@ -9,7 +9,14 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from memlane.domain.decay import TYPE_DECAY, accessed, base_rate_per_day, importance_at
+from memlane.domain.decay import (
+    MAX_REINFORCEMENT,
+    REINFORCEMENT_PER_ACCESS,
+    TYPE_DECAY,
+    accessed,
+    base_rate_per_day,
+    importance_at,
+)
 from memlane.domain.model import Heat, MemoryType
 
 pytestmark = pytest.mark.integration
@@ -17,7 +24,7 @@ pytestmark = pytest.mark.integration
 T0 = datetime(2030, 1, 1, tzinfo=UTC)
 
 IMPORTANCE = """
-SELECT memlane_importance($1, $2, $3, $4, $5, $6, $7),
+SELECT memlane_importance($1, $2, $3, $4, $5, $6, $7, $8, $9),
        memlane_raw_importance($1, $2, $3, $4, $6, $7)
 """
 
@@ -49,8 +56,31 @@ async def test_sql_importance_matches_the_domain(
     async with pg_pool.acquire() as connection:
         importance, raw = await connection.fetchrow(
             IMPORTANCE, heat.base_importance, heat.access_count, heat.accessed_at,
-            decay.modifier, decay.floor, now, base_rate,
+            decay.modifier, decay.floor, now, base_rate, REINFORCEMENT_PER_ACCESS,
+            MAX_REINFORCEMENT,
         )
     assert importance == pytest.approx(importance_at(heat, memory_type, now, base_rate), abs=1e-9)
     banked = accessed(heat, memory_type, now, base_rate)
     assert raw == pytest.approx(banked.base_importance, abs=1e-9)
+
+
+async def test_the_access_bonus_comes_from_the_parameters_python_binds(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    """Its constants are not written in SQL: other numbers bound give another bonus."""
+    heat = Heat(0.5, 10, T0)  # no time passes, so importance = 0.5 + bonus
+    decay = TYPE_DECAY[MemoryType.CONTEXT]
+    found = []
+    async with pg_pool.acquire() as connection:
+        for per_access, cap in (
+            (REINFORCEMENT_PER_ACCESS, MAX_REINFORCEMENT),
+            (2 * REINFORCEMENT_PER_ACCESS, 2 * MAX_REINFORCEMENT),
+        ):
+            row = await connection.fetchrow(
+                IMPORTANCE, heat.base_importance, heat.access_count, heat.accessed_at,
+                decay.modifier, decay.floor, T0, 0.05, per_access, cap,
+            )
+            found.append(row[0])
+    domain, doubled = found
+    assert domain == pytest.approx(0.5 + min(10 * REINFORCEMENT_PER_ACCESS, MAX_REINFORCEMENT))
+    assert doubled == pytest.approx(0.5 + min(20 * REINFORCEMENT_PER_ACCESS, 2 * MAX_REINFORCEMENT))

@@ -11,8 +11,9 @@ from uuid import UUID
 
 import asyncpg
 
+from memlane.adapters.postgres import sql
 from memlane.adapters.postgres.pool import connection_from
-from memlane.adapters.postgres.rows import DECAY_FLOORS, DECAY_MODIFIERS, DECAY_TYPES
+from memlane.adapters.postgres.rows import DECAY_CONSTANTS, affected_rows
 from memlane.domain.errors import StorageUnavailable
 from memlane.domain.model import Owner
 
@@ -22,27 +23,23 @@ log = logging.getLogger(__name__)
 # than letting a long database outage grow the queue without bound.
 MAX_PENDING = 50_000
 
-# One row per access, each with its own time: exactly what RECORD_ACCESS does per request.
-# PostgreSQL updates a row at most once per statement, so repeated accesses of one memory
-# within a batch go into successive rounds (`Access.round`), all in one transaction.
-RECORD_ACCESSES = """
-UPDATE memory_heat AS h
-SET base_importance = memlane_raw_importance(
-        h.base_importance, h.access_count, h.accessed_at, d.modifier, a.at, a.base_rate),
-    access_count = h.access_count + 1,
-    accessed_at = greatest(a.at, h.accessed_at),
-    importance = memlane_importance(
-        memlane_raw_importance(
-            h.base_importance, h.access_count, h.accessed_at, d.modifier, a.at, a.base_rate),
-        h.access_count + 1, greatest(a.at, h.accessed_at), d.modifier, d.floor, a.at, a.base_rate)
-FROM unnest($1::text[], $2::text[], $3::uuid[], $4::timestamptz[], $5::float8[])
-         AS a(tenant, user_id, id, at, base_rate),
-     unnest($6::text[], $7::float8[], $8::float8[]) AS d(memory_type, modifier, floor)
-WHERE h.tenant = a.tenant AND h.user_id = a.user_id AND h.id = a.id
-  AND d.memory_type = h.memory_type
-"""
-
 Access = tuple[str, str, UUID, datetime, float]
+
+
+async def write_accesses(connection: asyncpg.Connection, accesses: Sequence[Access]) -> int:
+    """Record these accesses (decay banked, clock restarted) in one transaction: the one
+    place access recording is written, deferred or not. Returns the rows updated."""
+    updated = 0
+    async with connection.transaction():
+        for part in rounds(accesses):
+            status = await connection.execute(
+                sql.RECORD_ACCESSES,
+                [a[0] for a in part], [a[1] for a in part], [a[2] for a in part],
+                [a[3] for a in part], [a[4] for a in part],
+                *DECAY_CONSTANTS,
+            )
+            updated += affected_rows(status)
+    return updated
 
 
 def rounds(accesses: Sequence[Access]) -> list[list[Access]]:
@@ -101,14 +98,8 @@ class DeferredAccessLog:
             if not batch:
                 return 0
             try:
-                async with connection_from(self._pool) as connection, connection.transaction():
-                    for part in rounds(batch):
-                        await connection.execute(
-                            RECORD_ACCESSES,
-                            [a[0] for a in part], [a[1] for a in part], [a[2] for a in part],
-                            [a[3] for a in part], [a[4] for a in part],
-                            DECAY_TYPES, DECAY_MODIFIERS, DECAY_FLOORS,
-                        )
+                async with connection_from(self._pool) as connection:
+                    await write_accesses(connection, batch)
             except StorageUnavailable:
                 self._pending = batch + self._pending  # kept for the next attempt
                 raise

@@ -7,6 +7,7 @@ from uuid import UUID
 
 import asyncpg
 
+from memlane.adapters.postgres.cosine import cosine, similarity_from_distance
 from memlane.adapters.postgres.rows import vector_param
 from memlane.adapters.postgres.sql import SEARCH_LEXICAL_SCORED
 from memlane.domain.model import Heat, MemoryType, Owner, SearchCandidate, Vector
@@ -15,8 +16,8 @@ from memlane.domain.model import Heat, MemoryType, Owner, SearchCandidate, Vecto
 # the wide row. Full rows (content, embedding: 1.5 kB to decode each) are fetched later for
 # the few memories chosen.
 _HEAT = "h.memory_type, h.base_importance, h.access_count, h.accessed_at"
-# pgvector's cosine distance is NaN when a vector is all zeros; the domain's cosine says 0.
-_COSINE = "coalesce(nullif(1 - (m.embedding <=> $3), 'NaN'), 0)"
+_COSINE = cosine("m.embedding", "$3")
+_NEAREST_SIMILARITY = similarity_from_distance("n.distance")
 
 # The inner query is the floor's shape (HNSW with iterative scan, or the owner btree for a
 # small owner); the heat join touches only the k rows it returns.
@@ -28,10 +29,10 @@ WITH nearest AS MATERIALIZED (
     ORDER BY m.embedding <=> $3
     LIMIT $4
 )
-SELECT n.id, 1 - n.distance AS score, n.created_at, n.conversation_id, {_HEAT}
+SELECT n.id, {_NEAREST_SIMILARITY} AS score, n.created_at, n.conversation_id, {_HEAT}
 FROM nearest AS n
 JOIN memory_heat AS h ON h.tenant = $1 AND h.user_id = $2 AND h.id = n.id
-WHERE 1 - n.distance >= $5
+WHERE {_NEAREST_SIMILARITY} >= $5
 ORDER BY n.distance, n.id
 """
 

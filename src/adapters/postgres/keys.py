@@ -8,8 +8,8 @@ from uuid import UUID
 
 import asyncpg
 
+from memlane.adapters.postgres.errors import storage_errors
 from memlane.domain.auth import ApiKey, Scope
-from memlane.domain.errors import StorageUnavailable
 from memlane.ports.keys import ApiKeyPort
 
 _COLUMNS = "id, tenant, user_id, scopes, name, created_at, last_used_at, revoked_at"
@@ -61,38 +61,33 @@ class PostgresApiKeyAdapter(ApiKeyPort):
 
     async def create(self, key: ApiKey, token_hash: bytes) -> None:
         scopes = sorted(s.value for s in key.scopes)
-        try:
-            async with self._pool.acquire() as conn, conn.transaction():
-                await conn.execute(INSERT_TENANT, key.tenant)
-                await conn.execute(
-                    INSERT_KEY, key.id, key.tenant, token_hash, key.user_id, scopes,
-                    key.name, key.created_at,
-                )
-        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as exc:
-            raise StorageUnavailable("database unavailable while creating an API key") from exc
+        async with (
+            storage_errors("creating an API key"),
+            self._pool.acquire() as conn,
+            conn.transaction(),
+        ):
+            await conn.execute(INSERT_TENANT, key.tenant)
+            await conn.execute(
+                INSERT_KEY, key.id, key.tenant, token_hash, key.user_id, scopes,
+                key.name, key.created_at,
+            )
 
     async def find_active(
         self, token_hash: bytes, now: datetime, touch_after: timedelta
     ) -> ApiKey | None:
-        try:
+        async with storage_errors("checking an API key"):
             row = await self._pool.fetchrow(FIND_ACTIVE, token_hash, now, touch_after)
-        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as exc:
-            raise StorageUnavailable("database unavailable while checking an API key") from exc
         return None if row is None else _to_key(row)
 
     async def list(self, tenant: str | None = None) -> list[ApiKey]:
-        try:
+        async with storage_errors("listing API keys"):
             if tenant is None:
                 rows = await self._pool.fetch(LIST_ALL)
             else:
                 rows = await self._pool.fetch(LIST_TENANT, tenant)
-        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as exc:
-            raise StorageUnavailable("database unavailable while listing API keys") from exc
         return [_to_key(r) for r in rows]
 
     async def revoke(self, key_id: UUID, now: datetime) -> bool:
-        try:
+        async with storage_errors("revoking an API key"):
             status = await self._pool.execute(REVOKE, key_id, now)
-        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as exc:
-            raise StorageUnavailable("database unavailable while revoking an API key") from exc
         return bool(status.endswith(" 1"))

@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
 
-from memlane.domain.errors import StorageUnavailable
+from memlane.adapters.postgres.errors import CONNECTION_ERRORS, storage_errors
 from memlane.ports.leader import LeaderLockPort
 
 # An arbitrary but fixed 64-bit key: "memlane maintenance". Every replica must agree on it.
@@ -31,10 +31,8 @@ class PostgresLeaderLockAdapter(LeaderLockPort):
 
     @asynccontextmanager
     async def hold(self) -> AsyncIterator[bool]:
-        try:
+        async with storage_errors("taking the leader lock"):
             conn = await self._pool.acquire()
-        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as exc:
-            raise StorageUnavailable("database unavailable for the leader lock") from exc
         leading = False
         try:
             leading = bool(await conn.fetchval(TRY_LOCK, self._lock_key))
@@ -52,5 +50,5 @@ async def _unlocked(conn: PoolConnectionProxy[asyncpg.Record], lock_key: int) ->
         return True  # the server dropped the lock with the connection
     try:
         return bool(await conn.fetchval(UNLOCK, lock_key))
-    except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+    except (*CONNECTION_ERRORS, asyncpg.PostgresError):
         return False

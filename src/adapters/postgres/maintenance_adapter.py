@@ -10,14 +10,12 @@ from uuid import UUID
 import asyncpg
 
 from memlane.adapters.postgres import sql
-from memlane.adapters.postgres.access_log import DeferredAccessLog
+from memlane.adapters.postgres.access_log import DeferredAccessLog, write_accesses
 from memlane.adapters.postgres.pool import connection_from
 from memlane.adapters.postgres.readiness import database_ready
 from memlane.adapters.postgres.rows import (
-    DECAY_FLOORS,
-    DECAY_MODIFIERS,
-    DECAY_TYPES,
     affected_rows,
+    decay_params,
     to_stored_many,
     vector_array_param,
 )
@@ -68,22 +66,13 @@ class PostgresMaintenanceAdapter(MaintenancePort):
         if self._access_log is not None:
             self._access_log.add(owner, memory_ids, now, base_rate)
             return len(set(memory_ids))
+        unique = dict.fromkeys(memory_ids)  # one access per memory per call, as deferred
+        accesses = [(owner.tenant, owner.user_id, i, now, base_rate) for i in unique]
         async with connection_from(self._pool) as connection:
-            status = await connection.execute(
-                sql.RECORD_ACCESS,
-                now,
-                base_rate,
-                DECAY_TYPES,
-                DECAY_MODIFIERS,
-                DECAY_FLOORS,
-                owner.tenant,
-                owner.user_id,
-                list(memory_ids),
-            )
-        return affected_rows(status)
+            return await write_accesses(connection, accesses)
 
     async def materialise_decay(self, owner: Owner | None, now: datetime, base_rate: float) -> int:
-        params: list[object] = [now, base_rate, DECAY_TYPES, DECAY_MODIFIERS, DECAY_FLOORS]
+        params = decay_params(now, base_rate)
         statement = sql.MATERIALISE_DECAY_ALL
         if owner is not None:
             statement = sql.MATERIALISE_DECAY_OWNER
@@ -95,9 +84,7 @@ class PostgresMaintenanceAdapter(MaintenancePort):
     async def cleanup(
         self, owner: Owner | None, min_importance: float, now: datetime, base_rate: float
     ) -> int:
-        params: list[object] = [
-            now, base_rate, DECAY_TYPES, DECAY_MODIFIERS, DECAY_FLOORS, min_importance
-        ]
+        params = [*decay_params(now, base_rate), min_importance]
         if owner is not None:
             async with connection_from(self._pool) as connection:
                 count = await connection.fetchval(
@@ -119,7 +106,7 @@ class PostgresMaintenanceAdapter(MaintenancePort):
         return sum(await asyncio.gather(*(share(i) for i in range(self._shares))))
 
     async def stats(self, owner: Owner | None, now: datetime, base_rate: float) -> MemoryStats:
-        params: list[object] = [now, base_rate, DECAY_TYPES, DECAY_MODIFIERS, DECAY_FLOORS]
+        params = decay_params(now, base_rate)
         statement = sql.STATS_ALL
         if owner is not None:
             statement = sql.STATS_OWNER

@@ -10,7 +10,8 @@ from importlib.resources import files
 
 import asyncpg
 
-from memlane.domain.errors import ConfigurationError, StorageUnavailable
+from memlane.adapters.postgres.errors import storage_errors
+from memlane.domain.errors import ConfigurationError
 
 MIGRATIONS_PACKAGE = "memlane.migrations"
 # One fixed advisory lock key ("memlane" in ASCII) so processes starting together take turns.
@@ -102,10 +103,8 @@ async def apply_migrations(
 
 async def migrate(dsn: str, *, connect_timeout_ms: int = 10_000) -> list[Migration]:
     """Connect, apply pending migrations, disconnect: run before the pool exists."""
-    try:
+    async with storage_errors("connecting to migrate"):
         connection = await asyncpg.connect(dsn, timeout=connect_timeout_ms / 1000)
-    except (OSError, TimeoutError, asyncpg.PostgresConnectionError) as exc:
-        raise StorageUnavailable(f"cannot connect to PostgreSQL to migrate: {exc}") from exc
     try:
         return await apply_migrations(connection)
     finally:

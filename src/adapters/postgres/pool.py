@@ -11,20 +11,11 @@ from typing import cast
 import asyncpg
 from pgvector.asyncpg import register_vector
 
-from memlane.domain.errors import EmbeddingDimensionMismatch, StorageUnavailable
+from memlane.adapters.postgres.errors import storage_errors
+from memlane.domain.errors import EmbeddingDimensionMismatch
 
 _log = logging.getLogger(__name__)
 
-# Errors that mean "the database cannot be reached right now", as opposed to a bad query.
-CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
-    OSError,
-    TimeoutError,
-    asyncpg.PostgresConnectionError,
-    asyncpg.CannotConnectNowError,
-    asyncpg.AdminShutdownError,
-    asyncpg.CrashShutdownError,
-    asyncpg.TooManyConnectionsError,
-)
 
 # Per-user filtered vector search: without iterative scans the HNSW index stops after
 # ef_search candidates and a user owning 1 % of the rows gets too few results back.
@@ -112,7 +103,7 @@ async def create_pool(
     ef_search: int = DEFAULT_EF_SEARCH,
 ) -> asyncpg.Pool:
     """Open the pool; call only after migrations ran (the vector codec needs the extension)."""
-    try:
+    async with storage_errors("opening the pool"):
         return await asyncpg.create_pool(
             dsn,
             min_size=min_size,
@@ -122,19 +113,14 @@ async def create_pool(
             reset=reset_connection,
             server_settings=server_settings(ef_search),
         )
-    except CONNECTION_ERRORS as exc:
-        raise StorageUnavailable(f"cannot connect to PostgreSQL: {type(exc).__name__}") from exc
 
 
 @asynccontextmanager
 async def connection_from(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
     """A pooled connection; losing the database on the way becomes StorageUnavailable."""
-    try:
-        async with pool.acquire() as connection:
-            # The pool hands out a proxy that behaves as a Connection.
-            yield cast(asyncpg.Connection, connection)
-    except CONNECTION_ERRORS as exc:
-        raise StorageUnavailable(f"PostgreSQL unavailable: {type(exc).__name__}") from exc
+    async with storage_errors("running a query"), pool.acquire() as connection:
+        # The pool hands out a proxy that behaves as a Connection.
+        yield cast(asyncpg.Connection, connection)
 
 
 async def embedding_column_dimension(pool: asyncpg.Pool) -> int | None:

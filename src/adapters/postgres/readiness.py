@@ -6,7 +6,7 @@ import asyncio
 
 import asyncpg
 
-from memlane.adapters.postgres.pool import CONNECTION_ERRORS
+from memlane.adapters.postgres.errors import CONNECTION_ERRORS
 
 
 async def database_ready(pool: asyncpg.Pool, timeout_s: float) -> bool:
@@ -14,6 +14,6 @@ async def database_ready(pool: asyncpg.Pool, timeout_s: float) -> bool:
     try:
         async with asyncio.timeout(timeout_s):
             await pool.fetchval("SELECT 1")
-    except (*CONNECTION_ERRORS, asyncpg.PostgresError, asyncpg.InterfaceError):
+    except (*CONNECTION_ERRORS, asyncpg.PostgresError):
         return False
     return True

@@ -3,18 +3,29 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 import numpy as np
 from pgvector import Vector as PgVector
 
-from memlane.domain.decay import TYPE_DECAY
+from memlane.domain.decay import MAX_REINFORCEMENT, REINFORCEMENT_PER_ACCESS, TYPE_DECAY
 from memlane.domain.model import Heat, MemoryType, Owner, StoredMemory, Vector
 
 # TYPE_DECAY as three parallel arrays for `unnest`: the numbers stay in the domain.
 DECAY_TYPES: list[str] = [t.value for t in TYPE_DECAY]
 DECAY_MODIFIERS: list[float] = [TYPE_DECAY[t].modifier for t in TYPE_DECAY]
 DECAY_FLOORS: list[float] = [TYPE_DECAY[t].floor for t in TYPE_DECAY]
+# The decay constants every importance statement binds after its own leading parameters:
+# the per-type table, then the access bonus (migration 0055's memlane_importance).
+DECAY_CONSTANTS: tuple[object, ...] = (
+    DECAY_TYPES, DECAY_MODIFIERS, DECAY_FLOORS, REINFORCEMENT_PER_ACCESS, MAX_REINFORCEMENT
+)
+
+
+def decay_params(now: datetime, base_rate: float) -> list[object]:
+    """$1-$7 of the maintenance statements in sql.py: now, base rate, DECAY_CONSTANTS."""
+    return [now, base_rate, *DECAY_CONSTANTS]
 
 
 def vector_param(embedding: Vector | None) -> np.ndarray | None:

@@ -115,12 +115,13 @@ FROM unnest($1::text[], $2::text[], $3::uuid[], $4::vector[]) AS u(tenant, user_
 WHERE m.tenant = u.tenant AND m.user_id = u.user_id AND m.id = u.id
 """
 
-# Owner-scoped and everyone variants of the maintenance statements share one body; the
-# owner parameters come last ($6, $7) so both variants bind the same leading parameters.
-_OWNER = "AND h.tenant = $6 AND h.user_id = $7"
+# Maintenance statements open with the decay parameters (rows.decay_params): $1 now, $2 base
+# rate, $3-$5 the per-type table, $6-$7 the access bonus. Owner-scoped and everyone variants
+# share one body; the owner parameters come last ($8, $9) so both bind the same leading ones.
+_OWNER = "AND h.tenant = $8 AND h.user_id = $9"
 _IMPORTANCE_NOW = (
     "memlane_importance(h.base_importance, h.access_count, h.accessed_at, "
-    "d.modifier, d.floor, $1, $2)"
+    "d.modifier, d.floor, $1, $2, $6, $7)"
 )
 
 _STATS = f"""
@@ -149,30 +150,36 @@ WHERE d.memory_type = h.memory_type
 MATERIALISE_DECAY_OWNER = _MATERIALISE_DECAY.format(owner=_OWNER)
 MATERIALISE_DECAY_ALL = _MATERIALISE_DECAY.format(owner="")
 
-# Access banks the decay so far into base_importance and restarts the clock ($6 owner
-# tenant, $7 user, $8 ids); importance is refreshed to its value right after the access.
-_RAW_NOW = (
-    "memlane_raw_importance(h.base_importance, h.access_count, h.accessed_at, d.modifier, $1, $2)"
-)
-RECORD_ACCESS = f"""
+# Decay on access, the one statement for it: banks the decay so far into base_importance,
+# restarts the clock and refreshes importance. One row per access, each with its own time and
+# rate ($1-$5), then the per-type table ($6-$8) and the access bonus ($9, $10). PostgreSQL
+# updates a row at most once per statement, so repeated accesses of one memory go into
+# successive rounds (access_log.rounds), all in one transaction.
+RECORD_ACCESSES = """
 UPDATE memory_heat AS h
-SET base_importance = {_RAW_NOW},
+SET base_importance = memlane_raw_importance(
+        h.base_importance, h.access_count, h.accessed_at, d.modifier, a.at, a.base_rate),
     access_count = h.access_count + 1,
-    accessed_at = greatest($1, h.accessed_at),
-    importance = memlane_importance({_RAW_NOW}, h.access_count + 1,
-                                    greatest($1, h.accessed_at), d.modifier, d.floor, $1, $2)
-FROM {TYPE_DECAY_TABLE}
-WHERE d.memory_type = h.memory_type
-  AND h.tenant = $6 AND h.user_id = $7 AND h.id = ANY($8::uuid[])
+    accessed_at = greatest(a.at, h.accessed_at),
+    importance = memlane_importance(
+        memlane_raw_importance(
+            h.base_importance, h.access_count, h.accessed_at, d.modifier, a.at, a.base_rate),
+        h.access_count + 1, greatest(a.at, h.accessed_at), d.modifier, d.floor, a.at, a.base_rate,
+        $9, $10)
+FROM unnest($1::text[], $2::text[], $3::uuid[], $4::timestamptz[], $5::float8[])
+         AS a(tenant, user_id, id, at, base_rate),
+     unnest($6::text[], $7::float8[], $8::float8[]) AS d(memory_type, modifier, floor)
+WHERE h.tenant = a.tenant AND h.user_id = a.user_id AND h.id = a.id
+  AND d.memory_type = h.memory_type
 """
 
-# $1 now, $2 base rate, $3-$5 the decay table, $6 min importance, ($7, $8) the owner.
+# $1-$7 the decay parameters, $8 min importance, ($9, $10) the owner.
 _CLEANUP = f"""
 WITH doomed AS (
     DELETE FROM memory_heat AS h
     USING {TYPE_DECAY_TABLE}
     WHERE d.memory_type = h.memory_type AND NOT h.pinned
-      AND {_IMPORTANCE_NOW} <= $6 {{owner}}
+      AND {_IMPORTANCE_NOW} <= $8 {{owner}}
     RETURNING h.tenant, h.user_id, h.id
 ), wide AS (
     DELETE FROM memories AS m
@@ -182,14 +189,14 @@ WITH doomed AS (
 )
 SELECT count(*) FROM wide
 """
-CLEANUP_OWNER = _CLEANUP.format(owner="AND h.tenant = $7 AND h.user_id = $8")
-# One of $7 disjoint shares of the owners ($8 in 0 .. $7 - 1): a cleanup over everyone runs
+CLEANUP_OWNER = _CLEANUP.format(owner="AND h.tenant = $9 AND h.user_id = $10")
+# One of $9 disjoint shares of the owners ($10 in 0 .. $9 - 1): a cleanup over everyone runs
 # its shares side by side, on as many connections (its triggers are single-threaded work).
 CLEANUP_SHARE = _CLEANUP.format(
-    owner="AND abs(mod(hashtextextended(h.tenant || chr(31) || h.user_id, 0), $7)) = $8"
+    owner="AND abs(mod(memlane_owner_hash(h.tenant, h.user_id), $9)) = $10"
 )
 
-LOCK_OWNER = "SELECT pg_advisory_xact_lock(hashtextextended($1 || chr(31) || $2, 0))"
+LOCK_OWNER = "SELECT pg_advisory_xact_lock(memlane_owner_hash($1, $2))"
 
 GET_META = "SELECT value FROM memlane_meta WHERE key = $1"
 SET_META = """

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from memlane.adapters.postgres.cosine import cosine
 from memlane.adapters.postgres.sql import COLUMNS
+
+_SIMILARITY = cosine("m.embedding", "q.embedding")
 
 # Per-row arrays of different lengths (tags, terms) cannot be unnested as a text[][]; they
 # arrive as JSON text, one document per row. $1, $2: tenant, user_id; then one array per
@@ -74,7 +77,7 @@ owner_size AS MATERIALIZED (
 ),
 best AS (
     (
-        SELECT DISTINCT ON (q.ord) q.ord, m.id, 1 - (m.embedding <=> q.embedding) AS similarity
+        SELECT DISTINCT ON (q.ord) q.ord, m.id, {_SIMILARITY} AS similarity
         FROM q CROSS JOIN memories AS m
         WHERE (SELECT n FROM owner_size) <= $4
           AND m.tenant = $1 AND m.user_id = $2 AND m.embedding IS NOT NULL
@@ -83,7 +86,7 @@ best AS (
     UNION ALL
     SELECT q.ord, b.id, b.similarity
     FROM q CROSS JOIN LATERAL (
-        SELECT m.id, 1 - (m.embedding <=> q.embedding) AS similarity
+        SELECT m.id, {_SIMILARITY} AS similarity
         FROM memories AS m
         WHERE m.tenant = $1 AND m.user_id = $2 AND m.embedding IS NOT NULL
         ORDER BY m.embedding <=> q.embedding
