@@ -190,6 +190,16 @@ class DenseHit:
 
 
 @dataclass(frozen=True, slots=True)
+class Nearby:
+    """What the write probe finds for one new memory: the nearest stored memory in full (what
+    dedup merges into) and the owner's nearest memories as (id, cosine), best first (what the
+    graph links to)."""
+
+    best: DenseHit | None
+    near: tuple[tuple[UUID, float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class SearchCandidate:
     """A memory found by a search, without its sealed content or embedding: what ranking reads.
 

@@ -10,8 +10,8 @@ from uuid import UUID
 
 from memlane.domain.model import (
     Cursor,
-    DenseHit,
     MemoryFilter,
+    Nearby,
     Owner,
     Page,
     StoredMemory,
@@ -26,8 +26,11 @@ class MemoryWriteSession(ABC):
     """
 
     @abstractmethod
-    async def nearest_many(self, embeddings: Sequence[Vector]) -> builtins.list[DenseHit | None]:
-        """For each embedding, the owner's single most similar memory (None if none has one)."""
+    async def nearest_many(
+        self, embeddings: Sequence[Vector], neighbours: int = 1
+    ) -> builtins.list[Nearby]:
+        """For each embedding, the owner's most similar memory in full (None if no memory has
+        an embedding) and up to `neighbours` nearest as (id, cosine), best first."""
 
     @abstractmethod
     async def insert_many(self, stored: Sequence[StoredMemory]) -> None:

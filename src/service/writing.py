@@ -117,7 +117,7 @@ class Writer(ServicePart):
     ) -> list[DenseHit | None]:
         """Each draft's nearest stored memory, in one query for the batch (None: no dedup)."""
         probing = [i for i, d in enumerate(fresh) if _dedups(d)]
-        hits = await session.nearest_many([_vector(fresh[i]) for i in probing])
+        hits = [n.best for n in await session.nearest_many([_vector(fresh[i]) for i in probing])]
         found: list[DenseHit | None] = [None] * len(fresh)
         for i, hit in zip(probing, hits, strict=True):
             found[i] = hit

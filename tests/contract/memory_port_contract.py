@@ -137,7 +137,7 @@ class MemoryPortsContract(
         assert await ports.search.lexical_candidates(stranger, ["secret"], 10) == []
         assert await ports.search.similarities(stranger, [row.id], axis(dimension, 0)) == {}
         async with ports.store.write_session(stranger) as session:
-            assert (await session.nearest_many([axis(dimension, 0)]))[0] is None
+            assert (await session.nearest_many([axis(dimension, 0)]))[0].best is None
         hijacked = stored(stranger, memory_id=row.id, text="hijacked")
         assert await ports.store.update(hijacked) is False
         assert await ports.maintenance.record_access(stranger, [row.id], T0, 0.05) == 0
@@ -204,17 +204,32 @@ class MemoryPortsContract(
         bare = stored(owner, embedding=None)
         await insert(ports.store, far, near, bare)
         async with ports.store.write_session(owner) as session:
-            hit = (await session.nearest_many([axis(dimension, 0)]))[0]
+            found = (await session.nearest_many([axis(dimension, 0)], neighbours=5))[0]
+        hit = found.best
         assert hit is not None
         assert hit.stored.id == near.id
         assert hit.similarity == pytest.approx(0.9, abs=1e-5)
+        # The neighbours, best first, leave out memories without an embedding.
+        assert [memory_id for memory_id, _ in found.near] == [near.id, far.id]
+        assert [s for _, s in found.near] == pytest.approx([0.9, 0.2], abs=1e-5)
+
+    async def test_the_write_probe_gives_at_most_the_neighbours_asked_for(
+        self, ports: MemoryPorts, owner: Owner, dimension: int
+    ) -> None:
+        rows = [stored(owner, embedding=at_cosine(dimension, c)) for c in (0.3, 0.5, 0.7, 0.9)]
+        await insert(ports.store, *rows)
+        async with ports.store.write_session(owner) as session:
+            one, two = await session.nearest_many([axis(dimension, 0)] * 2, neighbours=2)
+            (single,) = await session.nearest_many([axis(dimension, 0)])
+        assert [i for i, _ in one.near] == [rows[3].id, rows[2].id] == [i for i, _ in two.near]
+        assert [i for i, _ in single.near] == [rows[3].id]
 
     async def test_nearest_is_none_when_nothing_has_an_embedding(
         self, ports: MemoryPorts, owner: Owner, dimension: int
     ) -> None:
         await insert(ports.store, stored(owner, embedding=None))
         async with ports.store.write_session(owner) as session:
-            assert (await session.nearest_many([axis(dimension, 0)]))[0] is None
+            assert (await session.nearest_many([axis(dimension, 0)]))[0].best is None
 
     async def test_delete_removes_one_memory_and_reports_it(
         self, ports: MemoryPorts, owner: Owner

@@ -11,8 +11,8 @@ from uuid import UUID
 from memlane.domain.errors import MemoryNotFound
 from memlane.domain.model import (
     Cursor,
-    DenseHit,
     MemoryFilter,
+    Nearby,
     Owner,
     Page,
     StoredMemory,
@@ -27,8 +27,10 @@ class _FakeWriteSession(MemoryWriteSession):
         self._table = table
         self._owner = owner
 
-    async def nearest_many(self, embeddings: Sequence[Vector]) -> list[DenseHit | None]:
-        found = [self._table._nearest(self._owner, embedding) for embedding in embeddings]
+    async def nearest_many(
+        self, embeddings: Sequence[Vector], neighbours: int = 1
+    ) -> list[Nearby]:
+        found = [self._table._nearby(self._owner, e, neighbours) for e in embeddings]
         await asyncio.sleep(0)  # a real query yields before it answers: racing writers run here
         return found
 

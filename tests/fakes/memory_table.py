@@ -10,7 +10,7 @@ from dataclasses import replace
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.model import DenseHit, Owner, StoredMemory, Vector
+from memlane.domain.model import DenseHit, Nearby, Owner, StoredMemory, Vector
 from memlane.domain.vectors import cosine
 from memlane.ports.storage import MemoryPorts
 
@@ -65,9 +65,12 @@ class FakeMemoryTable:
                   if r.embedding is not None]
         return sorted(scored, key=lambda pair: (-pair[0], pair[1].id))
 
-    def _nearest(self, owner: Owner, embedding: Vector) -> DenseHit | None:
+    def _nearby(self, owner: Owner, embedding: Vector, neighbours: int) -> Nearby:
         scored = self._dense(owner, embedding)
-        return DenseHit(self._copy(scored[0][1]), scored[0][0]) if scored else None
+        if not scored:
+            return Nearby(None)
+        near = tuple((row.id, score) for score, row in scored[: max(0, neighbours)])
+        return Nearby(DenseHit(self._copy(scored[0][1]), scored[0][0]), near)
 
 
 def fake_memory_ports(dimension: int | None = None) -> MemoryPorts:

@@ -27,7 +27,7 @@ async def test_concurrent_identical_writes_leave_one_row(
 
     async def remember_once() -> bool:
         async with ports.store.write_session(owner) as session:
-            if (await session.nearest_many([vector]))[0] is not None:
+            if (await session.nearest_many([vector]))[0].best is not None:
                 return False
             await asyncio.sleep(0.01)  # widen the race window a lock must close
             await session.insert_many([stored(owner, embedding=vector)])
@@ -99,11 +99,16 @@ async def test_nearest_many_gives_each_vector_its_nearest_memory_whichever_way_i
         await session.insert_many([stored(stranger, embedding=at_cosine(dimension, 0.99))])
     async with ports.store.write_session(owner) as session:
         await session.insert_many(rows)
-        hits = await session.nearest_many([
+        found = await session.nearest_many([
             at_cosine(dimension, 0.9), axis(dimension, 3),
             at_cosine(dimension, 0.2, base=3, other=2),
-        ])
+        ], neighbours=3)
+    hits = [f.best for f in found]
     assert [h.stored.id if h else None for h in hits] == [rows[0].id, rows[3].id, rows[2].id]
+    assert all(
+        len(f.near) == 3 and h is not None and f.near[0][0] == h.stored.id
+        for f, h in zip(found, hits, strict=True)
+    )
     assert hits[0] is not None and hits[0].similarity == pytest.approx(0.9, abs=1e-6)
     assert hits[1] is not None and hits[1].stored.content == rows[3].content
     await ports.store.delete_all(stranger)

@@ -10,8 +10,9 @@ import asyncpg
 
 from memlane.adapters.postgres import write_sql
 from memlane.adapters.postgres.rows import to_stored, vector_array_param
-from memlane.domain.errors import EmbeddingDimensionMismatch, MemoryNotFound
-from memlane.domain.model import DenseHit, Owner, StoredMemory, Vector
+from memlane.adapters.postgres.vector_checks import dimension_errors
+from memlane.domain.errors import MemoryNotFound
+from memlane.domain.model import DenseHit, Nearby, Owner, StoredMemory, Vector
 from memlane.ports.memories import MemoryWriteSession
 
 
@@ -49,53 +50,53 @@ class PostgresWriteSession(MemoryWriteSession):
         if any(s.owner != self._owner for s in stored):
             raise ValueError("a write session only writes its own owner's memories")
 
-    async def nearest_many(self, embeddings: Sequence[Vector]) -> list[DenseHit | None]:
+    async def nearest_many(
+        self, embeddings: Sequence[Vector], neighbours: int = 1
+    ) -> list[Nearby]:
         if not embeddings:
             return []
-        found: list[DenseHit | None] = [None] * len(embeddings)
-        try:
+        found = [Nearby(None)] * len(embeddings)
+        async with dimension_errors():
             records = await self._connection.fetch(
                 write_sql.NEAREST_MANY,
                 self._owner.tenant,
                 self._owner.user_id,
                 vector_array_param(embeddings),
                 write_sql.SCAN_ONCE_MAX_MEMORIES,
+                max(1, neighbours),
             )
-        except asyncpg.DataError as exc:
-            raise _dimension_error(exc) from exc
         for record in records:
-            found[int(record["ord"]) - 1] = DenseHit(to_stored(record), float(record["similarity"]))
+            near = tuple(
+                zip(record["near_ids"], map(float, record["near_similarities"]), strict=True)
+            )
+            best = DenseHit(to_stored(record), float(record["similarity"]))
+            found[int(record["ord"]) - 1] = Nearby(best, near[: max(0, neighbours)])
         return found
 
     async def insert_many(self, stored: Sequence[StoredMemory]) -> None:
         if not stored:
             return
         self._check_owner(stored)
-        try:
+        async with dimension_errors():
             await self._connection.execute(
                 write_sql.INSERT_MANY,
                 self._owner.tenant,
                 self._owner.user_id,
                 *batch_params(stored),
             )
-        except asyncpg.DataError as exc:
-            raise _dimension_error(exc) from exc
 
     async def replace_many(self, stored: Sequence[StoredMemory]) -> None:
         if not stored:
             return
         self._check_owner(stored)
         # A savepoint, so a missing row leaves nothing half-written in the session.
-        async with self._connection.transaction():
-            try:
-                count = await self._connection.fetchval(
-                    write_sql.REPLACE_MANY,
-                    self._owner.tenant,
-                    self._owner.user_id,
-                    *batch_params(stored),
-                )
-            except asyncpg.DataError as exc:
-                raise _dimension_error(exc) from exc
+        async with self._connection.transaction(), dimension_errors():
+            count = await self._connection.fetchval(
+                write_sql.REPLACE_MANY,
+                self._owner.tenant,
+                self._owner.user_id,
+                *batch_params(stored),
+            )
             if count != len({s.id for s in stored}):
                 gone = await self._connection.fetchval(
                     write_sql.FIRST_MISSING,
@@ -105,11 +106,3 @@ class PostgresWriteSession(MemoryWriteSession):
                 )
                 raise MemoryNotFound(gone)
 
-
-def _dimension_error(exc: asyncpg.DataError) -> Exception:
-    """A vector of the wrong size is a configuration problem, not a bad query."""
-    if "dimensions" in str(exc):
-        return EmbeddingDimensionMismatch(
-            f"{exc}; run `memlane reembed` after changing the embedding model"
-        )
-    return exc

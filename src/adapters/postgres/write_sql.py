@@ -62,11 +62,11 @@ WITH {_INPUT}, wide AS (
 SELECT count(*) FROM wide
 """
 
-# For each query vector (by its ordinal), the owner's nearest memory. An owner with at most
-# $4 memories is scanned once for the whole batch (each row's distance to every vector):
-# probing per vector scanned the rows once per vector (64 x 3.2 ms at 857 memories). A
-# bigger owner gets one index probe per vector. The full row and its heat are read for the
-# nearest memories only.
+# For each query vector (by its ordinal), the owner's $5 nearest memories (ids and cosines,
+# best first) and the nearest one's full row and heat (what dedup merges into). An owner
+# with at most $4 memories is scanned once for the whole batch (each row's distance to every
+# vector): probing per vector scanned the rows once per vector (64 x 3.2 ms at 857
+# memories). A bigger owner gets one index probe per vector.
 NEAREST_MANY = f"""
 WITH q AS MATERIALIZED (
     SELECT u.embedding, u.ord FROM unnest($3::vector[]) WITH ORDINALITY AS u(embedding, ord)
@@ -75,29 +75,37 @@ owner_size AS MATERIALIZED (
     SELECT coalesce(max(s.n), 0) AS n
     FROM memory_owner_stats AS s WHERE s.tenant = $1 AND s.user_id = $2
 ),
-best AS (
+near AS (
     (
-        SELECT DISTINCT ON (q.ord) q.ord, m.id, {_SIMILARITY} AS similarity
+        SELECT q.ord,
+               (array_agg(m.id ORDER BY m.embedding <=> q.embedding, m.id))[1:$5] AS ids,
+               (array_agg({_SIMILARITY} ORDER BY m.embedding <=> q.embedding, m.id))[1:$5]
+                   AS similarities
         FROM q CROSS JOIN memories AS m
         WHERE (SELECT n FROM owner_size) <= $4
           AND m.tenant = $1 AND m.user_id = $2 AND m.embedding IS NOT NULL
-        ORDER BY q.ord, m.embedding <=> q.embedding, m.id
+        GROUP BY q.ord
     )
     UNION ALL
-    SELECT q.ord, b.id, b.similarity
+    SELECT q.ord, b.ids, b.similarities
     FROM q CROSS JOIN LATERAL (
-        SELECT m.id, {_SIMILARITY} AS similarity
-        FROM memories AS m
-        WHERE m.tenant = $1 AND m.user_id = $2 AND m.embedding IS NOT NULL
-        ORDER BY m.embedding <=> q.embedding
-        LIMIT 1
+        -- array_agg keeps the order of the sorted subquery it reads.
+        SELECT array_agg(n.id) AS ids, array_agg(n.similarity) AS similarities
+        FROM (
+            SELECT m.id, {_SIMILARITY} AS similarity
+            FROM memories AS m
+            WHERE m.tenant = $1 AND m.user_id = $2 AND m.embedding IS NOT NULL
+            ORDER BY m.embedding <=> q.embedding
+            LIMIT $5
+        ) AS n
     ) AS b
-    WHERE (SELECT n FROM owner_size) > $4
+    WHERE (SELECT n FROM owner_size) > $4 AND b.ids IS NOT NULL
 )
-SELECT best.ord, {COLUMNS}, best.similarity
-FROM best
-JOIN memories AS m ON m.tenant = $1 AND m.user_id = $2 AND m.id = best.id
-JOIN memory_heat AS h ON h.tenant = $1 AND h.user_id = $2 AND h.id = best.id
+SELECT near.ord, {COLUMNS}, near.similarities[1] AS similarity,
+       near.ids AS near_ids, near.similarities AS near_similarities
+FROM near
+JOIN memories AS m ON m.tenant = $1 AND m.user_id = $2 AND m.id = near.ids[1]
+JOIN memory_heat AS h ON h.tenant = $1 AND h.user_id = $2 AND h.id = near.ids[1]
 """
 # Up to this many memories an owner is scanned once per batch for near-duplicates.
 SCAN_ONCE_MAX_MEMORIES = 5000
