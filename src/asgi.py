@@ -36,7 +36,5 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 worker=memlane.worker,
             )
 
-    config = ApiConfig(
-        auth_enabled=settings.auth.enabled, max_content_bytes=settings.memory.max_content_bytes
-    )
+    config = ApiConfig(auth_enabled=settings.auth.enabled)
     return create_api_app(open_services, config, metrics)

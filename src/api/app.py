@@ -13,10 +13,10 @@ from litestar.openapi.plugins import SwaggerRenderPlugin
 
 from memlane.api.auth import provide_principal, scope_guard
 from memlane.api.config import ApiConfig
+from memlane.api.controllers.context import ContextController
 from memlane.api.controllers.health import HealthController
-from memlane.api.controllers.maintenance import MaintenanceController
+from memlane.api.controllers.maintenance import CleanupController, DecayController
 from memlane.api.controllers.memories import MemoriesController
-from memlane.api.controllers.queries import ContextController, SearchController
 from memlane.api.deps import ApiServices, provide_services
 from memlane.api.errors import EXCEPTION_HANDLERS
 from memlane.api.metrics import ApiMetrics
@@ -52,8 +52,8 @@ def create_app(
         path="/",
         route_handlers=[
             MemoriesController,
-            SearchController,
-            MaintenanceController,
+            DecayController,
+            CleanupController,
             ContextController,
         ],
         guards=[scope_guard],

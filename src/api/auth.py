@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litestar import Request
 from litestar.connection import ASGIConnection
 from litestar.exceptions import NotAuthorizedException, NotFoundException, PermissionDeniedException
 from litestar.handlers.base import BaseRouteHandler
 
-from memlane.api.deps import ApiServices
 from memlane.api.errors import UserRequired
 from memlane.domain.auth import Principal, Scope
 from memlane.domain.model import Owner
+
+if TYPE_CHECKING:
+    from memlane.api.deps import ApiServices
 
 WWW_AUTHENTICATE = {"WWW-Authenticate": 'Bearer realm="memlane"'}
 _STATE_KEY = "principal"

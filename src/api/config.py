@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memlane.domain.policy import MAX_CONTENT_BYTES
-
 
 @dataclass(frozen=True, slots=True)
 class ApiConfig:
@@ -18,7 +16,6 @@ class ApiConfig:
     auth_enabled: bool = True
     default_tenant: str = "default"
     default_user_id: str | None = None
-    max_content_bytes: int = MAX_CONTENT_BYTES
     default_page_limit: int = 50
     max_page_limit: int = 200
     max_search_limit: int = 100
@@ -32,5 +29,5 @@ class ApiConfig:
     def __post_init__(self) -> None:
         if not 1 <= self.default_page_limit <= self.max_page_limit:
             raise ValueError("default_page_limit must be within 1..max_page_limit")
-        if self.max_content_bytes < 1 or self.max_batch_items < 1:
-            raise ValueError("max_content_bytes and max_batch_items must be positive")
+        if self.max_batch_items < 1:
+            raise ValueError("max_batch_items must be positive")

@@ -1,12 +1,21 @@
-"""What the API needs from the composition root, and how handlers receive it."""
+"""What handlers receive as Litestar dependencies: the services, the acting owner."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from litestar.datastructures import State
+from litestar.di import NamedDependency, Provide
+from litestar.exceptions import ValidationException
+from litestar.params import JSONBody, SkipValidation
 
+from memlane.api.auth import owner_for
+from memlane.api.config import ApiConfig
+from memlane.api.params import UserParam
+from memlane.domain.auth import Principal
+from memlane.domain.model import Owner
 from memlane.service.keys import KeyService
 from memlane.service.memory_service import MemoryService
 from memlane.service.worker import DecayWorker
@@ -24,7 +33,71 @@ class ApiServices:
     worker: DecayWorker | None = None
 
 
+class NamesUser(Protocol):
+    """A request body that may name the user to act for."""
+
+    @property
+    def user_id(self) -> str | None: ...
+
+
 def provide_services(state: State) -> ApiServices:
-    """Handlers get the services the lifespan stored on the app state."""
+    """The services the lifespan stored on the app state."""
     services: ApiServices = state.services
     return services
+
+
+def provide_memories(state: State) -> MemoryService:
+    """The memory service, which every memory route works with."""
+    services: ApiServices = state.services
+    return services.service
+
+
+def acting_owner(principal: Principal, user_id: str | None, config: ApiConfig) -> Owner:
+    """The owner a request acts for (see `owner_for`), rejecting blank user ids."""
+    if user_id is not None and not user_id.strip():
+        raise ValidationException("user_id must not be blank")
+    return owner_for(principal, user_id, config.default_user_id)
+
+
+def provide_owner(
+    principal: NamedDependency[Principal],
+    config: NamedDependency[ApiConfig],
+    user_id: UserParam = None,
+) -> Owner:
+    """The acting owner, from the `user_id` query parameter."""
+    return acting_owner(principal, user_id, config)
+
+
+def provide_owner_or_everyone(
+    principal: NamedDependency[Principal],
+    config: NamedDependency[ApiConfig],
+    user_id: UserParam = None,
+) -> Owner | None:
+    """None (every tenant and user) for an unpinned admin key naming no user, else one owner.
+
+    `admin` is the installation operator's scope: without a user it runs what the background
+    worker runs, across every tenant."""
+    if principal.is_admin and principal.user_id is None and user_id is None:
+        return None
+    return acting_owner(principal, user_id, config)
+
+
+def owner_from_body(schema: type[NamesUser]) -> Provide:
+    """A dependency resolving the acting owner from a body of `schema` (its `user_id`)."""
+
+    async def provide(
+        principal: NamedDependency[Principal], config: NamedDependency[ApiConfig], data: Any
+    ) -> Owner:
+        return acting_owner(principal, data.user_id, config)
+
+    # Litestar parses the body by this annotation (the same body the handler receives).
+    provide.__annotations__["data"] = JSONBody[schema]  # type: ignore[misc,valid-type]
+    return Provide(provide)
+
+
+# The service as handlers receive it: not validated (it is ours, and tests stand in for it).
+Memories = NamedDependency[SkipValidation[MemoryService]]
+
+OWNER = Provide(provide_owner, sync_to_thread=False)
+OWNER_OR_EVERYONE = Provide(provide_owner_or_everyone, sync_to_thread=False)
+MEMORIES = Provide(provide_memories, sync_to_thread=False)

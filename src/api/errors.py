@@ -26,19 +26,6 @@ PROBLEM_JSON = "application/problem+json"
 PROBLEM_BASE = "urn:memlane:problem:"
 RETRY_AFTER_S = 5
 
-# Connection-level failures of the database driver, matched by name so the API layer
-# never imports a driver; the adapters should already have turned them into
-# StorageUnavailable, this is the defensive second net.
-_UNAVAILABLE_NAMES = frozenset(
-    {
-        "PostgresConnectionError",
-        "InterfaceError",
-        "CannotConnectNowError",
-        "TooManyConnectionsError",
-        "OperatorInterventionError",
-    }
-)
-
 _TITLES = {
     400: "Bad Request",
     401: "Unauthorized",
@@ -85,13 +72,6 @@ def _unavailable(request: Request[Any, Any, Any], detail: str) -> Response[dict[
     return problem(503, "unavailable", detail, request, headers={"Retry-After": retry})
 
 
-def _is_driver_unavailable(exc: BaseException) -> bool:
-    return isinstance(exc, OSError | TimeoutError) or any(
-        cls.__module__.startswith("asyncpg") and cls.__name__ in _UNAVAILABLE_NAMES
-        for cls in type(exc).__mro__
-    )
-
-
 def handle_http(request: Request[Any, Any, Any], exc: HTTPException) -> Response[dict[str, Any]]:
     """Litestar's own errors (validation, 401/403/404/405, malformed bodies)."""
     status = exc.status_code
@@ -134,8 +114,10 @@ def handle_other(request: Request[Any, Any, Any], exc: Exception) -> Response[di
         )
     if isinstance(exc, BadCursor):
         return problem(400, "bad-cursor", str(exc), request)
-    if _is_driver_unavailable(exc):
-        return _unavailable(request, "the database is unavailable; retry shortly")
+    if isinstance(exc, OSError | TimeoutError):
+        # Adapters turn a lost database into StorageUnavailable; a socket error or timeout
+        # that still arrives here (a dependency beyond the database) is as transient.
+        return _unavailable(request, "a dependency is unavailable; retry shortly")
     # Log type and frames, never the message: exception messages may quote memory content.
     log.error(
         "unexpected %s on %s %s\n%s",

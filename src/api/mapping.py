@@ -12,7 +12,6 @@ from memlane.api.schemas import (
     SearchHitOut,
     StatsOut,
 )
-from memlane.domain.errors import InvalidMemory
 from memlane.domain.model import (
     Memory,
     MemoryContext,
@@ -25,19 +24,10 @@ from memlane.domain.model import (
 )
 
 
-def check_content_size(content: str, max_content_bytes: int) -> str:
-    """Reject blank or oversized content before anything is embedded or stored."""
-    if not content.strip():
-        raise InvalidMemory("content must not be blank")
-    size = len(content.encode())
-    if size > max_content_bytes:
-        raise InvalidMemory(f"content is {size} bytes; the limit is {max_content_bytes}")
-    return content
-
-
-def to_new_memory(item: MemoryItemIn, max_content_bytes: int) -> NewMemory:
+def to_new_memory(item: MemoryItemIn) -> NewMemory:
+    """The domain value; its rules (content size, tags, metadata) are the service's to check."""
     return NewMemory(
-        content=check_content_size(item.content, max_content_bytes),
+        content=item.content,
         memory_type=item.memory_type,
         importance=item.importance,
         conversation_id=item.conversation_id,
@@ -47,12 +37,9 @@ def to_new_memory(item: MemoryItemIn, max_content_bytes: int) -> NewMemory:
     )
 
 
-def to_patch(body: PatchIn, max_content_bytes: int) -> MemoryPatch:
-    content = body.content
-    if content is not None:
-        content = check_content_size(content, max_content_bytes)
+def to_patch(body: PatchIn) -> MemoryPatch:
     return MemoryPatch(
-        content=content,
+        content=body.content,
         memory_type=body.memory_type,
         importance=body.importance,
         tags=tuple(body.tags) if body.tags is not None else None,

@@ -1,31 +1,37 @@
-"""Memories resource: store (one, batch, learned), list, get, edit, delete."""
+"""The memories of a user (/v1/memories): store, learn, list, search, read, edit, delete,
+export, stats and erasure. Decay and cleanup are jobs with their own paths (maintenance.py)."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Annotated
 from uuid import UUID
 
+import msgspec
 from litestar import Controller, Response, delete, get, patch, post
 from litestar.di import NamedDependency
 from litestar.exceptions import ValidationException
 from litestar.params import FromPath, JSONBody, Parameter, QueryParameter
+from litestar.response import Stream
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
 from memlane.api.config import ApiConfig
-from memlane.api.controllers.common import (
-    READ_ERRORS,
-    USER_ID_DOC,
-    WRITE_ERRORS,
-    acting_owner,
-    bounded_limit,
-)
 from memlane.api.cursor import decode_cursor, encode_cursor
-from memlane.api.deps import ApiServices
-from memlane.api.mapping import memory_out, remember_out, to_new_memory, to_patch
+from memlane.api.deps import MEMORIES, OWNER, OWNER_OR_EVERYONE, Memories, owner_from_body
+from memlane.api.mapping import (
+    memory_out,
+    remember_out,
+    search_hit_out,
+    stats_out,
+    to_new_memory,
+    to_patch,
+)
 from memlane.api.metrics import ApiMetrics
+from memlane.api.params import ERRORS, READ, WRITE, bounded_limit
 from memlane.api.schemas import (
     BatchIn,
     BatchOut,
+    DeletedOut,
     LearnIn,
     LearnOut,
     MemoryIn,
@@ -33,41 +39,40 @@ from memlane.api.schemas import (
     PageOut,
     PatchIn,
     RememberOut,
+    SearchOut,
+    StatsOut,
 )
-from memlane.domain.auth import Principal, Scope
-from memlane.domain.model import MemoryFilter, MemoryType
+from memlane.domain.model import Memory, MemoryFilter, MemoryType, Owner
+from memlane.domain.portable import memory_to_record
 
-UserParam = Annotated[str | None, Parameter(description=USER_ID_DOC, max_length=200)]
-READ = {"scope": Scope.READ.value}
-WRITE = {"scope": Scope.WRITE.value}
+NDJSON = "application/x-ndjson"
 
 
 class MemoriesController(Controller):
-    """Memories of one user, encrypted at rest."""
+    """Memories of one user, encrypted at rest; the acting owner comes from the key and
+    `user_id` (query, or the body of a write)."""
 
     path = "/v1/memories"
     tags = ["memories"]
+    dependencies = {"memories": MEMORIES, "owner": OWNER}
 
     @post(
         "/",
         operation_id="storeMemory",
         opt=WRITE,
         status_code=HTTP_201_CREATED,
-        raises=WRITE_ERRORS,
+        raises=ERRORS,
+        dependencies={"owner": owner_from_body(MemoryIn)},
     )
     async def store(
         self,
         data: JSONBody[MemoryIn],
-        services: NamedDependency[ApiServices],
-        principal: NamedDependency[Principal],
-        config: NamedDependency[ApiConfig],
+        memories: Memories,
+        owner: NamedDependency[Owner],
         metrics: NamedDependency[ApiMetrics],
     ) -> Response[RememberOut]:
         """Store a memory: 201 when new, 200 when merged into a near-duplicate of the same user."""
-        owner = acting_owner(principal, data.user_id, config)
-        result = await services.service.remember(
-            owner, to_new_memory(data, config.max_content_bytes)
-        )
+        result = await memories.remember(owner, to_new_memory(data))
         metrics.stored(result.merged)
         return Response(
             remember_out(result), status_code=HTTP_200_OK if result.merged else HTTP_201_CREATED
@@ -78,22 +83,21 @@ class MemoriesController(Controller):
         operation_id="storeMemories",
         opt=WRITE,
         status_code=HTTP_200_OK,
-        raises=WRITE_ERRORS,
+        raises=ERRORS,
+        dependencies={"owner": owner_from_body(BatchIn)},
     )
     async def store_batch(
         self,
         data: JSONBody[BatchIn],
-        services: NamedDependency[ApiServices],
-        principal: NamedDependency[Principal],
+        memories: Memories,
+        owner: NamedDependency[Owner],
         config: NamedDependency[ApiConfig],
         metrics: NamedDependency[ApiMetrics],
     ) -> BatchOut:
         """Store several memories of one user with one batched embedding call, in order."""
-        owner = acting_owner(principal, data.user_id, config)
         if len(data.memories) > config.max_batch_items:
             raise ValidationException(f"at most {config.max_batch_items} memories per batch")
-        items = [to_new_memory(item, config.max_content_bytes) for item in data.memories]
-        results = await services.service.remember_many(owner, items)
+        results = await memories.remember_many(owner, [to_new_memory(m) for m in data.memories])
         for result in results:
             metrics.stored(result.merged)
         return BatchOut(results=[remember_out(r) for r in results])
@@ -103,23 +107,20 @@ class MemoriesController(Controller):
         operation_id="learnFromExchange",
         opt=WRITE,
         status_code=HTTP_201_CREATED,
-        raises=WRITE_ERRORS,
+        raises=ERRORS,
+        dependencies={"owner": owner_from_body(LearnIn)},
     )
     async def learn(
         self,
         data: JSONBody[LearnIn],
-        services: NamedDependency[ApiServices],
-        principal: NamedDependency[Principal],
-        config: NamedDependency[ApiConfig],
+        memories: Memories,
+        owner: NamedDependency[Owner],
         metrics: NamedDependency[ApiMetrics],
     ) -> Response[LearnOut]:
         """Learn from a question/answer pair; type and importance come from the heuristics.
 
         201 when stored, 200 when merged or skipped (either side under 20 characters)."""
-        owner = acting_owner(principal, data.user_id, config)
-        for text in (data.question, data.answer):
-            to_new_memory(MemoryIn(content=text), config.max_content_bytes)
-        result = await services.service.learn(
+        result = await memories.learn(
             owner,
             data.question,
             data.answer,
@@ -133,13 +134,12 @@ class MemoriesController(Controller):
         body = LearnOut(skipped=False, merged=result.merged, memory=memory_out(result.memory))
         return Response(body, status_code=HTTP_200_OK if result.merged else HTTP_201_CREATED)
 
-    @get("/", operation_id="listMemories", opt=READ, raises=READ_ERRORS)
+    @get("/", operation_id="listMemories", opt=READ, raises=ERRORS)
     async def list_memories(
         self,
-        services: NamedDependency[ApiServices],
-        principal: NamedDependency[Principal],
+        memories: Memories,
+        owner: NamedDependency[Owner],
         config: NamedDependency[ApiConfig],
-        user_id: UserParam = None,
         memory_type: Annotated[
             MemoryType | None, QueryParameter(name="type", description="Only this memory type.")
         ] = None,
@@ -149,62 +149,112 @@ class MemoriesController(Controller):
         cursor: Annotated[
             str | None, Parameter(description="`next_cursor` of the previous page.")
         ] = None,
-        limit: Annotated[int | None, Parameter(description="Page size, 1..200 (default 50).")]
-        = None,
+        limit: Annotated[
+            int | None, Parameter(description="Page size, 1..200 (default 50).")
+        ] = None,
     ) -> PageOut:
         """List a user's memories, newest first, with keyset pagination (no skips, no repeats)."""
-        owner = acting_owner(principal, user_id, config)
         size = bounded_limit(limit, config.default_page_limit, config.max_page_limit)
+        filters = MemoryFilter(memory_type, tag, conversation_id, min_importance)
         position = decode_cursor(cursor) if cursor else None
-        filters = MemoryFilter(
-            memory_type=memory_type,
-            tag=tag,
-            conversation_id=conversation_id,
-            min_importance=min_importance,
-        )
-        page = await services.service.list(owner, filters, position, size)
+        page = await memories.list(owner, filters, position, size)
         return PageOut(
             items=[memory_out(m) for m in page.items],
             next_cursor=encode_cursor(page.next_cursor) if page.next_cursor else None,
         )
 
-    @get("/{memory_id:uuid}", operation_id="getMemory", opt=READ, raises=READ_ERRORS)
-    async def get_memory(
+    @get("/search", operation_id="searchMemories", opt=READ, raises=ERRORS)
+    async def search(
         self,
-        memory_id: FromPath[UUID],
-        services: NamedDependency[ApiServices],
-        principal: NamedDependency[Principal],
+        memories: Memories,
+        owner: NamedDependency[Owner],
         config: NamedDependency[ApiConfig],
-        user_id: UserParam = None,
+        q: Annotated[str, Parameter(min_length=1, max_length=4096, description="Query text.")],
+        limit: Annotated[int | None, Parameter(description="Results, 1..100 (default 10).")] = None,
+        min_similarity: Annotated[float | None, Parameter(ge=-1.0, le=1.0)] = None,
+    ) -> SearchOut:
+        """Memories most similar to `q`, with cosine similarity and combined relevance."""
+        size = bounded_limit(limit, 10, config.max_search_limit)
+        hits = await memories.search(owner, q, limit=size, min_similarity=min_similarity)
+        return SearchOut(results=[search_hit_out(h) for h in hits])
+
+    @get(
+        "/stats",
+        operation_id="memoryStats",
+        opt=READ,
+        raises=ERRORS,
+        dependencies={"owner": OWNER_OR_EVERYONE},
+    )
+    async def stats(self, memories: Memories, owner: NamedDependency[Owner | None]) -> StatsOut:
+        """Total, per-type counts, how many have embeddings, and average current importance.
+
+        An `admin` key that names no user gets the whole installation's totals."""
+        return stats_out(await memories.stats(owner))
+
+    @get(
+        "/export",
+        operation_id="exportMemories",
+        opt=READ,
+        raises=ERRORS,
+        media_type=NDJSON,
+        response_description="One JSON object per line (memlane's portable export form).",
+    )
+    async def export(self, memories: Memories, owner: NamedDependency[Owner]) -> Stream:
+        """All of a user's memories, oldest first, decrypted, streamed as NDJSON."""
+        rows = aiter(memories.export(owner))
+        # Fetch the first row before answering, so a database failure is a proper 503
+        # instead of a 200 whose body breaks off.
+        first: Memory | None = await anext(rows, None)
+        return Stream(_ndjson(first, rows), media_type=NDJSON, status_code=HTTP_200_OK)
+
+    @get("/{memory_id:uuid}", operation_id="getMemory", opt=READ, raises=ERRORS)
+    async def get_memory(
+        self, memory_id: FromPath[UUID], memories: Memories, owner: NamedDependency[Owner]
     ) -> MemoryOut:
         """One memory; another user's or tenant's memory is 404, never 403."""
-        owner = acting_owner(principal, user_id, config)
-        return memory_out(await services.service.get(owner, memory_id))
+        return memory_out(await memories.get(owner, memory_id))
 
-    @patch("/{memory_id:uuid}", operation_id="editMemory", opt=WRITE, raises=WRITE_ERRORS)
+    @patch("/{memory_id:uuid}", operation_id="editMemory", opt=WRITE, raises=ERRORS)
     async def edit_memory(
         self,
         memory_id: FromPath[UUID],
         data: JSONBody[PatchIn],
-        services: NamedDependency[ApiServices],
-        principal: NamedDependency[Principal],
-        config: NamedDependency[ApiConfig],
-        user_id: UserParam = None,
+        memories: Memories,
+        owner: NamedDependency[Owner],
     ) -> MemoryOut:
         """Edit content, type, importance, tags, pinned or metadata; omitted fields stay."""
-        owner = acting_owner(principal, user_id, config)
-        patch_value = to_patch(data, config.max_content_bytes)
-        return memory_out(await services.service.update(owner, memory_id, patch_value))
+        return memory_out(await memories.update(owner, memory_id, to_patch(data)))
 
-    @delete("/{memory_id:uuid}", operation_id="deleteMemory", opt=WRITE, raises=WRITE_ERRORS)
+    @delete("/{memory_id:uuid}", operation_id="deleteMemory", opt=WRITE, raises=ERRORS)
     async def delete_memory(
-        self,
-        memory_id: FromPath[UUID],
-        services: NamedDependency[ApiServices],
-        principal: NamedDependency[Principal],
-        config: NamedDependency[ApiConfig],
-        user_id: UserParam = None,
+        self, memory_id: FromPath[UUID], memories: Memories, owner: NamedDependency[Owner]
     ) -> None:
         """Delete one memory (204); 404 if it is not the user's."""
-        owner = acting_owner(principal, user_id, config)
-        await services.service.delete(owner, memory_id)
+        await memories.delete(owner, memory_id)
+
+    @delete(
+        "/", operation_id="eraseUserMemories", opt=WRITE, raises=ERRORS, status_code=HTTP_200_OK
+    )
+    async def erase(
+        self,
+        memories: Memories,
+        owner: NamedDependency[Owner],
+        confirm: Annotated[
+            bool, Parameter(description="Must be true: erasure cannot be undone.")
+        ] = False,
+    ) -> DeletedOut:
+        """Erase every memory of one user (right to erasure); needs `confirm=true`."""
+        if not confirm:
+            raise ValidationException(
+                "erasing all memories needs confirm=true",
+                extra=[{"key": "confirm", "message": "must be true"}],
+            )
+        return DeletedOut(deleted=await memories.delete_all(owner))
+
+
+async def _ndjson(first: Memory | None, rest: AsyncIterator[Memory]) -> AsyncIterator[bytes]:
+    if first is None:
+        return
+    yield msgspec.json.encode(memory_to_record(first)) + b"\n"
+    async for memory in rest:
+        yield msgspec.json.encode(memory_to_record(memory)) + b"\n"

@@ -1,6 +1,8 @@
-"""Small helpers shared by controllers: owner resolution and limit checks."""
+"""What handlers share: the user parameter, scope options, error lists, the limit rule."""
 
 from __future__ import annotations
+
+from typing import Annotated, Any
 
 from litestar.exceptions import (
     HTTPException,
@@ -10,30 +12,25 @@ from litestar.exceptions import (
     ServiceUnavailableException,
     ValidationException,
 )
+from litestar.params import Parameter
 
-from memlane.api.auth import owner_for
-from memlane.api.config import ApiConfig
-from memlane.domain.auth import Principal
-from memlane.domain.model import Owner
+from memlane.domain.auth import Scope
 
 USER_ID_DOC = "The user to act for; required for keys not pinned to a user."
+UserParam = Annotated[str | None, Parameter(description=USER_ID_DOC, max_length=200)]
+
+# The scope a handler needs, read by the guard (api/auth.py).
+READ: dict[str, Any] = {"scope": Scope.READ.value}
+WRITE: dict[str, Any] = {"scope": Scope.WRITE.value}
 
 # For the OpenAPI document: what a handler may answer besides success (problem+json).
-READ_ERRORS: list[type[HTTPException]] = [
+ERRORS: list[type[HTTPException]] = [
     NotAuthorizedException,
     PermissionDeniedException,
     NotFoundException,
     ValidationException,
     ServiceUnavailableException,
 ]
-WRITE_ERRORS = READ_ERRORS
-
-
-def acting_owner(principal: Principal, user_id: str | None, config: ApiConfig) -> Owner:
-    """The owner this request acts for (see `owner_for`), rejecting blank user ids."""
-    if user_id is not None and not user_id.strip():
-        raise ValidationException("user_id must not be blank")
-    return owner_for(principal, user_id, config.default_user_id)
 
 
 def bounded_limit(limit: int | None, default: int, maximum: int) -> int:

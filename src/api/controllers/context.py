@@ -1,0 +1,37 @@
+"""Prompt context (/v1/context): MemoryContextPort over HTTP."""
+
+from __future__ import annotations
+
+from litestar import Controller, post
+from litestar.di import NamedDependency
+from litestar.params import JSONBody
+from litestar.status_codes import HTTP_200_OK
+
+from memlane.api.config import ApiConfig
+from memlane.api.deps import MEMORIES, Memories, owner_from_body
+from memlane.api.mapping import context_out
+from memlane.api.params import ERRORS, READ, bounded_limit
+from memlane.api.schemas import ContextIn, ContextOut
+from memlane.domain.model import Owner
+
+
+class ContextController(Controller):
+    """The prompt context for a query: chosen memories and the rendered block."""
+
+    path = "/v1/context"
+    tags = ["context"]
+    dependencies = {"memories": MEMORIES, "owner": owner_from_body(ContextIn)}
+
+    @post("/", operation_id="promptContext", opt=READ, raises=ERRORS, status_code=HTTP_200_OK)
+    async def context(
+        self,
+        data: JSONBody[ContextIn],
+        memories: Memories,
+        owner: NamedDependency[Owner],
+        config: NamedDependency[ApiConfig],
+    ) -> ContextOut:
+        """The best memories for `query` (type-priority order) and the rendered prompt block.
+
+        Returned memories count as accessed (their decay clock restarts)."""
+        limit = bounded_limit(data.limit, 0, config.max_context_limit) if data.limit else None
+        return context_out(await memories.prompt_context(owner, data.query, limit))
