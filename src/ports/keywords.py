@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
 
 
 class KeywordPort(ABC):
@@ -12,6 +11,3 @@ class KeywordPort(ABC):
     @abstractmethod
     def terms(self, text: str) -> list[str]:
         """Normalised, stemmed, stop-word-free tokens, in order, duplicates kept."""
-
-    def terms_many(self, texts: Sequence[str]) -> list[list[str]]:
-        return [self.terms(t) for t in texts]

@@ -76,10 +76,6 @@ def test_the_same_text_always_gives_the_same_terms() -> None:
     assert first == ["alic", "prefer", "green", "tea", "coffe", "sinc", "2021"]
 
 
-def test_terms_many_maps_each_text(keywords: SnowballKeywordAdapter) -> None:
-    assert keywords.terms_many(["runs", "2023"]) == [["run"], ["2023"]]
-
-
 def test_an_unknown_language_is_a_configuration_error() -> None:
     with pytest.raises(ConfigurationError, match="klingon"):
         SnowballKeywordAdapter(language="klingon")

@@ -199,10 +199,6 @@ CLEANUP_SHARE = _CLEANUP.format(
 LOCK_OWNER = "SELECT pg_advisory_xact_lock(memlane_owner_hash($1, $2))"
 
 GET_META = "SELECT value FROM memlane_meta WHERE key = $1"
-SET_META = """
-INSERT INTO memlane_meta (key, value) VALUES ($1, $2)
-ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()
-"""
 INSERT_META_IF_ABSENT = """
 INSERT INTO memlane_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING
 """
