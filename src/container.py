@@ -22,6 +22,7 @@ from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres import database as postgres
 from memlane.adapters.postgres.database import Database
+from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
 from memlane.adapters.postgres.installation_adapter import PostgresInstallationAdapter
 from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
@@ -123,12 +124,13 @@ class Container(containers.DeclarativeContainer):
     installation = providers.Singleton(PostgresInstallationAdapter, pool)
     api_keys = providers.Singleton(PostgresApiKeyAdapter, pool)
     leader = providers.Singleton(PostgresLeaderLockAdapter, pool)
+    graph = providers.Singleton(PostgresGraphAdapter, pool)
 
     # Meaning, secrecy, words
     embedder = providers.Resource(_embedder, settings, load_model, embedding_histogram)
     encryption = providers.Resource(_encryption, settings, installation)
     keywords = providers.Singleton(SnowballKeywordAdapter)
-    policy = providers.Callable(lambda settings: settings.memory.policy(), settings)
+    policy = providers.Callable(lambda settings: settings.policy(), settings)
 
     # Services
     service = providers.Singleton(
@@ -138,6 +140,7 @@ class Container(containers.DeclarativeContainer):
         encryption=encryption,
         keywords=keywords,
         policy=policy,
+        graph=graph,
     )
     keys = providers.Singleton(KeyService, api_keys)
     worker = providers.Resource(_worker, service, leader, settings, database, memories, embedder)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
@@ -16,7 +17,7 @@ from pydantic_settings import (
 
 from memlane.adapters.embedding.registry import backend_names
 from memlane.domain.importance import CueBook
-from memlane.domain.policy import MemoryPolicy, RecallTuning
+from memlane.domain.policy import GraphTuning, MemoryPolicy, RecallTuning
 from memlane.domain.scoring import RelevanceWeights
 
 CONFIG_ENV = "MEMLANE_CONFIG"
@@ -100,6 +101,23 @@ class MemorySettings(_Section):
         )
 
 
+class GraphSettings(_Section):
+    """Graph memory at write time (docs/graph.md): semantic links and supersession."""
+
+    enabled: bool = True
+    semantic_threshold: float = Field(0.35, ge=-1, le=1)
+    max_semantic_edges: int = Field(20, ge=0, le=200)
+    supersession_band: tuple[float, float] = (0.35, 1.0)
+    supersession_candidates: int = Field(5, ge=0, le=50)
+
+    @model_validator(mode="after")
+    def _band(self) -> GraphSettings:
+        low, high = self.supersession_band
+        if not -1 <= low <= high <= 1:
+            raise ValueError("graph.supersession_band must be [low, high] within [-1, 1]")
+        return self
+
+
 class DatabaseSettings(_Section):
     url: str = ""
     data_dir: Path = Path(".memlane/pgdata")
@@ -146,11 +164,16 @@ class Settings(BaseSettings):
     )
 
     memory: MemorySettings = Field(default_factory=MemorySettings)
+    graph: GraphSettings = Field(default_factory=GraphSettings)
     database: DatabaseSettings = Field(default_factory=DatabaseSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
     worker: WorkerSettings = Field(default_factory=WorkerSettings)
     auth: AuthSettings = Field(default_factory=AuthSettings)
     logging: LoggingSettings = Field(default_factory=LoggingSettings)
+
+    def policy(self) -> MemoryPolicy:
+        """The domain's rules: the memory section's, with the graph's tuning."""
+        return replace(self.memory.policy(), graph=GraphTuning(**self.graph.model_dump()))
 
     @classmethod
     def settings_customise_sources(

@@ -250,7 +250,9 @@ class MemoryPatch:
 
 @dataclass(frozen=True, slots=True)
 class RememberResult:
-    """The stored memory and whether it was merged into an existing one."""
+    """The stored memory, whether it was merged into an existing one, and the edges its
+    write made (semantic links, supersessions) as (target id, kind name, weight)."""
 
     memory: Memory
     merged: bool
+    edges: tuple[tuple[UUID, str, float], ...] = ()

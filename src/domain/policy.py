@@ -53,6 +53,36 @@ class RecallTuning:
 
 
 @dataclass(frozen=True)
+class GraphTuning:
+    """How the graph grows at write time (docs/graph.md measures each number).
+
+    semantic_threshold: cosine from which a new memory links to an older one (calibrated
+    for all-MiniLM-L6-v2 by bench/semantic_threshold.py); max_semantic_edges: per memory,
+    the weakest gives way; supersession_band: the cosines within which an older memory can
+    be the one a new statement replaces; supersession_candidates: how many of those are read
+    and judged per new memory.
+    """
+
+    enabled: bool = True
+    semantic_threshold: float = 0.35
+    max_semantic_edges: int = 20
+    supersession_band: tuple[float, float] = (0.35, 1.0)
+    supersession_candidates: int = 5
+
+    def __post_init__(self) -> None:
+        low, high = self.supersession_band
+        if not -1.0 <= self.semantic_threshold <= 1.0 or not -1.0 <= low <= high <= 1.0:
+            raise ValueError("graph thresholds are cosines: within [-1, 1], band low <= high")
+        if self.max_semantic_edges < 0 or self.supersession_candidates < 0:
+            raise ValueError("max_semantic_edges and supersession_candidates must not be negative")
+
+    @property
+    def probe_neighbours(self) -> int:
+        """How many nearest memories the write probe returns for the graph."""
+        return max(1, self.max_semantic_edges, self.supersession_candidates) if self.enabled else 1
+
+
+@dataclass(frozen=True)
 class MemoryPolicy:
     """Defaults are the seed's `[memory]` values; DESIGN.md §2 explains each."""
 
@@ -67,6 +97,7 @@ class MemoryPolicy:
     max_content_bytes: int = MAX_CONTENT_BYTES
     min_learn_chars: int = MIN_LEARN_CHARS
     recall: RecallTuning = field(default_factory=RecallTuning)
+    graph: GraphTuning = field(default_factory=GraphTuning)
 
     def __post_init__(self) -> None:
         # Cosine thresholds live in [-1, 1]; importance in [0, 1]. NaN fails every comparison.

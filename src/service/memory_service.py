@@ -30,8 +30,10 @@ from memlane.domain.summary import qa_content, summarize
 from memlane.ports.clock import Clock, system_clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
+from memlane.ports.graph import GraphPort
 from memlane.ports.keywords import KeywordPort
 from memlane.ports.storage import MemoryPorts
+from memlane.service.graph_linking import GraphLinker
 from memlane.service.maintenance import Maintenance
 from memlane.service.retrieval import Retriever
 from memlane.service.sealing import Sealer, document_text
@@ -50,7 +52,9 @@ class MemoryService:
         keywords: KeywordPort,
         policy: MemoryPolicy,
         clock: Clock = system_clock,
+        graph: GraphPort | None = None,
     ) -> None:
+        """Without `graph` memories are islands (no links, no supersession)."""
         self._store = memories.store
         self._maintenance_port = memories.maintenance
         self._embedder = embedder
@@ -61,6 +65,8 @@ class MemoryService:
         self._writer = Writer(*parts)
         self._retriever = Retriever(*parts)
         self._maintenance = Maintenance(*parts)
+        if graph is not None:
+            self._writer.link_with(GraphLinker(graph, memories.store, self._sealer, policy.graph))
 
     @property
     def policy(self) -> MemoryPolicy:

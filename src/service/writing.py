@@ -6,7 +6,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from uuid import uuid4
+from uuid import UUID, uuid4
 
 from memlane.domain.decay import importance_at
 from memlane.domain.errors import EmbeddingUnavailable
@@ -15,6 +15,7 @@ from memlane.domain.model import (
     DenseHit,
     Heat,
     Memory,
+    Nearby,
     NewMemory,
     Owner,
     RememberResult,
@@ -22,7 +23,9 @@ from memlane.domain.model import (
     Vector,
 )
 from memlane.domain.summary import summarize
+from memlane.domain.supersession import SupersessionDecision
 from memlane.ports.memories import MemoryWriteSession
+from memlane.service.graph_linking import GraphLinker, Written
 from memlane.service.merging import merge
 from memlane.service.part import ServicePart
 from memlane.service.sealing import document_text, is_turn
@@ -44,6 +47,12 @@ class _Draft:
 
 class Writer(ServicePart):
     """The write path shared by remember, remember_many and learn."""
+
+    _linker: GraphLinker | None = None
+
+    def link_with(self, linker: GraphLinker) -> None:
+        """Grow the graph on every write (semantic links, supersession)."""
+        self._linker = linker
 
     async def embed_documents(self, texts: Sequence[str]) -> list[Vector] | None:
         """Vectors for the texts, or None when the embedder is down (the write goes on)."""
@@ -67,11 +76,14 @@ class Writer(ServicePart):
         for index, draft in enumerate(fresh):
             draft.embedding = None if vectors is None else vectors[index]
         async with self._store.write_session(owner) as session:
-            stored_hits = await self._stored_nearest(session, fresh)
+            nearby = await self._probe(session, fresh)
+            decisions = await self._judge(owner, fresh, nearby, now)
             drafts: list[_Draft] = []
             outcome: list[tuple[_Draft, bool]] = []
-            for draft, hit in zip(fresh, stored_hits, strict=True):
-                target = self._duplicate_of(draft, hit, drafts, now)
+            for draft, near, replaces in zip(fresh, nearby, decisions, strict=True):
+                # A statement that replaces an older one is stored beside it, never merged.
+                hit = None if replaces or not _dedups(draft) else near.best
+                target = None if replaces else self._duplicate_of(draft, hit, drafts, now)
                 merged = None if target is None else self._merged(target, draft, now)
                 if target is None or merged is None:
                     drafts.append(draft)
@@ -84,7 +96,41 @@ class Writer(ServicePart):
             sealed = {id(d): self._seal(d, now) for d in drafts if d.reembed or not d.existing}
             await session.insert_many([sealed[id(d)] for d in drafts if not d.existing])
             await session.replace_many([sealed[id(d)] for d in drafts if d.existing and d.reembed])
-        return [RememberResult(d.memory, merged) for d, merged in outcome]
+        edges = await self._link(owner, fresh, nearby, decisions, outcome, now)
+        return [
+            RememberResult(d.memory, merged, edges.get(d.memory.id, ())) for d, merged in outcome
+        ]
+
+    async def _judge(
+        self, owner: Owner, fresh: Sequence[_Draft], nearby: Sequence[Nearby], now: datetime
+    ) -> list[list[SupersessionDecision]]:
+        if self._linker is None:
+            return [[] for _ in fresh]
+        texts = [d.memory.content if d.embedding is not None else None for d in fresh]
+        return await self._linker.judge(owner, texts, nearby, now)
+
+    async def _link(
+        self,
+        owner: Owner,
+        fresh: Sequence[_Draft],
+        nearby: Sequence[Nearby],
+        decisions: Sequence[Sequence[SupersessionDecision]],
+        outcome: Sequence[tuple[_Draft, bool]],
+        now: datetime,
+    ) -> dict[UUID, tuple[tuple[UUID, str, float], ...]]:
+        """Edges of the memories stored as new (a merge adds no node), after the commit."""
+        if self._linker is None:
+            return {}
+        stored = {id(d) for d, merged in outcome if not merged}
+        written = [
+            Written(d.memory.id, near, replaces)
+            for d, near, replaces in zip(fresh, nearby, decisions, strict=True)
+            if id(d) in stored and d.embedding is not None
+        ]
+        made: dict[UUID, list[tuple[UUID, str, float]]] = {}
+        for edge in await self._linker.link(owner, written, now):
+            made.setdefault(edge.source, []).append((edge.target, edge.kind.value, edge.weight))
+        return {memory_id: tuple(edges) for memory_id, edges in made.items()}
 
     def _draft(self, owner: Owner, new: NewMemory, now: datetime) -> _Draft:
         content = new.content.strip()
@@ -112,16 +158,20 @@ class Writer(ServicePart):
         )
         return _Draft(memory=memory, embedding=None, existing=False)
 
-    async def _stored_nearest(
-        self, session: MemoryWriteSession, fresh: Sequence[_Draft]
-    ) -> list[DenseHit | None]:
-        """Each draft's nearest stored memory, in one query for the batch (None: no dedup)."""
-        probing = [i for i, d in enumerate(fresh) if _dedups(d)]
-        hits = [n.best for n in await session.nearest_many([_vector(fresh[i]) for i in probing])]
-        found: list[DenseHit | None] = [None] * len(fresh)
-        for i, hit in zip(probing, hits, strict=True):
-            found[i] = hit
-        return found
+    async def _probe(self, session: MemoryWriteSession, fresh: Sequence[_Draft]) -> list[Nearby]:
+        """What lies near each draft, in one query for the batch: the nearest stored memory
+        (dedup) and, when the graph is on, the nearest few (links, supersession)."""
+        linking = self._linker is not None
+        probing = [
+            i for i, d in enumerate(fresh)
+            if _dedups(d) or (linking and d.embedding is not None)
+        ]
+        neighbours = self._linker.probe_neighbours if self._linker is not None else 1
+        found = await session.nearest_many([_vector(fresh[i]) for i in probing], neighbours)
+        nearby = [Nearby(None)] * len(fresh)
+        for i, near in zip(probing, found, strict=True):
+            nearby[i] = near
+        return nearby
 
     def _duplicate_of(
         self, draft: _Draft, hit: DenseHit | None, drafts: list[_Draft], now: datetime

@@ -13,6 +13,7 @@ from tests.fakes.clock import FakeClock
 from tests.fakes.embedder import FakeEmbedder
 from tests.fakes.encryption import FakeEncryption
 from tests.fakes.keywords import FakeKeywords
+from tests.fakes.graph import fake_graph_for
 from tests.fakes.memory_table import fake_memory_ports
 
 DIMENSION = 64
@@ -30,8 +31,10 @@ class FakeWorld:
     clock: FakeClock = field(default_factory=FakeClock)
 
     def __post_init__(self) -> None:
+        self.graph = fake_graph_for(self.memories)
         self.service = MemoryService(
-            self.memories, self.embedder, self.encryption, self.keywords, self.policy, self.clock
+            self.memories, self.embedder, self.encryption, self.keywords, self.policy, self.clock,
+            graph=self.graph,
         )
 
 

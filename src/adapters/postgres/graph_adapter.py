@@ -1,0 +1,86 @@
+"""PostgresGraphAdapter: GraphPort on `memory_edges`, one statement per call."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from uuid import UUID
+
+import asyncpg
+
+from memlane.adapters.postgres import graph_sql
+from memlane.adapters.postgres.pool import connection_from
+from memlane.adapters.postgres.rows import affected_rows
+from memlane.domain.graph import Edge, EdgeKind
+from memlane.domain.model import Owner
+from memlane.ports.graph import GraphPort
+
+
+class PostgresGraphAdapter(GraphPort):
+    """Edges of one owner at a time, always scoped by tenant and user."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    async def add_edges(self, owner: Owner, edges: Sequence[Edge], *, cap_per_node: int) -> int:
+        if not edges:
+            return 0
+        semantic_ends = {
+            end for e in edges if e.kind == EdgeKind.SEMANTIC for end in (e.source, e.target)
+        }
+        async with connection_from(self._pool) as connection, connection.transaction():
+            stored = await connection.fetchval(
+                graph_sql.ADD_EDGES, owner.tenant, owner.user_id,
+                [e.source for e in edges], [e.target for e in edges],
+                [e.kind.value for e in edges], [float(e.weight) for e in edges],
+                [e.created_at for e in edges], [e.activated_at for e in edges],
+            )
+            if semantic_ends:
+                await connection.execute(
+                    graph_sql.CAP_SEMANTIC, owner.tenant, owner.user_id,
+                    list(semantic_ends), cap_per_node,
+                )
+        return int(stored)
+
+    async def save_strengths(self, owner: Owner, edges: Sequence[Edge]) -> int:
+        if not edges:
+            return 0
+        async with connection_from(self._pool) as connection:
+            status = await connection.execute(
+                graph_sql.SAVE_STRENGTHS, owner.tenant, owner.user_id,
+                [e.source for e in edges], [e.target for e in edges],
+                [e.kind.value for e in edges], [float(e.weight) for e in edges],
+                [e.activated_at for e in edges],
+            )
+        return affected_rows(status)
+
+    async def edges_of(
+        self,
+        owner: Owner,
+        memory_ids: Collection[UUID],
+        kinds: Collection[EdgeKind] | None = None,
+    ) -> list[Edge]:
+        if not memory_ids:
+            return []
+        wanted = None if kinds is None else [k.value for k in kinds]
+        async with connection_from(self._pool) as connection:
+            records = await connection.fetch(
+                graph_sql.EDGES_OF, owner.tenant, owner.user_id, list(memory_ids), wanted
+            )
+        return [
+            Edge(
+                source=r["source"], target=r["target"], kind=EdgeKind(r["kind"]),
+                weight=float(r["weight"]), created_at=r["created_at"],
+                activated_at=r["activated_at"],
+            )
+            for r in records
+        ]
+
+    async def remove_edge(
+        self, owner: Owner, source: UUID, target: UUID, kind: EdgeKind | None
+    ) -> int:
+        async with connection_from(self._pool) as connection:
+            status = await connection.execute(
+                graph_sql.REMOVE_EDGE, owner.tenant, owner.user_id, source, target,
+                None if kind is None else kind.value,
+            )
+        return affected_rows(status)

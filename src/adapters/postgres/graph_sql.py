@@ -1,0 +1,75 @@
+"""SQL of the graph adapter: edges in `memory_edges` (migration 0060), set-based."""
+
+from __future__ import annotations
+
+EDGE_COLUMNS = "e.source, e.target, e.kind, e.weight, e.created_at, e.activated_at"
+
+# $1, $2 the owner; $3-$8 one array per column. Edges whose ends are not both the owner's
+# memories are skipped (the foreign keys would refuse the whole batch).
+ADD_EDGES = """
+WITH input AS (
+    SELECT DISTINCT ON (i.source, i.target, i.kind) i.*
+    FROM unnest($3::uuid[], $4::uuid[], $5::text[], $6::float8[], $7::timestamptz[],
+                $8::timestamptz[]) AS i(source, target, kind, weight, created_at, activated_at)
+    WHERE i.source <> i.target
+      AND EXISTS (SELECT 1 FROM memories AS m
+                  WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = i.source)
+      AND EXISTS (SELECT 1 FROM memories AS m
+                  WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = i.target)
+    ORDER BY i.source, i.target, i.kind, i.weight DESC
+), stored AS (
+    INSERT INTO memory_edges AS e
+        (tenant, user_id, source, target, kind, weight, created_at, activated_at)
+    SELECT $1, $2, source, target, kind, weight, created_at, activated_at FROM input
+    ON CONFLICT (tenant, user_id, source, target, kind) DO UPDATE
+        SET weight = greatest(e.weight, excluded.weight),
+            activated_at = greatest(e.activated_at, excluded.activated_at)
+    RETURNING 1
+)
+SELECT count(*) FROM stored
+"""
+
+# Semantic edges of the given nodes ($3) beyond $4 per node, counting both ends, weakest
+# (then newest-made) first: a hub memory keeps its strongest links.
+CAP_SEMANTIC = """
+WITH ends AS (
+    SELECT e.source AS node, e.source, e.target, e.weight, e.created_at
+    FROM memory_edges AS e
+    WHERE e.tenant = $1 AND e.user_id = $2 AND e.kind = 'semantic' AND e.source = ANY($3::uuid[])
+    UNION ALL
+    SELECT e.target AS node, e.source, e.target, e.weight, e.created_at
+    FROM memory_edges AS e
+    WHERE e.tenant = $1 AND e.user_id = $2 AND e.kind = 'semantic' AND e.target = ANY($3::uuid[])
+), ranked AS (
+    SELECT source, target, row_number() OVER (
+        PARTITION BY node ORDER BY weight DESC, created_at, source, target) AS place
+    FROM ends
+)
+DELETE FROM memory_edges AS e
+USING (SELECT DISTINCT source, target FROM ranked WHERE place > $4) AS doomed
+WHERE e.tenant = $1 AND e.user_id = $2 AND e.kind = 'semantic'
+  AND e.source = doomed.source AND e.target = doomed.target
+"""
+
+SAVE_STRENGTHS = """
+UPDATE memory_edges AS e
+SET weight = u.weight, activated_at = u.activated_at
+FROM unnest($3::uuid[], $4::uuid[], $5::text[], $6::float8[], $7::timestamptz[])
+     AS u(source, target, kind, weight, activated_at)
+WHERE e.tenant = $1 AND e.user_id = $2
+  AND e.source = u.source AND e.target = u.target AND e.kind = u.kind
+"""
+
+EDGES_OF = f"""
+SELECT {EDGE_COLUMNS}
+FROM memory_edges AS e
+WHERE e.tenant = $1 AND e.user_id = $2
+  AND (e.source = ANY($3::uuid[]) OR e.target = ANY($3::uuid[]))
+  AND ($4::text[] IS NULL OR e.kind = ANY($4::text[]))
+"""
+
+REMOVE_EDGE = """
+DELETE FROM memory_edges
+WHERE tenant = $1 AND user_id = $2 AND source = $3 AND target = $4
+  AND ($5::text IS NULL OR kind = $5)
+"""

@@ -1,0 +1,40 @@
+"""GraphPort: the typed, weighted edges between one owner's memories."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Collection, Sequence
+from uuid import UUID
+
+from memlane.domain.graph import Edge, EdgeKind
+from memlane.domain.model import Owner
+
+
+class GraphPort(ABC):
+    """Edges per owner; a memory's deletion takes its edges with it."""
+
+    @abstractmethod
+    async def add_edges(self, owner: Owner, edges: Sequence[Edge], *, cap_per_node: int) -> int:
+        """Store new edges (an existing edge of the same source, target and kind keeps the
+        stronger weight). Semantic edges beyond `cap_per_node` per node, either end, are
+        removed weakest first. Edges naming another owner's or a missing memory are
+        skipped. Returns how many were stored."""
+
+    @abstractmethod
+    async def save_strengths(self, owner: Owner, edges: Sequence[Edge]) -> int:
+        """Overwrite weight and activated_at of existing edges (use reinforces them)."""
+
+    @abstractmethod
+    async def edges_of(
+        self,
+        owner: Owner,
+        memory_ids: Collection[UUID],
+        kinds: Collection[EdgeKind] | None = None,
+    ) -> list[Edge]:
+        """Every edge of the owner touching one of these memories, either end."""
+
+    @abstractmethod
+    async def remove_edge(
+        self, owner: Owner, source: UUID, target: UUID, kind: EdgeKind | None
+    ) -> int:
+        """Delete the edge(s) source -> target (of `kind`, or of every kind); how many."""

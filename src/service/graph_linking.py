@@ -1,0 +1,100 @@
+"""Growing the graph as memories are written: semantic links and supersession (no LLM)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID
+
+from memlane.domain.errors import DecryptionFailed
+from memlane.domain.graph import Edge, EdgeKind
+from memlane.domain.model import Nearby, Owner
+from memlane.domain.policy import GraphTuning
+from memlane.domain.semantic_edges import semantic_edges
+from memlane.domain.supersession import SupersessionDecision, judge_supersession
+from memlane.ports.graph import GraphPort
+from memlane.ports.memories import MemoryStorePort
+from memlane.service.sealing import Sealer
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Written:
+    """A memory just stored (not merged), what the write probe found near it, and the
+    supersessions judged for it."""
+
+    memory_id: UUID
+    nearby: Nearby
+    decisions: Sequence[SupersessionDecision] = ()
+
+
+class GraphLinker:
+    """Judges supersession before a write merges, and stores the new memory's edges after."""
+
+    def __init__(
+        self, graph: GraphPort, store: MemoryStorePort, sealer: Sealer, tuning: GraphTuning
+    ) -> None:
+        self._graph = graph
+        self._store = store
+        self._sealer = sealer
+        self._tuning = tuning
+
+    @property
+    def probe_neighbours(self) -> int:
+        return self._tuning.probe_neighbours
+
+    async def judge(
+        self, owner: Owner, texts: Sequence[str | None], nearby: Sequence[Nearby], now: datetime
+    ) -> list[list[SupersessionDecision]]:
+        """For each new text (None: not judged), the older memories it replaces.
+
+        The candidates are the nearest memories within the supersession band, read in one
+        statement and opened here; one that does not decrypt is left out (and logged)."""
+        low, high = self._tuning.supersession_band
+        wanted = self._tuning.supersession_candidates
+        per_text = [
+            [(i, c) for i, c in near.near if low <= c <= high][:wanted] if text else []
+            for text, near in zip(texts, nearby, strict=True)
+        ]
+        ids = {i for candidates in per_text for i, _ in candidates}
+        if not self._tuning.enabled or not ids:
+            return [[] for _ in texts]
+        plain: dict[UUID, str] = {}
+        for row in await self._store.get_many(owner, list(ids), indexed=False):
+            try:
+                plain[row.id] = self._sealer.open(row, now).content
+            except DecryptionFailed:
+                log.warning("supersession skips memory %s: it does not decrypt", row.id)
+        return [
+            judge_supersession(
+                text, [(i, plain[i], c) for i, c in candidates if i in plain],
+                band=self._tuning.supersession_band,
+            ) if text else []
+            for text, candidates in zip(texts, per_text, strict=True)
+        ]
+
+    def edges_for(self, written: Written, now: datetime) -> list[Edge]:
+        """The new memory's edges: semantic links and what it supersedes."""
+        if not self._tuning.enabled:
+            return []
+        edges = semantic_edges(
+            written.memory_id, written.nearby.near, now,
+            threshold=self._tuning.semantic_threshold, limit=self._tuning.max_semantic_edges,
+        )
+        edges += [
+            Edge(written.memory_id, d.replaces, EdgeKind(d.kind.value), 1.0, now, now)
+            for d in written.decisions
+        ]
+        return edges
+
+    async def link(self, owner: Owner, written: Sequence[Written], now: datetime) -> list[Edge]:
+        """Store every written memory's edges in one call; the edges made."""
+        edges = [edge for w in written for edge in self.edges_for(w, now)]
+        if edges:
+            await self._graph.add_edges(
+                owner, edges, cap_per_node=self._tuning.max_semantic_edges
+            )
+        return edges
