@@ -14,9 +14,11 @@ from litestar.openapi.plugins import SwaggerRenderPlugin
 from memlane.api.auth import provide_principal, scope_guard
 from memlane.api.config import ApiConfig
 from memlane.api.controllers.context import ContextController
+from memlane.api.controllers.conversations import ConversationsController
 from memlane.api.controllers.health import HealthController
 from memlane.api.controllers.maintenance import CleanupController, DecayController
 from memlane.api.controllers.memories import MemoriesController
+from memlane.api.controllers.memory_graph import MemoryGraphController
 from memlane.api.deps import ApiServices, provide_services
 from memlane.api.errors import EXCEPTION_HANDLERS
 from memlane.api.metrics import ApiMetrics
@@ -55,6 +57,8 @@ def create_app(
             DecayController,
             CleanupController,
             ContextController,
+            ConversationsController,
+            MemoryGraphController,
         ],
         guards=[scope_guard],
         dependencies={"principal": Provide(provide_principal)},

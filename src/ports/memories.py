@@ -33,6 +33,12 @@ class MemoryWriteSession(ABC):
         an embedding) and up to `neighbours` nearest as (id, cosine), best first."""
 
     @abstractmethod
+    async def read_many(self, memory_ids: Sequence[UUID]) -> builtins.list[StoredMemory]:
+        """The owner's memories among these ids, without index terms or embedding, read on
+        the session's own connection (a second connection inside the lock could wait for a
+        pool the other writers hold)."""
+
+    @abstractmethod
     async def insert_many(self, stored: Sequence[StoredMemory]) -> None:
         """Store new memories of this owner."""
 

@@ -15,7 +15,7 @@ from memlane.domain.policy import GraphTuning
 from memlane.domain.semantic_edges import semantic_edges
 from memlane.domain.supersession import SupersessionDecision, judge_supersession
 from memlane.ports.graph import GraphPort
-from memlane.ports.memories import MemoryStorePort
+from memlane.ports.memories import MemoryWriteSession
 from memlane.service.sealing import Sealer
 
 log = logging.getLogger(__name__)
@@ -34,11 +34,8 @@ class Written:
 class GraphLinker:
     """Judges supersession before a write merges, and stores the new memory's edges after."""
 
-    def __init__(
-        self, graph: GraphPort, store: MemoryStorePort, sealer: Sealer, tuning: GraphTuning
-    ) -> None:
+    def __init__(self, graph: GraphPort, sealer: Sealer, tuning: GraphTuning) -> None:
         self._graph = graph
-        self._store = store
         self._sealer = sealer
         self._tuning = tuning
 
@@ -47,12 +44,17 @@ class GraphLinker:
         return self._tuning.probe_neighbours
 
     async def judge(
-        self, owner: Owner, texts: Sequence[str | None], nearby: Sequence[Nearby], now: datetime
+        self,
+        session: MemoryWriteSession,
+        texts: Sequence[str | None],
+        nearby: Sequence[Nearby],
+        now: datetime,
     ) -> list[list[SupersessionDecision]]:
         """For each new text (None: not judged), the older memories it replaces.
 
         The candidates are the nearest memories within the supersession band, read in one
-        statement and opened here; one that does not decrypt is left out (and logged)."""
+        statement inside the write session and opened here; one that does not decrypt is
+        left out (and logged)."""
         low, high = self._tuning.supersession_band
         wanted = self._tuning.supersession_candidates
         per_text = [
@@ -63,7 +65,7 @@ class GraphLinker:
         if not self._tuning.enabled or not ids:
             return [[] for _ in texts]
         plain: dict[UUID, str] = {}
-        for row in await self._store.get_many(owner, list(ids), indexed=False):
+        for row in await session.read_many(list(ids)):
             try:
                 plain[row.id] = self._sealer.open(row, now).content
             except DecryptionFailed:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
 from memlane.domain.errors import InvalidMemory, MemoryNotFound
+from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.importance import classify, estimate_importance
 from memlane.domain.model import (
     Cursor,
@@ -26,6 +27,7 @@ from memlane.domain.model import (
     StoredMemory,
 )
 from memlane.domain.policy import MemoryPolicy
+from memlane.domain.segments import AddedMessages, Message
 from memlane.domain.summary import qa_content, summarize
 from memlane.ports.clock import Clock, system_clock
 from memlane.ports.embedding import EmbeddingPort
@@ -33,7 +35,9 @@ from memlane.ports.encryption import EncryptionPort
 from memlane.ports.graph import GraphPort
 from memlane.ports.keywords import KeywordPort
 from memlane.ports.storage import MemoryPorts
+from memlane.service.conversations import Conversations
 from memlane.service.graph_linking import GraphLinker
+from memlane.service.graph_reading import GraphView, Neighbourhood
 from memlane.service.maintenance import Maintenance
 from memlane.service.retrieval import Retriever
 from memlane.service.sealing import Sealer, document_text
@@ -65,8 +69,11 @@ class MemoryService:
         self._writer = Writer(*parts)
         self._retriever = Retriever(*parts)
         self._maintenance = Maintenance(*parts)
+        self._graph: GraphView | None = None
         if graph is not None:
-            self._writer.link_with(GraphLinker(graph, memories.store, self._sealer, policy.graph))
+            self._writer.link_with(GraphLinker(graph, self._sealer, policy.graph))
+            self._graph = GraphView(graph, memories.store, self._sealer, clock)
+        self._conversations = Conversations(self._writer, memories.store, graph, policy, clock)
 
     @property
     def policy(self) -> MemoryPolicy:
@@ -82,6 +89,37 @@ class MemoryService:
     ) -> list[RememberResult]:
         """Store a batch with one embedding call; duplicates within the batch merge too."""
         return await self._writer.remember_many(owner, items)
+
+    async def add_messages(
+        self, owner: Owner, conversation_id: str, messages: Sequence[Message]
+    ) -> AddedMessages:
+        """Store a conversation's messages as segments (never merged), chained in order."""
+        return await self._conversations.add_messages(owner, conversation_id, messages)
+
+    # -- the graph ---------------------------------------------------------------------------
+    def _graph_view(self) -> GraphView:
+        if self._graph is None:
+            raise InvalidMemory("this memlane runs without graph memory")
+        return self._graph
+
+    async def neighbourhood(
+        self, owner: Owner, memory_id: UUID, depth: int = 1,
+        kinds: Collection[EdgeKind] | None = None,
+    ) -> Neighbourhood:
+        """The memory and what lies within `depth` (1-3) edges of it, owner-scoped."""
+        return await self._graph_view().neighbourhood(owner, memory_id, depth, kinds)
+
+    async def connect(
+        self, owner: Owner, source: UUID, target: UUID, kind: EdgeKind,
+        weight: float | None = None,
+    ) -> Edge:
+        """State an edge (causal, temporal or narrative) between two of the owner's memories."""
+        return await self._graph_view().connect(owner, source, target, kind, weight)
+
+    async def disconnect(
+        self, owner: Owner, source: UUID, target: UUID, kind: EdgeKind | None = None
+    ) -> None:
+        await self._graph_view().disconnect(owner, source, target, kind)
 
     async def learn(
         self,

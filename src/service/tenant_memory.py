@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -23,6 +24,7 @@ from memlane.domain.model import (
     RememberResult,
     ScoredMemory,
 )
+from memlane.domain.segments import AddedMessages, Message, Role
 from memlane.ports.context import MemoryContextPort
 from memlane.service.memory_service import MemoryService
 
@@ -36,6 +38,30 @@ def as_memory_type(value: str | MemoryType | None) -> MemoryType | None:
     except ValueError:
         allowed = ", ".join(t.value for t in MemoryType)
         raise InvalidMemory(f"unknown memory type {value!r}; use one of {allowed}") from None
+
+
+def as_message(value: Message | Mapping[str, Any]) -> Message:
+    """A Message from itself or a mapping; InvalidMemory names what is wrong."""
+    if isinstance(value, Message):
+        return value
+    if not isinstance(value, Mapping):
+        raise InvalidMemory("a message is a mapping with role and content")
+    unknown = set(value) - {"role", "content", "created_at", "name"}
+    if unknown:
+        raise InvalidMemory(f"unknown message fields: {', '.join(sorted(unknown))}")
+    try:
+        role = Role(str(value.get("role", "")).strip().lower())
+    except ValueError:
+        allowed = ", ".join(r.value for r in Role)
+        raise InvalidMemory(f"unknown role {value.get('role')!r}; use one of {allowed}") from None
+    content, created_at, name = value.get("content"), value.get("created_at"), value.get("name")
+    if not isinstance(content, str):
+        raise InvalidMemory("a message's content must be a string")
+    if created_at is not None and not isinstance(created_at, datetime):
+        raise InvalidMemory("a message's created_at must be a datetime")
+    if name is not None and not isinstance(name, str):
+        raise InvalidMemory("a message's name must be a string")
+    return Message(role, content, created_at, name)
 
 
 class TenantMemory(MemoryContextPort):
@@ -85,6 +111,19 @@ class TenantMemory(MemoryContextPort):
             pinned=pinned,
         )
         return (await self._service.remember(self.owner(user_id), new)).memory
+
+    async def add_messages(
+        self,
+        *,
+        user_id: str,
+        conversation_id: str,
+        messages: Sequence[Message | Mapping[str, Any]],
+    ) -> AddedMessages:
+        """Store a conversation's messages ({"role", "content", "created_at"?, "name"?} or
+        Message): each user message with the reply after it becomes one memory, chained."""
+        return await self._service.add_messages(
+            self.owner(user_id), conversation_id, [as_message(m) for m in messages]
+        )
 
     async def learn(
         self,

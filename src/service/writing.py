@@ -22,6 +22,7 @@ from memlane.domain.model import (
     StoredMemory,
     Vector,
 )
+from memlane.domain.segments import SEGMENT_KEY
 from memlane.domain.summary import summarize
 from memlane.domain.supersession import SupersessionDecision
 from memlane.ports.memories import MemoryWriteSession
@@ -77,7 +78,7 @@ class Writer(ServicePart):
             draft.embedding = None if vectors is None else vectors[index]
         async with self._store.write_session(owner) as session:
             nearby = await self._probe(session, fresh)
-            decisions = await self._judge(owner, fresh, nearby, now)
+            decisions = await self._judge(session, fresh, nearby, now)
             drafts: list[_Draft] = []
             outcome: list[tuple[_Draft, bool]] = []
             for draft, near, replaces in zip(fresh, nearby, decisions, strict=True):
@@ -102,12 +103,16 @@ class Writer(ServicePart):
         ]
 
     async def _judge(
-        self, owner: Owner, fresh: Sequence[_Draft], nearby: Sequence[Nearby], now: datetime
+        self,
+        session: MemoryWriteSession,
+        fresh: Sequence[_Draft],
+        nearby: Sequence[Nearby],
+        now: datetime,
     ) -> list[list[SupersessionDecision]]:
         if self._linker is None:
             return [[] for _ in fresh]
         texts = [d.memory.content if d.embedding is not None else None for d in fresh]
-        return await self._linker.judge(owner, texts, nearby, now)
+        return await self._linker.judge(session, texts, nearby, now)
 
     async def _link(
         self,
@@ -232,11 +237,12 @@ class Writer(ServicePart):
 def _dedups(draft: _Draft) -> bool:
     """Whether a draft takes part in dedup: it has an embedding and is not a conversation turn.
 
-    A turn is an event: the same words said at another time, or by someone else, are another
-    turn, and merging would lose when and who (their embedded text shares date and speaker,
-    so cosine would merge unrelated turns).
+    A turn (or a conversation segment) is an event: the same words said at another time, or
+    by someone else, are another turn, and merging would lose when and who (their embedded
+    text shares date and speaker, so cosine would merge unrelated turns).
     """
-    return draft.embedding is not None and not is_turn(draft.memory.metadata)
+    metadata = draft.memory.metadata
+    return draft.embedding is not None and not is_turn(metadata) and SEGMENT_KEY not in metadata
 
 
 def _vector(draft: _Draft) -> Vector:

@@ -250,3 +250,14 @@ class MemoryPortsContract(
         assert await ports.store.delete_all(owner) == 0
         assert await ports.store.get(other_user, theirs.id) is not None
 
+
+    async def test_a_write_session_reads_its_owners_memories_without_index_terms(
+        self, ports: MemoryPorts, owner: Owner, dimension: int
+    ) -> None:
+        mine = stored(owner, embedding=axis(dimension, 0), keywords=("k1",))
+        theirs = stored(Owner(owner.tenant, owner.user_id + "-x"))
+        await insert(ports.store, mine, theirs)
+        async with ports.store.write_session(owner) as session:
+            (row,) = await session.read_many([mine.id, theirs.id, uuid4()])
+        assert row.id == mine.id and bytes(row.content) == mine.content
+        assert row.embedding is None and tuple(row.keywords) == ()

@@ -34,6 +34,11 @@ class _FakeWriteSession(MemoryWriteSession):
         await asyncio.sleep(0)  # a real query yields before it answers: racing writers run here
         return found
 
+    async def read_many(self, memory_ids: Sequence[UUID]) -> list[StoredMemory]:
+        rows = self._table._rows.get(self._owner, {})
+        found = [self._table._copy(rows[i]) for i in dict.fromkeys(memory_ids) if i in rows]
+        return [replace(r, keywords=(), embedding=None) for r in found]
+
     async def insert_many(self, stored: Sequence[StoredMemory]) -> None:
         rows = self._table._rows[self._owner]
         ids = [s.id for s in stored]

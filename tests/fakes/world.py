@@ -12,8 +12,8 @@ from memlane.service.memory_service import MemoryService
 from tests.fakes.clock import FakeClock
 from tests.fakes.embedder import FakeEmbedder
 from tests.fakes.encryption import FakeEncryption
-from tests.fakes.keywords import FakeKeywords
 from tests.fakes.graph import fake_graph_for
+from tests.fakes.keywords import FakeKeywords
 from tests.fakes.memory_table import fake_memory_ports
 
 DIMENSION = 64

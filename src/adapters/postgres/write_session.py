@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from typing import Any
+from uuid import UUID
 
 import asyncpg
 
-from memlane.adapters.postgres import write_sql
-from memlane.adapters.postgres.rows import to_stored, vector_array_param
+from memlane.adapters.postgres import sql, write_sql
+from memlane.adapters.postgres.rows import to_stored, to_stored_many, vector_array_param
 from memlane.adapters.postgres.vector_checks import dimension_errors
 from memlane.domain.errors import MemoryNotFound
 from memlane.domain.model import DenseHit, Nearby, Owner, StoredMemory, Vector
@@ -72,6 +73,14 @@ class PostgresWriteSession(MemoryWriteSession):
             best = DenseHit(to_stored(record), float(record["similarity"]))
             found[int(record["ord"]) - 1] = Nearby(best, near[: max(0, neighbours)])
         return found
+
+    async def read_many(self, memory_ids: Sequence[UUID]) -> list[StoredMemory]:
+        if not memory_ids:
+            return []
+        records = await self._connection.fetch(
+            sql.GET_MANY_UNINDEXED, self._owner.tenant, self._owner.user_id, list(memory_ids)
+        )
+        return to_stored_many(records)
 
     async def insert_many(self, stored: Sequence[StoredMemory]) -> None:
         if not stored:

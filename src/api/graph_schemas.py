@@ -1,0 +1,76 @@
+"""Request and response bodies of the conversation and graph routes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Literal
+from uuid import UUID
+
+import msgspec
+from msgspec import Meta
+
+from memlane.api.schemas import Content, MemoryOut, UserId
+from memlane.domain.segments import MAX_MESSAGES
+
+EdgeKindName = Literal[
+    "chain", "semantic", "temporal", "causal", "entity", "contradiction", "supersedes",
+    "narrative",
+]
+
+
+class MessageIn(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """One chat message; `created_at` must carry a time zone."""
+
+    role: Literal["user", "assistant", "system", "tool"]
+    content: Content
+    created_at: datetime | None = None
+    name: Annotated[str, Meta(min_length=1, max_length=200)] | None = None
+
+
+class MessagesIn(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """Messages of one conversation, in order (mem0's `add(messages)`)."""
+
+    messages: Annotated[list[MessageIn], Meta(min_length=1, max_length=MAX_MESSAGES)]
+    user_id: UserId | None = None
+
+
+class EdgeOut(msgspec.Struct, kw_only=True):
+    source: UUID
+    target: UUID
+    kind: EdgeKindName
+    weight: float
+
+
+class AddedMessagesOut(msgspec.Struct, kw_only=True):
+    """One memory per segment, in conversation order, and the edges the write made."""
+
+    memories: list[MemoryOut]
+    edges: list[EdgeOut]
+
+
+class GraphNodeOut(msgspec.Struct, kw_only=True):
+    """A memory as a node: its summary, not its full content."""
+
+    id: UUID
+    memory_type: str
+    summary: str
+    importance: float
+    created_at: datetime
+    conversation_id: str | None
+    superseded_by: UUID | None = None
+
+
+class GraphOut(msgspec.Struct, kw_only=True):
+    """A memory's neighbourhood; edge weights are their strengths now."""
+
+    nodes: list[GraphNodeOut]
+    edges: list[EdgeOut]
+
+
+class EdgeIn(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """An edge stated by the caller, from the memory in the path to `target`."""
+
+    target: UUID
+    kind: Literal["causal", "temporal", "narrative"]
+    weight: Annotated[float, Meta(ge=0.0, le=1.0)] | None = None
+    user_id: UserId | None = None

@@ -1,0 +1,105 @@
+"""Reading and stating edges through the real app; the graph is owner-scoped like memories."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tests.api.conftest import TenantKeys, assert_problem
+
+pytestmark = pytest.mark.integration
+
+CHAT = [
+    {"role": "user", "content": "My sister Priya is visiting from Toronto next week"},
+    {"role": "assistant", "content": "How nice! Will you show her around?"},
+    {"role": "user", "content": "Yes, we will hike in the Alps together"},
+    {"role": "assistant", "content": "Pack good boots for the hike."},
+    {"role": "user", "content": "She loves mountains and photography"},
+    {"role": "assistant", "content": "The light is best in the morning."},
+]
+
+
+async def add_chat(client: httpx.AsyncClient, headers: dict[str, str]) -> list[str]:
+    response = await client.post(
+        "/v1/conversations/visit/messages", json={"messages": CHAT}, headers=headers
+    )
+    assert response.status_code == 201, response.text
+    return [m["id"] for m in response.json()["memories"]]
+
+
+async def test_the_graph_of_a_segment_shows_its_chain_neighbours_one_hop_and_two(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    first, second, third = await add_chat(client, tenant.alice)
+    one = (await client.get(f"/v1/memories/{first}/graph?kinds=chain",
+                            headers=tenant.alice)).json()
+    assert {n["id"] for n in one["nodes"]} == {first, second}
+    assert {(e["source"], e["target"]) for e in one["edges"]} == {
+        (first, second), (second, first),
+    }
+    two = (await client.get(f"/v1/memories/{first}/graph?depth=2&kinds=chain",
+                            headers=tenant.alice)).json()
+    assert {n["id"] for n in two["nodes"]} == {first, second, third}
+    node = next(n for n in two["nodes"] if n["id"] == first)
+    assert node["summary"] and node["conversation_id"] == "visit" and "content" not in node
+
+
+async def test_another_users_memory_has_no_graph_and_takes_no_edge(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    alices = await add_chat(client, tenant.alice)
+    bobs = await add_chat(client, tenant.bob)
+    assert_problem(await client.get(f"/v1/memories/{alices[0]}/graph", headers=tenant.bob), 404)
+    linked = await client.post(
+        f"/v1/memories/{bobs[0]}/edges", json={"target": alices[0], "kind": "causal"},
+        headers=tenant.bob,
+    )
+    assert_problem(linked, 404)
+    graph = (await client.get(f"/v1/memories/{alices[0]}/graph?depth=3",
+                              headers=tenant.alice)).json()
+    assert {n["id"] for n in graph["nodes"]} <= set(alices)
+
+
+async def test_a_stated_edge_can_be_read_and_removed(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    first, _, third = await add_chat(client, tenant.alice)
+    made = await client.post(
+        f"/v1/memories/{first}/edges", json={"target": third, "kind": "narrative",
+                                             "weight": 0.6}, headers=tenant.alice,
+    )
+    assert made.status_code == 201, made.text
+    assert made.json() == {"source": first, "target": third, "kind": "narrative", "weight": 0.6}
+    graph = (await client.get(f"/v1/memories/{first}/graph?kinds=narrative",
+                              headers=tenant.alice)).json()
+    assert [(e["target"], e["kind"]) for e in graph["edges"]] == [(third, "narrative")]
+    gone = await client.delete(f"/v1/memories/{first}/edges/{third}?kind=narrative",
+                               headers=tenant.alice)
+    assert gone.status_code == 204
+    again = await client.delete(f"/v1/memories/{first}/edges/{third}?kind=narrative",
+                                headers=tenant.alice)
+    assert_problem(again, 404)
+
+
+@pytest.mark.parametrize("body", [{"kind": "supersedes"}, {"kind": "causal", "weight": 1.5}])
+async def test_edges_memlane_makes_itself_or_bad_weights_are_refused(
+    client: httpx.AsyncClient, tenant: TenantKeys, body: dict[str, object]
+) -> None:
+    first, second, _ = await add_chat(client, tenant.alice)
+    response = await client.post(
+        f"/v1/memories/{first}/edges", json={"target": second, **body}, headers=tenant.alice
+    )
+    assert 400 <= response.status_code < 500
+    assert_problem(response, response.status_code)
+    graph = (await client.get(f"/v1/memories/{first}/graph", headers=tenant.alice)).json()
+    assert {e["kind"] for e in graph["edges"]} <= {"chain", "semantic"}
+
+
+async def test_an_unknown_kind_or_depth_is_a_4xx(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    (first, *_) = await add_chat(client, tenant.alice)
+    for query in ("kinds=friendship", "depth=4", "depth=0"):
+        response = await client.get(f"/v1/memories/{first}/graph?{query}", headers=tenant.alice)
+        assert 400 <= response.status_code < 500, query
+        assert_problem(response, response.status_code)
