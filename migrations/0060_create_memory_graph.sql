@@ -3,7 +3,10 @@
 -- entity's name is a keyed blind index and its label is sealed like memory content.
 --
 -- Deleting a memory (one, an owner's all, or a cleanup) takes its edges and mentions with
--- it through the foreign keys: the graph never points at a memory that is gone.
+-- it: one statement-level trigger per delete statement, set-based over the deleted rows.
+-- Foreign keys would do the same with two row-level checks per inserted edge (a write
+-- makes up to 20 semantic edges: ~3 ms per memory measured) and a probe per deleted row.
+-- Edges are only ever added between memories the adding statement sees (graph_sql).
 
 CREATE TABLE memory_edges (
     tenant        text NOT NULL,
@@ -19,11 +22,7 @@ CREATE TABLE memory_edges (
     created_at    timestamptz NOT NULL,
     activated_at  timestamptz NOT NULL,
     PRIMARY KEY (tenant, user_id, source, target, kind),
-    CHECK (source <> target),
-    FOREIGN KEY (tenant, user_id, source) REFERENCES memories (tenant, user_id, id)
-        ON DELETE CASCADE,
-    FOREIGN KEY (tenant, user_id, target) REFERENCES memories (tenant, user_id, id)
-        ON DELETE CASCADE
+    CHECK (source <> target)
 );
 -- Incoming edges (what supersedes this memory, who links to it) and the cascade's probe.
 CREATE INDEX memory_edges_target_idx ON memory_edges (tenant, user_id, target, kind);
@@ -52,9 +51,25 @@ CREATE TABLE memory_mentions (
     entity_id     uuid NOT NULL,
     salience      double precision NOT NULL CHECK (salience >= 0 AND salience <= 1),
     PRIMARY KEY (tenant, user_id, memory_id, entity_id),
-    FOREIGN KEY (tenant, user_id, memory_id) REFERENCES memories (tenant, user_id, id)
-        ON DELETE CASCADE,
     FOREIGN KEY (tenant, user_id, entity_id) REFERENCES memory_entities (tenant, user_id, id)
         ON DELETE CASCADE
 );
 CREATE INDEX memory_mentions_entity_idx ON memory_mentions (tenant, user_id, entity_id);
+
+CREATE FUNCTION memlane_forget_graph_of_deleted() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    DELETE FROM memory_edges AS e USING gone AS g
+    WHERE e.tenant = g.tenant AND e.user_id = g.user_id AND e.source = g.id;
+    DELETE FROM memory_edges AS e USING gone AS g
+    WHERE e.tenant = g.tenant AND e.user_id = g.user_id AND e.target = g.id;
+    DELETE FROM memory_mentions AS x USING gone AS g
+    WHERE x.tenant = g.tenant AND x.user_id = g.user_id AND x.memory_id = g.id;
+    RETURN NULL;
+END;
+$$;
+
+CREATE TRIGGER memories_forget_graph
+    AFTER DELETE ON memories
+    REFERENCING OLD TABLE AS gone
+    FOR EACH STATEMENT EXECUTE FUNCTION memlane_forget_graph_of_deleted();

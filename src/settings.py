@@ -109,6 +109,10 @@ class GraphSettings(_Section):
     max_semantic_edges: int = Field(20, ge=0, le=200)
     supersession_band: tuple[float, float] = (0.35, 1.0)
     supersession_candidates: int = Field(5, ge=0, le=50)
+    expansion_seeds: int = Field(0, ge=0, le=50)
+    expansion_hops: int = Field(2, ge=1, le=3)
+    expansion_limit: int = Field(20, ge=0, le=200)
+    expansion_weight: float = Field(0.8, ge=0, le=1)
 
     @model_validator(mode="after")
     def _band(self) -> GraphSettings:

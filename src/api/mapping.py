@@ -90,6 +90,9 @@ def context_memory_out(item: MemoryContext) -> ContextMemoryOut:
         created_at=item.created_at,
         tags=list(item.tags),
         metadata=dict(item.metadata),
+        role=item.role,
+        conversation_id=item.conversation_id,
+        superseded_by=item.superseded_by,
     )
 
 

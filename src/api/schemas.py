@@ -70,6 +70,9 @@ class ContextIn(_In):
     query: Query
     limit: Annotated[int, Meta(ge=1, le=50)] | None = None
     user_id: UserId | None = None
+    # Memories another one replaced are left out unless this is true or the query asks
+    # about the past ("used to", "früher"); shown, they carry superseded_by.
+    include_superseded: bool = False
 
 
 class PatchIn(_In):
@@ -150,6 +153,9 @@ class ContextMemoryOut(msgspec.Struct, kw_only=True):
     created_at: datetime
     tags: list[str]
     metadata: dict[str, Any]
+    role: str = "entry"
+    conversation_id: str | None = None
+    superseded_by: UUID | None = None
 
 
 class ContextOut(msgspec.Struct, kw_only=True):

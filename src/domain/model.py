@@ -135,6 +135,14 @@ class MemoryContext:
     created_at: datetime
     tags: tuple[str, ...] = ()
     metadata: Mapping[str, Any] = field(default_factory=dict)
+    # How it was found: "entry" (matched the query), "chain" (next to an entry in its
+    # conversation), "semantic" (linked to an entry by meaning), "activation" (reached
+    # through the graph further out).
+    role: str = "entry"
+    conversation_id: str | None = None
+    # The newer memory that replaced this one (only shown when asked about the past, or
+    # with include_superseded).
+    superseded_by: UUID | None = None
 
 
 @dataclass(frozen=True, slots=True)

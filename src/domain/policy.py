@@ -60,7 +60,9 @@ class GraphTuning:
     for all-MiniLM-L6-v2 by bench/semantic_threshold.py); max_semantic_edges: per memory,
     the weakest gives way; supersession_band: the cosines within which an older memory can
     be the one a new statement replaces; supersession_candidates: how many of those are read
-    and judged per new memory.
+    and judged per new memory. At read time the best `expansion_seeds` entries spread
+    activation up to `expansion_hops` edges; at most `expansion_limit` memories join, each
+    matching its activation x `expansion_weight` of the best entry's match.
     """
 
     enabled: bool = True
@@ -68,8 +70,16 @@ class GraphTuning:
     max_semantic_edges: int = 20
     supersession_band: tuple[float, float] = (0.35, 1.0)
     supersession_candidates: int = 5
+    expansion_seeds: int = 0
+    expansion_hops: int = 2
+    expansion_limit: int = 20
+    expansion_weight: float = 0.8
 
     def __post_init__(self) -> None:
+        if self.expansion_seeds < 0 or self.expansion_limit < 0 or self.expansion_hops < 1:
+            raise ValueError("expansion seeds and limit must not be negative, hops at least 1")
+        if not 0.0 <= self.expansion_weight <= 1.0:
+            raise ValueError("expansion_weight must be within [0, 1]")
         low, high = self.supersession_band
         if not -1.0 <= self.semantic_threshold <= 1.0 or not -1.0 <= low <= high <= 1.0:
             raise ValueError("graph thresholds are cosines: within [-1, 1], band low <= high")

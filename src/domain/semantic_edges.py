@@ -28,8 +28,8 @@ def semantic_edges(
     (a negative cosine is no similarity)."""
     chosen: dict[UUID, float] = {}
     for memory_id, cosine in near:
-        if memory_id == new_id or math.isnan(cosine) or not threshold <= cosine <= 1.0:
+        if memory_id == new_id or math.isnan(cosine) or not max(0.0, threshold) <= cosine <= 1:
             continue
-        chosen[memory_id] = max(cosine, chosen.get(memory_id, 0.0))
+        chosen[memory_id] = max(cosine, chosen.get(memory_id, cosine))
     best = sorted(chosen.items(), key=lambda item: (-item[1], str(item[0])))[: max(0, limit)]
     return [Edge(new_id, old, EdgeKind.SEMANTIC, cos, now, now) for old, cos in best]

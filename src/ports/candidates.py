@@ -47,3 +47,10 @@ class CandidateSearchPort(ABC):
     ) -> dict[UUID, float]:
         """Cosine of each of the owner's memories among these ids to `embedding`; a memory
         without an embedding scores 0.0, ids of other owners or gone are left out."""
+
+    @abstractmethod
+    async def candidates_by_id(
+        self, owner: Owner, memory_ids: Sequence[UUID], embedding: Vector | None
+    ) -> list[SearchCandidate]:
+        """The owner's memories among these ids as candidates scored by cosine to `embedding`
+        (0.0 without one, or for a memory without an embedding); others are left out."""

@@ -16,7 +16,7 @@ from memlane.domain.semantic_edges import semantic_edges
 from memlane.domain.supersession import SupersessionDecision, judge_supersession
 from memlane.ports.graph import GraphPort
 from memlane.ports.memories import MemoryWriteSession
-from memlane.service.sealing import Sealer
+from memlane.service.sealing import Sealer, speaker_of
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,7 @@ class GraphLinker:
         texts: Sequence[str | None],
         nearby: Sequence[Nearby],
         now: datetime,
+        speakers: Sequence[str | None] | None = None,
     ) -> list[list[SupersessionDecision]]:
         """For each new text (None: not judged), the older memories it replaces.
 
@@ -65,17 +66,23 @@ class GraphLinker:
         if not self._tuning.enabled or not ids:
             return [[] for _ in texts]
         plain: dict[UUID, str] = {}
+        said_by: dict[UUID, str | None] = {}
         for row in await session.read_many(list(ids)):
             try:
                 plain[row.id] = self._sealer.open(row, now).content
             except DecryptionFailed:
                 log.warning("supersession skips memory %s: it does not decrypt", row.id)
+            said_by[row.id] = speaker_of(row.metadata)
+        # "I" of one speaker is not "I" of another: a turn only replaces its speaker's words.
+        who = list(speakers) if speakers is not None else [None] * len(texts)
         return [
             judge_supersession(
-                text, [(i, plain[i], c) for i, c in candidates if i in plain],
+                text,
+                [(i, plain[i], c) for i, c in candidates
+                 if i in plain and said_by.get(i) == speaker],
                 band=self._tuning.supersession_band,
             ) if text else []
-            for text, candidates in zip(texts, per_text, strict=True)
+            for text, candidates, speaker in zip(texts, per_text, who, strict=True)
         ]
 
     def edges_for(self, written: Written, now: datetime) -> list[Edge]:

@@ -36,6 +36,7 @@ from memlane.ports.graph import GraphPort
 from memlane.ports.keywords import KeywordPort
 from memlane.ports.storage import MemoryPorts
 from memlane.service.conversations import Conversations
+from memlane.service.graph_expansion import GraphExpansion
 from memlane.service.graph_linking import GraphLinker
 from memlane.service.graph_reading import GraphView, Neighbourhood
 from memlane.service.maintenance import Maintenance
@@ -73,6 +74,7 @@ class MemoryService:
         if graph is not None:
             self._writer.link_with(GraphLinker(graph, self._sealer, policy.graph))
             self._graph = GraphView(graph, memories.store, self._sealer, clock)
+            self._retriever.expand_with(GraphExpansion(graph, memories.search, policy.graph))
         self._conversations = Conversations(self._writer, memories.store, graph, policy, clock)
 
     @property
@@ -207,16 +209,22 @@ class MemoryService:
         )
 
     async def retrieve_context(
-        self, owner: Owner, query: str, limit: int | None = None
+        self, owner: Owner, query: str, limit: int | None = None, *,
+        include_superseded: bool = False,
     ) -> list[MemoryContext]:
         """The best memories for a prompt in type-priority order; records their access."""
-        return await self._retriever.retrieve_context(owner, query, limit)
+        return await self._retriever.retrieve_context(
+            owner, query, limit, include_superseded=include_superseded
+        )
 
     async def prompt_context(
-        self, owner: Owner, query: str, limit: int | None = None
+        self, owner: Owner, query: str, limit: int | None = None, *,
+        include_superseded: bool = False,
     ) -> PromptContext:
         """The memories that fit the character budget and the rendered block."""
-        return await self._retriever.prompt_context(owner, query, limit)
+        return await self._retriever.prompt_context(
+            owner, query, limit, include_superseded=include_superseded
+        )
 
     async def stats(self, owner: Owner | None) -> MemoryStats:
         return await self._maintenance_port.stats(owner, self._clock(), self._policy.base_rate)

@@ -23,7 +23,9 @@ from memlane.domain.model import (
     Vector,
 )
 from memlane.domain.scoring import relevance
+from memlane.domain.supersession import asks_about_past
 from memlane.service.fusion import fused_scores
+from memlane.service.graph_expansion import Expansion, GraphExpansion
 from memlane.service.neighbours import Candidate, expand_neighbours
 from memlane.service.part import ServicePart
 
@@ -116,7 +118,20 @@ class Retriever(ServicePart):
         ]
         return _Found(ranked, vector)
 
-    async def select(self, owner: Owner, query: str, limit: int | None) -> list[MemoryContext]:
+    _expansion: GraphExpansion | None = None
+
+    def expand_with(self, expansion: GraphExpansion) -> None:
+        """Bring what the graph links the entries to into every context."""
+        self._expansion = expansion
+
+    async def select(
+        self, owner: Owner, query: str, limit: int | None, *, include_superseded: bool = False
+    ) -> list[MemoryContext]:
+        return (await self._select(owner, query, limit, include_superseded))[0]
+
+    async def _select(
+        self, owner: Owner, query: str, limit: int | None, include_superseded: bool
+    ) -> tuple[list[MemoryContext], Expansion]:
         """The best memories for a prompt, in type-priority order, without recording access.
 
         Candidates are chosen by how well they match the query (fused dense + lexical rank);
@@ -129,7 +144,7 @@ class Retriever(ServicePart):
         tuning = self._policy.recall
         now = self._clock()
         if not query.strip():
-            return []
+            return [], Expansion()
         pool = max(tuning.candidate_pool, CANDIDATES_PER_RESULT * wanted)
         found = await self._candidates(owner, query, pool, None)
         threshold = self._policy.rag_threshold
@@ -139,7 +154,16 @@ class Retriever(ServicePart):
             if found.vector is None or c.lexical or c.similarity >= threshold
         ]
         if not eligible:
-            return []
+            return [], Expansion()
+        graph = Expansion()
+        if self._expansion is not None:
+            graph = await self._expansion.expand(owner, eligible, found.vector, now)
+            if not (include_superseded or asks_about_past(query)):
+                eligible = [c for c in eligible if c.id not in graph.superseded_by]
+                graph.added = [c for c in graph.added if c.id not in graph.superseded_by]
+            eligible = eligible + graph.added
+        if not eligible:
+            return [], graph
         best_match = max(c.match for c in eligible)
         weight = tuning.relevance_tiebreak
 
@@ -167,7 +191,12 @@ class Retriever(ServicePart):
         opened = await self._open(
             owner, chosen, now, {r.id: r for r in prefetched}, unindexed=True
         )
-        return by_type_priority([_context(hit) for hit in opened])
+        roles = {**{c.id: "chain" for c in added}, **graph.roles}
+        contexts = [
+            _context(hit, roles.get(hit.memory.id, "entry"), graph.superseded_by)
+            for hit in opened
+        ]
+        return by_type_priority(contexts), graph
 
     def _relevance(self, candidate: Candidate, now: datetime) -> float:
         """DESIGN relevance from the stored (plaintext) heat, importance computed at `now`."""
@@ -210,23 +239,33 @@ class Retriever(ServicePart):
         return scored
 
     async def retrieve_context(
-        self, owner: Owner, query: str, limit: int | None
+        self, owner: Owner, query: str, limit: int | None, *, include_superseded: bool = False
     ) -> list[MemoryContext]:
-        chosen = await self.select(owner, query, limit)
-        await self._record(owner, chosen)
+        chosen, graph = await self._select(owner, query, limit, include_superseded)
+        await self._record(owner, chosen, graph)
         return chosen
 
-    async def prompt_context(self, owner: Owner, query: str, limit: int | None) -> PromptContext:
+    async def prompt_context(
+        self, owner: Owner, query: str, limit: int | None, *, include_superseded: bool = False
+    ) -> PromptContext:
         budget = self._policy.context_char_budget
-        fitting = fit_to_budget(await self.select(owner, query, limit), budget)
-        await self._record(owner, fitting)
+        chosen, graph = await self._select(owner, query, limit, include_superseded)
+        fitting = fit_to_budget(chosen, budget)
+        await self._record(owner, fitting, graph)
         return PromptContext(memories=tuple(fitting), text=render_context(fitting, budget))
 
-    async def _record(self, owner: Owner, chosen: Sequence[MemoryContext]) -> None:
-        if chosen:
-            await self._maintenance.record_access(
-                owner, [m.id for m in chosen], self._clock(), self._policy.base_rate
-            )
+    async def _record(
+        self, owner: Owner, chosen: Sequence[MemoryContext], graph: Expansion
+    ) -> None:
+        """Use activates what it touches: the memories (decay clock) and the edges that
+        brought them (strength)."""
+        if not chosen:
+            return
+        now = self._clock()
+        ids = [m.id for m in chosen]
+        await self._maintenance.record_access(owner, ids, now, self._policy.base_rate)
+        if self._expansion is not None:
+            await self._expansion.reinforce(owner, graph, ids, now)
 
     async def _embed_query(self, query: str) -> Vector | None:
         try:
@@ -247,7 +286,7 @@ async def _settle(task: asyncio.Task[list[SearchCandidate]]) -> None:
         task.exception()
 
 
-def _context(hit: ScoredMemory) -> MemoryContext:
+def _context(hit: ScoredMemory, role: str, superseded_by: dict[UUID, UUID]) -> MemoryContext:
     memory = hit.memory
     return MemoryContext(
         id=memory.id,
@@ -259,4 +298,7 @@ def _context(hit: ScoredMemory) -> MemoryContext:
         created_at=memory.created_at,
         tags=memory.tags,
         metadata=memory.metadata,
+        role=role,
+        conversation_id=memory.conversation_id,
+        superseded_by=superseded_by.get(memory.id),
     )

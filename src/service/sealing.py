@@ -23,6 +23,14 @@ SUMMARY = "summary"
 SPEAKER_KEY = "speaker"
 
 
+def speaker_of(metadata: Mapping[str, Any]) -> str | None:
+    """Who said a conversation turn (None for a memory that is not one)."""
+    speaker = metadata.get(SPEAKER_KEY)
+    if not isinstance(speaker, str) or not speaker.strip():
+        return None
+    return " ".join(speaker.split()).casefold()
+
+
 def is_turn(metadata: Mapping[str, Any]) -> bool:
     """Whether a memory is a conversation turn: its metadata names a speaker."""
     speaker = metadata.get(SPEAKER_KEY)

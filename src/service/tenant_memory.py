@@ -78,14 +78,20 @@ class TenantMemory(MemoryContextPort):
 
     # -- MemoryContextPort -----------------------------------------------------------------
     async def retrieve_context(
-        self, user_id: str, query: str, limit: int | None = None
+        self, user_id: str, query: str, limit: int | None = None, *,
+        include_superseded: bool = False,
     ) -> list[MemoryContext]:
-        return await self._service.retrieve_context(self.owner(user_id), query, limit)
+        return await self._service.retrieve_context(
+            self.owner(user_id), query, limit, include_superseded=include_superseded
+        )
 
     async def prompt_context(
-        self, user_id: str, query: str, limit: int | None = None
+        self, user_id: str, query: str, limit: int | None = None, *,
+        include_superseded: bool = False,
     ) -> PromptContext:
-        return await self._service.prompt_context(self.owner(user_id), query, limit)
+        return await self._service.prompt_context(
+            self.owner(user_id), query, limit, include_superseded=include_superseded
+        )
 
     # -- conveniences ----------------------------------------------------------------------
     async def remember(

@@ -29,7 +29,7 @@ from memlane.ports.memories import MemoryWriteSession
 from memlane.service.graph_linking import GraphLinker, Written
 from memlane.service.merging import merge
 from memlane.service.part import ServicePart
-from memlane.service.sealing import document_text, is_turn
+from memlane.service.sealing import document_text, is_turn, speaker_of
 from memlane.service.validation import check_new
 from memlane.service.vectors import cosines
 
@@ -111,8 +111,16 @@ class Writer(ServicePart):
     ) -> list[list[SupersessionDecision]]:
         if self._linker is None:
             return [[] for _ in fresh]
-        texts = [d.memory.content if d.embedding is not None else None for d in fresh]
-        return await self._linker.judge(session, texts, nearby, now)
+        # A transcript's turn records what someone said then, not what holds now: it is
+        # linked, never judged as replacing anything (nor replaced: candidates are the
+        # owner's statements, and a turn is one only for its own speaker).
+        texts = [
+            d.memory.content if d.embedding is not None and not is_turn(d.memory.metadata)
+            else None
+            for d in fresh
+        ]
+        speakers = [speaker_of(d.memory.metadata) for d in fresh]
+        return await self._linker.judge(session, texts, nearby, now, speakers)
 
     async def _link(
         self,

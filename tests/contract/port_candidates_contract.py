@@ -106,3 +106,23 @@ class PortCandidatesContract:
         )
         assert found == {near.id: pytest.approx(0.6, abs=1e-5), bare.id: 0.0}
         assert await ports.search.similarities(owner, [], axis(dimension, 0)) == {}
+
+    async def test_candidates_by_id_are_the_owners_lean_rows_scored_by_cosine(
+        self, ports: MemoryPorts, owner: Owner, dimension: int
+    ) -> None:
+        near = stored(owner, embedding=at_cosine(dimension, 0.6), conversation_id="c")
+        bare = stored(owner, embedding=None)
+        stranger = Owner(owner.tenant, owner.user_id + "-other")
+        theirs = stored(stranger, embedding=axis(dimension, 0))
+        await insert(ports.store, near, bare, theirs)
+        found = {
+            c.id: c for c in await ports.search.candidates_by_id(
+                owner, [near.id, bare.id, theirs.id], axis(dimension, 0)
+            )
+        }
+        assert found.keys() == {near.id, bare.id}
+        assert found[near.id].score == pytest.approx(0.6, abs=1e-5)
+        assert found[bare.id].score == 0.0
+        assert_candidate_of(found[near.id], near)
+        blind = await ports.search.candidates_by_id(owner, [near.id], None)
+        assert [c.score for c in blind] == [0.0]

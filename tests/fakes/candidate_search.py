@@ -81,3 +81,14 @@ class FakeCandidateSearch(CandidateSearchPort):
         self._table._check_vector(embedding)
         rows = self._table._rows.get(owner, {})
         return {i: cosine_or_zero(embedding, rows[i].embedding) for i in memory_ids if i in rows}
+
+    async def candidates_by_id(
+        self, owner: Owner, memory_ids: Sequence[UUID], embedding: Vector | None
+    ) -> list[SearchCandidate]:
+        if embedding is not None:
+            self._table._check_vector(embedding)
+        rows = self._table._rows.get(owner, {})
+        return [
+            SearchCandidate.of(rows[i], cosine_or_zero(embedding, rows[i].embedding))
+            for i in dict.fromkeys(memory_ids) if i in rows
+        ]

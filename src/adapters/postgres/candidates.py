@@ -52,6 +52,15 @@ FROM memories AS m
 WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = ANY($4::uuid[])
 """
 
+# Lean rows of given memories (what the graph reached), scored by cosine to the query.
+BY_ID = f"""
+SELECT m.id, m.created_at, m.conversation_id, {_HEAT},
+       CASE WHEN $3::vector IS NULL OR m.embedding IS NULL THEN 0 ELSE {_COSINE} END AS score
+FROM memories AS m
+JOIN memory_heat AS h ON h.tenant = $1 AND h.user_id = $2 AND h.id = m.id
+WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = ANY($4::uuid[])
+"""
+
 # Up to $4 memories before and after each seed in its conversation, read along the
 # conversation-order index (two short range scans per seed); the seeds themselves excluded.
 NEIGHBOURS = f"""
@@ -135,3 +144,13 @@ async def similarities(
         SIMILARITIES, owner.tenant, owner.user_id, vector_param(embedding), list(memory_ids)
     )
     return {r["id"]: float(r["score"]) for r in records}
+
+
+async def by_id(
+    connection: asyncpg.Connection, owner: Owner, memory_ids: Sequence[UUID],
+    embedding: Vector | None,
+) -> list[SearchCandidate]:
+    records = await connection.fetch(
+        BY_ID, owner.tenant, owner.user_id, vector_param(embedding), list(memory_ids)
+    )
+    return [to_candidate(r) for r in records]

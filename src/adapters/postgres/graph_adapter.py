@@ -34,10 +34,14 @@ class PostgresGraphAdapter(GraphPort):
                 [e.kind.value for e in edges], [float(e.weight) for e in edges],
                 [e.created_at for e in edges], [e.activated_at for e in edges],
             )
-            if semantic_ends:
+            doomed = await connection.fetch(
+                graph_sql.CAP_SEMANTIC, owner.tenant, owner.user_id,
+                list(semantic_ends), cap_per_node,
+            ) if semantic_ends else []
+            if doomed:
                 await connection.execute(
-                    graph_sql.CAP_SEMANTIC, owner.tenant, owner.user_id,
-                    list(semantic_ends), cap_per_node,
+                    graph_sql.DELETE_SEMANTIC, owner.tenant, owner.user_id,
+                    [r["source"] for r in doomed], [r["target"] for r in doomed],
                 )
         return int(stored)
 

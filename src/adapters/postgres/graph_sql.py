@@ -30,9 +30,11 @@ SELECT count(*) FROM stored
 """
 
 # Semantic edges of the given nodes ($3) beyond $4 per node, counting both ends, weakest
-# (then newest-made) first: a hub memory keeps its strongest links.
+# (then newest-made) first: a hub memory keeps its strongest links. Only nodes over the cap
+# are ranked (a count per node first: most writes leave every node under it). Read, then
+# deleted by DELETE_SEMANTIC when there is any.
 CAP_SEMANTIC = """
-WITH ends AS (
+WITH ends AS MATERIALIZED (
     SELECT e.source AS node, e.source, e.target, e.weight, e.created_at
     FROM memory_edges AS e
     WHERE e.tenant = $1 AND e.user_id = $2 AND e.kind = 'semantic' AND e.source = ANY($3::uuid[])
@@ -40,15 +42,23 @@ WITH ends AS (
     SELECT e.target AS node, e.source, e.target, e.weight, e.created_at
     FROM memory_edges AS e
     WHERE e.tenant = $1 AND e.user_id = $2 AND e.kind = 'semantic' AND e.target = ANY($3::uuid[])
+), crowded AS (
+    SELECT node FROM ends GROUP BY node HAVING count(*) > $4
 ), ranked AS (
-    SELECT source, target, row_number() OVER (
-        PARTITION BY node ORDER BY weight DESC, created_at, source, target) AS place
-    FROM ends
+    SELECT ends.source, ends.target, row_number() OVER (
+        PARTITION BY ends.node ORDER BY ends.weight DESC, ends.created_at, ends.source,
+        ends.target) AS place
+    FROM ends JOIN crowded USING (node)
 )
+SELECT DISTINCT source, target FROM ranked WHERE place > $4
+"""
+# The doomed edges by primary key (a join from the ranking let the planner scan every
+# semantic edge of the owner).
+DELETE_SEMANTIC = """
 DELETE FROM memory_edges AS e
-USING (SELECT DISTINCT source, target FROM ranked WHERE place > $4) AS doomed
-WHERE e.tenant = $1 AND e.user_id = $2 AND e.kind = 'semantic'
-  AND e.source = doomed.source AND e.target = doomed.target
+USING unnest($3::uuid[], $4::uuid[]) AS d(source, target)
+WHERE e.tenant = $1 AND e.user_id = $2 AND e.source = d.source AND e.target = d.target
+  AND e.kind = 'semantic'
 """
 
 SAVE_STRENGTHS = """

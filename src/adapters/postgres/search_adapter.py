@@ -72,3 +72,13 @@ class PostgresCandidateSearchAdapter(CandidateSearchPort):
         check_query_dimension(embedding, self._dimension)
         async with connection_from(self._pool) as connection, dimension_errors():
             return await candidates.similarities(connection, owner, memory_ids, embedding)
+
+    async def candidates_by_id(
+        self, owner: Owner, memory_ids: Sequence[UUID], embedding: Vector | None
+    ) -> list[SearchCandidate]:
+        if not memory_ids:
+            return []
+        if embedding is not None:
+            check_query_dimension(embedding, self._dimension)
+        async with connection_from(self._pool) as connection, dimension_errors():
+            return await candidates.by_id(connection, owner, memory_ids, embedding)

@@ -75,16 +75,19 @@ owner_size AS MATERIALIZED (
     SELECT coalesce(max(s.n), 0) AS n
     FROM memory_owner_stats AS s WHERE s.tenant = $1 AND s.user_id = $2
 ),
-near AS (
+near AS MATERIALIZED (
     (
-        SELECT q.ord,
-               (array_agg(m.id ORDER BY m.embedding <=> q.embedding, m.id))[1:$5] AS ids,
-               (array_agg({_SIMILARITY} ORDER BY m.embedding <=> q.embedding, m.id))[1:$5]
-                   AS similarities
-        FROM q CROSS JOIN memories AS m
-        WHERE (SELECT n FROM owner_size) <= $4
-          AND m.tenant = $1 AND m.user_id = $2 AND m.embedding IS NOT NULL
-        GROUP BY q.ord
+        SELECT d.ord,
+               (array_agg(d.id ORDER BY d.distance, d.id))[1:$5] AS ids,
+               (array_agg(d.similarity ORDER BY d.distance, d.id))[1:$5] AS similarities
+        FROM (
+            SELECT q.ord, m.id, m.embedding <=> q.embedding AS distance,
+                   {_SIMILARITY} AS similarity
+            FROM q CROSS JOIN memories AS m
+            WHERE (SELECT n FROM owner_size) <= $4
+              AND m.tenant = $1 AND m.user_id = $2 AND m.embedding IS NOT NULL
+        ) AS d
+        GROUP BY d.ord
     )
     UNION ALL
     SELECT q.ord, b.ids, b.similarities

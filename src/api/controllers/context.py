@@ -34,4 +34,6 @@ class ContextController(Controller):
 
         Returned memories count as accessed (their decay clock restarts)."""
         limit = bounded_limit(data.limit, 0, config.max_context_limit) if data.limit else None
-        return context_out(await memories.prompt_context(owner, data.query, limit))
+        return context_out(await memories.prompt_context(
+            owner, data.query, limit, include_superseded=data.include_superseded
+        ))
