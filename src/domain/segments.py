@@ -13,6 +13,7 @@ from memlane.domain.model import Memory, MemoryType
 
 SEGMENT_KEY = "segment"  # metadata: the segment's position in its conversation
 ROLES_KEY = "roles"
+NAMES_KEY = "names"  # metadata: who spoke, when messages were named (a multi-party log)
 MAX_MESSAGES = 500
 
 

@@ -19,6 +19,7 @@ from memlane.domain.model import (
 )
 from memlane.domain.policy import MemoryPolicy
 from memlane.domain.segments import (
+    NAMES_KEY,
     ROLES_KEY,
     SEGMENT_KEY,
     AddedMessages,
@@ -85,7 +86,11 @@ class Conversations:
             memory_type=segment.memory_type or classify(said, cues),
             importance=estimate_importance(said, segment.reply_text, cues),
             conversation_id=conversation_id,
-            metadata={SEGMENT_KEY: position, ROLES_KEY: [r.value for r in segment.roles]},
+            metadata={
+                SEGMENT_KEY: position,
+                ROLES_KEY: [r.value for r in segment.roles],
+                **({NAMES_KEY: list(segment.names)} if segment.names else {}),
+            },
             created_at=segment.created_at or fallback,
         )
 

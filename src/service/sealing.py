@@ -9,6 +9,7 @@ from uuid import UUID
 
 from memlane.domain.decay import importance_at
 from memlane.domain.model import Memory, Owner, StoredMemory, Vector
+from memlane.domain.segments import SEGMENT_KEY
 from memlane.ports.encryption import EncryptionPort, FieldBinding
 from memlane.ports.keywords import KeywordPort
 
@@ -38,10 +39,13 @@ def is_turn(metadata: Mapping[str, Any]) -> bool:
 
 
 def document_text(memory: Memory) -> str:
-    """What is embedded and indexed for a memory: its content, a turn's date and speaker first."""
+    """What is embedded and indexed for a memory: its content, a turn's date and speaker
+    first, a conversation segment's date first (its lines already name who spoke)."""
     if is_turn(memory.metadata):
         speaker = " ".join(str(memory.metadata[SPEAKER_KEY]).split())
         return f"{memory.created_at:%d %B %Y}. {speaker}: {memory.content}"
+    if SEGMENT_KEY in memory.metadata:
+        return f"{memory.created_at:%d %B %Y}. {memory.content}"
     return memory.content
 
 

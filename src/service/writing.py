@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 from uuid import UUID, uuid4
 
 from memlane.domain.decay import importance_at
@@ -22,7 +23,7 @@ from memlane.domain.model import (
     StoredMemory,
     Vector,
 )
-from memlane.domain.segments import SEGMENT_KEY
+from memlane.domain.segments import NAMES_KEY, SEGMENT_KEY
 from memlane.domain.summary import summarize
 from memlane.domain.supersession import SupersessionDecision
 from memlane.ports.memories import MemoryWriteSession
@@ -111,12 +112,11 @@ class Writer(ServicePart):
     ) -> list[list[SupersessionDecision]]:
         if self._linker is None:
             return [[] for _ in fresh]
-        # A transcript's turn records what someone said then, not what holds now: it is
-        # linked, never judged as replacing anything (nor replaced: candidates are the
-        # owner's statements, and a turn is one only for its own speaker).
+        # A transcript's turn (or a segment of named speakers) records what someone said
+        # then, not what holds now for the user: it is linked, never judged as replacing.
         texts = [
-            d.memory.content if d.embedding is not None and not is_turn(d.memory.metadata)
-            else None
+            d.memory.content
+            if d.embedding is not None and not _is_transcript(d.memory.metadata) else None
             for d in fresh
         ]
         speakers = [speaker_of(d.memory.metadata) for d in fresh]
@@ -251,6 +251,10 @@ def _dedups(draft: _Draft) -> bool:
     """
     metadata = draft.memory.metadata
     return draft.embedding is not None and not is_turn(metadata) and SEGMENT_KEY not in metadata
+
+
+def _is_transcript(metadata: Mapping[str, Any]) -> bool:
+    return is_turn(metadata) or bool(metadata.get(NAMES_KEY))
 
 
 def _vector(draft: _Draft) -> Vector:

@@ -7,6 +7,7 @@ import pytest
 from memlane.domain.graph import EdgeKind
 from memlane.domain.model import NewMemory
 from memlane.domain.policy import GraphTuning, MemoryPolicy
+from memlane.domain.segments import Message, Role
 from tests.contract.builders import at_cosine, axis
 from tests.fakes.world import DIMENSION, FakeWorld, new_owner
 
@@ -78,3 +79,24 @@ async def test_with_the_graph_off_a_near_duplicate_merges_and_nothing_links() ->
     lisbon = await world.service.remember(owner, NewMemory(new))
     assert lisbon.merged and lisbon.memory.id == berlin.memory.id and lisbon.edges == ()
     assert await world.graph.edges_of(owner, [berlin.memory.id]) == []
+
+
+async def test_a_users_own_chat_can_supersede_but_a_named_transcript_cannot() -> None:
+    old, new = "I live in Berlin", "I moved to Lisbon last month"
+    chat_old, chat_new = f"user: {old}", f"user: {new}"
+    named_old, named_new = f"user (Ana): {old}", f"user (Bob): {new}"
+    world = world_with({
+        chat_old: axis(DIMENSION, 0), chat_new: at_cosine(DIMENSION, 0.9),
+        named_old: axis(DIMENSION, 0), named_new: at_cosine(DIMENSION, 0.9),
+    })
+    memory, owner = world.service, new_owner()
+    mine = await memory.add_messages(owner, "mine", [Message(Role.USER, old)])
+    moved = await memory.add_messages(owner, "mine", [Message(Role.USER, new)])
+    assert (moved.memories[0].id, mine.memories[0].id, EdgeKind.SUPERSEDES) in {
+        e.key for e in moved.edges
+    }
+    other = new_owner()
+    said = await memory.add_messages(other, "log", [Message(Role.USER, old, name="Ana")])
+    reply = await memory.add_messages(other, "log", [Message(Role.USER, new, name="Bob")])
+    assert said.memories[0].metadata["names"] == ["Ana"]
+    assert not {e.kind for e in reply.edges} & {EdgeKind.SUPERSEDES, EdgeKind.CONTRADICTION}
