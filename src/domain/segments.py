@@ -36,8 +36,8 @@ class Message:
 
 @dataclass(frozen=True, slots=True)
 class Segment:
-    """What becomes one memory: the messages' texts kept verbatim, each line led by its role
-    (and name), in order. `memory_type` is tool_result for a tool's output, else inferred."""
+    """What becomes one memory: the messages' texts kept verbatim, each line led by its
+    speaker's name or else its role, in order. `memory_type` is tool_result for a tool's output, else inferred."""
 
     content: str
     roles: tuple[Role, ...]
@@ -49,8 +49,9 @@ class Segment:
 
 
 def _line(message: Message) -> str:
-    who = message.role.value if not message.name else f"{message.role.value} ({message.name})"
-    return f"{who}: {message.content.strip()}"
+    # A named speaker is shown by name (the role stays in the memory's metadata): the line
+    # then reads as the speaker wrote it, which is also what embeds and matches best.
+    return f"{message.name or message.role.value}: {message.content.strip()}"
 
 
 def _check(messages: Sequence[Message]) -> None:

@@ -33,7 +33,7 @@ async def test_each_exchange_becomes_one_memory_and_segments_are_chained(
     assert [m["content"] for m in memories] == [
         "user: I adopted a greyhound called Pixel last week\n"
         "assistant: Congratulations! Greyhounds are gentle dogs.",
-        'tool (calendar): {"vet": "Dr. Okafor, Tuesday 9:00"}',
+        'calendar: {"vet": "Dr. Okafor, Tuesday 9:00"}',
         "user: So I need a bigger car for her\nassistant: An estate car would fit a crate.",
     ]
     assert memories[1]["memory_type"] == "tool_result"

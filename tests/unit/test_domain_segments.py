@@ -38,7 +38,7 @@ def test_a_tool_message_is_its_own_tool_result_segment() -> None:
         Message(Role.ASSISTANT, "It is 21 degrees."),
     ])
     assert [s.memory_type for s in segments] == [None, MemoryType.TOOL_RESULT, None]
-    assert segments[1].content == 'tool (weather): {"temp": 21}'
+    assert segments[1].content == 'weather: {"temp": 21}'
     assert segments[2].roles == (Role.ASSISTANT,)
 
 

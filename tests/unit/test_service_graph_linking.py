@@ -84,7 +84,7 @@ async def test_with_the_graph_off_a_near_duplicate_merges_and_nothing_links() ->
 async def test_a_users_own_chat_can_supersede_but_a_named_transcript_cannot() -> None:
     old, new = "I live in Berlin", "I moved to Lisbon last month"
     chat_old, chat_new = f"user: {old}", f"user: {new}"
-    named_old, named_new = f"user (Ana): {old}", f"user (Bob): {new}"
+    named_old, named_new = f"Ana: {old}", f"Bob: {new}"
     world = world_with({
         chat_old: axis(DIMENSION, 0), chat_new: at_cosine(DIMENSION, 0.9),
         named_old: axis(DIMENSION, 0), named_new: at_cosine(DIMENSION, 0.9),
