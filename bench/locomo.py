@@ -29,6 +29,7 @@ from typing import Any
 
 from memlane.container import open_memlane
 from memlane.domain.model import DEFAULT_TENANT, MemoryContext, MemoryType, NewMemory, Owner
+from memlane.domain.segments import SEGMENT_KEY, Message, Role
 from memlane.service.memory_service import MemoryService
 from memlane.settings import load_settings
 
@@ -92,7 +93,15 @@ def turn_memories(sample: Mapping[str, Any]) -> Iterator[NewMemory]:
             )
 
 
+# (conversation_id, segment position) -> turn id, for memories stored as conversation segments.
+SEGMENT_TURNS: dict[tuple[str, int], str] = {}
+
+
 def source_turns(memory: MemoryContext) -> set[str]:
+    segment = memory.metadata.get(SEGMENT_KEY)
+    if segment is not None and memory.conversation_id is not None:
+        turn = SEGMENT_TURNS.get((memory.conversation_id, int(segment)))
+        return {turn} if turn else set()
     return {str(s) for s in memory.metadata.get("sources", [])}
 
 
@@ -101,6 +110,26 @@ async def ingest(service: MemoryService, owner: Owner, sample: Mapping[str, Any]
     for start in range(0, len(items), INGEST_BATCH):
         await service.remember_many(owner, items[start : start + INGEST_BATCH])
     return len(items)
+
+
+async def ingest_conversation(
+    service: MemoryService, owner: Owner, sample: Mapping[str, Any]
+) -> int:
+    """Each session through the conversation route (POST /v1/conversations/{id}/messages):
+    every turn a user message named by its speaker, so each is its own segment."""
+    sessions: dict[str, list[NewMemory]] = defaultdict(list)
+    for item in turn_memories(sample):
+        sessions[str(item.conversation_id)].append(item)
+    for conversation_id, turns in sessions.items():
+        messages = [
+            Message(Role.USER, t.content, t.created_at, str(t.metadata["speaker"]))
+            for t in turns
+        ]
+        added = await service.add_messages(owner, conversation_id, messages)
+        for memory, turn in zip(added.memories, turns, strict=True):
+            position = int(memory.metadata[SEGMENT_KEY])
+            SEGMENT_TURNS[(conversation_id, position)] = str(turn.metadata["sources"][0])
+    return sum(len(t) for t in sessions.values())
 
 
 class Tally:
@@ -129,12 +158,17 @@ class Tally:
         }
 
 
-async def run(samples: Sequence[Mapping[str, Any]], k: int, workdir: Path) -> dict[str, Any]:
+async def run(
+    samples: Sequence[Mapping[str, Any]], k: int, workdir: Path, *, graph: bool,
+    conversations: bool,
+) -> dict[str, Any]:
     settings = load_settings(
         database={"data_dir": str(workdir / "pgdata"), "url": ""},
         memory={"enable_encryption": True, "encryption_key_path": str(workdir / "bench.key")},
         worker={"enabled": False},
+        graph={"enabled": graph},
     )
+    load = ingest_conversation if conversations else ingest
     tally = Tally()
     latencies_ms: list[float] = []
     turns = 0
@@ -142,7 +176,7 @@ async def run(samples: Sequence[Mapping[str, Any]], k: int, workdir: Path) -> di
         service = memlane.service
         started = time.perf_counter()
         for sample in samples:
-            turns += await ingest(service, Owner(DEFAULT_TENANT, sample["sample_id"]), sample)
+            turns += await load(service, Owner(DEFAULT_TENANT, sample["sample_id"]), sample)
         ingest_s = time.perf_counter() - started
         started = time.perf_counter()
         for sample in samples:
@@ -187,18 +221,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, required=True, help="LoCoMo JSON file")
     parser.add_argument("--k", type=int, default=10, help="memories returned per question")
     parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    parser.add_argument(
+        "--ingest", choices=["conversations", "memories"], default="conversations",
+        help="through the conversation route (segments), or one memory per turn",
+    )
+    parser.add_argument(
+        "--graph", choices=["both", "on", "off"], default="both",
+        help="graph memory on, off, or both in one run (then: {'graph_on', 'graph_off'})",
+    )
     args = parser.parse_args(argv)
     if args.k < 1:
         parser.error("--k must be at least 1")
-    workdir = Path(tempfile.mkdtemp(prefix="memlane-locomo-"))
-    try:
-        samples = json.loads(args.data.read_text(encoding="utf-8"))
-        result = asyncio.run(run(samples, args.k, workdir))
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
+    samples = json.loads(args.data.read_text(encoding="utf-8"))
+    modes = {"both": [True, False], "on": [True], "off": [False]}[args.graph]
+    results: dict[str, Any] = {}
+    for graph in modes:
+        workdir = Path(tempfile.mkdtemp(prefix="memlane-locomo-"))
+        try:
+            results["graph_on" if graph else "graph_off"] = asyncio.run(run(
+                samples, args.k, workdir, graph=graph,
+                conversations=args.ingest == "conversations",
+            ))
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
     if args.json:
-        print(json.dumps(result))
-    else:
+        print(json.dumps(results if len(results) > 1 else next(iter(results.values()))))
+        return 0
+    for label, result in results.items():
+        print(label)
         overall = result["overall"]
         print(f"recall@5 {overall['recall@5']:.3f}  recall@{args.k} "
               f"{overall[f'recall@{args.k}']:.3f}  over {overall['questions']} questions")
