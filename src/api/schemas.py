@@ -6,7 +6,7 @@ Every request struct forbids unknown fields, so a typo is a 4xx, never silently 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 import msgspec
@@ -73,6 +73,15 @@ class ContextIn(_In):
     # Memories another one replaced are left out unless this is true or the query asks
     # about the past ("used to", "früher"); shown, they carry superseded_by.
     include_superseded: bool = False
+    # The current session: its memories are already in the prompt (left out unless
+    # include_current).
+    conversation_id: ConversationId | None = None
+    include_current: bool = False
+    # Texts already in the prompt: memories nearly the same (cosine >= 0.85) are left out.
+    active_context: Annotated[
+        list[Annotated[str, Meta(min_length=1, max_length=4096)]], Meta(max_length=20)
+    ] = msgspec.field(default_factory=list)
+    order: Literal["priority", "timeline"] = "priority"
 
 
 class PatchIn(_In):

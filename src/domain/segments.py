@@ -37,7 +37,8 @@ class Message:
 @dataclass(frozen=True, slots=True)
 class Segment:
     """What becomes one memory: the messages' texts kept verbatim, each line led by its
-    speaker's name or else its role, in order. `memory_type` is tool_result for a tool's output, else inferred."""
+    speaker's name or else its role, in order. `memory_type` is tool_result for a tool's
+    output, else inferred."""
 
     content: str
     roles: tuple[Role, ...]

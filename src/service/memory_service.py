@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
+from memlane.domain.context import ContextOptions
 from memlane.domain.errors import InvalidMemory, MemoryNotFound
 from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.importance import classify, estimate_importance
@@ -209,22 +210,18 @@ class MemoryService:
         )
 
     async def retrieve_context(
-        self, owner: Owner, query: str, limit: int | None = None, *,
-        include_superseded: bool = False,
+        self, owner: Owner, query: str, limit: int | None = None,
+        options: ContextOptions | None = None,
     ) -> list[MemoryContext]:
         """The best memories for a prompt in type-priority order; records their access."""
-        return await self._retriever.retrieve_context(
-            owner, query, limit, include_superseded=include_superseded
-        )
+        return await self._retriever.retrieve_context(owner, query, limit, options)
 
     async def prompt_context(
-        self, owner: Owner, query: str, limit: int | None = None, *,
-        include_superseded: bool = False,
+        self, owner: Owner, query: str, limit: int | None = None,
+        options: ContextOptions | None = None,
     ) -> PromptContext:
         """The memories that fit the character budget and the rendered block."""
-        return await self._retriever.prompt_context(
-            owner, query, limit, include_superseded=include_superseded
-        )
+        return await self._retriever.prompt_context(owner, query, limit, options)
 
     async def stats(self, owner: Owner | None) -> MemoryStats:
         return await self._maintenance_port.stats(owner, self._clock(), self._policy.base_rate)

@@ -10,7 +10,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.context import by_type_priority, fit_to_budget, render_context
+from memlane.domain.context import (
+    ACTIVE_CONTEXT_SIMILARITY,
+    ContextOptions,
+    fit_to_budget,
+    in_order,
+    render_context,
+)
 from memlane.domain.decay import importance_at
 from memlane.domain.errors import EmbeddingUnavailable
 from memlane.domain.model import (
@@ -125,12 +131,12 @@ class Retriever(ServicePart):
         self._expansion = expansion
 
     async def select(
-        self, owner: Owner, query: str, limit: int | None, *, include_superseded: bool = False
+        self, owner: Owner, query: str, limit: int | None, options: ContextOptions | None = None
     ) -> list[MemoryContext]:
-        return (await self._select(owner, query, limit, include_superseded))[0]
+        return (await self._select(owner, query, limit, options or ContextOptions()))[0]
 
     async def _select(
-        self, owner: Owner, query: str, limit: int | None, include_superseded: bool
+        self, owner: Owner, query: str, limit: int | None, options: ContextOptions
     ) -> tuple[list[MemoryContext], Expansion]:
         """The best memories for a prompt, in type-priority order, without recording access.
 
@@ -151,17 +157,21 @@ class Retriever(ServicePart):
         # Lexical hits are eligible whatever their cosine.
         eligible = [
             c for c in found.ranked
-            if found.vector is None or c.lexical or c.similarity >= threshold
+            if (found.vector is None or c.lexical or c.similarity >= threshold)
+            and not options.excludes_conversation(c.hit.conversation_id)
         ]
         if not eligible:
             return [], Expansion()
         graph = Expansion()
         if self._expansion is not None:
             graph = await self._expansion.expand(owner, eligible, found.vector, now)
-            if not (include_superseded or asks_about_past(query)):
+            if not (options.include_superseded or asks_about_past(query)):
                 eligible = [c for c in eligible if c.id not in graph.superseded_by]
                 graph.added = [c for c in graph.added if c.id not in graph.superseded_by]
-            eligible = eligible + graph.added
+            eligible = eligible + [
+                c for c in graph.added if not options.excludes_conversation(c.hit.conversation_id)
+            ]
+        eligible = await self._without_active(owner, eligible, options.active_context)
         if not eligible:
             return [], graph
         best_match = max(c.match for c in eligible)
@@ -187,6 +197,11 @@ class Retriever(ServicePart):
             expand_neighbours(self._search, owner, eligible, found.vector, tuning),
             self._store.get_many(owner, [c.id for c in likely], indexed=False),
         )
+        added = await self._without_active(
+            owner,
+            [c for c in added if not options.excludes_conversation(c.hit.conversation_id)],
+            options.active_context,
+        )
         chosen = ranked(eligible + added)
         opened = await self._open(
             owner, chosen, now, {r.id: r for r in prefetched}, unindexed=True
@@ -196,7 +211,26 @@ class Retriever(ServicePart):
             _context(hit, roles.get(hit.memory.id, "entry"), graph.superseded_by)
             for hit in opened
         ]
-        return by_type_priority(contexts), graph
+        return in_order(contexts, options.order), graph
+
+    async def _without_active(
+        self, owner: Owner, candidates: list[Candidate], active: Sequence[str]
+    ) -> list[Candidate]:
+        """The candidates not already in the prompt: below ACTIVE_CONTEXT_SIMILARITY to every
+        text of `active` (one embedding call, one similarity read per text)."""
+        if not active or not candidates:
+            return candidates
+        try:
+            vectors = await self._embedder.embed(list(active), kind="document")
+        except EmbeddingUnavailable as error:
+            log.warning("embedder unavailable, active context not compared: %s", error)
+            return candidates
+        ids = [c.id for c in candidates]
+        repeated: set[UUID] = set()
+        for vector in vectors:
+            cosines = await self._search.similarities(owner, ids, vector)
+            repeated |= {i for i, c in cosines.items() if c >= ACTIVE_CONTEXT_SIMILARITY}
+        return [c for c in candidates if c.id not in repeated]
 
     def _relevance(self, candidate: Candidate, now: datetime) -> float:
         """DESIGN relevance from the stored (plaintext) heat, importance computed at `now`."""
@@ -239,20 +273,22 @@ class Retriever(ServicePart):
         return scored
 
     async def retrieve_context(
-        self, owner: Owner, query: str, limit: int | None, *, include_superseded: bool = False
+        self, owner: Owner, query: str, limit: int | None, options: ContextOptions | None = None
     ) -> list[MemoryContext]:
-        chosen, graph = await self._select(owner, query, limit, include_superseded)
+        chosen, graph = await self._select(owner, query, limit, options or ContextOptions())
         await self._record(owner, chosen, graph)
         return chosen
 
     async def prompt_context(
-        self, owner: Owner, query: str, limit: int | None, *, include_superseded: bool = False
+        self, owner: Owner, query: str, limit: int | None, options: ContextOptions | None = None
     ) -> PromptContext:
+        options = options or ContextOptions()
         budget = self._policy.context_char_budget
-        chosen, graph = await self._select(owner, query, limit, include_superseded)
-        fitting = fit_to_budget(chosen, budget)
+        chosen, graph = await self._select(owner, query, limit, options)
+        fitting = in_order(fit_to_budget(chosen, budget, options.order), options.order)
         await self._record(owner, fitting, graph)
-        return PromptContext(memories=tuple(fitting), text=render_context(fitting, budget))
+        text = render_context(fitting, budget, options.order)
+        return PromptContext(memories=tuple(fitting), text=text)
 
     async def _record(
         self, owner: Owner, chosen: Sequence[MemoryContext], graph: Expansion

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from memlane.domain.context import ContextOptions, ContextOrder
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.model import (
     DEFAULT_TENANT,
@@ -64,6 +65,27 @@ def as_message(value: Message | Mapping[str, Any]) -> Message:
     return Message(role, content, created_at, name)
 
 
+def context_options(
+    *,
+    conversation_id: str | None = None,
+    include_current: bool = False,
+    active_context: Sequence[str] = (),
+    order: str | ContextOrder = ContextOrder.PRIORITY,
+    include_superseded: bool = False,
+) -> ContextOptions:
+    """ContextOptions from keyword arguments; InvalidMemory names what is wrong."""
+    if isinstance(active_context, str):
+        raise InvalidMemory("active_context is a list of texts, not one text")
+    try:
+        return ContextOptions(
+            conversation_id=conversation_id, include_current=include_current,
+            active_context=tuple(active_context), order=ContextOrder(order),
+            include_superseded=include_superseded,
+        )
+    except ValueError as error:
+        raise InvalidMemory(str(error)) from None
+
+
 class TenantMemory(MemoryContextPort):
     """Everything a host service needs, addressed by `user_id` within one tenant."""
 
@@ -78,19 +100,19 @@ class TenantMemory(MemoryContextPort):
 
     # -- MemoryContextPort -----------------------------------------------------------------
     async def retrieve_context(
-        self, user_id: str, query: str, limit: int | None = None, *,
-        include_superseded: bool = False,
+        self, user_id: str, query: str, limit: int | None = None, **options: Any
     ) -> list[MemoryContext]:
+        """`options`: conversation_id, include_current, active_context, order ("priority" or
+        "timeline"), include_superseded (see ContextOptions)."""
         return await self._service.retrieve_context(
-            self.owner(user_id), query, limit, include_superseded=include_superseded
+            self.owner(user_id), query, limit, context_options(**options)
         )
 
     async def prompt_context(
-        self, user_id: str, query: str, limit: int | None = None, *,
-        include_superseded: bool = False,
+        self, user_id: str, query: str, limit: int | None = None, **options: Any
     ) -> PromptContext:
         return await self._service.prompt_context(
-            self.owner(user_id), query, limit, include_superseded=include_superseded
+            self.owner(user_id), query, limit, context_options(**options)
         )
 
     # -- conveniences ----------------------------------------------------------------------

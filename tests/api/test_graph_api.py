@@ -103,3 +103,31 @@ async def test_an_unknown_kind_or_depth_is_a_4xx(
         response = await client.get(f"/v1/memories/{first}/graph?{query}", headers=tenant.alice)
         assert 400 <= response.status_code < 500, query
         assert_problem(response, response.status_code)
+
+
+async def test_context_leaves_out_the_current_conversation_and_takes_the_new_fields(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    ids = await add_chat(client, tenant.alice)
+    query = {"query": "Where will we hike with my sister?"}
+    found = (await client.post("/v1/context", json=query, headers=tenant.alice)).json()
+    assert {m["id"] for m in found["memories"]} & set(ids)
+    assert all(m["role"] in {"entry", "chain", "semantic", "activation"}
+               for m in found["memories"])
+    assert {m["conversation_id"] for m in found["memories"]} == {"visit"}
+    current = await client.post(
+        "/v1/context", json={**query, "conversation_id": "visit", "order": "timeline"},
+        headers=tenant.alice,
+    )
+    assert current.status_code == 200 and current.json()["memories"] == []
+    again = await client.post(
+        "/v1/context",
+        json={**query, "conversation_id": "visit", "include_current": True,
+              "order": "timeline", "include_superseded": True, "active_context": ["hello"]},
+        headers=tenant.alice,
+    )
+    created = [m["created_at"] for m in again.json()["memories"]]
+    assert created and created == sorted(created)
+    bad = await client.post("/v1/context", json={**query, "order": "random"},
+                            headers=tenant.alice)
+    assert_problem(bad, 422)

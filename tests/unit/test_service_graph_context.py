@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from memlane.domain.context import ContextOptions
 from memlane.domain.model import NewMemory, Owner
 from memlane.domain.policy import GraphTuning, MemoryPolicy
 from tests.contract.builders import at_cosine, axis
@@ -46,7 +47,9 @@ async def test_a_question_about_the_past_brings_the_old_memory_labelled() -> Non
 
 async def test_include_superseded_shows_the_old_memory_for_any_question() -> None:
     world, owner, berlin, lisbon = await moved()
-    chosen = await world.service.prompt_context(owner, NOW_Q, 5, include_superseded=True)
+    chosen = await world.service.prompt_context(
+        owner, NOW_Q, 5, ContextOptions(include_superseded=True)
+    )
     assert {m.id for m in chosen.memories} == {berlin, lisbon}
 
 

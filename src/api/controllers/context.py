@@ -12,6 +12,7 @@ from memlane.api.deps import MEMORIES, Memories, owner_from_body
 from memlane.api.mapping import context_out
 from memlane.api.params import ERRORS, READ, bounded_limit
 from memlane.api.schemas import ContextIn, ContextOut
+from memlane.domain.context import ContextOptions, ContextOrder
 from memlane.domain.model import Owner
 
 
@@ -34,6 +35,9 @@ class ContextController(Controller):
 
         Returned memories count as accessed (their decay clock restarts)."""
         limit = bounded_limit(data.limit, 0, config.max_context_limit) if data.limit else None
-        return context_out(await memories.prompt_context(
-            owner, data.query, limit, include_superseded=data.include_superseded
-        ))
+        options = ContextOptions(
+            conversation_id=data.conversation_id, include_current=data.include_current,
+            active_context=tuple(data.active_context), order=ContextOrder(data.order),
+            include_superseded=data.include_superseded,
+        )
+        return context_out(await memories.prompt_context(owner, data.query, limit, options))
