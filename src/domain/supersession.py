@@ -6,7 +6,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cached_property
+from functools import cached_property, lru_cache
 from uuid import UUID
 
 from memlane.domain import supersession_cues as cues
@@ -208,6 +208,13 @@ def _reasons(
     )
 
 
+@lru_cache(maxsize=1024)
+def _read(cue_set: SupersessionCues, text: str) -> _Reading:
+    # A pure reading of a text: the same older memories are candidates for many new ones.
+    # (Held in this process only, like any plaintext the service opens.)
+    return cue_set.read(text)
+
+
 def judge_supersession(
     new_text: str,
     candidates: Sequence[tuple[UUID, str, float]],
@@ -228,11 +235,11 @@ def judge_supersession(
         cue_set.has(family, new_text) for family in ("hedge", "addition", "continuity")
     ) or cues.TRAILING_ADDITION.search(cues.normalise(new_text)):
         return []
-    new = cue_set.read(new_text)
+    new = _read(cue_set, new_text)
     cued = new.names_old_value or cue_set.has("change", new_text)
     found: list[SupersessionDecision] = []
     for memory_id, text, cosine in candidates:
-        old = cue_set.read(text)
+        old = _read(cue_set, text)
         is_fact = memory_id in fact_conflicts
         reasons = None if old.past else _reasons(new, old, cosine, band, cued)
         # "I lived in Munich before" is history already, whatever its facts say.
