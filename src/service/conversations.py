@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from memlane.domain.causal import CAUSAL_WEIGHT, follows_causally
-from memlane.domain.errors import InvalidMemory
+from memlane.domain.errors import InvalidMemory, StorageUnavailable
 from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.importance import classify, estimate_importance
 from memlane.domain.model import (
@@ -32,6 +33,7 @@ from memlane.ports.graph import GraphPort
 from memlane.ports.memories import MemoryStorePort
 from memlane.service.writing import Writer
 
+log = logging.getLogger(__name__)
 MAX_CONVERSATION_ID_CHARS = 200
 # Segments without a time of their own keep their order by these steps after the call's now.
 ORDER_STEP = timedelta(microseconds=1)
@@ -71,9 +73,14 @@ class Conversations:
         memories = [r.memory for r in results]
         edges = self._conversation_edges(previous, memories, now)
         if self._graph is not None and edges:
-            await self._graph.add_edges(
-                owner, edges, cap_per_node=self._policy.graph.max_semantic_edges
-            )
+            try:
+                await self._graph.add_edges(
+                    owner, edges, cap_per_node=self._policy.graph.max_semantic_edges
+                )
+            except StorageUnavailable as error:
+                # The segments are stored: a retry after an error would store them twice.
+                log.warning("chain of %d segments not stored: %s", len(memories), error)
+                edges = []
         return AddedMessages(tuple(memories), tuple(edges) + _write_edges(results, now))
 
     def _new_memory(

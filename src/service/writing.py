@@ -10,7 +10,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from memlane.domain.decay import importance_at
-from memlane.domain.errors import EmbeddingUnavailable
+from memlane.domain.errors import EmbeddingUnavailable, StorageUnavailable
 from memlane.domain.importance import classify, estimate_importance
 from memlane.domain.model import (
     DenseHit,
@@ -140,8 +140,15 @@ class Writer(ServicePart):
             for d, near, replaces in zip(fresh, nearby, decisions, strict=True)
             if id(d) in stored and d.embedding is not None
         ]
+        try:
+            linked = await self._linker.link(owner, written, now)
+        except StorageUnavailable as error:
+            # The memories are committed: a lost link must not turn the write into an error
+            # a client would retry (and so store twice).
+            log.warning("graph links of %d new memories not stored: %s", len(written), error)
+            return {}
         made: dict[UUID, list[tuple[UUID, str, float]]] = {}
-        for edge in await self._linker.link(owner, written, now):
+        for edge in linked:
             made.setdefault(edge.source, []).append((edge.target, edge.kind.value, edge.weight))
         return {memory_id: tuple(edges) for memory_id, edges in made.items()}
 

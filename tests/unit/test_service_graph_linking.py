@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from memlane.domain.errors import StorageUnavailable
 from memlane.domain.graph import EdgeKind
 from memlane.domain.model import NewMemory
 from memlane.domain.policy import GraphTuning, MemoryPolicy
@@ -100,3 +101,18 @@ async def test_a_users_own_chat_can_supersede_but_a_named_transcript_cannot() ->
     reply = await memory.add_messages(other, "log", [Message(Role.USER, new, name="Bob")])
     assert said.memories[0].metadata["names"] == ["Ana"]
     assert not {e.kind for e in reply.edges} & {EdgeKind.SUPERSEDES, EdgeKind.CONTRADICTION}
+
+
+async def test_a_write_whose_links_cannot_be_stored_still_succeeds() -> None:
+    old, new = "I play the cello in an orchestra", "Rehearsals for the concert start soon"
+    world = world_with({old: axis(DIMENSION, 0), new: at_cosine(DIMENSION, 0.6)})
+    owner = new_owner()
+    await world.service.remember(owner, NewMemory(old))
+
+    async def unavailable(*args: object, **kwargs: object) -> int:
+        raise StorageUnavailable("database gone")
+
+    world.graph.add_edges = unavailable  # type: ignore[method-assign]
+    stored = await world.service.remember(owner, NewMemory(new))
+    assert stored.edges == () and not stored.merged
+    assert (await world.service.get(owner, stored.memory.id)).content == new
