@@ -95,3 +95,4 @@ async def test_a_pinned_key_cannot_write_into_another_users_conversation(
     )
     assert_problem(response, 404)
     assert await count(client, tenant.bob) == 0
+

@@ -44,6 +44,7 @@ from memlane.api.schemas import (
 )
 from memlane.domain.model import Memory, MemoryFilter, MemoryType, Owner
 from memlane.domain.portable import memory_to_record
+from memlane.service.validation import check_content
 
 NDJSON = "application/x-ndjson"
 
@@ -120,6 +121,8 @@ class MemoriesController(Controller):
         """Learn from a question/answer pair; type and importance come from the heuristics.
 
         201 when stored, 200 when merged or skipped (either side under 20 characters)."""
+        for side in (data.question, data.answer):
+            check_content(side, memories.policy)  # a blank or oversized side is a 422
         result = await memories.learn(
             owner,
             data.question,
