@@ -1,0 +1,142 @@
+"""Word lists (EN/DE) that fact patterns consult: jobs, traits, pets, kin, nationalities, verbs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+
+def word_set(text: str) -> frozenset[str]:
+    """The whitespace-separated words of `text`; '_' joins a phrase ("night_owl")."""
+    return frozenset(w.replace("_", " ") for w in text.split())
+
+
+# Head nouns of jobs: "software engineer", "freelance photographer" end in one of these.
+OCCUPATIONS_EN = word_set("""
+nurse teacher engineer developer programmer analyst photographer doctor physician surgeon
+dentist lawyer attorney solicitor accountant architect designer chef baker carpenter
+electrician plumber mechanic pilot journalist writer author editor translator scientist
+researcher professor lecturer student consultant manager marketer cashier waiter waitress
+bartender barista pharmacist therapist psychologist psychiatrist vet veterinarian paramedic
+firefighter police_officer soldier farmer artist musician actor actress dancer librarian
+secretary receptionist midwife caregiver social_worker entrepreneur founder ceo cto intern
+tutor coach economist statistician mathematician physicist chemist biologist technician
+administrator sysadmin illustrator copywriter recruiter banker broker realtor optician
+hairdresser florist tailor janitor cleaner butcher welder gardener landscaper surveyor
+physiotherapist radiologist anaesthetist anesthetist optometrist pediatrician paediatrician
+""")
+# Words that make "I'm a good cook" a judgement rather than a job.
+JUDGEMENT_WORDS = word_set("good great bad terrible decent excellent amazing awful better best "
+                           "huge big poor lousy proud")
+# German job nouns are matched on their ending, so compounds count ("Softwareentwicklerin").
+OCCUPATION_STEMS_DE = word_set("""
+lehrer arzt ärztin pfleger krankenschwester ingenieur entwickler programmierer tischler
+schreiner elektriker mechaniker mechatroniker anwalt anwältin architekt designer koch
+köchin bäcker verkäufer journalist autor übersetzer wissenschaftler professor student
+berater manager kassierer kellner apotheker therapeut psychologe psychologin polizist
+soldat landwirt künstler musiker schauspieler bibliothekar sekretär hebamme erzieher
+sozialarbeiter unternehmer gründer schulleiter buchhalter friseur friseurin maler
+fotograf redakteur informatiker physiker chemiker biologe biologin techniker
+administrator beamter beamtin richter richterin zahnarzt zahnärztin kaufmann kauffrau
+dozent grafiker installateur
+""")
+FEMININE_SUFFIX_DE = "in"
+
+TRAIT_ADJECTIVES_EN = word_set("""
+patient impatient introverted extroverted extraverted stubborn shy organised organized
+disorganised disorganized messy tidy lazy competitive ambitious curious optimistic
+pessimistic punctual forgetful creative outgoing talkative sensitive impulsive spontaneous
+reliable loyal honest generous sociable reserved indecisive easygoing easy-going laid-back
+hot-tempered short-tempered clumsy chaotic stoic empathetic analytical detail-oriented
+independent adventurous cautious frugal thrifty stingy picky fussy pedantic sarcastic moody
+grumpy cheerful perfectionistic introspective easily_distracted easily_bored easily_stressed
+""")
+# These name a state as often as a character ("I'm calm now"): only with "person", "by
+# nature", "naturally", "generally" do they describe who someone is.
+PERSON_ADJECTIVES_EN = word_set("""
+happy calm quiet anxious nervous relaxed positive negative kind friendly funny serious
+emotional private social active loud private nice warm
+""")
+TRAIT_NOUNS_EN = word_set("""
+night_owl early_bird early_riser perfectionist introvert extrovert extravert ambivert
+morning_person night_person evening_person neat_freak control_freak workaholic procrastinator
+people_person overthinker optimist pessimist realist dreamer creature_of_habit team_player
+loner homebody worrier people_pleaser people-pleaser risk_taker risk-taker night-owl
+""")
+TRAIT_ADJECTIVES_DE = word_set("""
+ungeduldig geduldig introvertiert extrovertiert stur ordentlich unordentlich schüchtern
+ehrgeizig neugierig vergesslich chaotisch pünktlich unpünktlich faul fleißig optimistisch
+pessimistisch kreativ spontan zuverlässig ehrlich großzügig geizig sparsam gesellig
+zurückhaltend impulsiv empfindlich sensibel perfektionistisch launisch tollpatschig
+ungeschickt abenteuerlustig vorsichtig hilfsbereit nachtragend penibel pingelig locker
+temperamentvoll leicht_ablenkbar leicht_reizbar harmoniebedürftig
+""")
+PERSON_ADJECTIVES_DE = word_set("""
+ruhig gelassen fröhlich ängstlich nervös entspannt lustig ernst positiv emotional sozial
+aktiv freundlich still laut nett herzlich
+""")
+TRAIT_NOUNS_DE = word_set("""
+Morgenmensch Nachtmensch Nachteule Frühaufsteher Frühaufsteherin Langschläfer
+Langschläferin Perfektionist Perfektionistin Workaholic Optimist Optimistin Pessimist
+Pessimistin Realist Realistin Träumer Träumerin Gewohnheitstier Einzelgänger Einzelgängerin
+Chaot Chaotin Kontrollfreak Ordnungsfanatiker Ordnungsfanatikerin Teamplayer Stubenhocker
+Stubenhockerin Pedant Pedantin Bauchmensch Kopfmensch Familienmensch Sturkopf Dickkopf
+""")
+# Words that say "this is a lasting trait" and so admit the PERSON_ADJECTIVES.
+TRAIT_MARKERS = ("person", "by nature", "naturally", "generally", "usually", "at heart",
+                 "von natur aus", "mensch", "typ", "grundsätzlich", "im grunde", "generell")
+
+PETS_EN = word_set("""
+dog dogs puppy cat cats kitten kittens parrot parrots hamster hamsters rabbit rabbits
+guinea_pig guinea_pigs horse horses fish goldfish turtle turtles tortoise budgie budgies
+retriever labrador poodle terrier beagle spaniel dachshund snake lizard ferret ferrets
+""")
+PETS_DE = word_set("""
+Hund Hunde Katze Katzen Kater Wellensittich Wellensittiche Papagei Papageien Hamster
+Kaninchen Meerschweinchen Pferd Pferde Fisch Fische Goldfisch Goldfische Schildkröte
+Schildkröten Hase Hasen Dackel Pudel Labrador Terrier
+""")
+KIN: Mapping[str, str] = {
+    "sister": "sister", "brother": "brother", "mom": "mother", "mum": "mother",
+    "mother": "mother", "dad": "father", "father": "father", "son": "son", "sons": "son",
+    "daughter": "daughter", "daughters": "daughter", "kids": "children", "children": "children",
+    "schwester": "sister", "bruder": "brother", "mutter": "mother", "mama": "mother",
+    "vater": "father", "papa": "father", "sohn": "son", "söhne": "son", "tochter": "daughter",
+    "töchter": "daughter", "kinder": "children",
+}
+NATIONALITIES_EN = word_set("""
+American British English Scottish Welsh Irish Canadian Australian Brazilian Mexican
+Argentinian Chilean Colombian Peruvian German French Italian Spanish Portuguese Dutch
+Belgian Swiss Austrian Polish Czech Slovak Hungarian Romanian Bulgarian Greek Turkish
+Russian Ukrainian Swedish Norwegian Danish Finnish Icelandic Indian Pakistani Chinese
+Japanese Korean Vietnamese Thai Filipino Indonesian Nigerian Kenyan Egyptian Moroccan
+Israeli Iranian Croatian Serbian
+""")
+NATIONALITIES_DE = word_set("""
+Deutscher Deutsche Schweizer Schweizerin Österreicher Österreicherin Italiener Italienerin
+Franzose Französin Spanier Spanierin Pole Polin Türke Türkin Amerikaner Amerikanerin
+Engländer Engländerin Brite Britin Niederländer Niederländerin Holländer Holländerin
+Portugiese Portugiesin Grieche Griechin Russe Russin Ukrainer Ukrainerin Brasilianer
+Brasilianerin Japaner Japanerin Chinese Chinesin Inder Inderin Kanadier Kanadierin
+Mexikaner Mexikanerin Schwede Schwedin Norweger Norwegerin Däne Dänin Ire Irin Ungar
+Ungarin Tscheche Tschechin Kroate Kroatin Serbe Serbin Rumäne Rumänin Bulgare Bulgarin
+""")
+
+# "I can't <verb>" is a lasting limit for these verbs; "I can't find my keys" is not.
+LIMIT_VERBS_EN = word_set("""
+eat drink have take consume drive fly swim lift carry walk run jog climb travel tolerate
+digest sit kneel bend use cycle ride dance stay_up smoke
+""")
+LIMIT_VERBS_DE = word_set("""
+essen trinken fahren autofahren fliegen schwimmen joggen laufen rennen heben tragen klettern
+reisen vertragen sitzen knien radfahren rauchen verdauen tanzen
+""")
+# Imperatives that set a standing rule for the assistant ("never schedule ... before 9").
+RULE_VERBS_EN = word_set("""
+schedule book plan call ring phone text message email e-mail send put set arrange wake
+disturb contact remind invite suggest recommend order add share forward
+""")
+RULE_VERBS_DE = word_set("""
+plane plan buch buche ruf rufe leg lege schick schicke setz setze vereinbar vereinbare weck
+wecke stör störe schreib schreibe trag trage sende send lad lade erinnere erinner bestell
+bestelle kontaktier kontaktiere mail maile
+""")

@@ -1,0 +1,93 @@
+"""Which fact relations an EN/DE question asks about, so retrieval reaches facts by meaning."""
+
+from __future__ import annotations
+
+import re
+
+JOB = frozenset({"works_as", "works_at"})
+LIKES = frozenset({"likes", "prefers"})
+ALLERGIES = frozenset({"allergic_to", "intolerant_to"})
+FOOD_LIMITS = frozenset({"allergic_to", "intolerant_to", "cannot", "avoids", "diet"})
+AGE = frozenset({"age", "birthday", "birth_year"})
+KIDS = frozenset({"children", "son", "daughter"})
+
+
+def _cue(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+# Dislikes are checked first: "was mag ich nicht" must not also ask what is liked.
+_DISLIKES = _cue(r"\b(?:hate|dislike|don't i like|do i not like|can't i stand|mag ich nicht|"
+                 r"mag ich kein\w*|hasse ich|gefällt mir nicht)\b")
+_QUESTIONS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
+    (_cue(r"\b(?:my (?:job|work|employer|occupation|profession|career|company)|do i work|"
+          r"where i work|(?:do i do|i do) for a living|what do i do\b(?! on| at| in| with)|"
+          r"am i employed|mein(?:e|en)? (?:beruf|job|arbeit|arbeitgeber|firma|stelle)|"
+          r"arbeite ich|mache ich beruflich|ich beruflich|bin ich angestellt|"
+          r"bin ich beschäftigt)\b"), JOB),
+    (_cue(r"\b(?:do i live|i live|am i living|i'm living|my (?:address|city|flat|apartment)|"
+          r"where is home|wohne ich|lebe ich|ich wohne|ich lebe|mein(?:e)? (?:adresse|wohnort|"
+          r"zuhause|wohnung))\b"), frozenset({"lives_in"})),
+    (_cue(r"\b(?:where am i from|where do i come from|where did i grow up|my home ?town|"
+          r"woher komme ich|komme ich (?:ursprünglich )?aus|wo(?:her)? stamme ich|"
+          r"meine heimat(?:stadt)?)\b"), frozenset({"comes_from"})),
+    (_cue(r"\b(?:where was i born|my birthplace|wo bin ich geboren|wo wurde ich geboren|"
+          r"mein geburtsort)\b"), frozenset({"birthplace"})),
+    (_cue(r"\b(?:birthday|geburtstag)\b"), frozenset({"birthday"})),
+    (_cue(r"\b(?:when was i born|what year was i born|wann bin ich geboren|"
+          r"wann wurde ich geboren|mein(?:em)? geburtsjahr|welcher jahrgang)\b"),
+     frozenset({"birthday", "birth_year"})),
+    (_cue(r"\b(?:how old am i|my age|wie alt bin ich|mein alter)\b"), AGE),
+    (_cue(r"\b(?:my name|what am i called|what i'm called|what i am called|"
+          r"what do you call me|wie heiße ich|mein(?:en)? name)\b"), frozenset({"name"})),
+    (_cue(r"\b(?:my (?:wife|husband|partner|spouse|girlfriend|boyfriend|fianc[ée]e?)|"
+          r"am i married|who am i married to|am i (?:dating|engaged)|mein(?:e)? (?:frau|mann|"
+          r"ehefrau|ehemann|partner(?:in)?)|bin ich verheiratet|mit wem bin ich verheiratet)\b"),
+     frozenset({"partner"})),
+    (_cue(r"\b(?:my sisters?|meine schwester\w*)\b"), frozenset({"sister"})),
+    (_cue(r"\b(?:my brothers?|mein(?:e)? br[uü]der\w*)\b"), frozenset({"brother"})),
+    (_cue(r"\b(?:siblings|geschwister)\b"), frozenset({"sister", "brother"})),
+    (_cue(r"\b(?:my (?:mother|mom|mum)|meine (?:mutter|mama))\b"), frozenset({"mother"})),
+    (_cue(r"\b(?:my (?:father|dad)|mein (?:vater|papa))\b"), frozenset({"father"})),
+    (_cue(r"\b(?:my (?:kids|children|sons?|daughters?)|do i have (?:kids|children)|"
+          r"meine kinder|mein sohn|meine tochter|meine söhne|meine töchter|habe ich kinder)"),
+     KIDS),
+    (_cue(r"\b(?:pets?|my (?:dog|cat|puppy|kitten|parrot|hamster|rabbit|horse)|haustier\w*|"
+          r"mein(?:e|en)? (?:hund|katze|kater|papagei|hamster|kaninchen|pferd))\b"),
+     frozenset({"pet"})),
+    (_cue(r"\b(?:what do i (?:like|love|enjoy)|do i (?:like|love|enjoy)|favou?rite|fave|"
+          r"prefer|rather|was mag ich|mag ich|was liebe ich|lieblings\w*|was gefällt mir|"
+          r"lieber|bevorzuge)\b"), LIKES),
+    (_cue(r"\ballerg\w*"), ALLERGIES),
+    (_cue(r"\b(?:can't i eat|cannot i eat|can i eat|can i drink|should i (?:avoid|not eat)|"
+          r"am i (?:vegan|vegetarian|pescatarian)|my diet|dietary|darf ich (?:nicht|kein\w*)|"
+          r"bin ich (?:vegetarier\w*|veganer\w*|vegan|vegetarisch)|meine ernährung|"
+          r"esse ich nicht|intoleran\w*|unverträglich\w*)"), FOOD_LIMITS),
+    (_cue(r"\b(?:when (?:should|can)(?:n't)? you (?:not )?(?:schedule|call|book)|"
+          r"(?:scheduling|calendar) rules|wann (?:darfst|sollst) du (?:mich )?(?:nicht )?"
+          r"(?:anrufen|planen|buchen))\b"), frozenset({"rule"})),
+    (_cue(r"\b(?:promised?|committed|supposed to do|have to do|need to do|going to do|my plans|"
+          r"to-?dos?|what will i do|am i going to|versproch\w*|vorgenommen|habe ich vor|"
+          r"muss ich (?:noch )?(?:tun|machen|erledigen)|meine pläne|zugesagt)\b"),
+     frozenset({"commits_to"})),
+    (_cue(r"\b(?:what (?:kind|sort) of (?:a )?person am i|describe me|my personality|"
+          r"my character|what am i like|was für ein mensch bin ich|wie bin ich so|"
+          r"meine persönlichkeit|mein charakter|beschreib mich)\b"), frozenset({"trait"})),
+    (_cue(r"\b(?:nationality|citizenship|staatsangehörigkeit|nationalität)\b"),
+     frozenset({"nationality", "comes_from"})),
+)
+# "When did I ...", asked of nothing more specific, asks for a dated event.
+_EVENT = _cue(r"\b(?:when did i|wann habe ich|wann bin ich|when was the last time i)\b")
+
+
+def relations_asked(query: str) -> frozenset[str]:
+    """The relations whose facts answer `query` (empty when it asks about none)."""
+    if _DISLIKES.search(query):
+        return frozenset({"dislikes"})
+    asked: set[str] = set()
+    for cue, relations in _QUESTIONS:
+        if cue.search(query):
+            asked |= relations
+    if not asked and _EVENT.search(query):
+        asked.add("event")
+    return frozenset(asked)
