@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres.errors import CONNECTION_ERRORS, storage_errors
+from memlane.adapters.postgres.errors import is_connection_error, storage_errors
 from memlane.adapters.postgres.readiness import database_ready
 from memlane.domain.errors import StorageUnavailable
 
@@ -17,19 +17,32 @@ pytestmark = pytest.mark.integration
     [
         ConnectionRefusedError(),
         TimeoutError(),
-        asyncpg.InterfaceError("closed"),
+        asyncpg.InterfaceError("pool is closing"),
+        asyncpg.InterfaceError("cannot call Connection.fetch(): connection is closed"),
         asyncpg.CannotConnectNowError("starting"),
     ],
 )
 async def test_each_connection_error_becomes_storage_unavailable_naming_the_class(
     error: BaseException,
 ) -> None:
-    assert isinstance(error, CONNECTION_ERRORS)
+    assert is_connection_error(error)
     with pytest.raises(StorageUnavailable) as raised:
         async with storage_errors("testing"):
             raise error
     assert type(error).__name__ in str(raised.value)
     assert "while testing" in str(raised.value)
+
+
+@pytest.mark.parametrize("error", [
+    asyncpg.DataError("invalid input for a vector"),
+    asyncpg.InterfaceError("cannot perform operation: another operation is in progress"),
+])
+async def test_bad_input_or_driver_misuse_is_not_mistaken_for_a_lost_database(
+    error: BaseException,
+) -> None:
+    with pytest.raises(type(error)):
+        async with storage_errors("testing"):
+            raise error
 
 
 async def test_a_bad_query_is_not_mistaken_for_a_lost_database() -> None:

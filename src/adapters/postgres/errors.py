@@ -10,8 +10,6 @@ import asyncpg
 from memlane.domain.errors import StorageUnavailable
 
 # Errors that mean "the database cannot be reached right now", as opposed to a bad query.
-# InterfaceError covers a pool or connection closed under us (and misuse of the driver,
-# which tests would catch first); either way the request cannot be served now.
 CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
     OSError,
     TimeoutError,
@@ -20,8 +18,21 @@ CONNECTION_ERRORS: tuple[type[BaseException], ...] = (
     asyncpg.AdminShutdownError,
     asyncpg.CrashShutdownError,
     asyncpg.TooManyConnectionsError,
-    asyncpg.InterfaceError,
 )
+# asyncpg.InterfaceError is mostly misuse of the driver, and its subclass DataError is bad
+# input: neither is an outage. A plain InterfaceError is one when the connection or the pool
+# is already closed, which asyncpg says in these words.
+_CLOSED = ("connection is closed", "pool is closed", "pool is closing")
+
+
+_CAUGHT: tuple[type[BaseException], ...] = (*CONNECTION_ERRORS, asyncpg.InterfaceError)
+
+
+def is_connection_error(exc: BaseException) -> bool:
+    """True when `exc` means the database cannot be reached right now."""
+    if isinstance(exc, CONNECTION_ERRORS):
+        return True
+    return type(exc) is asyncpg.InterfaceError and any(m in str(exc) for m in _CLOSED)
 
 
 @asynccontextmanager
@@ -30,7 +41,9 @@ async def storage_errors(doing: str) -> AsyncIterator[None]:
     the driver's class name is kept, never its message (it may quote parameters)."""
     try:
         yield
-    except CONNECTION_ERRORS as exc:
+    except _CAUGHT as exc:
+        if not is_connection_error(exc):
+            raise
         raise StorageUnavailable(
             f"PostgreSQL unavailable while {doing}: {type(exc).__name__}"
         ) from exc

@@ -50,5 +50,5 @@ async def _unlocked(conn: PoolConnectionProxy[asyncpg.Record], lock_key: int) ->
         return True  # the server dropped the lock with the connection
     try:
         return bool(await conn.fetchval(UNLOCK, lock_key))
-    except (*CONNECTION_ERRORS, asyncpg.PostgresError):
+    except (*CONNECTION_ERRORS, asyncpg.PostgresError, asyncpg.InterfaceError):
         return False

@@ -14,6 +14,6 @@ async def database_ready(pool: asyncpg.Pool, timeout_s: float) -> bool:
     try:
         async with asyncio.timeout(timeout_s):
             await pool.fetchval("SELECT 1")
-    except (*CONNECTION_ERRORS, asyncpg.PostgresError):
+    except (*CONNECTION_ERRORS, asyncpg.PostgresError, asyncpg.InterfaceError):
         return False
     return True
