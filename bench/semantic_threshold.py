@@ -1,9 +1,9 @@
 """Calibrate graph.semantic_threshold (cosine for semantic edges) for the default embedder.
 
-    .venv/bin/python bench/semantic_threshold.py [--data ../shared/bench/locomo/locomo-dev.json]
+    .venv/bin/python bench/semantic_threshold.py --data locomo-dev.json
         [--negatives-per-positive 1] [--max-turns 1000] [--min-precision 0.8] [--seed 7] [--json]
 
-On LoCoMo (the data stays in ../shared/bench/locomo/, CC BY-NC 4.0; never copied here): each
+On LoCoMo (CC BY-NC 4.0, not in this repository: bench/README.md says where to get it): each
 conversation's turns ("text [shares a photo: caption]", as bench/locomo.py stores them) are
 embedded with the ONNX all-MiniLM-L6-v2 adapter. Related pairs: two evidence turns of the same
 question. Unrelated pairs: random turn pairs of the same conversation that are evidence of no
@@ -22,8 +22,8 @@ import asyncio
 import itertools
 import json
 import random
-import re
 import statistics
+import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -32,25 +32,16 @@ import numpy as np
 
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 
-DEFAULT_DATA = Path("../shared/bench/locomo/locomo-dev.json")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.locomo import evidence_turns, turn_memories
+
 THRESHOLDS = tuple(round(0.30 + 0.05 * i, 2) for i in range(9))
-_EVIDENCE = re.compile(r"D:?(\d+):0*(\d+)")
-_SESSION = re.compile(r"session_(\d+)$")
 
 
 def turns(sample: Mapping[str, Any], max_turns: int) -> dict[str, str]:
-    """Turn id -> stored text, in conversation order, at most max_turns."""
-    conversation = sample["conversation"]
-    sessions = sorted((int(m.group(1)), key) for key in conversation
-                      if (m := _SESSION.match(key)) and isinstance(conversation[key], list))
-    found: dict[str, str] = {}
-    for _, key in sessions:
-        for turn in conversation[key]:
-            text = turn["text"].strip()
-            if turn.get("blip_caption"):
-                text += f" [shares a photo: {turn['blip_caption']}]"
-            session, index = _EVIDENCE.findall(turn["dia_id"])[0]
-            found[f"D{int(session)}:{int(index)}"] = text
+    """Turn id -> stored text, in conversation order, at most max_turns (as bench/locomo.py
+    stores each turn)."""
+    found = {str(m.metadata["sources"][0]): m.content for m in turn_memories(sample)}
     return dict(itertools.islice(found.items(), max_turns))
 
 
@@ -58,8 +49,7 @@ def related_pairs(sample: Mapping[str, Any], known: Mapping[str, str]) -> set[tu
     """Pairs of evidence turns of one question (ids normalised as in bench/locomo.py)."""
     pairs: set[tuple[str, str]] = set()
     for qa in sample["qa"]:
-        ids = sorted({f"D{int(s)}:{int(t)}" for item in qa.get("evidence", [])
-                      for s, t in _EVIDENCE.findall(str(item))} & known.keys())
+        ids = sorted(evidence_turns(qa.get("evidence", [])) & known.keys())
         pairs.update(itertools.combinations(ids, 2))
     return pairs
 
@@ -131,7 +121,7 @@ def evaluate(related: Sequence[float], unrelated: Sequence[float],
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="LoCoMo JSON file")
+    parser.add_argument("--data", type=Path, required=True, help="LoCoMo JSON file")
     parser.add_argument("--negatives-per-positive", type=int, default=1)
     parser.add_argument("--max-turns", type=int, default=1000, help="per conversation")
     parser.add_argument("--min-precision", type=float, default=0.8)
