@@ -1,7 +1,8 @@
 """LoCoMo retrieval benchmark: ingest conversations through the service, report recall@k as JSON.
 
-Run from the repo root: `python bench/locomo.py --data ../shared/bench/locomo/locomo-dev.json
---k 10 --json`. Each conversation is one memory user; each turn one memory (its session date as
+Run from the repo root: `python bench/locomo.py --data locomo-dev.json
+--k 10 --json`. Each conversation is one memory user; each turn one memory (by default one
+segment of the conversation route, `--ingest memories` for `remember_many`; its session date as
 created_at, speaker/session/turn in metadata, the turn in `metadata.sources` so that a merge keeps
 every turn it absorbed). Each question goes through `retrieve_context` with limit=k (and again
 with limit=5 for recall@5), the selection behind POST /v1/context, and the returned memories

@@ -40,6 +40,11 @@ class GraphLinker:
         self._tuning = tuning
 
     @property
+    def active(self) -> bool:
+        """Whether writes grow the graph (`graph.enabled`)."""
+        return self._tuning.enabled
+
+    @property
     def probe_neighbours(self) -> int:
         return self._tuning.probe_neighbours
 

@@ -181,12 +181,12 @@ class Writer(ServicePart):
     async def _probe(self, session: MemoryWriteSession, fresh: Sequence[_Draft]) -> list[Nearby]:
         """What lies near each draft, in one query for the batch: the nearest stored memory
         (dedup) and, when the graph is on, the nearest few (links, supersession)."""
-        linking = self._linker is not None
+        linker = self._linker if self._linker is not None and self._linker.active else None
         probing = [
             i for i, d in enumerate(fresh)
-            if _dedups(d) or (linking and d.embedding is not None)
+            if _dedups(d) or (linker is not None and d.embedding is not None)
         ]
-        neighbours = self._linker.probe_neighbours if self._linker is not None else 1
+        neighbours = 1 if linker is None else linker.probe_neighbours
         found = await session.nearest_many([_vector(fresh[i]) for i in probing], neighbours)
         nearby = [Nearby(None)] * len(fresh)
         for i, near in zip(probing, found, strict=True):
