@@ -171,7 +171,8 @@ class Retriever(ServicePart):
             eligible = eligible + [
                 c for c in graph.added if not options.excludes_conversation(c.hit.conversation_id)
             ]
-        eligible = await self._without_active(owner, eligible, options.active_context)
+        active = await self._active_vectors(options.active_context)
+        eligible = await self._without_active(owner, eligible, active)
         if not eligible:
             return [], graph
         best_match = max(c.match for c in eligible)
@@ -200,7 +201,7 @@ class Retriever(ServicePart):
         added = await self._without_active(
             owner,
             [c for c in added if not options.excludes_conversation(c.hit.conversation_id)],
-            options.active_context,
+            active,
         )
         chosen = ranked(eligible + added)
         opened = await self._open(
@@ -213,17 +214,23 @@ class Retriever(ServicePart):
         ]
         return in_order(contexts, options.order), graph
 
-    async def _without_active(
-        self, owner: Owner, candidates: list[Candidate], active: Sequence[str]
-    ) -> list[Candidate]:
-        """The candidates not already in the prompt: below ACTIVE_CONTEXT_SIMILARITY to every
-        text of `active` (one embedding call, one similarity read per text)."""
-        if not active or not candidates:
-            return candidates
+    async def _active_vectors(self, active: Sequence[str]) -> list[Vector]:
+        """The texts already in the prompt, embedded in one call (none if the embedder is
+        down: nothing is then left out for them)."""
+        if not active:
+            return []
         try:
-            vectors = await self._embedder.embed(list(active), kind="document")
+            return await self._embedder.embed(list(active), kind="document")
         except EmbeddingUnavailable as error:
             log.warning("embedder unavailable, active context not compared: %s", error)
+            return []
+
+    async def _without_active(
+        self, owner: Owner, candidates: list[Candidate], vectors: Sequence[Vector]
+    ) -> list[Candidate]:
+        """The candidates not already in the prompt: below ACTIVE_CONTEXT_SIMILARITY to every
+        vector of the active context (one similarity read per text)."""
+        if not vectors or not candidates:
             return candidates
         ids = [c.id for c in candidates]
         repeated: set[UUID] = set()
