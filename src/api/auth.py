@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from litestar import Request
 from litestar.connection import ASGIConnection
+from litestar.datastructures import State
 from litestar.exceptions import NotAuthorizedException, NotFoundException, PermissionDeniedException
 from litestar.handlers.base import BaseRouteHandler
 
@@ -25,12 +26,8 @@ async def authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Princi
     cached = connection.scope.get("state", {}).get(_STATE_KEY)
     if isinstance(cached, Principal):
         return cached
-    app_state = connection.app.state
-    config = app_state.api_config
-    if not config.auth_enabled:
-        principal = Principal(
-            key_id=None, tenant=config.default_tenant, user_id=None, scopes=frozenset(Scope)
-        )
+    if not connection.app.state.api_config.auth_enabled:
+        principal = await principal_for_token(connection.app.state, "")
     else:
         header = connection.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
@@ -39,8 +36,7 @@ async def authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Princi
                 "missing bearer token: send 'Authorization: Bearer <token>'",
                 headers={**WWW_AUTHENTICATE},
             )
-        services: ApiServices = app_state.services
-        found = await services.keys.authenticate(token.strip())
+        found = await principal_for_token(connection.app.state, token.strip())
         if found is None:
             raise NotAuthorizedException(
                 "invalid or revoked token",
@@ -49,6 +45,18 @@ async def authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Princi
         principal = found
     connection.scope.setdefault("state", {})[_STATE_KEY] = principal
     return principal
+
+
+async def principal_for_token(app_state: State, token: str) -> Principal | None:
+    """The principal a token stands for (None: unknown or revoked); with auth off, every
+    caller is an all-scopes principal of the default tenant. REST and the web UI share it."""
+    config = app_state.api_config
+    if not config.auth_enabled:
+        return Principal(
+            key_id=None, tenant=config.default_tenant, user_id=None, scopes=frozenset(Scope)
+        )
+    services: ApiServices = app_state.services
+    return await services.keys.authenticate(token)
 
 
 async def scope_guard(
