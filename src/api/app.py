@@ -22,6 +22,7 @@ from memlane.api.controllers.memory_graph import MemoryGraphController
 from memlane.api.deps import ApiServices, provide_services
 from memlane.api.errors import EXCEPTION_HANDLERS
 from memlane.api.metrics import ApiMetrics
+from memlane.api.ui import ui_routers, ui_template_config
 
 OpenServices = Callable[[], AbstractAsyncContextManager[ApiServices]]
 
@@ -64,7 +65,8 @@ def create_app(
         dependencies={"principal": Provide(provide_principal)},
     )
     return Litestar(
-        route_handlers=[v1, HealthController],
+        route_handlers=[v1, HealthController, *ui_routers()],  # ui: the web inspector
+        template_config=ui_template_config(),
         lifespan=[lifespan],
         dependencies={
             "services": Provide(provide_services, sync_to_thread=False),

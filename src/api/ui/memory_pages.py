@@ -1,0 +1,159 @@
+"""The inspector's memory pages: the list (filtered, searched, paged) and one memory in full."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from urllib.parse import urlencode
+from uuid import UUID
+
+from litestar import Controller, Response, get, post
+from litestar.di import NamedDependency, Provide
+from litestar.enums import RequestEncodingType
+from litestar.params import Body, FromPath, QueryParameter
+
+from memlane.api.cursor import decode_cursor, encode_cursor
+from memlane.api.deps import MEMORIES, Memories
+from memlane.api.ui import forms
+from memlane.api.ui.graph_drawing import draw_neighbourhood
+from memlane.api.ui.rendering import page, see_other
+from memlane.api.ui.session import UI_PATH, UiSession, current_session, writing_session
+from memlane.domain.errors import InvalidMemory
+from memlane.domain.model import Memory, MemoryFilter, MemoryPatch, MemoryType, Owner
+
+Form = Annotated[dict[str, str], Body(media_type=RequestEncodingType.URL_ENCODED)]
+PAGE_SIZE = 25
+SEARCH_POOL = 100  # search ranks this many, the filters and pages apply to them
+MEMORIES_PATH = f"{UI_PATH}/memories"
+WRITING = {"session": Provide(writing_session)}
+
+
+def _matches(memory: Memory, filters: MemoryFilter) -> bool:
+    """The list filters applied to a search hit (the store applies them to a listing)."""
+    if filters.memory_type is not None and memory.memory_type != filters.memory_type:
+        return False
+    if filters.tag is not None and filters.tag not in memory.tags:
+        return False
+    return filters.min_importance is None or memory.importance >= filters.min_importance
+
+
+def _link(params: dict[str, str], **more: str) -> str:
+    return f"{MEMORIES_PATH}?{urlencode({**params, **more})}"
+
+
+class MemoryPagesController(Controller):
+    """/ui/memories: what the signed-in key's user has stored, and its correction."""
+
+    path = MEMORIES_PATH
+    include_in_schema = False
+    dependencies = {"memories": MEMORIES, "session": Provide(current_session)}
+
+    @get("/")
+    async def list_memories(
+        self,
+        memories: Memories,
+        session: NamedDependency[UiSession],
+        memory_type: Annotated[str, QueryParameter(name="type", max_length=40)] = "",
+        tag: Annotated[str, QueryParameter(max_length=200)] = "",
+        min_importance: Annotated[str, QueryParameter(max_length=20)] = "",
+        q: Annotated[str, QueryParameter(max_length=forms.MAX_QUERY_CHARS)] = "",
+        cursor: Annotated[str | None, QueryParameter(max_length=400)] = None,
+        page_number: Annotated[int, QueryParameter(name="page", ge=1, le=10)] = 1,
+    ) -> Response[Any]:
+        """Newest first with keyset pages; with `q`, the hybrid search's best matches."""
+        query = forms.ListQuery(memory_type, tag, min_importance, q)
+        params = query.as_params()
+        try:
+            filters, text = query.filters(), query.query()
+        except InvalidMemory as error:
+            return self._list_page(session, query, [], None, None, str(error), 422)
+        next_link = previous_link = None
+        if text is not None:
+            hits = await memories.search(session.owner, text, limit=SEARCH_POOL)
+            found = [h.memory for h in hits if _matches(h.memory, filters)]
+            start = (page_number - 1) * PAGE_SIZE
+            items = found[start : start + PAGE_SIZE]
+            if start + PAGE_SIZE < len(found):
+                next_link = _link(params, page=str(page_number + 1))
+            if page_number > 1:
+                previous_link = _link(params, page=str(page_number - 1))
+        else:
+            position = decode_cursor(cursor) if cursor else None
+            listed = await memories.list(session.owner, filters, position, PAGE_SIZE)
+            items = list(listed.items)
+            if listed.next_cursor is not None:
+                next_link = _link(params, cursor=encode_cursor(listed.next_cursor))
+            if cursor:
+                previous_link = _link(params)  # keyset pages go forward; back is the start
+        return self._list_page(session, query, items, next_link, previous_link, None, 200)
+
+    @staticmethod
+    def _list_page(
+        session: UiSession, query: forms.ListQuery, items: list[Memory],
+        next_link: str | None, first_link: str | None, error: str | None, status: int,
+    ) -> Response[Any]:
+        return page(
+            "memories.html", session, status, query=query, items=items, types=list(MemoryType),
+            next_link=next_link, first_link=first_link, error=error,
+        )
+
+    @get("/{memory_id:uuid}")
+    async def show(
+        self,
+        memory_id: FromPath[UUID],
+        memories: Memories,
+        session: NamedDependency[UiSession],
+        depth: Annotated[int, QueryParameter(ge=1, le=2)] = 1,
+        done: Annotated[str, QueryParameter(max_length=20)] = "",
+    ) -> Response[Any]:
+        """One memory in full, its edit form, and its neighbourhood drawn."""
+        memory = await memories.get(session.owner, memory_id)
+        return await self._detail(memories, session, memory, depth, done, None, 200)
+
+    async def _detail(
+        self, memories: Memories, session: UiSession, memory: Memory, depth: int, done: str,
+        error: str | None, status: int, form: dict[str, str] | None = None,
+    ) -> Response[Any]:
+        try:
+            hood = await memories.neighbourhood(session.owner, memory.id, depth)
+            drawing = draw_neighbourhood(memory.id, hood, MEMORIES_PATH)
+        except InvalidMemory:  # this memlane runs without graph memory
+            drawing = None
+        return page(
+            "memory.html", session, status, memory=memory, drawing=drawing, depth=depth,
+            done=done, error=error, form=form, types=list(MemoryType),
+        )
+
+    @post("/{memory_id:uuid}", status_code=303, dependencies=WRITING)
+    async def edit(
+        self, memory_id: FromPath[UUID], data: Form, memories: Memories,
+        session: NamedDependency[UiSession],
+    ) -> Response[Any]:
+        """Content, type, tags and importance as the form shows them."""
+        try:
+            await memories.update(session.owner, memory_id, forms.patch(data))
+        except InvalidMemory as error:
+            memory = await memories.get(session.owner, memory_id)
+            return await self._detail(memories, session, memory, 1, "", str(error), 422, data)
+        return see_other(f"{MEMORIES_PATH}/{memory_id}?done=saved")
+
+    @post("/{memory_id:uuid}/pin", status_code=303, dependencies=WRITING)
+    async def pin(
+        self, memory_id: FromPath[UUID], data: Form, memories: Memories,
+        session: NamedDependency[UiSession],
+    ) -> Response[Any]:
+        """Pin (cleanup never deletes a pinned memory) or unpin."""
+        pinned = data.get("pinned") == "true"
+        await memories.update(session.owner, memory_id, MemoryPatch(pinned=pinned))
+        return see_other(f"{MEMORIES_PATH}/{memory_id}?done={'pinned' if pinned else 'unpinned'}")
+
+    @post("/{memory_id:uuid}/delete", status_code=303, dependencies=WRITING)
+    async def delete(
+        self, memory_id: FromPath[UUID], data: Form, memories: Memories,
+        session: NamedDependency[UiSession],
+    ) -> Response[Any]:
+        """Delete for good; the form must tick the confirmation."""
+        if data.get("confirm") != "yes":
+            raise InvalidMemory("tick the confirmation to delete this memory")
+        owner: Owner = session.owner
+        await memories.delete(owner, memory_id)
+        return see_other(f"{MEMORIES_PATH}?deleted=1")

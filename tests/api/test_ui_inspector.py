@@ -1,0 +1,200 @@
+"""The web inspector through the real app: sign-in, pages, edits, CSRF and cookie rules."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+
+from memlane.domain.auth import Scope
+from tests.api.conftest import TenantKeys
+
+CSRF = re.compile(r'name="_csrf" value="([0-9a-f]+)"')
+
+
+def csrf_of(page: httpx.Response) -> str:
+    found = CSRF.search(page.text)
+    assert found, page.text[:500]
+    return found.group(1)
+
+
+async def sign_in(client: httpx.AsyncClient, token: str, user: str = "") -> httpx.Response:
+    form = await client.get("/ui/sign-in")
+    assert form.status_code == 200
+    return await client.post(
+        "/ui/sign-in", data={"_csrf": csrf_of(form), "token": token, "user": user}
+    )
+
+
+async def store(client: httpx.AsyncClient, headers: dict[str, str], content: str) -> str:
+    created = await client.post("/v1/memories", json={"content": content}, headers=headers)
+    assert created.status_code == 201, created.text
+    return str(created.json()["memory"]["id"])
+
+
+async def test_pages_need_a_signed_in_key(client: httpx.AsyncClient) -> None:
+    for path in ("/ui/memories", "/ui/stats", "/ui/memories/00000000-0000-0000-0000-000000000001"):
+        response = await client.get(path)
+        assert response.status_code == 303
+        assert response.headers["location"] == "/ui/sign-in"
+
+
+async def test_a_revoked_or_unknown_key_cannot_sign_in(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    refused = await sign_in(client, "ml_" + "x" * 43)
+    assert refused.status_code == 401
+    assert "unknown or revoked" in refused.text
+    assert "memlane_ui=" not in refused.headers.get("set-cookie", "")
+
+
+async def test_an_unpinned_key_must_name_the_user(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    token = await tenant.token([Scope.READ, Scope.WRITE])
+    refused = await sign_in(client, token)
+    assert refused.status_code == 401
+    assert "not pinned to a user" in refused.text
+    accepted = await sign_in(client, token, "carol")
+    assert accepted.status_code == 303
+    page = await client.get("/ui/memories")
+    assert page.status_code == 200
+    assert "<strong>carol</strong>" in page.text
+
+
+async def test_the_session_cookie_is_httponly_strict_and_scoped_to_the_ui(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    token = await tenant.token([Scope.READ], user_id="alice")
+    signed = await sign_in(client, token)
+    assert signed.status_code == 303
+    cookie = next(c for c in signed.headers.get_list("set-cookie") if c.startswith("memlane_ui="))
+    flags = {part.strip().lower() for part in cookie.split(";")}
+    assert {"httponly", "samesite=strict", "path=/ui"} <= flags
+    assert "secure" not in flags  # plain http here; https adds Secure
+
+
+async def test_pages_are_not_stored_and_allow_no_scripts(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    await sign_in(client, await tenant.token([Scope.READ], user_id="alice"))
+    for path in ("/ui/memories", "/ui/stats", "/ui/sign-in"):
+        page = await client.get(path)
+        assert page.status_code == 200, path
+        assert page.headers["cache-control"] == "no-store"
+        assert "script-src" not in page.headers["content-security-policy"]
+        assert "default-src 'none'" in page.headers["content-security-policy"]
+    stylesheet = await client.get("/ui/static/ui.css")
+    assert stylesheet.status_code == 200
+    assert stylesheet.headers["content-type"].startswith("text/css")
+
+
+async def test_the_list_filters_and_searches_the_users_memories(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    await store(client, tenant.alice, "I live in Lisbon near the river")
+    created = await client.post(
+        "/v1/memories",
+        json={"content": "Call me Al, never Alice", "memory_type": "correction", "tags": ["name"]},
+        headers=tenant.alice,
+    )
+    assert created.status_code == 201
+    await store(client, tenant.bob, "Bob keeps bees in Porto")
+    await sign_in(client, await tenant.token([Scope.READ], user_id="alice"))
+
+    everything = await client.get("/ui/memories")
+    assert "Lisbon" in everything.text and "Call me Al" in everything.text
+    assert "bees" not in everything.text
+    corrections = await client.get("/ui/memories", params={"type": "correction"})
+    assert "Call me Al" in corrections.text and "Lisbon" not in corrections.text
+    tagged = await client.get("/ui/memories", params={"tag": "name"})
+    assert "Call me Al" in tagged.text and "Lisbon" not in tagged.text
+    searched = await client.get("/ui/memories", params={"q": "where does she live?"})
+    assert "Lisbon" in searched.text
+    bad = await client.get("/ui/memories", params={"min_importance": "2"})
+    assert bad.status_code == 422 and "between 0 and 1" in bad.text
+
+
+async def test_a_memory_is_edited_pinned_and_deleted_with_the_forms_token(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    memory_id = await store(client, tenant.alice, "My favourite tea is sencha")
+    await sign_in(client, await tenant.token([Scope.READ, Scope.WRITE], user_id="alice"))
+    detail = await client.get(f"/ui/memories/{memory_id}")
+    assert detail.status_code == 200 and 'id="graph"' in detail.text
+    token = csrf_of(detail)
+    form = {"_csrf": token, "content": "My favourite tea is gyokuro", "memory_type": "preference",
+            "tags": "tea, drinks", "importance": "0.9"}
+    saved = await client.post(f"/ui/memories/{memory_id}", data=form)
+    assert saved.status_code == 303
+    edited = (await client.get(f"/v1/memories/{memory_id}", headers=tenant.alice)).json()
+    assert edited["content"] == "My favourite tea is gyokuro"
+    assert edited["memory_type"] == "preference" and edited["tags"] == ["tea", "drinks"]
+
+    pinned = await client.post(f"/ui/memories/{memory_id}/pin", data={"_csrf": token,
+                                                                      "pinned": "true"})
+    assert pinned.status_code == 303
+    assert (await client.get(f"/v1/memories/{memory_id}", headers=tenant.alice)).json()["pinned"]
+
+    deleted = await client.post(f"/ui/memories/{memory_id}/delete",
+                                data={"_csrf": token, "confirm": "yes"})
+    assert deleted.status_code == 303
+    gone = await client.get(f"/v1/memories/{memory_id}", headers=tenant.alice)
+    assert gone.status_code == 404
+
+
+async def test_a_forged_write_without_the_token_changes_nothing(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    memory_id = await store(client, tenant.alice, "My bank is the blue one")
+    await sign_in(client, await tenant.token([Scope.READ, Scope.WRITE], user_id="alice"))
+    for form in ({"confirm": "yes"}, {"confirm": "yes", "_csrf": "0" * 64}):
+        refused = await client.post(f"/ui/memories/{memory_id}/delete", data=form)
+        assert refused.status_code == 403
+        assert "CSRF" in refused.text
+    assert (await client.get(f"/v1/memories/{memory_id}", headers=tenant.alice)).status_code == 200
+
+
+async def test_a_read_only_key_sees_no_forms_and_cannot_write(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    memory_id = await store(client, tenant.alice, "My cat is called Miso")
+    await sign_in(client, await tenant.token([Scope.READ], user_id="alice"))
+    detail = await client.get(f"/ui/memories/{memory_id}")
+    assert 'id="edit-form"' not in detail.text
+    refused = await client.post(
+        f"/ui/memories/{memory_id}/pin", data={"_csrf": csrf_of(detail), "pinned": "true"}
+    )
+    assert refused.status_code == 403
+
+
+async def test_another_users_memory_is_not_found(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    bobs = await store(client, tenant.bob, "Bob's door code is 4711")
+    await sign_in(client, await tenant.token([Scope.READ], user_id="alice"))
+    hidden = await client.get(f"/ui/memories/{bobs}")
+    assert hidden.status_code == 404
+    assert "4711" not in hidden.text
+
+
+async def test_the_statistics_page_draws_curves_and_the_embedding_gap(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    await store(client, tenant.alice, "I run on Sundays")
+    await sign_in(client, await tenant.token([Scope.READ], user_id="alice"))
+    stats = await client.get("/ui/stats")
+    assert stats.status_code == 200
+    assert stats.text.count("<polyline") == 5  # one forgetting curve per type
+    assert 'id="counts"' in stats.text and "waiting for an embedding" in stats.text
+
+
+async def test_signing_out_needs_the_token_and_ends_the_session(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    await sign_in(client, await tenant.token([Scope.READ], user_id="alice"))
+    page = await client.get("/ui/memories")
+    assert (await client.post("/ui/sign-out", data={})).status_code == 403
+    out = await client.post("/ui/sign-out", data={"_csrf": csrf_of(page)})
+    assert out.status_code == 303
+    assert (await client.get("/ui/memories")).status_code == 303
