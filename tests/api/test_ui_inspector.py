@@ -10,6 +10,20 @@ from memlane.domain.auth import Scope
 from tests.api.conftest import TenantKeys
 
 CSRF = re.compile(r'name="_csrf" value="([0-9a-f]+)"')
+DIVERSE = [
+    "My dentist appointment is on Thursday", "The bakery on Rua Augusta opens at seven",
+    "Our cat refuses dry food", "I am allergic to penicillin", "The wifi password changed",
+    "Tomás plays the cello", "I prefer trains over planes", "The car needs new tyres",
+    "My passport expires in 2031", "We adopted a greyhound named Pixel",
+    "The quarterly report is due in June", "I started learning Japanese",
+    "Grandma's recipe uses cardamom", "The boiler makes a knocking sound",
+    "I ran a half marathon in Seville", "Lena is vegetarian", "The landlord is Mr Okafor",
+    "I take the 8:12 ferry to work", "Our wedding anniversary is 4 October",
+    "The printer only works over USB", "I dislike cilantro", "Marco owes me 40 euros",
+    "The garden tap leaks", "I sing bass in a choir", "The gym closes at ten on Sundays",
+    "My blood type is O negative", "I keep bees on the roof", "The sofa came from IKEA",
+    "Our router is in the hallway cupboard", "I broke my wrist skiing in 2019",
+]
 
 
 def csrf_of(page: httpx.Response) -> str:
@@ -198,3 +212,20 @@ async def test_signing_out_needs_the_token_and_ends_the_session(
     out = await client.post("/ui/sign-out", data={"_csrf": csrf_of(page)})
     assert out.status_code == 303
     assert (await client.get("/ui/memories")).status_code == 303
+
+
+async def test_the_list_pages_forward_without_repeats(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    batch = [{"content": f"{text} (note {n})"} for n, text in enumerate(DIVERSE)]
+    stored = await client.post("/v1/memories/batch", json={"memories": batch}, headers=tenant.alice)
+    assert stored.status_code in (200, 201), stored.text
+    assert not any(r["merged"] for r in stored.json()["results"])
+    await sign_in(client, await tenant.token([Scope.READ], user_id="alice"))
+    first = await client.get("/ui/memories")
+    link = re.search(r'href="([^"]+)" id="next-page"', first.text)
+    assert link, "a second page is offered"
+    second = await client.get(link.group(1).replace("&amp;", "&"))
+    assert second.status_code == 200 and 'id="next-page"' not in second.text
+    seen = re.findall(r"\(note (\d+)\)", first.text + second.text)
+    assert sorted(map(int, seen)) == list(range(len(DIVERSE)))

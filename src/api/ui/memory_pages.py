@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 from urllib.parse import urlencode
 from uuid import UUID
@@ -40,6 +42,49 @@ def _link(params: dict[str, str], **more: str) -> str:
     return f"{MEMORIES_PATH}?{urlencode({**params, **more})}"
 
 
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """One page of the list: the memories, their relevance when searched, the page links."""
+
+    items: Sequence[Memory] = ()
+    scores: Mapping[UUID, float] = field(default_factory=dict)
+    next_link: str | None = None
+    first_link: str | None = None
+
+
+async def _searched(
+    memories: Memories, owner: Owner, text: str, filters: MemoryFilter,
+    query: forms.ListQuery, page_number: int,
+) -> Listing:
+    hits = await memories.search(owner, text, limit=SEARCH_POOL)
+    found = [h for h in hits if _matches(h.memory, filters)]
+    start = (page_number - 1) * PAGE_SIZE
+    shown = found[start : start + PAGE_SIZE]
+    params = query.as_params()
+    return Listing(
+        items=[h.memory for h in shown],
+        scores={h.memory.id: h.relevance for h in shown},
+        next_link=_link(params, page=str(page_number + 1))
+        if start + PAGE_SIZE < len(found) else None,
+        first_link=_link(params) if page_number > 1 else None,
+    )
+
+
+async def _listed(
+    memories: Memories, owner: Owner, filters: MemoryFilter, query: forms.ListQuery,
+    cursor: str | None,
+) -> Listing:
+    position = decode_cursor(cursor) if cursor else None
+    listed = await memories.list(owner, filters, position, PAGE_SIZE)
+    params = query.as_params()
+    return Listing(
+        items=listed.items,
+        next_link=_link(params, cursor=encode_cursor(listed.next_cursor))
+        if listed.next_cursor is not None else None,
+        first_link=_link(params) if cursor else None,  # keyset pages go forward only
+    )
+
+
 class MemoryPagesController(Controller):
     """/ui/memories: what the signed-in key's user has stored, and its correction."""
 
@@ -58,42 +103,24 @@ class MemoryPagesController(Controller):
         q: Annotated[str, QueryParameter(max_length=forms.MAX_QUERY_CHARS)] = "",
         cursor: Annotated[str | None, QueryParameter(max_length=400)] = None,
         page_number: Annotated[int, QueryParameter(name="page", ge=1, le=10)] = 1,
+        deleted: Annotated[bool, QueryParameter()] = False,
     ) -> Response[Any]:
         """Newest first with keyset pages; with `q`, the hybrid search's best matches."""
         query = forms.ListQuery(memory_type, tag, min_importance, q)
-        params = query.as_params()
+        error, status, listing = None, 200, Listing()
         try:
             filters, text = query.filters(), query.query()
-        except InvalidMemory as error:
-            return self._list_page(session, query, [], None, None, str(error), 422)
-        next_link = previous_link = None
-        if text is not None:
-            hits = await memories.search(session.owner, text, limit=SEARCH_POOL)
-            found = [h.memory for h in hits if _matches(h.memory, filters)]
-            start = (page_number - 1) * PAGE_SIZE
-            items = found[start : start + PAGE_SIZE]
-            if start + PAGE_SIZE < len(found):
-                next_link = _link(params, page=str(page_number + 1))
-            if page_number > 1:
-                previous_link = _link(params, page=str(page_number - 1))
+        except InvalidMemory as refused:
+            error, status = str(refused), 422
         else:
-            position = decode_cursor(cursor) if cursor else None
-            listed = await memories.list(session.owner, filters, position, PAGE_SIZE)
-            items = list(listed.items)
-            if listed.next_cursor is not None:
-                next_link = _link(params, cursor=encode_cursor(listed.next_cursor))
-            if cursor:
-                previous_link = _link(params)  # keyset pages go forward; back is the start
-        return self._list_page(session, query, items, next_link, previous_link, None, 200)
-
-    @staticmethod
-    def _list_page(
-        session: UiSession, query: forms.ListQuery, items: list[Memory],
-        next_link: str | None, first_link: str | None, error: str | None, status: int,
-    ) -> Response[Any]:
+            if text is not None:
+                listing = await _searched(memories, session.owner, text, filters, query,
+                                          page_number)
+            else:
+                listing = await _listed(memories, session.owner, filters, query, cursor)
         return page(
-            "memories.html", session, status, query=query, items=items, types=list(MemoryType),
-            next_link=next_link, first_link=first_link, error=error,
+            "memories.html", session, status, query=query, listing=listing, error=error,
+            deleted=deleted, types=list(MemoryType),
         )
 
     @get("/{memory_id:uuid}")
@@ -154,6 +181,5 @@ class MemoryPagesController(Controller):
         """Delete for good; the form must tick the confirmation."""
         if data.get("confirm") != "yes":
             raise InvalidMemory("tick the confirmation to delete this memory")
-        owner: Owner = session.owner
-        await memories.delete(owner, memory_id)
-        return see_other(f"{MEMORIES_PATH}?deleted=1")
+        await memories.delete(session.owner, memory_id)
+        return see_other(f"{MEMORIES_PATH}?deleted=true")
