@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: install run test lint unit bench clean
+.PHONY: install run test lint unit bench clean browser screenshots
 
 install: $(STAMP)
 
@@ -26,8 +26,16 @@ lint: install
 unit: install
 	$(BIN)/pytest tests/unit -q
 
-test: lint
+# Debian's chromium and chromium-driver for the inspector's e2e test (installed when missing).
+browser:
+	@./scripts/ensure-chromium.sh
+
+test: lint browser
 	$(BIN)/pytest -q
+
+# Regenerate docs/ui/*.png from the inspector's browser test.
+screenshots: install browser
+	MEMLANE_UI_SCREENSHOTS=docs/ui $(BIN)/pytest -q tests/e2e/test_inspector_browser.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
