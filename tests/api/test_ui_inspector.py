@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import httpx
+from litestar import Litestar
 
 from memlane.domain.auth import Scope
 from tests.api.conftest import TenantKeys
@@ -229,3 +230,16 @@ async def test_the_list_pages_forward_without_repeats(
     assert second.status_code == 200 and 'id="next-page"' not in second.text
     seen = re.findall(r"\(note (\d+)\)", first.text + second.text)
     assert sorted(map(int, seen)) == list(range(len(DIVERSE)))
+
+
+async def test_over_https_the_session_cookie_is_secure(
+    client: httpx.AsyncClient, app: Litestar, tenant: TenantKeys
+) -> None:
+    token = await tenant.token([Scope.READ], user_id="alice")
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app), base_url="https://memlane.test"
+    ) as https:
+        signed = await sign_in(https, token)
+    assert signed.status_code == 303
+    cookie = next(c for c in signed.headers.get_list("set-cookie") if c.startswith("memlane_ui="))
+    assert "secure" in {part.strip().lower() for part in cookie.split(";")}
