@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
-import subprocess
 import tempfile
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -25,7 +23,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.wait import WebDriverWait
 
-from tests.e2e.test_serve_process import MEMLANE, REPO, Deployment, _wait_until_ready, free_port
+from tests.e2e.test_serve_process import Deployment
 
 pytestmark = pytest.mark.e2e
 
@@ -53,37 +51,6 @@ WRITTEN = [
     {"content": "I moved to Lisbon last month", "tags": ["home"]},
     {"content": "I don't drink coffee anymore"},
 ]
-
-
-@pytest.fixture(scope="module")
-def deployment() -> Iterator[Deployment]:
-    home = Path(tempfile.mkdtemp(prefix="memlane-ui-e2e-"))
-    os.chmod(home, 0o755)
-    port = free_port()
-    env = {
-        **os.environ,
-        "MEMLANE_DATABASE__URL": "",
-        "MEMLANE_DATABASE__DATA_DIR": str(home / "data"),
-        "MEMLANE_MEMORY__ENCRYPTION_KEY_PATH": str(home / "memory_encryption.key"),
-        "MEMLANE_SERVER__PORT": str(port),
-        "MEMLANE_WORKER__ENABLED": "false",
-    }
-    env.pop("MEMLANE_TEST_DATABASE_URL", None)
-    server = subprocess.Popen(
-        [MEMLANE, "serve"], env=env, cwd=REPO, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True,
-    )
-    base_url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_until_ready(server, base_url)
-        yield Deployment(env=env, base_url=base_url)
-    finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        shutil.rmtree(home, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
