@@ -7,8 +7,11 @@ import re
 import httpx
 from litestar import Litestar
 
+from memlane.api.app import create_app
+from memlane.api.config import ApiConfig
+from memlane.api.deps import ApiServices
 from memlane.domain.auth import Scope
-from tests.api.conftest import TenantKeys
+from tests.api.conftest import TenantKeys, serve, services_opener
 
 CSRF = re.compile(r'name="_csrf" value="([0-9a-f]+)"')
 DIVERSE = [
@@ -243,3 +246,18 @@ async def test_over_https_the_session_cookie_is_secure(
     assert signed.status_code == 303
     cookie = next(c for c in signed.headers.get_list("set-cookie") if c.startswith("memlane_ui="))
     assert "secure" in {part.strip().lower() for part in cookie.split(";")}
+
+
+async def test_without_auth_the_form_asks_only_for_the_user(api_services: ApiServices) -> None:
+    app = create_app(services_opener(api_services), ApiConfig(auth_enabled=False))
+    async with serve(app) as open_client:
+        form = await open_client.get("/ui/sign-in")
+        assert 'name="token"' not in form.text
+        refused = await open_client.post("/ui/sign-in", data={"_csrf": csrf_of(form)})
+        assert refused.status_code == 401 and "name the user" in refused.text
+        signed = await open_client.post(
+            "/ui/sign-in", data={"_csrf": csrf_of(form), "user": "dora"}
+        )
+        assert signed.status_code == 303
+        page = await open_client.get("/ui/memories")
+        assert page.status_code == 200 and "<strong>dora</strong>" in page.text
