@@ -261,3 +261,32 @@ async def test_without_auth_the_form_asks_only_for_the_user(api_services: ApiSer
         assert signed.status_code == 303
         page = await open_client.get("/ui/memories")
         assert page.status_code == 200 and "<strong>dora</strong>" in page.text
+
+
+async def test_facts_show_the_profile_and_take_the_users_score(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    await store(client, tenant.alice, "I live in Berlin")
+    await store(client, tenant.alice, "Last month I moved to Lisbon")
+    await store(client, tenant.alice, "I work as a nurse at Santa Maria hospital")
+    await sign_in(client, await tenant.token([Scope.READ, Scope.WRITE], user_id="alice"))
+    listed = await client.get("/ui/facts")
+    assert listed.status_code == 200 and 'id="profile-core"' in listed.text
+    assert "Lisbon" in listed.text and "nurse" in listed.text and "Berlin" not in listed.text
+    ended = await client.get("/ui/facts", params={"current": "false"})
+    assert "Berlin" in ended.text and "superseded" in ended.text
+
+    nurse = next(f for f in (await client.get("/v1/facts", headers=tenant.alice)).json()["items"]
+                 if f["object"] == "nurse")
+    path = f"/ui/facts/{nurse['id']}/score"
+    assert (await client.post(path, data={"score": "10"})).status_code == 403  # no token
+    scored = await client.post(path, data={"_csrf": csrf_of(listed), "score": "10"})
+    assert scored.status_code == 303
+    fact = (await client.get(f"/v1/facts/{nurse['id']}", headers=tenant.alice)).json()
+    assert fact["user_fact_score"] == 10
+    too_high = await client.post(path, data={"_csrf": csrf_of(listed), "score": "11"})
+    assert too_high.status_code == 422 and "0-10" in too_high.text
+    cleared = await client.post(path, data={"_csrf": csrf_of(listed), "score": ""})
+    assert cleared.status_code == 303
+    fact = (await client.get(f"/v1/facts/{nurse['id']}", headers=tenant.alice)).json()
+    assert fact["user_fact_score"] is None

@@ -48,7 +48,8 @@ IMPORTED = [
 WRITTEN = [
     {"content": "I live in Berlin", "tags": ["home"]},
     {"content": "I love coffee in the morning"},
-    {"content": "I moved to Lisbon last month", "tags": ["home"]},
+    {"content": "Last month I moved to Lisbon", "tags": ["home"]},
+    {"content": "I work as a nurse at Santa Maria hospital", "tags": ["work"]},
     {"content": "I don't drink coffee anymore"},
 ]
 
@@ -93,6 +94,10 @@ def seed(deployment: Deployment, token: str) -> dict[str, str]:
                                 headers={"Authorization": f"Bearer {token}"})
             assert created.status_code == 201, created.text
             ids[body["content"]] = created.json()["memory"]["id"]
+        stated = http.post("/v1/facts", json={"relation": "allergic_to", "object": "penicillin",
+                                              "user_fact_score": 9},
+                           headers={"Authorization": f"Bearer {token}"})
+        assert stated.status_code == 201, stated.text
     return ids
 
 
@@ -167,7 +172,7 @@ def test_the_inspector_in_chromium(deployment: Deployment, browser: WebDriver) -
     shoot(browser, "memory")
 
     # Edit, pin.
-    lisbon = ids["I moved to Lisbon last month"]
+    lisbon = ids["Last month I moved to Lisbon"]
     browser.get(f"{ui}/memories/{lisbon}")
     content = browser.find_element(By.ID, "edit-content")
     content.clear()
@@ -184,6 +189,21 @@ def test_the_inspector_in_chromium(deployment: Deployment, browser: WebDriver) -
         stored = http.get(f"/v1/memories/{lisbon}", headers={"Authorization": f"Bearer {token}"})
     assert stored.json()["content"] == "I moved to Lisbon in March"
     assert stored.json()["tags"] == ["home", "moves"] and stored.json()["pinned"] is True
+
+    # Facts and the profile; a score set through the form.
+    click_and_load(browser, "nav-facts")
+    profile = text_of(browser, "#profile")
+    assert "penicillin" in profile and "Lisbon" in profile and "nurse" in profile
+    row = browser.find_element(By.XPATH, "//tr[contains(., 'nurse')]")
+    score = row.find_element(By.CSS_SELECTOR, "input.score-input")
+    score.clear()
+    score.send_keys("10")
+    page = browser.find_element(By.TAG_NAME, "html")
+    row.find_element(By.CSS_SELECTOR, "button").click()
+    WebDriverWait(browser, 30).until(staleness_of(page))
+    assert text_of(browser, "#done") == "Score saved."
+    assert "score 10" in text_of(browser, "#profile-core")
+    shoot(browser, "facts")
 
     # Statistics.
     browser.get(f"{ui}/stats")

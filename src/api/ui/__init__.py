@@ -11,6 +11,7 @@ from litestar.plugins.jinja import JinjaTemplateEngine
 from litestar.static_files import create_static_files_router
 from litestar.template.config import TemplateConfig
 
+from memlane.api.ui.facts_page import FactPagesController
 from memlane.api.ui.memory_pages import MemoryPagesController
 from memlane.api.ui.rendering import NO_STORE, SECURITY_HEADERS, UI_EXCEPTION_HANDLERS
 from memlane.api.ui.session import UI_PATH
@@ -24,7 +25,9 @@ def ui_routers() -> list[Router]:
     """The pages (no-store, HTML errors, strict security headers) and their local assets."""
     pages = Router(
         path="/",
-        route_handlers=[SignInController, MemoryPagesController, StatsPageController],
+        route_handlers=[
+            SignInController, MemoryPagesController, FactPagesController, StatsPageController
+        ],
         cache_control=NO_STORE,
         response_headers=[ResponseHeader(name=k, value=v) for k, v in SECURITY_HEADERS.items()],
         exception_handlers=UI_EXCEPTION_HANDLERS,

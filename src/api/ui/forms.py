@@ -5,11 +5,17 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Annotated
+
+from litestar.enums import RequestEncodingType
+from litestar.params import Body
 
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.model import MemoryFilter, MemoryPatch, MemoryType
 
 MAX_QUERY_CHARS = 4096
+# A posted HTML form, as handlers receive it.
+Form = Annotated[dict[str, str], Body(media_type=RequestEncodingType.URL_ENCODED)]
 
 
 def memory_type(value: str | None) -> MemoryType | None:

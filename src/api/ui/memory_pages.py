@@ -10,23 +10,21 @@ from uuid import UUID
 
 from litestar import Controller, Response, get, post
 from litestar.di import NamedDependency, Provide
-from litestar.enums import RequestEncodingType
-from litestar.params import Body, FromPath, QueryParameter
+from litestar.params import FromPath, QueryParameter
 
 from memlane.api.cursor import decode_cursor, encode_cursor
 from memlane.api.deps import MEMORIES, Memories
 from memlane.api.ui import forms
+from memlane.api.ui.forms import Form
 from memlane.api.ui.graph_drawing import draw_neighbourhood
 from memlane.api.ui.rendering import page, see_other
-from memlane.api.ui.session import UI_PATH, UiSession, current_session, writing_session
+from memlane.api.ui.session import UI_PATH, WRITING, UiSession, current_session
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.model import Memory, MemoryFilter, MemoryPatch, MemoryType, Owner
 
-Form = Annotated[dict[str, str], Body(media_type=RequestEncodingType.URL_ENCODED)]
 PAGE_SIZE = 25
 SEARCH_POOL = 100  # search ranks this many, the filters and pages apply to them
 MEMORIES_PATH = f"{UI_PATH}/memories"
-WRITING = {"session": Provide(writing_session)}
 
 
 def _matches(memory: Memory, filters: MemoryFilter) -> bool:

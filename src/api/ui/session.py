@@ -10,6 +10,7 @@ from typing import Any
 
 from litestar import Request, Response
 from litestar.datastructures import Cookie
+from litestar.di import Provide
 from litestar.exceptions import NotFoundException
 
 from memlane.api.auth import owner_for, principal_for_token
@@ -130,3 +131,7 @@ def signed_out(response: Response[Any]) -> Response[Any]:
 
 def new_pre_secret() -> str:
     return secrets.token_urlsafe(32)
+
+
+# The dependency of every handler that changes memories or facts.
+WRITING = {"session": Provide(writing_session)}

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import secrets
-from typing import Annotated, Any
+from typing import Any
 
 from litestar import Controller, Request, Response, get, post
 from litestar.di import NamedDependency, Provide
-from litestar.enums import RequestEncodingType
-from litestar.params import Body
 
 from memlane.api.auth import principal_for_token
+from memlane.api.ui.forms import Form
 from memlane.api.ui.rendering import page, see_other
 from memlane.api.ui.session import (
     CSRF_FIELD,
@@ -27,8 +26,6 @@ from memlane.api.ui.session import (
     tokens_match,
 )
 from memlane.domain.auth import Principal, Scope
-
-Form = Annotated[dict[str, str], Body(media_type=RequestEncodingType.URL_ENCODED)]
 
 
 def _refusal(principal: Principal | None, user: str | None) -> str | None:
