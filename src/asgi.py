@@ -37,5 +37,5 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 worker=memlane.worker,
             )
 
-    config = ApiConfig(auth_enabled=settings.auth.enabled)
+    config = ApiConfig(auth_enabled=settings.auth.enabled, ui_enabled=settings.server.ui)
     return create_api_app(open_services, config, metrics)

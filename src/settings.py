@@ -161,6 +161,7 @@ class ServerSettings(_Section):
     host: str = "127.0.0.1"
     port: int = Field(8080, ge=0, le=65535)
     workers: int = Field(1, ge=1, le=64)
+    ui: bool = True  # the web inspector at /ui (docs/ui.md)
 
 
 class WorkerSettings(_Section):

@@ -68,8 +68,8 @@ def create_app(
         dependencies={"principal": Provide(provide_principal)},
     )
     return Litestar(
-        route_handlers=[v1, HealthController, *ui_routers()],  # ui: the web inspector
-        template_config=ui_template_config(),
+        route_handlers=[v1, HealthController, *(ui_routers() if config.ui_enabled else [])],
+        template_config=ui_template_config() if config.ui_enabled else None,
         lifespan=[lifespan],
         dependencies={
             "services": Provide(provide_services, sync_to_thread=False),

@@ -25,6 +25,7 @@ class ApiConfig:
     readiness_timeout_ms: int = 2_000
     retry_after_s: int = 5
     debug: bool = False
+    ui_enabled: bool = True  # the web inspector at /ui
 
     def __post_init__(self) -> None:
         if not 1 <= self.default_page_limit <= self.max_page_limit:

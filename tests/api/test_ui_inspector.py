@@ -290,3 +290,11 @@ async def test_facts_show_the_profile_and_take_the_users_score(
     assert cleared.status_code == 303
     fact = (await client.get(f"/v1/facts/{nurse['id']}", headers=tenant.alice)).json()
     assert fact["user_fact_score"] is None
+
+
+async def test_with_the_inspector_switched_off_there_is_no_ui(api_services: ApiServices) -> None:
+    app = create_app(services_opener(api_services), ApiConfig(ui_enabled=False))
+    async with serve(app) as no_ui:
+        assert (await no_ui.get("/ui/sign-in")).status_code == 404
+        assert (await no_ui.get("/ui/static/ui.css")).status_code == 404
+        assert (await no_ui.get("/healthz")).status_code == 200
