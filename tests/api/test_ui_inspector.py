@@ -298,3 +298,13 @@ async def test_with_the_inspector_switched_off_there_is_no_ui(api_services: ApiS
         assert (await no_ui.get("/ui/sign-in")).status_code == 404
         assert (await no_ui.get("/ui/static/ui.css")).status_code == 404
         assert (await no_ui.get("/healthz")).status_code == 200
+
+
+async def test_a_sign_in_posted_by_another_site_starts_no_session(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    token = await tenant.token([Scope.READ], user_id="alice")
+    forged = await client.post("/ui/sign-in", data={"token": token})  # no form token, no cookie
+    assert forged.status_code == 303 and forged.headers["location"] == "/ui/sign-in"
+    assert "memlane_ui=" not in forged.headers.get("set-cookie", "")
+    assert (await client.get("/ui/memories")).status_code == 303

@@ -97,8 +97,9 @@ async def writing_session(request: Request[Any, Any, Any]) -> UiSession:
     return session
 
 
-def cookie(request: Request[Any, Any, Any], key: str, value: str, max_age: int | None = None
-           ) -> Cookie:
+def cookie(
+    request: Request[Any, Any, Any], key: str, value: str, max_age: int | None = None
+) -> Cookie:
     """HttpOnly, SameSite=Strict, limited to /ui; Secure when the page came over https."""
     return Cookie(
         key=key,
@@ -111,8 +112,9 @@ def cookie(request: Request[Any, Any, Any], key: str, value: str, max_age: int |
     )
 
 
-def signed_in(response: Response[Any], request: Request[Any, Any, Any], token: str,
-              user: str | None) -> Response[Any]:
+def signed_in(
+    response: Response[Any], request: Request[Any, Any, Any], token: str, user: str | None
+) -> Response[Any]:
     """The response that starts a session: the key and the chosen user in cookies."""
     response.set_cookie(cookie(request, SESSION_COOKIE, token))
     if user:
