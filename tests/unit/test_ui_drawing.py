@@ -9,7 +9,7 @@ from uuid import UUID, uuid4
 from hypothesis import given
 from hypothesis import strategies as st
 
-from memlane.api.ui.graph_drawing import HEIGHT, MAX_ON_RING, WIDTH, draw_neighbourhood
+from memlane.api.ui.graph_drawing import CENTRE_X, CENTRE_Y, MAX_ON_RING, WIDTH, draw_neighbourhood
 from memlane.api.ui.plots import (
     BOTTOM,
     CURVE_DAYS,
@@ -48,7 +48,7 @@ def test_a_superseded_memory_is_marked_and_its_edge_drawn_as_replacing() -> None
     drawing = draw_neighbourhood(lisbon.id, hood, "/ui/memories")
     nodes = {n.id: n for n in drawing.nodes}
     assert nodes[lisbon.id].hop == 0 and (nodes[lisbon.id].x, nodes[lisbon.id].y) == (
-        WIDTH / 2, HEIGHT / 2 - 10)
+        CENTRE_X, CENTRE_Y)
     assert nodes[berlin.id].superseded and not nodes[porto.id].superseded
     assert {(e.kind, e.replacing) for e in drawing.edges} == {("supersedes", True),
                                                              ("semantic", False)}
@@ -67,11 +67,16 @@ def test_every_drawn_memory_lies_on_the_canvas_and_the_rest_is_counted(
     edges += [edge(ring1[i % len(ring1)], m, EdgeKind.ENTITY) for i, m in enumerate(ring2)]
     drawing = draw_neighbourhood(centre.id, Neighbourhood((centre, *ring1, *ring2),
                                                           tuple(edges)), "/m")
-    drawn = min(first, MAX_ON_RING[1]) + min(len(ring2), MAX_ON_RING[2]) + 1
-    assert len(drawing.nodes) == drawn
-    assert drawing.not_drawn == 1 + first + len(ring2) - drawn
-    assert all(0 <= n.x <= WIDTH and 0 <= n.y <= HEIGHT for n in drawing.nodes)
+    by_hop = {hop: [n for n in drawing.nodes if n.hop == hop] for hop in (0, 1, 2)}
+    assert len(by_hop[0]) == 1 and len(by_hop[1]) == min(first, MAX_ON_RING[1])
+    assert len(by_hop[2]) <= min(len(ring2), MAX_ON_RING[2])
+    assert drawing.not_drawn == 1 + first + len(ring2) - len(drawing.nodes)
+    bottom = drawing.top + drawing.height
+    assert all(0 <= n.x <= WIDTH and drawing.top < n.label_y < bottom for n in drawing.nodes)
+    assert all(drawing.top < n.stamp_y < bottom for n in drawing.nodes if n.superseded)
     placed: set[UUID] = {n.id for n in drawing.nodes}
+    parents = {e.target: e.source for e in edges if e.kind is EdgeKind.ENTITY}
+    assert all(parents[n.id] in placed for n in by_hop[2])  # hung from a drawn parent
     assert len(drawing.edges) == sum(1 for e in edges if {e.source, e.target} <= placed)
 
 

@@ -10,11 +10,14 @@ from uuid import UUID
 from memlane.domain.graph import EdgeKind
 from memlane.service.graph_reading import Neighbourhood
 
-WIDTH, HEIGHT = 820, 560
-CENTRE_X, CENTRE_Y = WIDTH / 2, HEIGHT / 2 - 10
+WIDTH = 820
+CENTRE_X, CENTRE_Y = WIDTH / 2, 280.0  # the viewBox keeps only the rows in use
 RING_RADIUS = (0.0, 150.0, 250.0)
 MAX_ON_RING = (1, 12, 24)  # more would overlap; the rest is counted, not drawn
 LABEL_CHARS = 26
+MAX_SECTOR = 2.4  # radians a first-hop memory's children spread over, at most
+LEGEND_ROW = 16
+SKEW = 0.12  # radians: a child never sits exactly behind its parent (over its label)
 REPLACING = frozenset({EdgeKind.SUPERSEDES, EdgeKind.CONTRADICTION})
 
 
@@ -29,6 +32,8 @@ class DrawnNode:
     memory_type: str
     superseded: bool
     href: str
+    label_y: float  # above a node in the upper half, below otherwise: edges leave outwards
+    stamp_y: float  # where "superseded" goes, beyond the label
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,8 +49,11 @@ class DrawnEdge:
 
 @dataclass(frozen=True, slots=True)
 class Drawing:
+    """The SVG's geometry: its viewBox runs from `top` over `height` (the rows used)."""
+
     width: int
-    height: int
+    top: float
+    height: float
     nodes: tuple[DrawnNode, ...]
     edges: tuple[DrawnEdge, ...]
     kinds: tuple[str, ...]  # the edge kinds drawn, for the legend
@@ -83,19 +91,28 @@ def draw_neighbourhood(centre: UUID, hood: Neighbourhood, base_href: str) -> Dra
     for node, hop in hops.items():
         if node in memories and hop < len(RING_RADIUS):
             rings[hop].append(node)
-    angle: dict[UUID, float] = {centre: 0.0}
+    angle: dict[UUID, float] = {}
     placed: dict[UUID, tuple[float, float, int]] = {centre: (CENTRE_X, CENTRE_Y, 0)}
-    for hop in (1, 2):
-        ring = sorted(rings[hop], key=lambda n: (_parent_angle(n, hood, angle), str(n)))
-        ring = ring[: MAX_ON_RING[hop]]
-        for index, node in enumerate(ring):
-            # Evenly round the ring, in the order of the parents' angles: a second-hop
-            # memory lands near the first-hop memory it hangs from.
-            theta = -math.pi / 2 + 2 * math.pi * index / len(ring)
-            angle[node] = theta
-            x = CENTRE_X + RING_RADIUS[hop] * math.cos(theta)
-            y = CENTRE_Y + RING_RADIUS[hop] * math.sin(theta)
-            placed[node] = (round(x, 1), round(y, 1), hop)
+    first = sorted(rings[1], key=str)[: MAX_ON_RING[1]]
+    for index, node in enumerate(first):  # evenly round the first ring, from the top
+        angle[node] = -math.pi / 2 + 2 * math.pi * index / len(first)
+    # Each second-hop memory hangs in the sector of a first-hop one it links to, so edges
+    # run outwards and never back across the centre.
+    children: dict[UUID, list[UUID]] = defaultdict(list)
+    for node in sorted(rings[2], key=str)[: MAX_ON_RING[2]]:
+        parent = _parent(node, hood, angle)
+        if parent is not None:
+            children[parent].append(node)
+    sector = min(2 * math.pi / max(1, len(first)), MAX_SECTOR)
+    for parent, hanging in children.items():
+        for index, node in enumerate(hanging):
+            offset = (index + 1) / (len(hanging) + 1) - 0.5
+            angle[node] = angle[parent] + sector * offset + SKEW
+    for node, theta in angle.items():
+        hop = 1 if node in first else 2
+        x = CENTRE_X + RING_RADIUS[hop] * math.cos(theta)
+        y = CENTRE_Y + RING_RADIUS[hop] * math.sin(theta)
+        placed[node] = (round(x, 1), round(y, 1), hop)
     superseded = {e.target for e in hood.edges if e.kind in REPLACING}
     nodes = tuple(
         DrawnNode(
@@ -104,6 +121,7 @@ def draw_neighbourhood(centre: UUID, hood: Neighbourhood, base_href: str) -> Dra
             title=_short(memories[node].content, 300),
             memory_type=memories[node].memory_type.value,
             superseded=node in superseded, href=f"{base_href}/{node}",
+            **_label_places(y, hop),
         )
         for node, (x, y, hop) in placed.items()
     )
@@ -117,13 +135,25 @@ def draw_neighbourhood(centre: UUID, hood: Neighbourhood, base_href: str) -> Dra
         if e.source in placed and e.target in placed
     )
     kinds = tuple(sorted({e.kind for e in edges}))
-    return Drawing(WIDTH, HEIGHT, nodes, edges, kinds, len(memories) - len(placed))
+    # Only the rows in use: the top of the highest stamp or label to the lowest, then the legend.
+    top = min(min(n.y - 20, n.label_y - 14, n.stamp_y - 14) for n in nodes) - 6
+    bottom = max(max(n.y + 20, n.label_y + 6, n.stamp_y + 6) for n in nodes)
+    height = bottom - top + LEGEND_ROW * len(kinds) + 16
+    return Drawing(WIDTH, round(top, 1), round(height, 1), nodes, edges, kinds,
+                   len(memories) - len(placed))
 
 
-def _parent_angle(node: UUID, hood: Neighbourhood, angle: dict[UUID, float]) -> float:
-    """The angle of an already placed memory this one is linked to (0 when there is none)."""
+def _label_places(y: float, hop: int) -> dict[str, float]:
+    radius = 16 if hop == 0 else 11
+    if hop > 0 and y < CENTRE_Y:
+        return {"label_y": y - radius - 6, "stamp_y": y - radius - 20}
+    return {"label_y": y + radius + 14, "stamp_y": y + radius + 27}
+
+
+def _parent(node: UUID, hood: Neighbourhood, angle: dict[UUID, float]) -> UUID | None:
+    """A first-hop memory this one links to (None when none of them was drawn)."""
     for edge in hood.edges:
         other = edge.target if edge.source == node else edge.source if edge.target == node else None
         if other is not None and other in angle:
-            return angle[other]
-    return 0.0
+            return other
+    return None
