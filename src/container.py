@@ -19,10 +19,12 @@ from memlane.adapters.encryption.fingerprint import verify_key_fingerprint
 from memlane.adapters.encryption.keyfile import load_or_create_key
 from memlane.adapters.encryption.noop import NoopEncryptionAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
+from memlane.adapters.imports.export_file import FileChatExportAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres import database as postgres
 from memlane.adapters.postgres.database import Database
 from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
+from memlane.adapters.postgres.import_ledger import PostgresImportLedgerAdapter
 from memlane.adapters.postgres.installation_adapter import PostgresInstallationAdapter
 from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
@@ -31,6 +33,7 @@ from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
 from memlane.ports.installation import InstallationPort
 from memlane.ports.storage import MemoryPorts
+from memlane.service.chat_import import ChatImporter
 from memlane.service.keys import KeyService
 from memlane.service.memory_service import MemoryService
 from memlane.service.worker import DecayWorker
@@ -143,6 +146,14 @@ class Container(containers.DeclarativeContainer):
         graph=graph,
     )
     keys = providers.Singleton(KeyService, api_keys)
+    # Chat exports of other assistants (docs/import.md)
+    imports = providers.Singleton(
+        ChatImporter,
+        memories=service,
+        ledger=providers.Singleton(PostgresImportLedgerAdapter, pool),
+        exports=providers.Singleton(FileChatExportAdapter),
+        encryption=encryption,
+    )
     worker = providers.Resource(_worker, service, leader, settings, database, memories, embedder)
 
 
@@ -154,6 +165,7 @@ class Memlane:
     database: Database
     service: MemoryService
     keys: KeyService
+    imports: ChatImporter
     memories: MemoryPorts
     installation: InstallationPort
     embedder: EmbeddingPort
@@ -207,6 +219,7 @@ async def open_memlane(
             database=await container.database(),  # type: ignore[misc]
             service=await container.service(),  # type: ignore[misc]
             keys=await container.keys(),  # type: ignore[misc]
+            imports=await container.imports(),  # type: ignore[misc]
             memories=await container.memories(),  # type: ignore[misc]
             installation=installation,
             embedder=embedder,

@@ -156,6 +156,12 @@ class AuthSettings(_Section):
     enabled: bool = True
 
 
+class ImportSettings(_Section):
+    """Chat exports of other assistants (docs/import.md)."""
+
+    max_upload_bytes: int = Field(256 * 1024 * 1024, ge=1024)
+
+
 class LoggingSettings(_Section):
     level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
@@ -173,6 +179,7 @@ class Settings(BaseSettings):
     server: ServerSettings = Field(default_factory=ServerSettings)
     worker: WorkerSettings = Field(default_factory=WorkerSettings)
     auth: AuthSettings = Field(default_factory=AuthSettings)
+    imports: ImportSettings = Field(default_factory=ImportSettings)
     logging: LoggingSettings = Field(default_factory=LoggingSettings)
 
     def policy(self) -> MemoryPolicy:

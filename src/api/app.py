@@ -16,6 +16,7 @@ from memlane.api.config import ApiConfig
 from memlane.api.controllers.context import ContextController
 from memlane.api.controllers.conversations import ConversationsController
 from memlane.api.controllers.health import HealthController
+from memlane.api.controllers.imports import ImportsController
 from memlane.api.controllers.maintenance import CleanupController, DecayController
 from memlane.api.controllers.memories import MemoriesController
 from memlane.api.controllers.memory_graph import MemoryGraphController
@@ -59,6 +60,7 @@ def create_app(
             ContextController,
             ConversationsController,
             MemoryGraphController,
+            ImportsController,
         ],
         guards=[scope_guard],
         dependencies={"principal": Provide(provide_principal)},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from memlane.cli.chats import import_chats
 from memlane.cli.data import export, import_
 from memlane.cli.keys import keys
 from memlane.cli.maintenance import backfill, cleanup, db_url, decay, migrate, reembed, stats
@@ -33,6 +34,7 @@ for command in (
     keys,
     export,
     import_,
+    import_chats,
     prepare_model,
 ):
     main.add_command(command)

@@ -46,8 +46,10 @@ class ImportLedgerPortContract:
         self, ledger: ImportLedgerPort, owner: Owner
     ) -> None:
         other = replace(owner, user_id=owner.user_id + "-other")
-        async with ledger.hold(owner) as first:
-            async with ledger.hold(owner) as second, ledger.hold(other) as elsewhere:
-                assert (first, second, elsewhere) == (True, False, True)
+        async with (
+            ledger.hold(owner) as first, ledger.hold(owner) as second,
+            ledger.hold(other) as elsewhere,
+        ):
+            assert (first, second, elsewhere) == (True, False, True)
         async with ledger.hold(owner) as again:
             assert again

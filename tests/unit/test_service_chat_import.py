@@ -112,7 +112,7 @@ async def test_a_malformed_chat_anywhere_stores_nothing(
     broken = tmp_path / "conversations.json"
     broken.write_text(json.dumps(chats))
     owner = new_owner()
-    with pytest.raises(ImportFormatError, match="conversation 1 .*mapping missing"):
+    with pytest.raises(ImportFormatError, match=r"conversation 1 .*mapping missing"):
         await importer.import_file(owner, broken, "chatgpt")
     assert await everything(world, owner) == []
 
