@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractContextManager, asynccontextmanager
 from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
@@ -246,6 +246,11 @@ async def open_database(settings: Settings | None = None) -> AsyncIterator[Datab
         yield database
 
 
+def hold_database_server(settings: Settings) -> AbstractContextManager[None]:
+    """The embedded server kept in use by this process for the block (`serve`'s parent)."""
+    return postgres.hold_embedded(settings.database)
+
+
 async def resolve_database_url(settings: Settings | None = None) -> str:
     """The DSN in use (`memlane db-url`)."""
     return await postgres.resolve_database_url((settings or load_settings()).database)
@@ -261,6 +266,7 @@ __all__ = [
     "Container",
     "Database",
     "Memlane",
+    "hold_database_server",
     "open_database",
     "open_keys",
     "open_memlane",
