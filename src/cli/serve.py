@@ -27,12 +27,13 @@ def serve(host: str | None, port: int | None, workers: int | None) -> None:
     from memlane.container import hold_database_server
     from memlane.settings import load_settings
 
-    settings = load_settings()
     # uvicorn re-raises SIGTERM once it has shut down; with the default action the process
     # would die on the spot, skipping the release of the embedded server below.
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
-    with exit_on_errors(), hold_database_server(settings):
-        _serve(settings, host, port, workers)
+    with exit_on_errors():
+        settings = load_settings()
+        with hold_database_server(settings):
+            _serve(settings, host, port, workers)
 
 
 def _serve(settings: Settings, host: str | None, port: int | None, workers: int | None) -> None:
