@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 import msgspec
 
 from memlane.domain.chat_import import ImportSummary
@@ -20,11 +22,4 @@ class ImportSummaryOut(msgspec.Struct, kw_only=True):
 
 
 def import_summary_out(summary: ImportSummary) -> ImportSummaryOut:
-    return ImportSummaryOut(
-        chats=summary.chats,
-        chats_added=summary.chats_added,
-        messages_added=summary.messages_added,
-        messages_known=summary.messages_known,
-        messages_shortened=summary.messages_shortened,
-        memories_added=summary.memories_added,
-    )
+    return ImportSummaryOut(**asdict(summary))

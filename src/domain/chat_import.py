@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 from memlane.domain.chats import ImportedChat, message_keys
 from memlane.domain.errors import MemlaneError
@@ -37,14 +37,9 @@ class ImportSummary:
     memories_added: int = 0
 
     def __add__(self, other: ImportSummary) -> ImportSummary:
-        return ImportSummary(*(a + b for a, b in zip(_fields(self), _fields(other), strict=True)))
-
-
-def _fields(summary: ImportSummary) -> tuple[int, ...]:
-    return (
-        summary.chats, summary.chats_added, summary.messages_added, summary.messages_known,
-        summary.messages_shortened, summary.memories_added,
-    )
+        return ImportSummary(
+            *(getattr(self, f.name) + getattr(other, f.name) for f in fields(self))
+        )
 
 
 def keyed_messages(chat: ImportedChat) -> list[tuple[str, Message]]:

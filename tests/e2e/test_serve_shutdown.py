@@ -15,7 +15,12 @@ from pathlib import Path
 import psutil
 import pytest
 
-from tests.e2e.test_serve_process import MEMLANE, REPO, _wait_until_ready, free_port
+from tests.e2e.test_serve_process import (
+    _wait_until_ready,
+    embedded_env,
+    free_port,
+    start_serve,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -49,18 +54,8 @@ def served() -> Iterator[Served]:
     home = Path(tempfile.mkdtemp(prefix="memlane-stop-"))
     os.chmod(home, 0o755)
     port = free_port()
-    env = {
-        **os.environ,
-        "MEMLANE_DATABASE__URL": "",
-        "MEMLANE_DATABASE__DATA_DIR": str(home / "data"),
-        "MEMLANE_MEMORY__ENCRYPTION_KEY_PATH": str(home / "memory_encryption.key"),
-        "MEMLANE_SERVER__PORT": str(port),
-        "MEMLANE_WORKER__ENABLED": "false",
-    }
-    env.pop("MEMLANE_TEST_DATABASE_URL", None)
-    process = subprocess.Popen(
-        [MEMLANE, "serve", "--workers", "2"], env=env, cwd=REPO,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    process = start_serve(
+        embedded_env(home, port, MEMLANE_WORKER__ENABLED="false"), "--workers", "2"
     )
     base_url = f"http://127.0.0.1:{port}"
     try:
