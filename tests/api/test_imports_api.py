@@ -6,13 +6,16 @@ import io
 import zipfile
 from pathlib import Path
 
+import asyncpg
 import httpx
 import pytest
 from litestar import Litestar
 
+from memlane.adapters.postgres.import_ledger import PostgresImportLedgerAdapter
 from memlane.api.app import create_app
 from memlane.api.config import ApiConfig
 from memlane.api.deps import ApiServices
+from memlane.domain.model import Owner
 from tests.api.conftest import TenantKeys, assert_problem, count, serve, services_opener
 
 pytestmark = pytest.mark.integration
@@ -108,3 +111,19 @@ async def test_an_export_over_the_upload_bound_is_a_413(
                                      headers=tenant.alice)
         assert_problem(response, 413)
         assert await count(client, tenant.alice) == 0
+
+
+async def test_a_second_import_for_the_same_user_while_one_runs_is_a_409(
+    client: httpx.AsyncClient, tenant: TenantKeys, pg_pool: asyncpg.Pool
+) -> None:
+    running = PostgresImportLedgerAdapter(pg_pool)  # another process's import, as it were
+    async with running.hold(Owner(tenant.tenant, "alice")) as held:
+        assert held
+        response = await client.post("/v1/imports?format=chatgpt", content=CHATGPT,
+                                     headers=tenant.alice)
+        problem = assert_problem(response, 409)
+        assert "already running" in problem["detail"]
+    assert await count(client, tenant.alice) == 0
+    after = await client.post("/v1/imports?format=chatgpt", content=CHATGPT,
+                              headers=tenant.alice)
+    assert after.status_code == 200, after.text
