@@ -49,13 +49,14 @@ class Served:
         return workers
 
 
-@pytest.fixture
-def served() -> Iterator[Served]:
+@pytest.fixture(params=["2"])
+def served(request: pytest.FixtureRequest) -> Iterator[Served]:
+    """`memlane serve --workers <param>` on a fresh embedded data dir."""
     home = Path(tempfile.mkdtemp(prefix="memlane-stop-"))
     os.chmod(home, 0o755)
     port = free_port()
     process = start_serve(
-        embedded_env(home, port, MEMLANE_WORKER__ENABLED="false"), "--workers", "2"
+        embedded_env(home, port, MEMLANE_WORKER__ENABLED="false"), "--workers", request.param
     )
     base_url = f"http://127.0.0.1:{port}"
     try:
@@ -94,7 +95,9 @@ def _stop(served: Served, sig: signal.Signals) -> psutil.Process:
     return postmaster
 
 
+@pytest.mark.parametrize("served", ["1", "2"], indirect=True)
 def test_sigterm_stops_the_workers_and_the_embedded_postgres(served: Served) -> None:
+    # One worker: uvicorn runs in the parent and re-raises SIGTERM there after shutdown.
     postmaster = _stop(served, signal.SIGTERM)
     assert served.process.returncode == 0
     assert _gone(postmaster, EXIT_WAIT_S), "the embedded PostgreSQL outlived memlane serve"
