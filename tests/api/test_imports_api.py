@@ -113,6 +113,19 @@ async def test_an_export_over_the_upload_bound_is_a_413(
         assert await count(client, tenant.alice) == 0
 
 
+async def test_the_upload_bound_is_the_routes_own_not_the_other_routes_body_limit(
+    api_services: ApiServices, tenant: TenantKeys
+) -> None:
+    config = ApiConfig(max_request_bytes=1024, max_import_bytes=len(CHATGPT))
+    async with serve(create_app(services_opener(api_services), config)) as client:
+        response = await client.post("/v1/imports?format=chatgpt", content=CHATGPT,
+                                     headers=tenant.alice)
+        assert response.status_code == 200, response.text
+        too_big = await client.post("/v1/memories", json={"content": "x" * 2000},
+                                    headers=tenant.alice)
+        assert_problem(too_big, 413)
+
+
 async def test_a_second_import_for_the_same_user_while_one_runs_is_a_409(
     client: httpx.AsyncClient, tenant: TenantKeys, pg_pool: asyncpg.Pool
 ) -> None:
