@@ -73,8 +73,11 @@ def _private_output(path: Path) -> Iterator[IO[str]]:
 @click.option("--tenant", default=DEFAULT_TENANT, show_default=True)
 @click.option("--user", "user_id", required=True, help="Whose memories these become.")
 @click.argument("source", type=click.File("r", encoding="utf-8"), default="-")
+@progress_option
 @run_async
-async def import_(tenant: str, user_id: str, source: IO[str]) -> None:
+async def import_(
+    tenant: str, user_id: str, source: IO[str], show_progress: bool | None
+) -> None:
     """Store memories from NDJSON (as written by `memlane export`) for a user.
 
     The whole file is validated before anything is stored; similar memories
@@ -86,12 +89,14 @@ async def import_(tenant: str, user_id: str, source: IO[str]) -> None:
     owner = Owner(tenant, user_id)
     stored = merged = 0
     async with open_memlane() as memlane:
-        for start in range(0, len(items), IMPORT_BATCH):
-            results = await memlane.service.remember_many(
-                owner, items[start : start + IMPORT_BATCH]
-            )
-            stored += sum(not r.merged for r in results)
-            merged += sum(r.merged for r in results)
+        with progress_bar("importing", show_progress, len(items)) as bar:
+            for start in range(0, len(items), IMPORT_BATCH):
+                results = await memlane.service.remember_many(
+                    owner, items[start : start + IMPORT_BATCH]
+                )
+                stored += sum(not r.merged for r in results)
+                merged += sum(r.merged for r in results)
+                bar.advance(len(results))
     click.echo(f"import: {stored} stored, {merged} merged into existing memories")
 
 

@@ -89,8 +89,9 @@ def test_keys_revoke_takes_a_unique_prefix_and_refuses_an_unknown_one(home: Home
 def test_export_writes_a_private_file_and_progress_goes_to_stderr_only(home: Home) -> None:
     source = home.root / "memories.ndjson"
     source.write_text(json.dumps({"content": "I live in Lisbon"}) + "\n")
-    imported = home.memlane("import", "--user", "dave", str(source))
+    imported = home.memlane("import", "--user", "dave", str(source), "--progress")
     assert imported.returncode == 0, imported.stderr
+    assert imported.stdout.startswith("import: 1 stored") and "importing" in imported.stderr
 
     target = home.second / "dave.ndjson"
     target.write_text("old")
