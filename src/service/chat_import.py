@@ -28,6 +28,10 @@ from memlane.service.memory_service import MemoryService
 # closes at this many messages or chats, whichever comes first.
 BATCH_MESSAGES = 512
 BATCH_CHATS = 64
+# Imports running at once in one process; more wait their turn. Each holds a database
+# connection for its lock beside the ones its writes take, so unbounded imports could take
+# the whole pool and leave their writes waiting for a connection forever.
+MAX_RUNNING_IMPORTS = 2
 
 
 class ImportProgress(Protocol):
@@ -57,6 +61,7 @@ class ChatImporter:
         self._encryption = encryption
         # Who an audit trail names for these writes; passed on once writes carry an actor.
         self.actor = actor
+        self._running = asyncio.Semaphore(MAX_RUNNING_IMPORTS)
 
     async def import_file(
         self,
@@ -75,7 +80,7 @@ class ChatImporter:
         if progress is not None:
             progress.start(chats)
         summary = ImportSummary()
-        async with self._ledger.hold(owner) as held:
+        async with self._running, self._ledger.hold(owner) as held:
             if not held:
                 raise ImportInProgress(
                     f"an import for user {owner.user_id} is already running; try again later"
