@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.wait import WebDriverWait
 
-from tests.e2e.test_serve_process import Deployment
+from tests.e2e.test_serve_process import MEMLANE, REPO, Deployment, free_port
 
 pytestmark = pytest.mark.e2e
 
@@ -45,7 +46,12 @@ IMPORTED = [
     (12, "tool_result", 0.3, "Weather API: 14 degrees and drizzle in Lisbon", []),
     (6, "correction", 0.9, "Call me Sam, never Samuel", ["name"]),
 ]
-WRITTEN = [
+# Stored while the embedder is down: the statistics count them as waiting for an embedding.
+UNEMBEDDED = [
+    "Eve's train to Ghent leaves at 07:42 every weekday",
+    "The spare key is under the blue flower pot",
+]
+WRITTEN: list[dict[str, object]] = [
     {"content": "I live in Berlin", "tags": ["home"]},
     {"content": "I love coffee in the morning"},
     {"content": "Last month I moved to Lisbon", "tags": ["home"]},
@@ -80,25 +86,50 @@ def seed(deployment: Deployment, token: str) -> dict[str, str]:
          "created_at": (now - timedelta(days=age)).isoformat()}
         for age, kind, importance, text, tags in IMPORTED
     ]
-    with tempfile.NamedTemporaryFile("w", suffix=".ndjson", delete=False) as file:
-        file.write("\n".join(json.dumps(r) for r in records))
-    try:
-        imported = deployment.cli("import", "--tenant", "demo", "--user", "alice", file.name)
-        assert imported.returncode == 0, imported.stderr
-    finally:
-        os.unlink(file.name)
+    assert_imported(deployment.cli, records)
+    assert_imported(embedder_down(deployment), [{"content": text} for text in UNEMBEDDED])
     ids = {}
     with httpx.Client(base_url=deployment.base_url, timeout=60) as http:
         for body in WRITTEN:
             created = http.post("/v1/memories", json=body,
                                 headers={"Authorization": f"Bearer {token}"})
             assert created.status_code == 201, created.text
-            ids[body["content"]] = created.json()["memory"]["id"]
+            ids[str(body["content"])] = created.json()["memory"]["id"]
         stated = http.post("/v1/facts", json={"relation": "allergic_to", "object": "penicillin",
                                               "user_fact_score": 9},
                            headers={"Authorization": f"Bearer {token}"})
         assert stated.status_code == 201, stated.text
     return ids
+
+
+def assert_imported(
+    cli: Callable[..., subprocess.CompletedProcess[str]], records: list[dict[str, object]]
+) -> None:
+    with tempfile.NamedTemporaryFile("w", suffix=".ndjson", delete=False) as file:
+        file.write("\n".join(json.dumps(r) for r in records))
+    try:
+        imported = cli("import", "--tenant", "demo", "--user", "alice", file.name)
+        assert imported.returncode == 0, imported.stderr
+    finally:
+        os.unlink(file.name)
+
+
+def embedder_down(deployment: Deployment) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """The CLI with an embedder that does not answer (an Ollama nobody listens for)."""
+    down = {
+        **deployment.env,
+        "MEMLANE_MEMORY__EMBEDDING__PROVIDER": "ollama",
+        "MEMLANE_MEMORY__EMBEDDING__MODEL": "all-minilm",
+        "MEMLANE_MEMORY__EMBEDDING__OLLAMA_URL": f"http://127.0.0.1:{free_port()}",
+        "MEMLANE_MEMORY__EMBEDDING__TIMEOUT_MS": "500",
+        "MEMLANE_MEMORY__EMBEDDING__MAX_RETRIES": "0",
+    }
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([MEMLANE, *args], env=down, cwd=REPO, capture_output=True,
+                              text=True, timeout=120)
+
+    return cli
 
 
 def shoot(driver: WebDriver, name: str) -> None:
@@ -147,7 +178,7 @@ def test_the_inspector_in_chromium(deployment: Deployment, browser: WebDriver) -
 
     # The list, filtered and searched.
     rows = browser.find_elements(By.CSS_SELECTOR, "#memory-list tbody tr")
-    assert len(rows) == len(IMPORTED) + len(WRITTEN)
+    assert len(rows) == len(IMPORTED) + len(UNEMBEDDED) + len(WRITTEN)
     shoot(browser, "memories")
     browser.find_element(By.CSS_SELECTOR, "#type option[value='preference']").click()
     click_and_load(browser, "apply")
@@ -207,7 +238,8 @@ def test_the_inspector_in_chromium(deployment: Deployment, browser: WebDriver) -
 
     # Statistics.
     browser.get(f"{ui}/stats")
-    assert text_of(browser, "#total") == str(len(IMPORTED) + len(WRITTEN))
+    assert text_of(browser, "#total") == str(len(IMPORTED) + len(UNEMBEDDED) + len(WRITTEN))
+    assert text_of(browser, "#waiting").startswith(str(len(UNEMBEDDED)))
     assert len(browser.find_elements(By.CSS_SELECTOR, "#curves polyline")) == 5
     assert browser.find_elements(By.CSS_SELECTOR, "#curves circle.dot")
     shoot(browser, "stats")
