@@ -19,7 +19,13 @@ from memlane.domain.fact_records import (
     check_text,
     checked,
 )
-from memlane.domain.facts import ExtractedFact, Fact, validate_user_fact_score
+from memlane.domain.facts import (
+    RELATION_TYPES,
+    ExtractedFact,
+    Fact,
+    TimeSpan,
+    validate_user_fact_score,
+)
 from memlane.domain.model import Cursor, Owner, Page
 from memlane.domain.policy import MemoryPolicy
 from memlane.domain.profile import Profile, ProfileCaps, build_profile, render_profile
@@ -115,11 +121,11 @@ class FactService:
         """Store a fact the user states directly; it supersedes like an extracted one. A fact
         that already holds is returned as it is (with the new score, when one is given)."""
         new = checked(new)
-        assert new.fact_type is not None and new.time_span is not None  # checked() fills them
         extracted = ExtractedFact(
             subject=new.subject, relation=new.relation, object=new.object,
-            fact_type=new.fact_type, time_span=new.time_span, confidence=new.confidence,
-        )
+            fact_type=new.fact_type or RELATION_TYPES[new.relation],
+            time_span=new.time_span or TimeSpan.CURRENT, confidence=new.confidence,
+        )  # checked() filled in type and time span; the defaults only satisfy the types
         statement = Statement(extracted, user_fact_score=new.user_fact_score)
         changes = await self._recorder.apply(owner, [statement])
         if 0 in changes.created:
