@@ -19,6 +19,7 @@ import asyncio
 import json
 import random
 import shutil
+import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,8 +27,10 @@ from typing import Any
 
 from memlane.container import Container
 from memlane.domain.model import DEFAULT_TENANT, NewMemory, Owner
-from memlane.service.memory_service import MemoryService
 from memlane.settings import load_settings
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.fact_writes import services
 
 DATA = Path(__file__).resolve().parent / "data"
 SEED = 13
@@ -63,20 +66,6 @@ def cases(distractors: int) -> list[tuple[str, str, list[str]]]:
                   if not any(f["relation"] in asked for f in s["facts"])]
         found.append((question["text"], answer, chance.sample(others, distractors)))
     return found
-
-
-async def services(container: Container) -> tuple[MemoryService, MemoryService]:
-    """(with facts, without facts) over the same storage, model and key."""
-    with_facts: MemoryService = await container.service()  # type: ignore[misc]
-    without = MemoryService(
-        await container.memories(),  # type: ignore[misc]
-        await container.embedder(),  # type: ignore[misc]
-        await container.encryption(),  # type: ignore[misc]
-        container.keywords(),
-        container.policy(),
-        graph=await container.graph(),  # type: ignore[misc]
-    )
-    return with_facts, without
 
 
 async def run(distractors: int, workdir: Path) -> dict[str, Any]:
