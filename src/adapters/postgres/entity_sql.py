@@ -1,0 +1,59 @@
+"""SQL of the entity adapter: `memory_entities` and `memory_mentions` (migration 0060)."""
+
+from __future__ import annotations
+
+# $1, $2 the owner; $3 now; $4-$9 one array per mention (memory, proposed entity id, name
+# index, kind, sealed label, salience). Entities are upserted once per (name index, kind),
+# the first proposal's id and label winning for a new one; then the mentions of the
+# owner's existing memories join the entities' actual ids.
+ADD_MENTIONS = """
+WITH input AS (
+    SELECT * FROM unnest($4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::bytea[],
+                         $9::float8[]) WITH ORDINALITY
+        AS i(memory_id, entity_id, name_index, kind, label, salience, ord)
+    WHERE EXISTS (SELECT 1 FROM memories AS m
+                  WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = i.memory_id)
+), proposed AS (
+    SELECT DISTINCT ON (name_index, kind) entity_id, name_index, kind, label,
+           max(salience) OVER (PARTITION BY name_index, kind) AS weight
+    FROM input ORDER BY name_index, kind, ord
+), nodes AS (
+    INSERT INTO memory_entities AS n
+        (tenant, user_id, id, kind, name_index, label, weight, created_at, activated_at)
+    SELECT $1, $2, entity_id, kind, name_index, label, weight, $3, $3 FROM proposed
+    ON CONFLICT (tenant, user_id, name_index, kind) DO UPDATE
+        SET weight = greatest(n.weight, excluded.weight),
+            activated_at = greatest(n.activated_at, excluded.activated_at)
+    RETURNING n.id, n.name_index, n.kind
+), stored AS (
+    INSERT INTO memory_mentions AS x (tenant, user_id, memory_id, entity_id, salience)
+    SELECT DISTINCT ON (i.memory_id, nodes.id) $1, $2, i.memory_id, nodes.id, i.salience
+    FROM input AS i JOIN nodes USING (name_index, kind)
+    ORDER BY i.memory_id, nodes.id, i.salience DESC
+    ON CONFLICT (tenant, user_id, memory_id, entity_id) DO UPDATE
+        SET salience = greatest(x.salience, excluded.salience)
+    RETURNING 1
+)
+SELECT count(*) FROM stored
+"""
+
+# The memories mentioning any entity with these name indexes ($3), strongest mention
+# first, then newest; $4 at most.
+MENTIONING = """
+SELECT x.memory_id
+FROM memory_entities AS n
+JOIN memory_mentions AS x
+  ON x.tenant = n.tenant AND x.user_id = n.user_id AND x.entity_id = n.id
+JOIN memories AS m ON m.tenant = x.tenant AND m.user_id = x.user_id AND m.id = x.memory_id
+WHERE n.tenant = $1 AND n.user_id = $2 AND n.name_index = ANY($3::text[])
+GROUP BY x.memory_id, m.created_at
+ORDER BY max(x.salience) DESC, m.created_at DESC, x.memory_id
+LIMIT $4
+"""
+
+MENTIONS_OF = """
+SELECT x.memory_id, x.entity_id, x.salience, n.kind, n.label, n.weight
+FROM memory_mentions AS x
+JOIN memory_entities AS n ON n.tenant = x.tenant AND n.user_id = x.user_id AND n.id = x.entity_id
+WHERE x.tenant = $1 AND x.user_id = $2 AND x.memory_id = ANY($3::uuid[])
+"""

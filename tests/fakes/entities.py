@@ -1,0 +1,106 @@
+"""FakeEntities: an in-memory EntityPort over a FakeMemoryTable, with the adapter's semantics."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID
+
+from memlane.domain.entities import EntityKind
+from memlane.domain.entity_nodes import SealedMention, StoredMention
+from memlane.domain.model import Owner
+from memlane.ports.entities import EntityPort
+from tests.fakes.memory_table import FakeMemoryTable
+
+
+@dataclass
+class _Node:
+    id: UUID
+    kind: EntityKind
+    name_index: str
+    label: bytes
+    weight: float
+    activated_at: datetime
+
+
+class FakeEntities(EntityPort):
+    """Entities per owner; mentions of memories no longer in the table are gone, and so is
+    an entity no memory mentions, as by the delete trigger."""
+
+    def __init__(self, table: FakeMemoryTable) -> None:
+        self._table = table
+        self._nodes: dict[Owner, dict[tuple[str, EntityKind], _Node]] = {}
+        self._mentions: dict[Owner, dict[tuple[UUID, UUID], float]] = {}
+
+    def _live(self, owner: Owner) -> tuple[dict[tuple[str, EntityKind], _Node],
+                                           dict[tuple[UUID, UUID], float]]:
+        rows = self._table._rows.get(owner, {})
+        nodes = self._nodes.setdefault(owner, {})
+        mentions = self._mentions.setdefault(owner, {})
+        gone = [k for k in mentions if k[0] not in rows]
+        orphans = {k[1] for k in gone}
+        for key in gone:
+            del mentions[key]
+        alive = {entity for _, entity in mentions}
+        for key in [k for k, n in nodes.items() if n.id in orphans and n.id not in alive]:
+            del nodes[key]
+        return nodes, mentions
+
+    async def add_mentions(
+        self, owner: Owner, mentions: Sequence[SealedMention], now: datetime
+    ) -> int:
+        nodes, stored = self._live(owner)
+        rows = self._table._rows.get(owner, {})
+        count = 0
+        for mention in mentions:
+            if mention.memory_id not in rows:
+                continue
+            key = (mention.name_index, mention.kind)
+            node = nodes.get(key)
+            if node is None:
+                node = nodes[key] = _Node(
+                    mention.entity_id, mention.kind, mention.name_index, mention.label,
+                    mention.salience, now,
+                )
+            else:
+                node.weight = max(node.weight, mention.salience)
+                node.activated_at = max(node.activated_at, now)
+            pair = (mention.memory_id, node.id)
+            stored[pair] = max(stored.get(pair, 0.0), mention.salience)
+            count += 1
+        return count
+
+    async def mentioning(
+        self, owner: Owner, name_indexes: Collection[str], limit: int
+    ) -> list[UUID]:
+        nodes, mentions = self._live(owner)
+        rows = self._table._rows.get(owner, {})
+        wanted = {n.id for n in nodes.values() if n.name_index in set(name_indexes)}
+        best: dict[UUID, float] = {}
+        for (memory_id, entity_id), salience in mentions.items():
+            if entity_id in wanted:
+                best[memory_id] = max(best.get(memory_id, 0.0), salience)
+        ranked = sorted(
+            best, key=lambda m: (-best[m], -rows[m].created_at.timestamp(), str(m))
+        )
+        return ranked[: max(0, limit)]
+
+    async def mentions_of(self, owner: Owner, memory_ids: Collection[UUID]) -> list[StoredMention]:
+        nodes, mentions = self._live(owner)
+        by_id = {n.id: n for n in nodes.values()}
+        wanted = set(memory_ids)
+        return [
+            StoredMention(
+                memory_id=memory_id, entity_id=entity_id, kind=by_id[entity_id].kind,
+                label=by_id[entity_id].label, salience=salience,
+                entity_weight=by_id[entity_id].weight,
+            )
+            for (memory_id, entity_id), salience in mentions.items()
+            if memory_id in wanted
+        ]
+
+
+def fake_entities_for(ports: object) -> FakeEntities:
+    """A FakeEntities over the same table as `fake_memory_ports(...)`'s fakes."""
+    return FakeEntities(ports.store._table)  # type: ignore[attr-defined]
