@@ -22,6 +22,7 @@ from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres import database as postgres
 from memlane.adapters.postgres.database import Database
+from memlane.adapters.postgres.entity_adapter import PostgresEntityAdapter
 from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
 from memlane.adapters.postgres.installation_adapter import PostgresInstallationAdapter
 from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
@@ -125,6 +126,7 @@ class Container(containers.DeclarativeContainer):
     api_keys = providers.Singleton(PostgresApiKeyAdapter, pool)
     leader = providers.Singleton(PostgresLeaderLockAdapter, pool)
     graph = providers.Singleton(PostgresGraphAdapter, pool)
+    entities = providers.Singleton(PostgresEntityAdapter, pool)
 
     # Meaning, secrecy, words
     embedder = providers.Resource(_embedder, settings, load_model, embedding_histogram)
@@ -141,6 +143,7 @@ class Container(containers.DeclarativeContainer):
         keywords=keywords,
         policy=policy,
         graph=graph,
+        entities=entities,
     )
     keys = providers.Singleton(KeyService, api_keys)
     worker = providers.Resource(_worker, service, leader, settings, database, memories, embedder)

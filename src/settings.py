@@ -113,6 +113,8 @@ class GraphSettings(_Section):
     expansion_hops: int = Field(2, ge=1, le=3)
     expansion_limit: int = Field(20, ge=0, le=200)
     expansion_weight: float = Field(0.8, ge=0, le=1)
+    entity_weight: float = Field(1.0, ge=0, le=10)
+    entity_candidates: int = Field(500, ge=0, le=10_000)
 
     @model_validator(mode="after")
     def _band(self) -> GraphSettings:

@@ -6,7 +6,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from uuid import UUID
 
-from memlane.domain.entities import EntityKind, EntityMention, normalise_entity_name
+from memlane.domain.entities import (
+    EntityKind,
+    EntityMention,
+    candidate_name_keys,
+    normalise_entity_name,
+    recognise_entities,
+)
 
 # Entity names are blinded with the tenant's key like lexical terms; this prefix keeps the
 # two apart (a name's index never equals the index of the same word in memory text).
@@ -68,3 +74,18 @@ class StoredMention:
     label: bytes
     salience: float
     entity_weight: float
+
+
+def mentions_in(text: str, speakers: Iterable[str] = ()) -> list[EntityMention]:
+    """The entities a memory's text names that become nodes. Its speakers (a conversation's
+    named participants) are known people: "Melanie: I painted …" names Melanie for sure,
+    where a line-initial capital alone would be a guess."""
+    known = [(s, EntityKind.PERSON) for s in dict.fromkeys(speakers) if s.strip()]
+    return kept_mentions(recognise_entities(text, known))
+
+
+def query_name_keys(query: str) -> list[str]:
+    """The name keys a question may mean: every run of up to three content words, and the
+    canonical names the recogniser finds ("bei der Deutschen Bahn" -> "deutsche bahn")."""
+    found = [normalise_entity_name(m.name) for m in recognise_entities(query)]
+    return list(dict.fromkeys([*candidate_name_keys(query), *found]))

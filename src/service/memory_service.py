@@ -33,10 +33,13 @@ from memlane.domain.summary import qa_content, summarize
 from memlane.ports.clock import Clock, system_clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
+from memlane.ports.entities import EntityPort
 from memlane.ports.graph import GraphPort
 from memlane.ports.keywords import KeywordPort
 from memlane.ports.storage import MemoryPorts
 from memlane.service.conversations import Conversations
+from memlane.service.entity_linking import EntityLinker
+from memlane.service.entity_recall import EntityRecall
 from memlane.service.graph_expansion import GraphExpansion
 from memlane.service.graph_linking import GraphLinker
 from memlane.service.graph_reading import GraphView, Neighbourhood
@@ -59,8 +62,10 @@ class MemoryService:
         policy: MemoryPolicy,
         clock: Clock = system_clock,
         graph: GraphPort | None = None,
+        entities: EntityPort | None = None,
     ) -> None:
-        """Without `graph` memories are islands (no links, no supersession)."""
+        """Without `graph` memories are islands (no links, no supersession); without
+        `entities` no names are read from them."""
         self._store = memories.store
         self._maintenance_port = memories.maintenance
         self._embedder = embedder
@@ -76,6 +81,13 @@ class MemoryService:
             self._writer.link_with(GraphLinker(graph, self._sealer, policy.graph))
             self._graph = GraphView(graph, memories.store, self._sealer, clock)
             self._retriever.expand_with(GraphExpansion(graph, memories.search, policy.graph))
+        self._names: EntityLinker | None = None
+        if entities is not None and policy.graph.enabled:
+            self._names = EntityLinker(entities, encryption)
+            self._writer.name_with(self._names)
+            self._retriever.recall_entities_with(
+                EntityRecall(entities, memories.search, encryption, policy.graph)
+            )
         self._conversations = Conversations(self._writer, memories.store, graph, policy, clock)
 
     @property

@@ -27,10 +27,11 @@ from memlane.domain.segments import NAMES_KEY, SEGMENT_KEY
 from memlane.domain.summary import summarize
 from memlane.domain.supersession import SupersessionDecision
 from memlane.ports.memories import MemoryWriteSession
+from memlane.service.entity_linking import EntityLinker, Named
 from memlane.service.graph_linking import GraphLinker, Written
 from memlane.service.merging import merge
 from memlane.service.part import ServicePart
-from memlane.service.sealing import document_text, is_turn, speaker_of
+from memlane.service.sealing import document_text, is_turn, speaker_of, speakers_of
 from memlane.service.validation import check_new
 from memlane.service.vectors import cosines
 
@@ -55,6 +56,12 @@ class Writer(ServicePart):
     def link_with(self, linker: GraphLinker) -> None:
         """Grow the graph on every write (semantic links, supersession)."""
         self._linker = linker
+
+    _namer: EntityLinker | None = None
+
+    def name_with(self, namer: EntityLinker) -> None:
+        """Read every written memory for entities (people, places, ...) and link them."""
+        self._namer = namer
 
     async def embed_documents(self, texts: Sequence[str]) -> list[Vector] | None:
         """Vectors for the texts, or None when the embedder is down (the write goes on)."""
@@ -99,6 +106,7 @@ class Writer(ServicePart):
             await session.insert_many([sealed[id(d)] for d in drafts if not d.existing])
             await session.replace_many([sealed[id(d)] for d in drafts if d.existing and d.reembed])
         edges = await self._link(owner, fresh, nearby, decisions, outcome, now)
+        await self._name(owner, outcome, now)
         return [
             RememberResult(d.memory, merged, edges.get(d.memory.id, ())) for d, merged in outcome
         ]
@@ -151,6 +159,22 @@ class Writer(ServicePart):
         for edge in linked:
             made.setdefault(edge.source, []).append((edge.target, edge.kind.value, edge.weight))
         return {memory_id: tuple(edges) for memory_id, edges in made.items()}
+
+    async def _name(
+        self, owner: Owner, outcome: Sequence[tuple[_Draft, bool]], now: datetime
+    ) -> None:
+        """Entities of the memories written (new, or a merge's result), after the commit."""
+        if self._namer is None:
+            return
+        named = {
+            d.memory.id: Named(d.memory.id, document_text(d.memory), speakers_of(d.memory.metadata))
+            for d, _ in outcome
+        }
+        try:
+            await self._namer.link(owner, list(named.values()), now)
+        except StorageUnavailable as error:
+            # As for edges: the memories are committed, the write must not become an error.
+            log.warning("entities of %d memories not stored: %s", len(named), error)
 
     def _draft(self, owner: Owner, new: NewMemory, now: datetime) -> _Draft:
         content = new.content.strip()

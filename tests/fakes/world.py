@@ -12,6 +12,7 @@ from memlane.service.memory_service import MemoryService
 from tests.fakes.clock import FakeClock
 from tests.fakes.embedder import FakeEmbedder
 from tests.fakes.encryption import FakeEncryption
+from tests.fakes.entities import fake_entities_for
 from tests.fakes.graph import fake_graph_for
 from tests.fakes.keywords import FakeKeywords
 from tests.fakes.memory_table import fake_memory_ports
@@ -32,9 +33,10 @@ class FakeWorld:
 
     def __post_init__(self) -> None:
         self.graph = fake_graph_for(self.memories)
+        self.entities = fake_entities_for(self.memories)
         self.service = MemoryService(
             self.memories, self.embedder, self.encryption, self.keywords, self.policy, self.clock,
-            graph=self.graph,
+            graph=self.graph, entities=self.entities,
         )
 
 
