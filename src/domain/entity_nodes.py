@@ -18,8 +18,11 @@ from memlane.domain.entities import (
 # two apart (a name's index never equals the index of the same word in memory text).
 NAME_INDEX_PREFIX = "entity\x1f"
 # Below this salience a mention is a guess from a capital letter alone (docs/entities.md:
-# typed precision 0.89 at >= 0.5 against 0.74 for all); a guess is no node.
+# typed precision 0.89 at >= 0.5 against 0.74 for all): a guess makes no node, it only
+# joins a node the owner already has by that name ("Ravi fixed the tap" once Ravi is known).
 MIN_SALIENCE = 0.5
+# Weaker than this, not even that (a lone capital with no cue at all, after the first).
+MIN_TENTATIVE = 0.3
 LABEL_FIELD = "entity_label"
 
 
@@ -29,10 +32,10 @@ def name_terms(keys: Iterable[str]) -> list[str]:
 
 
 def kept_mentions(
-    mentions: Iterable[EntityMention], min_salience: float = MIN_SALIENCE
+    mentions: Iterable[EntityMention], min_salience: float = MIN_TENTATIVE
 ) -> list[EntityMention]:
-    """The mentions that become nodes: sure enough, with a non-empty key, one per key and
-    kind (the most salient)."""
+    """The mentions worth storing (tentative ones included: `tentative` tells them), with
+    a non-empty key, one per key and kind (the most salient)."""
     best: dict[tuple[str, EntityKind], EntityMention] = {}
     for mention in mentions:
         key = normalise_entity_name(mention.name)
@@ -44,11 +47,18 @@ def kept_mentions(
     return list(best.values())
 
 
+def tentative(salience: float) -> bool:
+    """Whether a mention this salient only joins a known entity (it makes no node)."""
+    return salience < MIN_SALIENCE
+
+
 @dataclass(frozen=True, slots=True)
 class SealedMention:
     """One memory naming one entity, ready to store. `entity_id` is the id a new entity
     gets (its label is sealed bound to it); an entity already known by the same name index
-    and kind keeps its own id and label."""
+    and kind keeps its own id and label. A tentative mention (salience below
+    MIN_SALIENCE) makes no node: it joins the owner's entity of that name index, of
+    whichever kind, or is dropped."""
 
     memory_id: UUID
     entity_id: UUID
@@ -62,6 +72,10 @@ class SealedMention:
             raise ValueError(f"salience must be within [0, 1], got {self.salience}")
         if not self.name_index:
             raise ValueError("an entity needs a name index")
+
+    @property
+    def tentative(self) -> bool:
+        return tentative(self.salience)
 
 
 @dataclass(frozen=True, slots=True)

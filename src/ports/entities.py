@@ -21,8 +21,10 @@ class EntityPort(ABC):
     ) -> int:
         """Upsert the entities by (name index, kind) — an existing one keeps its id and
         label, takes the higher weight and is activated at `now` — and store the mentions
-        (a repeated one keeps the higher salience). Mentions of another owner's or a
-        missing memory are skipped. Returns how many mentions were stored."""
+        (a repeated one keeps the higher salience). A tentative mention makes no entity:
+        it joins the owner's entities of its name index (any kind) or is dropped. Mentions
+        of another owner's or a missing memory are skipped. Returns how many mentions were
+        stored."""
 
     @abstractmethod
     async def mentioning(

@@ -102,3 +102,18 @@ class EntityPortContract:
         assert {m.entity_id for m in await entities.mentions_of(owner, [d.id])} == {
             fresh.entity_id
         }
+
+    async def test_a_tentative_mention_only_joins_an_entity_the_owner_has(
+        self, ports: MemoryPorts, entities: EntityPort, owner: Owner
+    ) -> None:
+        a, b, c = stored(owner), stored(owner), stored(owner)
+        await insert(ports.store, a, b, c)
+        guess = mention(a, "ravi", 0.4, EntityKind.ORGANISATION)
+        assert await entities.add_mentions(owner, [guess], T0) == 0
+        assert await entities.mentioning(owner, ["ix-ravi"], 10) == []
+        # Once Ravi is a known person (in the same call or before), a guess joins him.
+        await entities.add_mentions(owner, [mention(b, "ravi", 0.9), guess], T0)
+        await entities.add_mentions(owner, [mention(c, "ravi", 0.35)], T0)
+        assert set(await entities.mentioning(owner, ["ix-ravi"], 10)) == {a.id, b.id, c.id}
+        kinds = {m.kind for m in await entities.mentions_of(owner, [a.id, c.id])}
+        assert kinds == {EntityKind.PERSON}

@@ -53,7 +53,9 @@ class FakeEntities(EntityPort):
         nodes, stored = self._live(owner)
         rows = self._table._rows.get(owner, {})
         count = 0
-        for mention in mentions:
+        firm = [m for m in mentions if not m.tentative]
+        weak = [m for m in mentions if m.tentative]
+        for mention in firm:
             if mention.memory_id not in rows:
                 continue
             key = (mention.name_index, mention.kind)
@@ -69,6 +71,13 @@ class FakeEntities(EntityPort):
             pair = (mention.memory_id, node.id)
             stored[pair] = max(stored.get(pair, 0.0), mention.salience)
             count += 1
+        for mention in weak:
+            if mention.memory_id not in rows:
+                continue
+            for node in [n for n in nodes.values() if n.name_index == mention.name_index]:
+                pair = (mention.memory_id, node.id)
+                stored[pair] = max(stored.get(pair, 0.0), mention.salience)
+                count += 1
         return count
 
     async def mentioning(

@@ -11,7 +11,7 @@ import asyncpg
 from memlane.adapters.postgres import entity_sql
 from memlane.adapters.postgres.pool import connection_from
 from memlane.domain.entities import EntityKind
-from memlane.domain.entity_nodes import SealedMention, StoredMention
+from memlane.domain.entity_nodes import MIN_SALIENCE, SealedMention, StoredMention
 from memlane.domain.model import Owner
 from memlane.ports.entities import EntityPort
 
@@ -34,6 +34,7 @@ class PostgresEntityAdapter(EntityPort):
                 [m.memory_id for m in mentions], [m.entity_id for m in mentions],
                 [m.name_index for m in mentions], [m.kind.value for m in mentions],
                 [bytes(m.label) for m in mentions], [float(m.salience) for m in mentions],
+                MIN_SALIENCE,
             )
         return int(stored)
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 # $1, $2 the owner; $3 now; $4-$9 one array per mention (memory, proposed entity id, name
-# index, kind, sealed label, salience). Entities are upserted once per (name index, kind),
-# the first proposal's id and label winning for a new one; then the mentions of the
-# owner's existing memories join the entities' actual ids.
+# index, kind, sealed label, salience); $10 the salience from which a mention makes a node.
+# Entities are upserted once per (name index, kind), the first proposal's id and label
+# winning for a new one; a weaker (tentative) mention only joins the owner's entities of
+# its name index, known before or made by this statement. Mentions of memories that are
+# not the owner's are skipped.
 ADD_MENTIONS = """
 WITH input AS (
     SELECT * FROM unnest($4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::bytea[],
@@ -16,7 +18,7 @@ WITH input AS (
 ), proposed AS (
     SELECT DISTINCT ON (name_index, kind) entity_id, name_index, kind, label,
            max(salience) OVER (PARTITION BY name_index, kind) AS weight
-    FROM input ORDER BY name_index, kind, ord
+    FROM input WHERE salience >= $10 ORDER BY name_index, kind, ord
 ), nodes AS (
     INSERT INTO memory_entities AS n
         (tenant, user_id, id, kind, name_index, label, weight, created_at, activated_at)
@@ -25,11 +27,22 @@ WITH input AS (
         SET weight = greatest(n.weight, excluded.weight),
             activated_at = greatest(n.activated_at, excluded.activated_at)
     RETURNING n.id, n.name_index, n.kind
+), known AS (
+    SELECT id, name_index FROM nodes
+    UNION
+    SELECT n.id, n.name_index FROM memory_entities AS n
+    WHERE n.tenant = $1 AND n.user_id = $2
+      AND n.name_index IN (SELECT name_index FROM input WHERE salience < $10)
+), targets AS (
+    SELECT i.memory_id, k.id AS entity_id, i.salience
+    FROM input AS i JOIN nodes AS k USING (name_index, kind) WHERE i.salience >= $10
+    UNION ALL
+    SELECT i.memory_id, k.id, i.salience
+    FROM input AS i JOIN known AS k USING (name_index) WHERE i.salience < $10
 ), stored AS (
     INSERT INTO memory_mentions AS x (tenant, user_id, memory_id, entity_id, salience)
-    SELECT DISTINCT ON (i.memory_id, nodes.id) $1, $2, i.memory_id, nodes.id, i.salience
-    FROM input AS i JOIN nodes USING (name_index, kind)
-    ORDER BY i.memory_id, nodes.id, i.salience DESC
+    SELECT DISTINCT ON (memory_id, entity_id) $1, $2, memory_id, entity_id, salience
+    FROM targets ORDER BY memory_id, entity_id, salience DESC
     ON CONFLICT (tenant, user_id, memory_id, entity_id) DO UPDATE
         SET salience = greatest(x.salience, excluded.salience)
     RETURNING 1
