@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import IO
+from typing import IO, Any
+from uuid import UUID
 
 import click
 
@@ -11,6 +12,7 @@ from memlane.cli.common import EXIT_USAGE, err, run_async
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.model import DEFAULT_TENANT, NewMemory, Owner
 from memlane.domain.portable import memory_to_record, record_to_new_memory
+from memlane.domain.portable_graph import MEMORY, check_graph_record, record_type
 
 IMPORT_BATCH = 256
 
@@ -30,12 +32,19 @@ async def export(tenant: str, user_id: str, output: IO[str]) -> None:
     """Write every memory of a user as NDJSON (plaintext: keep the file safe)."""
     from memlane.container import open_memlane
 
-    count = 0
+    count = links = 0
+    owner = Owner(tenant, user_id)
     async with open_memlane(load_model=False) as memlane:
-        async for memory in memlane.service.export(Owner(tenant, user_id)):
+        ids = []
+        async for memory in memlane.service.export(owner):
             output.write(json.dumps(memory_to_record(memory), ensure_ascii=False) + "\n")
-            count += 1
-    err.print(f"export: {count} memories")
+            ids.append(memory.id)
+        count = len(ids)
+        # The graph follows the memories it joins (edges, entities and their mentions).
+        async for record in memlane.service.export_graph(owner, ids):
+            output.write(json.dumps(record, ensure_ascii=False) + "\n")
+            links += 1
+    err.print(f"export: {count} memories, {links} graph records")
 
 
 @click.command("import")
@@ -51,9 +60,10 @@ async def import_(tenant: str, user_id: str, source: IO[str]) -> None:
     """
     from memlane.container import open_memlane
 
-    items = _read_records(source)
+    items, exported, graph = _read_records(source)
     owner = Owner(tenant, user_id)
     stored = merged = 0
+    ids: dict[UUID, UUID] = {}
     async with open_memlane() as memlane:
         for start in range(0, len(items), IMPORT_BATCH):
             results = await memlane.service.remember_many(
@@ -61,17 +71,45 @@ async def import_(tenant: str, user_id: str, source: IO[str]) -> None:
             )
             stored += sum(not r.merged for r in results)
             merged += sum(r.merged for r in results)
-    click.echo(f"import: {stored} stored, {merged} merged into existing memories")
+            for old, result in zip(exported[start : start + IMPORT_BATCH], results, strict=True):
+                if old is not None:
+                    ids[old] = result.memory.id
+        edges, mentions = await memlane.service.import_graph(owner, graph, ids)
+    click.echo(
+        f"import: {stored} stored, {merged} merged into existing memories; "
+        f"{edges} edges, {mentions} entity mentions"
+    )
 
 
-def _read_records(source: IO[str]) -> list[NewMemory]:
+def _read_records(
+    source: IO[str],
+) -> tuple[list[NewMemory], list[UUID | None], list[dict[str, Any]]]:
+    """The memories, the ids they were exported with, and the graph records; every line
+    is checked before anything is stored."""
     items: list[NewMemory] = []
+    exported: list[UUID | None] = []
+    graph: list[dict[str, Any]] = []
     for number, line in enumerate(source, start=1):
         if not line.strip():
             continue
         try:
-            items.append(record_to_new_memory(json.loads(line)))
+            record = json.loads(line)
+            if not isinstance(record, dict):
+                raise InvalidMemory("not a memlane export record: not an object")
+            if record_type(record) == MEMORY:
+                items.append(record_to_new_memory(record))
+                exported.append(_exported_id(record))
+            else:
+                check_graph_record(record)
+                graph.append(record)
         except (json.JSONDecodeError, InvalidMemory) as exc:
             err.print(f"[red]memlane: import: line {number}:[/] {exc}")
             raise SystemExit(EXIT_USAGE) from exc
-    return items
+    return items, exported, graph
+
+
+def _exported_id(record: dict[str, Any]) -> UUID | None:
+    try:
+        return UUID(str(record["id"])) if record.get("id") else None
+    except ValueError as exc:
+        raise InvalidMemory(f"not a memlane export record: id {record['id']!r}") from exc

@@ -19,12 +19,12 @@ class EntityPort(ABC):
     async def add_mentions(
         self, owner: Owner, mentions: Sequence[SealedMention], now: datetime
     ) -> int:
-        """Upsert the entities by (name index, kind) — an existing one keeps its id and
-        label, takes the higher weight and is activated at `now` — and store the mentions
-        (a repeated one keeps the higher salience). A tentative mention makes no entity:
-        it joins the owner's entities of its name index (any kind) or is dropped. Mentions
-        of another owner's or a missing memory are skipped. Returns how many mentions were
-        stored."""
+        """Store the mentions, one entity per name index: a name the owner has is joined
+        (whatever kind the mention guessed) and takes the higher weight, activated at
+        `now`; a new name makes a node with the id, label and kind of its most salient
+        mention, unless every mention of it is tentative (then it is dropped). A repeated
+        mention keeps the higher salience. Mentions of another owner's or a missing
+        memory are skipped. Returns how many mentions were stored."""
 
     @abstractmethod
     async def mentioning(

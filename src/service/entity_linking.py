@@ -8,8 +8,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID, uuid4
 
-from memlane.domain.entities import EntityKind
-from memlane.domain.entity_nodes import LABEL_FIELD, SealedMention, mentions_in, name_terms
+from memlane.domain.entities import EntityKind, EntityMention
+from memlane.domain.entity_nodes import (
+    LABEL_FIELD,
+    SealedMention,
+    StoredMention,
+    mentions_in,
+    name_terms,
+)
 from memlane.domain.model import Owner
 from memlane.ports.encryption import EncryptionPort, FieldBinding
 from memlane.ports.entities import EntityPort
@@ -32,9 +38,14 @@ class EntityLinker:
         self._encryption = encryption
 
     def sealed(self, owner: Owner, named: Sequence[Named]) -> list[SealedMention]:
-        """The batch's mentions, names blinded in one call, one proposed id and sealed
-        label per (name, kind) of the batch."""
+        """The batch's mentions, recognised in each memory's text."""
         found = [(n.memory_id, m) for n in named for m in mentions_in(n.text, n.speakers)]
+        return self._sealed(owner, found)
+
+    def _sealed(
+        self, owner: Owner, found: Sequence[tuple[UUID, EntityMention]]
+    ) -> list[SealedMention]:
+        """Names blinded in one call, one proposed id and sealed label per (name, kind)."""
         if not found:
             return []
         keys = list(dict.fromkeys(m.key for _, m in found))
@@ -61,6 +72,20 @@ class EntityLinker:
         """Store the batch's entities and mentions; how many mentions were stored."""
         mentions = self.sealed(owner, named)
         return await self._entities.add_mentions(owner, mentions, now) if mentions else 0
+
+    async def restore(
+        self, owner: Owner, given: Sequence[tuple[UUID, str, EntityKind, float]], now: datetime
+    ) -> int:
+        """Store stated mentions (memory, name, kind, salience), as an import carries them."""
+        found = [
+            (memory_id, EntityMention(name, kind, 0, len(name), salience))
+            for memory_id, name, kind, salience in given if name
+        ]
+        mentions = self._sealed(owner, found)
+        return await self._entities.add_mentions(owner, mentions, now) if mentions else 0
+
+    async def mentions_of(self, owner: Owner, memory_ids: Sequence[UUID]) -> list[StoredMention]:
+        return await self._entities.mentions_of(owner, memory_ids)
 
     def open_label(self, owner: Owner, entity_id: UUID, label: bytes) -> str:
         """An entity's name as it was first written (for the owner's own export)."""

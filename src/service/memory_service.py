@@ -42,6 +42,7 @@ from memlane.service.entity_linking import EntityLinker
 from memlane.service.entity_recall import EntityRecall
 from memlane.service.graph_expansion import GraphExpansion
 from memlane.service.graph_linking import GraphLinker
+from memlane.service.graph_porting import GraphPorting
 from memlane.service.graph_reading import GraphView, Neighbourhood
 from memlane.service.maintenance import Maintenance
 from memlane.service.retrieval import Retriever
@@ -88,6 +89,7 @@ class MemoryService:
             self._retriever.recall_entities_with(
                 EntityRecall(entities, memories.search, encryption, policy.graph)
             )
+        self._porting = None if graph is None else GraphPorting(graph, self._names, policy.graph)
         self._conversations = Conversations(self._writer, memories.store, graph, policy, clock)
 
     @property
@@ -212,6 +214,23 @@ class MemoryService:
         """Every memory of the owner, oldest first, decrypted, streamed."""
         async for stored in self._store.export(owner):
             yield self._sealer.open(stored, self._clock())
+
+    async def export_graph(
+        self, owner: Owner, memory_ids: Sequence[UUID]
+    ) -> AsyncIterator[dict[str, Any]]:
+        """The edges and entities of exported memories, as portable records."""
+        if self._porting is not None:
+            async for record in self._porting.records(owner, memory_ids):
+                yield record
+
+    async def import_graph(
+        self, owner: Owner, records: Sequence[Mapping[str, Any]], ids: Mapping[UUID, UUID]
+    ) -> tuple[int, int]:
+        """Edges and entities of an export, between the memories its ids became; how
+        many edges and mentions were stored."""
+        if self._porting is None:
+            return 0, 0
+        return await self._porting.restore(owner, records, ids, self._clock())
 
     async def search(
         self, owner: Owner, query: str, *, limit: int = 10, min_similarity: float | None = None

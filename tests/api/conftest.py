@@ -18,6 +18,7 @@ from litestar import Litestar
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
+from memlane.adapters.postgres.entity_adapter import PostgresEntityAdapter
 from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
 from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.memory_ports import postgres_memory_ports
@@ -47,6 +48,7 @@ def build_service(pool: asyncpg.Pool, embedder: EmbeddingPort) -> MemoryService:
     return MemoryService(
         memories=postgres_memory_ports(pool),
         graph=PostgresGraphAdapter(pool),
+        entities=PostgresEntityAdapter(pool),
         embedder=embedder,
         encryption=XChaChaEncryptionAdapter(secrets.token_bytes(32)),
         keywords=SnowballKeywordAdapter(),

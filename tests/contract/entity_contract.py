@@ -111,9 +111,22 @@ class EntityPortContract:
         guess = mention(a, "ravi", 0.4, EntityKind.ORGANISATION)
         assert await entities.add_mentions(owner, [guess], T0) == 0
         assert await entities.mentioning(owner, ["ix-ravi"], 10) == []
-        # Once Ravi is a known person (in the same call or before), a guess joins him.
+        # Once Ravi is known (in the same call or before), a guess joins him, whatever
+        # kind it guessed.
         await entities.add_mentions(owner, [mention(b, "ravi", 0.9), guess], T0)
         await entities.add_mentions(owner, [mention(c, "ravi", 0.35)], T0)
         assert set(await entities.mentioning(owner, ["ix-ravi"], 10)) == {a.id, b.id, c.id}
         kinds = {m.kind for m in await entities.mentions_of(owner, [a.id, c.id])}
         assert kinds == {EntityKind.PERSON}
+
+    async def test_a_name_is_one_entity_whatever_kind_a_later_mention_guesses(
+        self, ports: MemoryPorts, entities: EntityPort, owner: Owner
+    ) -> None:
+        a, b = stored(owner), stored(owner)
+        await insert(ports.store, a, b)
+        first = mention(a, "ravi", 0.9)
+        await entities.add_mentions(owner, [first], T0)
+        await entities.add_mentions(owner, [mention(b, "ravi", 0.7, EntityKind.PLACE)], T0)
+        found = await entities.mentions_of(owner, [a.id, b.id])
+        assert {(m.entity_id, m.kind) for m in found} == {(first.entity_id, EntityKind.PERSON)}
+        assert len(found) == 2

@@ -52,29 +52,23 @@ class FakeEntities(EntityPort):
     ) -> int:
         nodes, stored = self._live(owner)
         rows = self._table._rows.get(owner, {})
-        count = 0
-        firm = [m for m in mentions if not m.tentative]
-        weak = [m for m in mentions if m.tentative]
-        for mention in firm:
-            if mention.memory_id not in rows:
+        mine = [m for m in mentions if m.memory_id in rows]
+        by_name = {n.name_index: n for n in nodes.values()}
+        for mention in sorted(mine, key=lambda m: -m.salience):  # the most salient first
+            if mention.tentative:
                 continue
-            key = (mention.name_index, mention.kind)
-            node = nodes.get(key)
+            node = by_name.get(mention.name_index)
             if node is None:
-                node = nodes[key] = _Node(
-                    mention.entity_id, mention.kind, mention.name_index, mention.label,
-                    mention.salience, now,
+                node = by_name[mention.name_index] = nodes[(mention.name_index, mention.kind)] = (
+                    _Node(mention.entity_id, mention.kind, mention.name_index, mention.label,
+                          mention.salience, now)
                 )
-            else:
-                node.weight = max(node.weight, mention.salience)
-                node.activated_at = max(node.activated_at, now)
-            pair = (mention.memory_id, node.id)
-            stored[pair] = max(stored.get(pair, 0.0), mention.salience)
-            count += 1
-        for mention in weak:
-            if mention.memory_id not in rows:
-                continue
-            for node in [n for n in nodes.values() if n.name_index == mention.name_index]:
+            node.weight = max(node.weight, mention.salience)
+            node.activated_at = max(node.activated_at, now)
+        count = 0
+        for mention in mine:
+            node = by_name.get(mention.name_index)
+            if node is not None:
                 pair = (mention.memory_id, node.id)
                 stored[pair] = max(stored.get(pair, 0.0), mention.salience)
                 count += 1

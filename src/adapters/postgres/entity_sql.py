@@ -4,10 +4,11 @@ from __future__ import annotations
 
 # $1, $2 the owner; $3 now; $4-$9 one array per mention (memory, proposed entity id, name
 # index, kind, sealed label, salience); $10 the salience from which a mention makes a node.
-# Entities are upserted once per (name index, kind), the first proposal's id and label
-# winning for a new one; a weaker (tentative) mention only joins the owner's entities of
-# its name index, known before or made by this statement. Mentions of memories that are
-# not the owner's are skipped.
+# A name is one node per owner: a name index the owner has is joined whatever kind the new
+# mention guessed (the recogniser's kind is right ~3 times in 4 without a cue; its first,
+# usually cue-backed judgement stays), and strengthened; a new name makes a node from its
+# most salient mention, if that one is sure enough. Mentions of memories that are not the
+# owner's are skipped.
 ADD_MENTIONS = """
 WITH input AS (
     SELECT * FROM unnest($4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::bytea[],
@@ -15,34 +16,35 @@ WITH input AS (
         AS i(memory_id, entity_id, name_index, kind, label, salience, ord)
     WHERE EXISTS (SELECT 1 FROM memories AS m
                   WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = i.memory_id)
+), existing AS (
+    SELECT n.id, n.name_index FROM memory_entities AS n
+    WHERE n.tenant = $1 AND n.user_id = $2 AND n.name_index IN (SELECT name_index FROM input)
+), strengthened AS (
+    UPDATE memory_entities AS n
+    SET weight = greatest(n.weight, s.weight), activated_at = greatest(n.activated_at, $3)
+    FROM (SELECT name_index, max(salience) AS weight FROM input
+          WHERE salience >= $10 GROUP BY name_index) AS s
+    WHERE n.tenant = $1 AND n.user_id = $2 AND n.name_index = s.name_index
+    RETURNING n.id
 ), proposed AS (
-    SELECT DISTINCT ON (name_index, kind) entity_id, name_index, kind, label,
-           max(salience) OVER (PARTITION BY name_index, kind) AS weight
-    FROM input WHERE salience >= $10 ORDER BY name_index, kind, ord
+    SELECT DISTINCT ON (name_index) entity_id, name_index, kind, label, salience AS weight
+    FROM input
+    WHERE salience >= $10 AND name_index NOT IN (SELECT name_index FROM existing)
+    ORDER BY name_index, salience DESC, ord
 ), nodes AS (
     INSERT INTO memory_entities AS n
         (tenant, user_id, id, kind, name_index, label, weight, created_at, activated_at)
     SELECT $1, $2, entity_id, kind, name_index, label, weight, $3, $3 FROM proposed
     ON CONFLICT (tenant, user_id, name_index, kind) DO UPDATE
-        SET weight = greatest(n.weight, excluded.weight),
-            activated_at = greatest(n.activated_at, excluded.activated_at)
-    RETURNING n.id, n.name_index, n.kind
+        SET weight = greatest(n.weight, excluded.weight)
+    RETURNING n.id, n.name_index
 ), known AS (
-    SELECT id, name_index FROM nodes
-    UNION
-    SELECT n.id, n.name_index FROM memory_entities AS n
-    WHERE n.tenant = $1 AND n.user_id = $2
-      AND n.name_index IN (SELECT name_index FROM input WHERE salience < $10)
-), targets AS (
-    SELECT i.memory_id, k.id AS entity_id, i.salience
-    FROM input AS i JOIN nodes AS k USING (name_index, kind) WHERE i.salience >= $10
-    UNION ALL
-    SELECT i.memory_id, k.id, i.salience
-    FROM input AS i JOIN known AS k USING (name_index) WHERE i.salience < $10
+    SELECT id, name_index FROM nodes UNION SELECT id, name_index FROM existing
 ), stored AS (
     INSERT INTO memory_mentions AS x (tenant, user_id, memory_id, entity_id, salience)
-    SELECT DISTINCT ON (memory_id, entity_id) $1, $2, memory_id, entity_id, salience
-    FROM targets ORDER BY memory_id, entity_id, salience DESC
+    SELECT DISTINCT ON (i.memory_id, k.id) $1, $2, i.memory_id, k.id, i.salience
+    FROM input AS i JOIN known AS k USING (name_index)
+    ORDER BY i.memory_id, k.id, i.salience DESC
     ON CONFLICT (tenant, user_id, memory_id, entity_id) DO UPDATE
         SET salience = greatest(x.salience, excluded.salience)
     RETURNING 1
