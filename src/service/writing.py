@@ -26,6 +26,7 @@ from memlane.domain.model import (
 from memlane.domain.segments import NAMES_KEY, SEGMENT_KEY
 from memlane.domain.summary import summarize
 from memlane.domain.supersession import SupersessionDecision
+from memlane.domain.temporal import Moment
 from memlane.ports.memories import MemoryWriteSession
 from memlane.service.entity_linking import EntityLinker, Named
 from memlane.service.graph_linking import GraphLinker, Written
@@ -144,7 +145,9 @@ class Writer(ServicePart):
             return {}
         stored = {id(d) for d, merged in outcome if not merged}
         written = [
-            Written(d.memory.id, near, replaces)
+            Written(d.memory.id, near, replaces, Moment(
+                d.memory.id, d.memory.created_at, d.memory.conversation_id
+            ))
             for d, near, replaces in zip(fresh, nearby, decisions, strict=True)
             if id(d) in stored and d.embedding is not None
         ]
