@@ -115,6 +115,7 @@ class GraphSettings(_Section):
     expansion_weight: float = Field(0.8, ge=0, le=1)
     entity_weight: float = Field(1.0, ge=0, le=10)
     entity_candidates: int = Field(500, ge=0, le=10_000)
+    entity_max_share: float = Field(0.1, ge=0, le=1)
 
     @model_validator(mode="after")
     def _band(self) -> GraphSettings:

@@ -24,6 +24,10 @@ MIN_SALIENCE = 0.5
 # Weaker than this, not even that (a lone capital with no cue at all, after the first).
 MIN_TENTATIVE = 0.3
 LABEL_FIELD = "entity_label"
+# A name is too common to single memories out when more than a share of the owner's
+# memories mention it (GraphTuning.entity_max_share), and more than this many: among a
+# few memories every name counts.
+COMMON_NAME_FLOOR = 20
 
 
 def name_terms(keys: Iterable[str]) -> list[str]:

@@ -28,10 +28,12 @@ class EntityPort(ABC):
 
     @abstractmethod
     async def mentioning(
-        self, owner: Owner, name_indexes: Collection[str], limit: int
+        self, owner: Owner, name_indexes: Collection[str], limit: int, max_share: float = 1.0
     ) -> list[UUID]:
-        """The owner's memories that mention an entity with one of these name indexes (any
-        kind), most salient mention first, then newest memory; at most `limit`."""
+        """The owner's memories that mention an entity with one of these name indexes,
+        leaving out entities mentioned by more than `max_share` of the owner's memories
+        (and more than COMMON_NAME_FLOOR);
+        most salient mention first, then newest memory; at most `limit`."""
 
     @abstractmethod
     async def mentions_of(self, owner: Owner, memory_ids: Collection[UUID]) -> list[StoredMention]:

@@ -56,7 +56,9 @@ class EntityRecall:
             return None
         indexes = self._encryption.blind_terms(owner.tenant, name_terms(keys))
         return asyncio.create_task(
-            self._entities.mentioning(owner, indexes, self._tuning.entity_candidates)
+            self._entities.mentioning(
+                owner, indexes, self._tuning.entity_candidates, self._tuning.entity_max_share
+            )
         )
 
     async def ranked(

@@ -9,7 +9,7 @@ from datetime import timedelta
 from uuid import uuid4
 
 from memlane.domain.entities import EntityKind
-from memlane.domain.entity_nodes import SealedMention
+from memlane.domain.entity_nodes import COMMON_NAME_FLOOR, SealedMention
 from memlane.domain.model import Owner, StoredMemory
 from memlane.ports.entities import EntityPort
 from memlane.ports.storage import MemoryPorts
@@ -130,3 +130,21 @@ class EntityPortContract:
         found = await entities.mentions_of(owner, [a.id, b.id])
         assert {(m.entity_id, m.kind) for m in found} == {(first.entity_id, EntityKind.PERSON)}
         assert len(found) == 2
+
+    async def test_a_name_most_memories_mention_can_be_left_out_by_share(
+        self, ports: MemoryPorts, entities: EntityPort, owner: Owner
+    ) -> None:
+        many = COMMON_NAME_FLOOR + 4
+        rows = [stored(owner) for _ in range(many)]
+        await insert(ports.store, *rows)
+        await entities.add_mentions(
+            owner, [*(mention(r, "melanie") for r in rows), mention(rows[0], "oliver")], T0
+        )
+        assert len(await entities.mentioning(owner, ["ix-melanie"], 100, max_share=1.0)) == many
+        assert await entities.mentioning(owner, ["ix-melanie"], 100, max_share=0.5) == []
+        assert await entities.mentioning(
+            owner, ["ix-melanie", "ix-oliver"], 100, max_share=0.5
+        ) == [rows[0].id]
+        # Up to COMMON_NAME_FLOOR mentions a name counts whatever its share.
+        await entities.add_mentions(owner, [mention(r, "ravi") for r in rows[:3]], T0)
+        assert len(await entities.mentioning(owner, ["ix-ravi"], 100, max_share=0.01)) == 3

@@ -8,7 +8,7 @@ from datetime import datetime
 from uuid import UUID
 
 from memlane.domain.entities import EntityKind
-from memlane.domain.entity_nodes import SealedMention, StoredMention
+from memlane.domain.entity_nodes import COMMON_NAME_FLOOR, SealedMention, StoredMention
 from memlane.domain.model import Owner
 from memlane.ports.entities import EntityPort
 from tests.fakes.memory_table import FakeMemoryTable
@@ -75,11 +75,18 @@ class FakeEntities(EntityPort):
         return count
 
     async def mentioning(
-        self, owner: Owner, name_indexes: Collection[str], limit: int
+        self, owner: Owner, name_indexes: Collection[str], limit: int, max_share: float = 1.0
     ) -> list[UUID]:
         nodes, mentions = self._live(owner)
         rows = self._table._rows.get(owner, {})
-        wanted = {n.id for n in nodes.values() if n.name_index in set(name_indexes)}
+        most = max(COMMON_NAME_FLOOR, max_share * len(rows))
+        counts: dict[UUID, int] = {}
+        for _, entity_id in mentions:
+            counts[entity_id] = counts.get(entity_id, 0) + 1
+        wanted = {
+            n.id for n in nodes.values()
+            if n.name_index in set(name_indexes) and counts.get(n.id, 0) <= most
+        }
         best: dict[UUID, float] = {}
         for (memory_id, entity_id), salience in mentions.items():
             if entity_id in wanted:

@@ -11,7 +11,12 @@ import asyncpg
 from memlane.adapters.postgres import entity_sql
 from memlane.adapters.postgres.pool import connection_from
 from memlane.domain.entities import EntityKind
-from memlane.domain.entity_nodes import MIN_SALIENCE, SealedMention, StoredMention
+from memlane.domain.entity_nodes import (
+    COMMON_NAME_FLOOR,
+    MIN_SALIENCE,
+    SealedMention,
+    StoredMention,
+)
 from memlane.domain.model import Owner
 from memlane.ports.entities import EntityPort
 
@@ -39,13 +44,14 @@ class PostgresEntityAdapter(EntityPort):
         return int(stored)
 
     async def mentioning(
-        self, owner: Owner, name_indexes: Collection[str], limit: int
+        self, owner: Owner, name_indexes: Collection[str], limit: int, max_share: float = 1.0
     ) -> list[UUID]:
         if not name_indexes or limit < 1:
             return []
         async with connection_from(self._pool) as connection:
             records = await connection.fetch(
-                entity_sql.MENTIONING, owner.tenant, owner.user_id, list(name_indexes), limit
+                entity_sql.MENTIONING, owner.tenant, owner.user_id, list(name_indexes), limit,
+                float(max_share), COMMON_NAME_FLOOR,
             )
         return [r["memory_id"] for r in records]
 

@@ -52,15 +52,29 @@ WITH input AS (
 SELECT count(*) FROM stored
 """
 
-# The memories mentioning any entity with these name indexes ($3), strongest mention
-# first, then newest; $4 at most.
+# The memories mentioning an entity with one of these name indexes ($3) that at most a
+# share $5 of the owner's memories mention, or $6 (a name nearly every memory bears, such
+# as a chat partner's, singles nothing out; among a few memories every name counts),
+# strongest mention first, then newest; $4 at most.
+# Each count stops once it passes the share, so a hot name costs a bounded index scan.
 MENTIONING = """
+WITH total AS (
+    SELECT greatest($6::float8, $5 * coalesce(
+        (SELECT s.n FROM memory_owner_stats AS s WHERE s.tenant = $1 AND s.user_id = $2), 0
+    )) AS most
+), named AS (
+    SELECT n.id FROM memory_entities AS n, total
+    WHERE n.tenant = $1 AND n.user_id = $2 AND n.name_index = ANY($3::text[])
+      AND (SELECT count(*) FROM (
+              SELECT 1 FROM memory_mentions AS x
+              WHERE x.tenant = $1 AND x.user_id = $2 AND x.entity_id = n.id
+              LIMIT floor(total.most)::bigint + 1
+          ) AS capped) <= total.most
+)
 SELECT x.memory_id
-FROM memory_entities AS n
-JOIN memory_mentions AS x
-  ON x.tenant = n.tenant AND x.user_id = n.user_id AND x.entity_id = n.id
+FROM named
+JOIN memory_mentions AS x ON x.tenant = $1 AND x.user_id = $2 AND x.entity_id = named.id
 JOIN memories AS m ON m.tenant = x.tenant AND m.user_id = x.user_id AND m.id = x.memory_id
-WHERE n.tenant = $1 AND n.user_id = $2 AND n.name_index = ANY($3::text[])
 GROUP BY x.memory_id, m.created_at
 ORDER BY max(x.salience) DESC, m.created_at DESC, x.memory_id
 LIMIT $4
