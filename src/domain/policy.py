@@ -77,7 +77,7 @@ class GraphTuning:
     expansion_hops: int = 2
     expansion_limit: int = 20
     expansion_weight: float = 0.8
-    entity_weight: float = 1.0
+    entity_weight: float = 0.5
     entity_candidates: int = 500
     entity_max_share: float = 0.1
 
