@@ -11,11 +11,11 @@ from __future__ import annotations
 # owner's are skipped.
 ADD_MENTIONS = """
 WITH input AS (
-    SELECT * FROM unnest($4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::bytea[],
-                         $9::float8[]) WITH ORDINALITY
+    SELECT i.*, m.created_at AS said_at
+    FROM unnest($4::uuid[], $5::uuid[], $6::text[], $7::text[], $8::bytea[],
+                $9::float8[]) WITH ORDINALITY
         AS i(memory_id, entity_id, name_index, kind, label, salience, ord)
-    WHERE EXISTS (SELECT 1 FROM memories AS m
-                  WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = i.memory_id)
+    JOIN memories AS m ON m.tenant = $1 AND m.user_id = $2 AND m.id = i.memory_id
 ), existing AS (
     SELECT n.id, n.name_index FROM memory_entities AS n
     WHERE n.tenant = $1 AND n.user_id = $2 AND n.name_index IN (SELECT name_index FROM input)
@@ -41,8 +41,8 @@ WITH input AS (
 ), known AS (
     SELECT id, name_index FROM nodes UNION SELECT id, name_index FROM existing
 ), stored AS (
-    INSERT INTO memory_mentions AS x (tenant, user_id, memory_id, entity_id, salience)
-    SELECT DISTINCT ON (i.memory_id, k.id) $1, $2, i.memory_id, k.id, i.salience
+    INSERT INTO memory_mentions AS x (tenant, user_id, memory_id, entity_id, salience, said_at)
+    SELECT DISTINCT ON (i.memory_id, k.id) $1, $2, i.memory_id, k.id, i.salience, i.said_at
     FROM input AS i JOIN known AS k USING (name_index)
     ORDER BY i.memory_id, k.id, i.salience DESC
     ON CONFLICT (tenant, user_id, memory_id, entity_id) DO UPDATE
@@ -70,13 +70,17 @@ WITH total AS (
               WHERE x.tenant = $1 AND x.user_id = $2 AND x.entity_id = n.id
               LIMIT floor(total.most)::bigint + 1
           ) AS capped) <= total.most
+), top AS (
+    SELECT t.* FROM named CROSS JOIN LATERAL (
+        SELECT x.memory_id, x.salience, x.said_at FROM memory_mentions AS x
+        WHERE x.tenant = $1 AND x.user_id = $2 AND x.entity_id = named.id
+        ORDER BY x.salience DESC, x.said_at DESC, x.memory_id
+        LIMIT $4
+    ) AS t
 )
-SELECT x.memory_id
-FROM named
-JOIN memory_mentions AS x ON x.tenant = $1 AND x.user_id = $2 AND x.entity_id = named.id
-JOIN memories AS m ON m.tenant = x.tenant AND m.user_id = x.user_id AND m.id = x.memory_id
-GROUP BY x.memory_id, m.created_at
-ORDER BY max(x.salience) DESC, m.created_at DESC, x.memory_id
+SELECT memory_id FROM top
+GROUP BY memory_id
+ORDER BY max(salience) DESC, max(said_at) DESC, memory_id
 LIMIT $4
 """
 
