@@ -3,6 +3,7 @@ each name becomes (or strengthens) an entity node of the owner with a mention ed
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -70,7 +71,8 @@ class EntityLinker:
 
     async def link(self, owner: Owner, named: Sequence[Named], now: datetime) -> int:
         """Store the batch's entities and mentions; how many mentions were stored."""
-        mentions = self.sealed(owner, named)
+        # Reading a batch for names is pure CPU (~0.1 ms a sentence): off the event loop.
+        mentions = await asyncio.to_thread(self.sealed, owner, named)
         return await self._entities.add_mentions(owner, mentions, now) if mentions else 0
 
     async def restore(

@@ -17,7 +17,7 @@ from memlane.ports.entities import EntityPort
 
 
 @dataclass
-class Named:
+class ByName:
     """The memories a question's names reach, best first, with their cosine to it."""
 
     ranking: list[SearchCandidate] = field(default_factory=list)
@@ -69,7 +69,7 @@ class EntityRecall:
         similarities: Mapping[UUID, float],
         vector: Vector | None,
         limit: int,
-    ) -> Named:
+    ) -> ByName:
         """The memories mentioning the names, by cosine to the question (by salience and
         recency, as the port returned them, without a vector); lean rows read only for
         those the other rankings did not bring."""
@@ -83,4 +83,4 @@ class EntityRecall:
         if vector is not None:
             cosine = {c.id: similarities.get(c.id, c.score) for c in found}
             found.sort(key=lambda c: -cosine[c.id])
-        return Named(found[:limit])
+        return ByName(found[:limit])
