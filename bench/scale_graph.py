@@ -71,11 +71,9 @@ def _services(memlane: Memlane, settings: Settings) -> dict[str, MemoryService]:
         )
 
     expanding = replace(policy, graph=replace(policy.graph, expansion_seeds=5))
-    unnamed = replace(policy, graph=replace(policy.graph, entity_weight=0.0))
     return {
         "off": build(False, policy),
         "on": build(True, policy),
-        "on_without_entities": build(True, unnamed),
         "expansion": build(True, expanding),
     }
 

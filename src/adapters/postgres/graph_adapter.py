@@ -67,11 +67,9 @@ class PostgresGraphAdapter(GraphPort):
         if not memory_ids:
             return []
         wanted = None if kinds is None else [k.value for k in kinds]
-        replacing = wanted is not None and set(wanted) <= graph_sql.REPLACING_KINDS
-        statement = graph_sql.EDGES_OF_REPLACING if replacing else graph_sql.EDGES_OF
         async with connection_from(self._pool) as connection:
             records = await connection.fetch(
-                statement, owner.tenant, owner.user_id, list(memory_ids), wanted
+                graph_sql.EDGES_OF, owner.tenant, owner.user_id, list(memory_ids), wanted
             )
         return [
             Edge(

@@ -78,17 +78,6 @@ WHERE e.tenant = $1 AND e.user_id = $2
   AND ($4::text[] IS NULL OR e.kind = ANY($4::text[]))
 """
 
-# The same for replacing kinds only ($4 a subset of them): the literal predicate lets the
-# planner use the partial indexes of migration 0063 (a parameter would not).
-REPLACING_KINDS = frozenset({"supersedes", "contradiction"})
-EDGES_OF_REPLACING = f"""
-SELECT {EDGE_COLUMNS}
-FROM memory_edges AS e
-WHERE e.tenant = $1 AND e.user_id = $2 AND e.kind IN ('supersedes', 'contradiction')
-  AND (e.source = ANY($3::uuid[]) OR e.target = ANY($3::uuid[]))
-  AND e.kind = ANY($4::text[])
-"""
-
 REMOVE_EDGE = """
 DELETE FROM memory_edges
 WHERE tenant = $1 AND user_id = $2 AND source = $3 AND target = $4
