@@ -135,3 +135,23 @@ class GraphPortContract:
             second.id: Moment(first.id, first.created_at, None),
             third.id: Moment(second.id, second.created_at, "c"),
         }
+
+    async def test_replacing_edges_are_read_alone_from_either_end(
+        self, ports: MemoryPorts, graph: GraphPort, owner: Owner
+    ) -> None:
+        old, new, other = stored(owner), stored(owner), stored(owner)
+        await insert(ports.store, old, new, other)
+        await graph.add_edges(owner, [
+            edge(new, old, EdgeKind.SUPERSEDES, 1.0), edge(new, old),
+            edge(other, new, EdgeKind.CONTRADICTION, 1.0), edge(other, old, EdgeKind.CHAIN),
+        ], cap_per_node=CAP)
+        replacing = [EdgeKind.SUPERSEDES, EdgeKind.CONTRADICTION]
+        assert {(e.source, e.target, e.kind) for e in await graph.edges_of(
+            owner, [old.id], replacing
+        )} == {(new.id, old.id, EdgeKind.SUPERSEDES)}
+        assert {e.kind for e in await graph.edges_of(owner, [new.id], replacing)} == set(
+            replacing
+        )
+        assert [e.kind for e in await graph.edges_of(owner, [old.id], [EdgeKind.SUPERSEDES])] == [
+            EdgeKind.SUPERSEDES
+        ]
