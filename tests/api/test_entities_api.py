@@ -17,6 +17,7 @@ RAVI = [
     "My colleague Ravi is moving to the Munich office in June",
     "Ravi recommended the Thai place on Elm Street",
     "Need to return the drill I borrowed from Ravi",
+    "The quarterly freight spreadsheet needs the new container rates before Ravi signs it off",
 ]
 OTHERS = [
     "The garden needs watering twice a week in summer",
@@ -48,6 +49,9 @@ async def test_what_do_you_know_about_ravi_brings_every_memory_that_names_him(
         headers=tenant.alice,
     )).json()["memories"]
     assert {m["content"] for m in found} >= set(RAVI)
+    roles = {m["content"]: m["role"] for m in found}
+    # Its cosine to the question is below rag_threshold: the entity brought it.
+    assert roles[RAVI[3]] == "entity"
     # None of Bob's (he has none): the entity index is per owner.
     theirs = (await client.post(
         "/v1/context", json={"query": "What do you know about Ravi?"}, headers=tenant.bob,
