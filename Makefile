@@ -29,7 +29,7 @@ unit: install
 
 # Debian's chromium and chromium-driver for the inspector's e2e test (installed when missing).
 browser:
-	@./scripts/ensure-chromium.sh
+	@./scripts/ensure_chromium.sh
 
 test: lint browser
 	$(BIN)/pytest -q
