@@ -94,13 +94,14 @@ class AuditTrail:
             if changes.items:
                 await self._ports.log.append(owner, self._entries(owner, changes.items))
 
-    async def erase(self, owner: Owner, changes: Changes) -> int:
-        """Tombstone the owner's events (inside `change`) and record the erasure after them."""
+    async def erase(self, owner: Owner, changes: Changes, **counts: int) -> int:
+        """Tombstone the owner's events (inside `change`) and record the erasure after them,
+        with `counts` of what else it removed (memories_deleted=…, facts_deleted=…)."""
         if self._ports is None:
             return 0
         erased = await self._ports.log.erase(owner)
         changes.add(Change(SubjectKind.OWNER, OWNER_SUBJECT, EventKind.ERASURE,
-                           {"events_erased": erased}))
+                           {"events_erased": erased, **counts}))
         return erased
 
     async def history(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -27,6 +28,8 @@ from memlane.domain.segments import NAMES_KEY, SEGMENT_KEY
 from memlane.domain.summary import summarize
 from memlane.domain.supersession import SupersessionDecision
 from memlane.ports.memories import MemoryWriteSession
+from memlane.service import memory_audit
+from memlane.service.audit_trail import AuditTrail, Changes
 from memlane.service.graph_linking import GraphLinker, Written
 from memlane.service.merging import merge
 from memlane.service.part import ServicePart
@@ -51,10 +54,18 @@ class Writer(ServicePart):
     """The write path shared by remember, remember_many and learn."""
 
     _linker: GraphLinker | None = None
+    _trail: AuditTrail | None = None
 
     def link_with(self, linker: GraphLinker) -> None:
         """Grow the graph on every write (semantic links, supersession)."""
         self._linker = linker
+
+    def record_with(self, trail: AuditTrail) -> None:
+        """Record what each write creates, merges and supersedes in the audit trail."""
+        self._trail = trail
+
+    def _change(self, owner: Owner) -> AbstractAsyncContextManager[Changes]:
+        return nullcontext(Changes()) if self._trail is None else self._trail.change(owner)
 
     async def embed_documents(self, texts: Sequence[str]) -> list[Vector] | None:
         """Vectors for the texts, or None when the embedder is down (the write goes on)."""
@@ -77,7 +88,8 @@ class Writer(ServicePart):
         vectors = await self.embed_documents([document_text(d.memory) for d in fresh])
         for index, draft in enumerate(fresh):
             draft.embedding = None if vectors is None else vectors[index]
-        async with self._store.write_session(owner) as session:
+        # The audit's unit of work first: the write session joins its transaction and lock.
+        async with self._change(owner) as changes, self._store.write_session(owner) as session:
             nearby = await self._probe(session, fresh)
             decisions = await self._judge(session, fresh, nearby, now)
             drafts: list[_Draft] = []
@@ -90,7 +102,9 @@ class Writer(ServicePart):
                 if target is None or merged is None:
                     drafts.append(draft)
                     outcome.append((draft, False))
+                    changes.add(memory_audit.created(draft.memory))
                 else:
+                    changes.add(memory_audit.merged(target.memory, merged, draft.memory.id))
                     target.memory = merged
                     target.reembed = True
                     outcome.append((target, True))
@@ -140,8 +154,16 @@ class Writer(ServicePart):
             for d, near, replaces in zip(fresh, nearby, decisions, strict=True)
             if id(d) in stored and d.embedding is not None
         ]
+        superseded = [
+            memory_audit.superseded(d.replaces, w.memory_id, d.kind.value)
+            for w in written for d in w.decisions
+        ]
         try:
-            linked = await self._linker.link(owner, written, now)
+            # Only a write that supersedes opens a transaction here: its events and the
+            # supersedes edges commit together.
+            async with (self._change(owner) if superseded else nullcontext(Changes())) as changes:
+                changes.add(*superseded)
+                linked = await self._linker.link(owner, written, now)
         except StorageUnavailable as error:
             # The memories are committed: a lost link must not turn the write into an error
             # a client would retry (and so store twice).
