@@ -34,6 +34,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 keys=memlane.keys,
                 readiness=memlane.readiness,
                 worker=memlane.worker,
+                audit=memlane.audit,
             )
 
     config = ApiConfig(auth_enabled=settings.auth.enabled)

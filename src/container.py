@@ -21,6 +21,7 @@ from memlane.adapters.encryption.noop import NoopEncryptionAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres import database as postgres
+from memlane.adapters.postgres.audit_adapter import postgres_audit_ports
 from memlane.adapters.postgres.database import Database
 from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
 from memlane.adapters.postgres.installation_adapter import PostgresInstallationAdapter
@@ -31,6 +32,7 @@ from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
 from memlane.ports.installation import InstallationPort
 from memlane.ports.storage import MemoryPorts
+from memlane.service.history import AuditService
 from memlane.service.keys import KeyService
 from memlane.service.memory_service import MemoryService
 from memlane.service.worker import DecayWorker
@@ -125,6 +127,7 @@ class Container(containers.DeclarativeContainer):
     api_keys = providers.Singleton(PostgresApiKeyAdapter, pool)
     leader = providers.Singleton(PostgresLeaderLockAdapter, pool)
     graph = providers.Singleton(PostgresGraphAdapter, pool)
+    audit = providers.Singleton(postgres_audit_ports, pool)
 
     # Meaning, secrecy, words
     embedder = providers.Resource(_embedder, settings, load_model, embedding_histogram)
@@ -141,6 +144,10 @@ class Container(containers.DeclarativeContainer):
         keywords=keywords,
         policy=policy,
         graph=graph,
+        audit=audit,
+    )
+    history = providers.Singleton(
+        AuditService, audit, providers.Callable(attrgetter("store"), memories), encryption
     )
     keys = providers.Singleton(KeyService, api_keys)
     worker = providers.Resource(_worker, service, leader, settings, database, memories, embedder)
@@ -158,6 +165,7 @@ class Memlane:
     installation: InstallationPort
     embedder: EmbeddingPort
     worker: DecayWorker | None
+    audit: AuditService
 
     async def readiness(self) -> dict[str, bool]:
         """Whether the database and the embedder answer now."""
@@ -211,6 +219,7 @@ async def open_memlane(
             installation=installation,
             embedder=embedder,
             worker=await container.worker() if start_worker else None,  # type: ignore[misc]
+            audit=await container.history(),  # type: ignore[misc]
         )
     finally:
         await container.shutdown_resources()  # type: ignore[misc]

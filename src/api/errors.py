@@ -11,6 +11,7 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
 from memlane.api.cursor import BadCursor
+from memlane.domain.audit import HistoryNotFound
 from memlane.domain.errors import (
     DecryptionFailed,
     EmbeddingUnavailable,
@@ -93,6 +94,8 @@ def handle_domain(request: Request[Any, Any, Any], exc: MemlaneError) -> Respons
     """Domain errors, each with exactly one HTTP meaning."""
     if isinstance(exc, MemoryNotFound):
         return problem(404, "not-found", "no such memory", request)
+    if isinstance(exc, HistoryNotFound):
+        return problem(404, "not-found", f"no such {exc.subject_kind.value}", request)
     if isinstance(exc, InvalidMemory):
         return problem(422, "invalid-memory", str(exc), request)
     if isinstance(exc, StorageUnavailable):

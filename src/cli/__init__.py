@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from memlane.cli.audit import verify_audit
 from memlane.cli.data import export, import_
 from memlane.cli.keys import keys
 from memlane.cli.maintenance import backfill, cleanup, db_url, decay, migrate, reembed, stats
@@ -34,5 +35,6 @@ for command in (
     export,
     import_,
     prepare_model,
+    verify_audit,
 ):
     main.add_command(command)

@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 import click
 from rich.console import Console
 
+from memlane.domain.audit import CLI
 from memlane.domain.errors import (
     ConfigurationError,
     EmbeddingDimensionMismatch,
@@ -20,6 +21,7 @@ from memlane.domain.errors import (
     WrongEncryptionKey,
 )
 from memlane.domain.model import DEFAULT_TENANT, Owner
+from memlane.service.actors import acting_as
 
 T = TypeVar("T")
 err = Console(stderr=True, soft_wrap=True)
@@ -36,7 +38,8 @@ def run_async(func: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., T]:
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> T:
         try:
-            return asyncio.run(func(*args, **kwargs))
+            with acting_as(CLI):  # what a command changes is recorded as done by `cli`
+                return asyncio.run(func(*args, **kwargs))
         except (StorageUnavailable, EmbeddingUnavailable) as exc:
             err.print(f"[red]memlane: unavailable:[/] {exc}")
             sys.exit(EXIT_UNAVAILABLE)

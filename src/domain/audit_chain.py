@@ -26,18 +26,24 @@ class ChainBreak:
     reason: str
 
 
+# A report keeps the first breaks it finds, and counts them all: a chain rewritten wholesale
+# must not turn the check itself into a memory problem.
+KEPT_BREAKS = 1000
+
+
 @dataclass
 class ChainReport:
-    """What a check saw: owners, events, tombstones, and every break."""
+    """What a check saw: owners, events, tombstones, how many breaks, the first of them."""
 
     owners: int = 0
     events: int = 0
     tombstones: int = 0
+    broken: int = 0
     breaks: list[ChainBreak] = field(default_factory=list)
 
     @property
     def intact(self) -> bool:
-        return not self.breaks
+        return self.broken == 0
 
 
 class ChainVerifier:
@@ -92,7 +98,9 @@ class ChainVerifier:
         self._pending.clear()
 
     def _broken(self, event: AuditEvent, reason: str) -> None:
-        self.report.breaks.append(ChainBreak(event.owner, event.entry.id, event.seq, reason))
+        self.report.broken += 1
+        if len(self.report.breaks) < KEPT_BREAKS:
+            self.report.breaks.append(ChainBreak(event.owner, event.entry.id, event.seq, reason))
 
 
 def verify(events: list[AuditEvent]) -> ChainReport:

@@ -33,13 +33,13 @@ def acting_as(actor: str) -> Iterator[None]:
 
 
 def become(actor: str) -> None:
-    """Name the actor of the enclosing `acting_as` (the API learns the key after routing)."""
-    slot = _CURRENT.get()
-    if slot is None:
-        raise RuntimeError("become() outside acting_as()")
+    """Name the actor of the enclosing `acting_as` (the API learns the key after routing);
+    outside any `acting_as` there is no slot to fill and the caller stays `in-process`."""
     if not is_actor(actor):
         raise ValueError(f"unknown actor {actor!r}")
-    slot.actor = actor
+    slot = _CURRENT.get()
+    if slot is not None:
+        slot.actor = actor
 
 
 def current_actor() -> str:
