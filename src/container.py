@@ -28,6 +28,7 @@ from memlane.adapters.postgres.installation_adapter import PostgresInstallationA
 from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
 from memlane.adapters.postgres.memory_ports import postgres_memory_ports
+from memlane.ports.audit import AuditPort, AuditPorts
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
 from memlane.ports.installation import InstallationPort
@@ -236,6 +237,17 @@ async def open_keys(settings: Settings | None = None) -> AsyncIterator[KeyServic
 
 
 @asynccontextmanager
+async def open_audit_log(settings: Settings | None = None) -> AsyncIterator[AuditPort]:
+    """The audit log without the model or the key (`memlane verify-audit`)."""
+    container = Container(settings=settings or load_settings())
+    try:
+        ports: AuditPorts = await container.audit()  # type: ignore[misc]
+        yield ports.log
+    finally:
+        await container.shutdown_resources()  # type: ignore[misc]
+
+
+@asynccontextmanager
 async def open_database(settings: Settings | None = None) -> AsyncIterator[Database]:
     """Just the database: embedded server if needed, migrations, pool (`memlane migrate`)."""
     async with postgres.open_database((settings or load_settings()).database) as database:
@@ -257,6 +269,7 @@ __all__ = [
     "Container",
     "Database",
     "Memlane",
+    "open_audit_log",
     "open_database",
     "open_keys",
     "open_memlane",

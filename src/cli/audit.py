@@ -18,10 +18,11 @@ SHOWN_BREAKS = 50
 @run_async
 async def verify_audit(tenant: str | None, user_id: str | None) -> None:
     """Check the hash chain of every owner's audit events; exit 0 intact, 1 broken."""
-    from memlane.container import open_memlane
+    from memlane.container import open_audit_log
+    from memlane.service.audit_trail import verify_chains
 
-    async with open_memlane(load_model=False, check_dimension=False) as memlane:
-        report = await memlane.audit.verify(tenant, user_id)
+    async with open_audit_log() as log:
+        report = await verify_chains(log, tenant, user_id)
     summary = {
         "owners": report.owners,
         "events": report.events,
