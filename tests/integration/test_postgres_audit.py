@@ -8,6 +8,7 @@ import asyncpg
 import pytest
 
 from memlane.adapters.postgres.audit_adapter import postgres_audit_ports
+from memlane.domain.audit_chain import verify
 from memlane.domain.model import Owner
 from memlane.ports.audit import AuditPorts
 from tests.contract.audit_contract import AuditPortContract, entry
@@ -41,3 +42,24 @@ async def test_the_table_refuses_deleting_or_rewriting_an_event(
         f"SELECT count(*) FROM audit_events {where} AND payload = 'sealed'::bytea",
         owner.tenant, owner.user_id,
     ) == 1
+
+
+async def test_two_processes_and_a_rollback_never_fork_an_owners_chain(
+    pg_pool: asyncpg.Pool, owner: Owner
+) -> None:
+    # Two adapters stand for two processes: each remembers the head it appended last.
+    first, second = postgres_audit_ports(pg_pool), postgres_audit_ports(pg_pool)
+    memory = uuid4()
+    for ports in (first, second, first):
+        async with ports.transactions.owner(owner):
+            await ports.log.append(owner, [entry(memory)])
+    with pytest.raises(LookupError):  # first remembers a head that is then rolled back
+        async with first.transactions.owner(owner):
+            await first.log.append(owner, [entry(memory)])
+            raise LookupError
+    for ports in (second, first, first):
+        async with ports.transactions.owner(owner):
+            await ports.log.append(owner, [entry(memory), entry(memory)])
+    events = [e async for e in first.log.events(owner.tenant, owner.user_id)]
+    assert [e.seq for e in events] == list(range(1, 10))
+    assert verify(events).intact

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 from uuid import UUID
@@ -24,6 +25,7 @@ from memlane.domain.model import Owner
 from memlane.ports.audit import AuditPort, AuditPorts
 
 STREAM_PREFETCH_ROWS = 500
+REMEMBERED_HEADS = 10_000  # ~100 bytes each
 
 
 def _event(record: Any) -> AuditEvent:
@@ -38,11 +40,36 @@ def _event(record: Any) -> AuditEvent:
     )
 
 
-class PostgresAuditAdapter(AuditPort):
-    """Events in `audit_events`; the chain rule is the domain's, applied here to each batch."""
+def _columns(owner: Owner, events: Sequence[AuditEvent]) -> tuple[Any, ...]:
+    """$1-$14 of APPEND_MANY: the owner, then one array per column."""
+    return (
+        owner.tenant, owner.user_id,
+        [e.seq for e in events], [e.entry.id for e in events],
+        [e.entry.subject_kind.value for e in events],
+        [e.entry.subject_id for e in events], [e.entry.related_id for e in events],
+        [e.entry.kind.value for e in events], [e.entry.actor for e in events],
+        [e.entry.at for e in events], [e.entry.payload for e in events],
+        [e.body_digest for e in events], [e.prev_hash for e in events],
+        [e.hash for e in events],
+    )
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+
+class PostgresAuditAdapter(AuditPort):
+    """Events in `audit_events`; the chain rule is the domain's, applied here to each batch.
+
+    It remembers the head of the chains it appended to last, so an append is usually one
+    statement (checked against the table inside it), not a read of the head and an insert."""
+
+    def __init__(self, pool: asyncpg.Pool, remembered_heads: int = REMEMBERED_HEADS) -> None:
         self._pool = pool
+        self._heads: OrderedDict[Owner, ChainHead] = OrderedDict()
+        self._capacity = remembered_heads
+
+    def _remember(self, owner: Owner, events: Sequence[AuditEvent]) -> None:
+        self._heads[owner] = ChainHead(events[-1].seq, events[-1].hash)
+        self._heads.move_to_end(owner)
+        while len(self._heads) > self._capacity:
+            self._heads.popitem(last=False)
 
     def _require_transaction(self, owner: Owner) -> None:
         # The guarantee "event and change commit together" holds by construction: there is
@@ -57,19 +84,20 @@ class PostgresAuditAdapter(AuditPort):
             return []
         self._require_transaction(owner)
         async with connection_from(self._pool) as connection:
+            known = self._heads.get(owner)
+            if known is not None:
+                events = chain(owner, known, entries)
+                status = await connection.execute(
+                    audit_sql.APPEND_AFTER, *_columns(owner, events), known.seq, known.hash
+                )
+                if affected_rows(status) == len(events):
+                    self._remember(owner, events)
+                    return events
             head = await connection.fetchrow(audit_sql.HEAD, owner.tenant, owner.user_id)
             last = None if head is None else ChainHead(int(head["seq"]), bytes(head["hash"]))
             events = chain(owner, last, entries)
-            await connection.execute(
-                audit_sql.APPEND_MANY, owner.tenant, owner.user_id,
-                [e.seq for e in events], [e.entry.id for e in events],
-                [e.entry.subject_kind.value for e in events],
-                [e.entry.subject_id for e in events], [e.entry.related_id for e in events],
-                [e.entry.kind.value for e in events], [e.entry.actor for e in events],
-                [e.entry.at for e in events], [e.entry.payload for e in events],
-                [e.body_digest for e in events], [e.prev_hash for e in events],
-                [e.hash for e in events],
-            )
+            await connection.execute(audit_sql.APPEND_MANY, *_columns(owner, events))
+        self._remember(owner, events)
         return events
 
     async def history(

@@ -22,6 +22,18 @@ FROM unnest(
 ) AS u
 """
 
+# The same insert chained on a head this process remembers: it inserts nothing unless that
+# head is still the owner's last event (another process may have appended, or the transaction
+# that wrote it rolled back), and the caller then reads the head and appends again.
+APPEND_AFTER = APPEND_MANY + """
+WHERE EXISTS (
+    SELECT 1 FROM audit_events
+    WHERE tenant = $1 AND user_id = $2 AND seq = $15 AND hash = $16
+) AND NOT EXISTS (
+    SELECT 1 FROM audit_events WHERE tenant = $1 AND user_id = $2 AND seq > $15
+)
+"""
+
 HISTORY = f"""
 SELECT {_COLUMNS} FROM audit_events
 WHERE tenant = $1 AND user_id = $2 AND subject_kind = ANY($3::text[])
