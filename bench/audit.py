@@ -54,16 +54,19 @@ async def timed(samples: list[float], work: Any) -> Any:
     return result
 
 
-async def workload(service: MemoryService, ops: int, times: dict[str, list[float]]) -> None:
+async def workload(
+    service: MemoryService, ops: int, times: dict[str, list[float]], salt: str
+) -> None:
+    """The same texts for both services (by `salt`): the same merges and supersessions."""
     owner = Owner("bench", os.urandom(6).hex())
     ids = []
     for i in range(ops):
         result = await timed(times["remember"], service.remember(owner, NewMemory(
-            text(i, owner.user_id), importance=0.5)))
+            text(i, salt), importance=0.5)))
         ids.append(result.memory.id)
     ids = list(dict.fromkeys(ids))  # a near-duplicate merged into an earlier memory
     for b in range(max(1, ops // BATCH)):
-        batch = [NewMemory(text(1000 + b * BATCH + i, owner.user_id)) for i in range(BATCH)]
+        batch = [NewMemory(text(1000 + b * BATCH + i, salt)) for i in range(BATCH)]
         await timed(times["remember_batch_32"], service.remember_many(owner, batch))
     for memory_id in ids:
         await timed(times["edit_pin"], service.update(owner, memory_id, MemoryPatch(pinned=True)))
@@ -89,11 +92,11 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
 
             services = {"with_audit": service(True), "without_audit": service(False)}
             times: dict[str, dict[str, list[float]]] = {n: defaultdict(list) for n in services}
-            await workload(services["without_audit"], 4, defaultdict(list))  # warm up
+            await workload(services["without_audit"], 4, defaultdict(list), "warm")
             for round_ in range(args.rounds):
                 order = list(services) if round_ % 2 == 0 else list(services)[::-1]
                 for name in order:
-                    await workload(services[name], args.ops, times[name])
+                    await workload(services[name], args.ops, times[name], f"round {round_}")
     finally:
         await embedder.close()
     report: dict[str, Any] = {"rounds": args.rounds, "ops_per_round": args.ops}
