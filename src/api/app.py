@@ -16,6 +16,7 @@ from memlane.api.auth import provide_principal, scope_guard
 from memlane.api.config import ApiConfig
 from memlane.api.controllers.context import ContextController
 from memlane.api.controllers.conversations import ConversationsController
+from memlane.api.controllers.facts import FactsController, ProfileController
 from memlane.api.controllers.health import HealthController
 from memlane.api.controllers.history import HistoryController
 from memlane.api.controllers.maintenance import CleanupController, DecayController
@@ -62,6 +63,8 @@ def create_app(
             ConversationsController,
             MemoryGraphController,
             HistoryController,
+            FactsController,
+            ProfileController,
         ],
         guards=[scope_guard],
         dependencies={"principal": Provide(provide_principal)},

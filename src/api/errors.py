@@ -11,7 +11,6 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
 from memlane.api.cursor import BadCursor
-from memlane.domain.audit import HistoryNotFound
 from memlane.domain.errors import (
     DecryptionFailed,
     EmbeddingUnavailable,
@@ -20,6 +19,7 @@ from memlane.domain.errors import (
     MemoryNotFound,
     StorageUnavailable,
 )
+from memlane.domain.fact_records import FactNotFound
 
 log = logging.getLogger(__name__)
 
@@ -92,10 +92,10 @@ def handle_http(request: Request[Any, Any, Any], exc: HTTPException) -> Response
 
 def handle_domain(request: Request[Any, Any, Any], exc: MemlaneError) -> Response[dict[str, Any]]:
     """Domain errors, each with exactly one HTTP meaning."""
+    if isinstance(exc, FactNotFound):
+        return problem(404, "not-found", "no such fact", request)
     if isinstance(exc, MemoryNotFound):
         return problem(404, "not-found", "no such memory", request)
-    if isinstance(exc, HistoryNotFound):
-        return problem(404, "not-found", f"no such {exc.subject_kind.value}", request)
     if isinstance(exc, InvalidMemory):
         return problem(422, "invalid-memory", str(exc), request)
     if isinstance(exc, StorageUnavailable):

@@ -10,7 +10,6 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from uuid import UUID
 
-from memlane.domain.errors import MemlaneError
 from memlane.domain.model import Owner
 
 FORMAT = b"memlane-audit-1"
@@ -159,11 +158,3 @@ def tombstone(event: AuditEvent) -> AuditEvent:
         return event  # the record of an erasure names no content and stays whole
     return replace(event, entry=replace(event.entry, kind=EventKind.ERASED, payload=None))
 
-
-class HistoryNotFound(MemlaneError):
-    """No history of that subject for this owner (another owner's subject is 'not found')."""
-
-    def __init__(self, subject_kind: SubjectKind, subject_id: UUID) -> None:
-        super().__init__(f"{subject_kind.value} {subject_id} has no history here")
-        self.subject_kind = subject_kind
-        self.subject_id = subject_id

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Mapping, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -61,6 +61,12 @@ class HistoryEvent:
     actor: str
     at: datetime
     payload: dict[str, Any] | None
+
+
+def change_of(trail: AuditTrail | None, owner: Owner) -> AbstractAsyncContextManager[Changes]:
+    """`trail.change(owner)`, or, for a part built without a trail, a unit of work that
+    records nothing and opens no transaction."""
+    return nullcontext(Changes()) if trail is None else trail.change(owner)
 
 
 async def verify_chains(log: AuditPort, tenant: str | None, user_id: str | None) -> ChainReport:

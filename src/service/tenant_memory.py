@@ -30,6 +30,7 @@ from memlane.ports.context import MemoryContextPort
 from memlane.service.audit_trail import HistoryEvent
 from memlane.service.history import AuditService
 from memlane.service.memory_service import MemoryService
+from memlane.service.tenant_facts import TenantFacts
 
 
 def as_memory_type(value: str | MemoryType | None) -> MemoryType | None:
@@ -88,7 +89,7 @@ def context_options(
         raise InvalidMemory(str(error)) from None
 
 
-class TenantMemory(MemoryContextPort):
+class TenantMemory(TenantFacts, MemoryContextPort):
     """Everything a host service needs, addressed by `user_id` within one tenant."""
 
     def __init__(

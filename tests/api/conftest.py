@@ -17,8 +17,10 @@ from litestar import Litestar
 
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
+from memlane.adapters.facts.heuristic import HeuristicFactExtractor
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.audit_adapter import postgres_audit_ports
+from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
 from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
 from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.memory_ports import postgres_memory_ports
@@ -29,6 +31,7 @@ from memlane.api.deps import ApiServices
 from memlane.domain.auth import Scope
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.embedding import EmbeddingPort
+from memlane.ports.facts import FactPorts
 from memlane.service.history import AuditService
 from memlane.service.keys import KeyService
 from memlane.service.memory_service import MemoryService
@@ -59,6 +62,7 @@ def build_service(pool: asyncpg.Pool, embedder: EmbeddingPort) -> MemoryService:
         keywords=SnowballKeywordAdapter(),
         policy=MemoryPolicy(),
         audit=postgres_audit_ports(pool),
+        facts=FactPorts(PostgresFactAdapter(pool), HeuristicFactExtractor()),
     )
 
 
@@ -70,7 +74,8 @@ def memory_service(pg_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter) -> Mem
 @pytest.fixture(scope="session")
 def audit_service(pg_pool: asyncpg.Pool) -> AuditService:
     return AuditService(
-        postgres_audit_ports(pg_pool), PostgresMemoryStoreAdapter(pg_pool), API_KEY
+        postgres_audit_ports(pg_pool), PostgresMemoryStoreAdapter(pg_pool), API_KEY,
+        facts=PostgresFactAdapter(pg_pool),
     )
 
 

@@ -11,11 +11,11 @@ from memlane.domain.audit import (
     IN_PROCESS,
     SYSTEM_IMPORT,
     EventKind,
-    HistoryNotFound,
     SubjectKind,
     key_actor,
 )
 from memlane.domain.errors import MemoryNotFound
+from memlane.domain.fact_records import FactNotFound
 from memlane.domain.graph import EdgeKind
 from memlane.domain.model import MemoryPatch, NewMemory, Owner
 from memlane.domain.policy import GraphTuning, MemoryPolicy
@@ -107,7 +107,7 @@ async def test_another_owners_memory_or_an_unknown_fact_has_no_history(
     memory = (await world.service.remember(owner, NewMemory(FIRST))).memory
     with pytest.raises(MemoryNotFound):
         await world.history.memory_history(new_owner(), memory.id)
-    with pytest.raises(HistoryNotFound):
+    with pytest.raises(FactNotFound):
         await world.history.fact_history(owner, uuid4())
 
 
