@@ -33,8 +33,8 @@ class AuditPort(ABC):
     async def history(
         self, owner: Owner, kinds: Sequence[SubjectKind], subject_id: UUID
     ) -> list[AuditEvent]:
-        """The owner's events of these subject kinds naming `subject_id` (as subject or
-        related id), oldest first."""
+        """The owner's events of these subject kinds about `subject_id`, and edge events
+        whose other end it is, oldest first."""
 
     @abstractmethod
     async def erase(self, owner: Owner) -> int:

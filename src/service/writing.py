@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from contextlib import AbstractAsyncContextManager, nullcontext
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -113,7 +113,10 @@ class Writer(ServicePart):
                 if target is None or merged is None:
                     drafts.append(draft)
                     outcome.append((draft, False))
-                    changes.add(memory_audit.created(draft.memory))
+                    changes.add(memory_audit.created(draft.memory), *(
+                        memory_audit.superseded(d.replaces, draft.memory.id, d.kind.value)
+                        for d in replaces
+                    ))
                 else:
                     changes.add(memory_audit.merged(target.memory, merged, draft.memory.id))
                     target.memory = merged
@@ -166,16 +169,8 @@ class Writer(ServicePart):
             for d, near, replaces in zip(fresh, nearby, decisions, strict=True)
             if id(d) in stored and d.embedding is not None
         ]
-        superseded = [
-            memory_audit.superseded(d.replaces, w.memory_id, d.kind.value)
-            for w in written for d in w.decisions
-        ]
         try:
-            # Only a write that supersedes opens a transaction here: its events and the
-            # supersedes edges commit together.
-            async with (self._change(owner) if superseded else nullcontext(Changes())) as changes:
-                changes.add(*superseded)
-                linked = await self._linker.link(owner, written, now)
+            linked = await self._linker.link(owner, written, now)
         except StorageUnavailable as error:
             # The memories are committed: a lost link must not turn the write into an error
             # a client would retry (and so store twice).

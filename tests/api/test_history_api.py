@@ -107,3 +107,23 @@ async def test_erasing_a_user_leaves_only_tombstones_and_the_chain_still_verifie
     assert [e["kind"] for e in await history(client, tenant.bob, bobs)] == ["created"]
     report = await audit_service.verify(tenant.tenant, None)
     assert report.intact and report.owners == 2 and report.tombstones == 2
+
+
+async def test_a_facts_history_shows_its_statement_edits_score_and_deletion(
+    client: Client, tenant: TenantKeys
+) -> None:
+    stated = await client.post("/v1/facts", json={"relation": "works_at", "object": "Acme"},
+                               headers=tenant.alice)
+    assert stated.status_code == 201, stated.text
+    fact_id = stated.json()["id"]
+    for edit in ({"object": "Globex"}, {"user_fact_score": 8}):
+        response = await client.patch(f"/v1/facts/{fact_id}", json=edit, headers=tenant.alice)
+        assert response.status_code == 200, response.text
+    assert (await client.delete(f"/v1/facts/{fact_id}", headers=tenant.alice)).status_code == 204
+    response = await client.get(f"/v1/facts/{fact_id}/history", headers=tenant.alice)
+    assert response.status_code == 200, response.text
+    events = response.json()["events"]
+    assert [e["kind"] for e in events] == ["created", "updated", "score_overridden", "deleted"]
+    assert events[1]["payload"] == {"old": {"object": "Acme"}, "new": {"object": "Globex"}}
+    assert events[2]["payload"] == {"old": None, "new": 8.0}
+    assert_problem(await client.get(f"/v1/facts/{fact_id}/history", headers=tenant.bob), 404)

@@ -72,7 +72,7 @@ class AuditPortContract:
         kept = await audit.log.history(owner, [SubjectKind.MEMORY], memory)
         assert [e.entry.kind for e in kept] == [EventKind.CREATED]
 
-    async def test_history_names_the_subject_either_way_oldest_first_and_only_the_owners(
+    async def test_history_is_the_subjects_events_and_its_edges_oldest_first_and_only_the_owners(
         self, audit: AuditPorts, owner: Owner
     ) -> None:
         memory, other, fact = uuid4(), uuid4(), uuid4()
@@ -84,6 +84,7 @@ class AuditPortContract:
                 entry(other, EventKind.CREATED, minutes=2, subject_kind=SubjectKind.EDGE,
                       related=memory),
                 entry(fact, minutes=3, subject_kind=SubjectKind.FACT),
+                entry(other, EventKind.SUPERSEDED, minutes=3, related=memory),
                 entry(memory, EventKind.PINNED, minutes=4, payload=None),
             ])
         async with audit.transactions.owner(stranger):

@@ -90,7 +90,8 @@ class FakeAudit(AuditPort):
         return [
             e for e in self.chains.get(owner, [])
             if e.entry.subject_kind in kinds
-            and subject_id in (e.entry.subject_id, e.entry.related_id)
+            and (subject_id == e.entry.subject_id
+                 or (e.entry.subject_kind == SubjectKind.EDGE and subject_id == e.entry.related_id))
         ]
 
     async def erase(self, owner: Owner) -> int:

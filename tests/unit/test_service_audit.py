@@ -15,7 +15,7 @@ from memlane.domain.audit import (
     key_actor,
 )
 from memlane.domain.errors import MemoryNotFound
-from memlane.domain.fact_records import FactNotFound
+from memlane.domain.fact_records import FactNotFound, FactPatch
 from memlane.domain.graph import EdgeKind
 from memlane.domain.model import MemoryPatch, NewMemory, Owner
 from memlane.domain.policy import GraphTuning, MemoryPolicy
@@ -169,4 +169,27 @@ async def test_a_replacing_statement_records_that_the_old_memory_was_superseded(
     assert [e.kind for e in events] == [EventKind.CREATED, EventKind.SUPERSEDED]
     assert events[1].payload == {"by": str(lisbon.id), "edge": "supersedes"}
     assert events[1].related_id == lisbon.id
+    assert (await world.history.verify()).intact
+
+
+async def test_facts_leave_created_superseded_updated_scored_and_deleted_events(
+    world: FakeWorld, owner: Owner
+) -> None:
+    await world.service.remember(owner, NewMemory("I live in Berlin"))
+    (berlin,) = [f for f in await world.service.facts.current(owner) if f.relation == "lives_in"]
+    await world.service.remember(owner, NewMemory("I moved to Lisbon last month"))
+    (lisbon,) = [f for f in await world.service.facts.current(owner) if f.relation == "lives_in"]
+    await world.service.facts.update(owner, lisbon.id, FactPatch(object="Porto"))
+    await world.service.facts.update(owner, lisbon.id, FactPatch(user_fact_score=9))
+    await world.service.facts.delete(owner, lisbon.id)
+    old = await world.history.fact_history(owner, berlin.id)
+    assert [e.kind for e in old] == [EventKind.CREATED, EventKind.SUPERSEDED]
+    assert old[0].payload is not None and old[0].payload["new"]["object"] == "Berlin"
+    assert old[1].payload is not None and old[1].payload["by"] == str(lisbon.id)
+    new = await world.history.fact_history(owner, lisbon.id)
+    assert [e.kind for e in new] == [EventKind.CREATED, EventKind.UPDATED,
+                                     EventKind.SCORE_OVERRIDDEN, EventKind.DELETED]
+    assert new[1].payload == {"old": {"object": "Lisbon"}, "new": {"object": "Porto"}}
+    assert new[2].payload == {"old": None, "new": 9}
+    assert all(e.subject_kind == SubjectKind.FACT for e in old + new)
     assert (await world.history.verify()).intact

@@ -37,7 +37,7 @@ WHERE EXISTS (
 HISTORY = f"""
 SELECT {_COLUMNS} FROM audit_events
 WHERE tenant = $1 AND user_id = $2 AND subject_kind = ANY($3::text[])
-  AND (subject_id = $4 OR related_id = $4)
+  AND (subject_id = $4 OR (subject_kind = 'edge' AND related_id = $4))
 ORDER BY seq
 """
 
