@@ -20,6 +20,7 @@ from memlane.domain.graph import EdgeKind
 from memlane.domain.model import MemoryPatch, NewMemory, Owner
 from memlane.domain.policy import GraphTuning, MemoryPolicy
 from memlane.service.actors import acting_as, become, current_actor
+from memlane.service.tenant_memory import TenantMemory
 from tests.contract.builders import at_cosine, axis
 from tests.fakes.audit import FakeAudit
 from tests.fakes.world import DIMENSION, FakeWorld, new_owner
@@ -193,3 +194,14 @@ async def test_facts_leave_created_superseded_updated_scored_and_deleted_events(
     assert new[2].payload == {"old": None, "new": 9}
     assert all(e.subject_kind == SubjectKind.FACT for e in old + new)
     assert (await world.history.verify()).intact
+
+
+async def test_a_host_reads_a_memorys_history_in_process(world: FakeWorld) -> None:
+    memory = TenantMemory(world.service, tenant="acme", audit=world.history)
+    stored = await memory.remember(user_id="u1", content=FIRST)
+    await memory.delete(user_id="u1", memory_id=stored.id)
+    events = await memory.history(user_id="u1", memory_id=stored.id)
+    assert [(e.kind, e.actor) for e in events] == [
+        (EventKind.CREATED, IN_PROCESS), (EventKind.DELETED, IN_PROCESS)]
+    with pytest.raises(MemoryNotFound):
+        await memory.history(user_id="u2", memory_id=stored.id)
