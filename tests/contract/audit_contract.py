@@ -57,7 +57,13 @@ class AuditPortContract:
         async with audit.transactions.owner(other):
             with pytest.raises(RuntimeError):
                 await audit.log.append(owner, [entry(uuid4())])
-        assert [e async for e in audit.log.events(owner.tenant, owner.user_id)] == []
+            async with audit.transactions.owner(owner):  # another owner's: its own
+                await audit.log.append(owner, [entry(uuid4())])
+            with pytest.raises(RuntimeError):  # ... which has ended
+                await audit.log.append(owner, [entry(uuid4())])
+            await audit.log.append(other, [entry(uuid4())])
+        for who in (owner, other):
+            assert [e.seq async for e in audit.log.events(who.tenant, who.user_id)] == [1]
 
     async def test_events_of_a_transaction_that_fails_are_not_kept(
         self, audit: AuditPorts, owner: Owner

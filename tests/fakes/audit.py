@@ -41,9 +41,7 @@ class FakeTransactions(TransactionPort):
     @asynccontextmanager
     async def _owner(self, owner: Owner) -> AsyncIterator[None]:
         found = self._open.get()
-        if found is not None:
-            if found[0] != owner:
-                raise ValueError("a transaction of one owner cannot write another owner's data")
+        if found is not None and found[0] == owner:
             yield
             return
         undo: list[Callable[[], None]] = []

@@ -40,11 +40,12 @@ def joined(pool: asyncpg.Pool) -> _Open | None:
 
 @asynccontextmanager
 async def owner_transaction(pool: asyncpg.Pool, owner: Owner) -> AsyncIterator[asyncpg.Connection]:
-    """Open (or join) a transaction holding the owner's advisory lock; yield its connection."""
+    """Open (or join) a transaction holding the owner's advisory lock; yield its connection.
+
+    Inside another owner's transaction this opens an independent one (its own connection and
+    commit), current until it ends: two owners' writes never share a transaction."""
     current = joined(pool)
-    if current is not None:
-        if current.owner != owner:
-            raise ValueError("a transaction of one owner cannot write another owner's data")
+    if current is not None and current.owner == owner:
         yield current.connection
         return
     async with storage_errors("running a transaction"), pool.acquire() as proxy:
