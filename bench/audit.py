@@ -7,7 +7,8 @@ Two MemoryServices over one database (the embedded default in a scratch director
 `audit=`. Each round runs every operation with one service, then the other (alternating
 which goes first), each on a fresh user: remember (one memory: embedding + write), a batch
 of 32, an edit that pins (no embedding: the storage path alone), and a delete. Prints the
-median milliseconds per operation with and without the trail. See docs/audit.md.
+median milliseconds per operation with and without the trail (`--control`: an A/A run,
+both without, for the noise of a shared machine). See docs/audit.md.
 """
 
 from __future__ import annotations
@@ -90,7 +91,8 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                     audit=postgres_audit_ports(pool) if audited else None,
                 )
 
-            services = {"with_audit": service(True), "without_audit": service(False)}
+            # --control: both "sides" without the trail, to see the noise of the machine.
+            services = {"with_audit": service(not args.control), "without_audit": service(False)}
             times: dict[str, dict[str, list[float]]] = {n: defaultdict(list) for n in services}
             await workload(services["without_audit"], 4, defaultdict(list), "warm")
             for round_ in range(args.rounds):
@@ -99,7 +101,8 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
                     await workload(services[name], args.ops, times[name], f"round {round_}")
     finally:
         await embedder.close()
-    report: dict[str, Any] = {"rounds": args.rounds, "ops_per_round": args.ops}
+    report: dict[str, Any] = {"rounds": args.rounds, "ops_per_round": args.ops,
+                              "control": args.control}
     for op in times["with_audit"]:
         with_ms = statistics.median(times["with_audit"][op])
         without_ms = statistics.median(times["without_audit"][op])
@@ -114,6 +117,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--ops", type=int, default=40)
     parser.add_argument("--url", default="", help="A PostgreSQL DSN (default: embedded).")
+    parser.add_argument("--control", action="store_true",
+                        help="An A/A run: neither service keeps the trail.")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="memlane-audit-bench-") as workdir:
         print(json.dumps(asyncio.run(run(args, Path(workdir))), indent=2))
