@@ -16,6 +16,7 @@ from memlane.api.config import ApiConfig
 from memlane.api.params import UserParam
 from memlane.domain.auth import Principal
 from memlane.domain.model import Owner
+from memlane.service.chat_import import ChatImporter
 from memlane.service.history import AuditService
 from memlane.service.keys import KeyService
 from memlane.service.memory_service import MemoryService
@@ -33,6 +34,7 @@ class ApiServices:
     readiness: Readiness
     worker: DecayWorker | None = None
     audit: AuditService | None = None  # history routes answer 404 without it
+    imports: ChatImporter | None = None  # None: POST /v1/imports answers 503
 
 
 class NamesUser(Protocol):

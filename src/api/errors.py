@@ -11,6 +11,7 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
 from memlane.api.cursor import BadCursor
+from memlane.domain.chat_import import ImportInProgress
 from memlane.domain.errors import (
     DecryptionFailed,
     EmbeddingUnavailable,
@@ -20,6 +21,7 @@ from memlane.domain.errors import (
     StorageUnavailable,
 )
 from memlane.domain.fact_records import FactNotFound
+from memlane.domain.topics import TopicNotFound
 
 log = logging.getLogger(__name__)
 
@@ -92,12 +94,16 @@ def handle_http(request: Request[Any, Any, Any], exc: HTTPException) -> Response
 
 def handle_domain(request: Request[Any, Any, Any], exc: MemlaneError) -> Response[dict[str, Any]]:
     """Domain errors, each with exactly one HTTP meaning."""
+    if isinstance(exc, TopicNotFound):
+        return problem(404, "not-found", "no such topic", request)
     if isinstance(exc, FactNotFound):
         return problem(404, "not-found", "no such fact", request)
     if isinstance(exc, MemoryNotFound):
         return problem(404, "not-found", "no such memory", request)
     if isinstance(exc, InvalidMemory):
         return problem(422, "invalid-memory", str(exc), request)
+    if isinstance(exc, ImportInProgress):
+        return problem(409, "import-in-progress", str(exc), request)
     if isinstance(exc, StorageUnavailable):
         return _unavailable(request, "the database is unavailable; retry shortly")
     if isinstance(exc, EmbeddingUnavailable):
