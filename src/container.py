@@ -26,6 +26,7 @@ from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres import database as postgres
 from memlane.adapters.postgres.audit_adapter import postgres_audit_ports
 from memlane.adapters.postgres.database import Database
+from memlane.adapters.postgres.entity_adapter import PostgresEntityAdapter
 from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
 from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
 from memlane.adapters.postgres.import_ledger import PostgresImportLedgerAdapter
@@ -157,6 +158,7 @@ class Container(containers.DeclarativeContainer):
     leader = providers.Singleton(PostgresLeaderLockAdapter, pool)
     graph = providers.Singleton(PostgresGraphAdapter, pool)
     audit = providers.Singleton(postgres_audit_ports, pool)
+    entities = providers.Singleton(PostgresEntityAdapter, pool)
     facts = providers.Resource(_facts, settings, database, fact_fallback)
 
     # Meaning, secrecy, words
@@ -175,6 +177,7 @@ class Container(containers.DeclarativeContainer):
         policy=policy,
         graph=graph,
         audit=audit,
+        entities=entities,
         facts=facts,
         profile_caps=providers.Callable(lambda s: s.facts.profile_caps(), settings),
     )

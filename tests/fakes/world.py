@@ -17,6 +17,7 @@ from tests.fakes.audit import fake_audit_ports
 from tests.fakes.clock import FakeClock
 from tests.fakes.embedder import FakeEmbedder
 from tests.fakes.encryption import FakeEncryption
+from tests.fakes.entities import fake_entities_for
 from tests.fakes.facts import fake_facts_for
 from tests.fakes.graph import fake_graph_for
 from tests.fakes.keywords import FakeKeywords
@@ -39,10 +40,11 @@ class FakeWorld:
 
     def __post_init__(self) -> None:
         self.graph = fake_graph_for(self.memories)
+        self.entities = fake_entities_for(self.memories)
         self.facts = fake_facts_for(self.memories)
         self.service = MemoryService(
             self.memories, self.embedder, self.encryption, self.keywords, self.policy, self.clock,
-            graph=self.graph, audit=self.audit,
+            graph=self.graph, audit=self.audit, entities=self.entities,
             facts=FactPorts(self.facts, HeuristicFactExtractor()),
         )
         self.history = AuditService(self.audit, self.memories.store, self.encryption, self.clock,
