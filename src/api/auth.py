@@ -11,8 +11,10 @@ from litestar.exceptions import NotAuthorizedException, NotFoundException, Permi
 from litestar.handlers.base import BaseRouteHandler
 
 from memlane.api.errors import UserRequired
+from memlane.domain.audit import key_actor
 from memlane.domain.auth import Principal, Scope
 from memlane.domain.model import Owner
+from memlane.service.actors import become
 
 if TYPE_CHECKING:
     from memlane.api.deps import ApiServices
@@ -26,9 +28,16 @@ async def authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Princi
     cached = connection.scope.get("state", {}).get(_STATE_KEY)
     if isinstance(cached, Principal):
         return cached
-    if not connection.app.state.api_config.auth_enabled:
-        principal = await principal_for_token(connection.app.state, "")
-    else:
+    principal = await _authenticate(connection)
+    become(key_actor(principal.key_id))  # the audit trail names the key as the actor
+    connection.scope.setdefault("state", {})[_STATE_KEY] = principal
+    return principal
+
+
+async def _authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Principal:
+    state = connection.app.state
+    token = ""
+    if state.api_config.auth_enabled:
         header = connection.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token.strip():
@@ -36,15 +45,13 @@ async def authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Princi
                 "missing bearer token: send 'Authorization: Bearer <token>'",
                 headers={**WWW_AUTHENTICATE},
             )
-        found = await principal_for_token(connection.app.state, token.strip())
-        if found is None:
-            raise NotAuthorizedException(
-                "invalid or revoked token",
-                headers={"WWW-Authenticate": 'Bearer realm="memlane", error="invalid_token"'},
-            )
-        principal = found
-    connection.scope.setdefault("state", {})[_STATE_KEY] = principal
-    return principal
+    found = await principal_for_token(state, token.strip())
+    if found is None:
+        raise NotAuthorizedException(
+            "invalid or revoked token",
+            headers={"WWW-Authenticate": 'Bearer realm="memlane", error="invalid_token"'},
+        )
+    return found
 
 
 async def principal_for_token(app_state: State, token: str) -> Principal | None:

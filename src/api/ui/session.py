@@ -15,8 +15,10 @@ from litestar.exceptions import NotFoundException
 
 from memlane.api.auth import owner_for, principal_for_token
 from memlane.api.errors import UserRequired
+from memlane.domain.audit import key_actor
 from memlane.domain.auth import Principal, Scope
 from memlane.domain.model import Owner
+from memlane.service.actors import become
 
 UI_PATH = "/ui"
 SESSION_COOKIE = "memlane_ui"  # the API key itself: the key is the session
@@ -72,6 +74,7 @@ async def current_session(request: Request[Any, Any, Any]) -> UiSession:
     principal = await principal_for_token(request.app.state, token)
     if principal is None or not principal.allows(Scope.READ):
         raise SignInRequired
+    become(key_actor(principal.key_id))  # the audit trail names the key, as for REST
     user = request.cookies.get(USER_COOKIE) or None
     try:
         owner = owner_for(principal, user, None)
