@@ -308,3 +308,20 @@ async def test_a_sign_in_posted_by_another_site_starts_no_session(
     assert forged.status_code == 303 and forged.headers["location"] == "/ui/sign-in"
     assert "memlane_ui=" not in forged.headers.get("set-cookie", "")
     assert (await client.get("/ui/memories")).status_code == 303
+
+
+async def test_a_memorys_history_shows_each_edit_as_a_word_diff_by_the_signed_in_key(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    memory_id = await store(client, tenant.alice, "My favourite tea is sencha from Shizuoka")
+    await sign_in(client, await tenant.token([Scope.READ, Scope.WRITE], user_id="alice"))
+    detail = await client.get(f"/ui/memories/{memory_id}")
+    form = {"_csrf": csrf_of(detail), "content": "My favourite tea is gyokuro from Uji",
+            "memory_type": "preference", "tags": "tea", "importance": "0.8"}
+    assert (await client.post(f"/ui/memories/{memory_id}", data=form)).status_code == 303
+    page = await client.get(f"/ui/memories/{memory_id}")
+    history = page.text[page.text.index('id="history"'):page.text.index("Graph neighbourhood")]
+    assert "created" in history and "updated" in history
+    assert "<del>sencha</del>" in history and "<ins>gyokuro</ins>" in history
+    assert "<del>Shizuoka</del>" in history and "<ins>Uji</ins>" in history
+    assert history.count("key:") >= 2  # the REST write's key and the inspector's key

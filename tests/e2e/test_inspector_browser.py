@@ -200,7 +200,7 @@ def test_the_inspector_in_chromium(deployment: Deployment, browser: WebDriver) -
     graph = browser.find_element(By.ID, "graph")
     assert graph.find_elements(By.CSS_SELECTOR, "line.edge-supersedes")
     assert graph.find_elements(By.CSS_SELECTOR, "g.superseded")
-    shoot(browser, "memory")
+    shoot(browser, "graph")
 
     # Edit, pin.
     lisbon = ids["Last month I moved to Lisbon"]
@@ -216,6 +216,11 @@ def test_the_inspector_in_chromium(deployment: Deployment, browser: WebDriver) -
     assert text_of(browser, "#content") == "I moved to Lisbon in March"
     click_and_load(browser, "pin")
     assert text_of(browser, "#done") == "Pinned."
+    history = browser.find_element(By.ID, "history")  # the edit as a word diff, newest first
+    assert [e.text for e in history.find_elements(By.CSS_SELECTOR, ".event")][:2] == [
+        "pinned", "updated"]
+    assert "in March" in [e.text for e in history.find_elements(By.TAG_NAME, "ins")]
+    shoot(browser, "memory")
     with httpx.Client(base_url=deployment.base_url, timeout=30) as http:
         stored = http.get(f"/v1/memories/{lisbon}", headers={"Authorization": f"Bearer {token}"})
     assert stored.json()["content"] == "I moved to Lisbon in March"

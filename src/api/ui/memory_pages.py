@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 from uuid import UUID
 
 from litestar import Controller, Response, get, post
+from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
 from litestar.params import FromPath, QueryParameter
 
@@ -17,10 +18,12 @@ from memlane.api.deps import MEMORIES, Memories
 from memlane.api.ui import forms
 from memlane.api.ui.forms import Form
 from memlane.api.ui.graph_drawing import draw_neighbourhood
+from memlane.api.ui.history_view import history_rows
 from memlane.api.ui.rendering import page, see_other
 from memlane.api.ui.session import UI_PATH, WRITING, UiSession, current_session
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.model import Memory, MemoryFilter, MemoryPatch, MemoryType, Owner
+from memlane.service.history import AuditService
 
 PAGE_SIZE = 25
 SEARCH_POOL = 100  # search ranks this many, the filters and pages apply to them
@@ -125,40 +128,49 @@ class MemoryPagesController(Controller):
     async def show(
         self,
         memory_id: FromPath[UUID],
+        state: State,
         memories: Memories,
         session: NamedDependency[UiSession],
         depth: Annotated[int, QueryParameter(ge=1, le=2)] = 1,
         done: Annotated[str, QueryParameter(max_length=20)] = "",
     ) -> Response[Any]:
-        """One memory in full, its edit form, and its neighbourhood drawn."""
+        """One memory in full, its edit form, its history and its neighbourhood drawn."""
         memory = await memories.get(session.owner, memory_id)
-        return await self._detail(memories, session, memory, depth, done, None, 200)
+        return await self._detail(state, memories, session, memory, depth, done, None, 200)
 
     async def _detail(
-        self, memories: Memories, session: UiSession, memory: Memory, depth: int, done: str,
-        error: str | None, status: int, form: dict[str, str] | None = None,
+        self, state: State, memories: Memories, session: UiSession, memory: Memory,
+        depth: int, done: str, error: str | None, status: int,
+        form: dict[str, str] | None = None,
     ) -> Response[Any]:
         try:
             hood = await memories.neighbourhood(session.owner, memory.id, depth)
             drawing = draw_neighbourhood(memory.id, hood, MEMORIES_PATH)
         except InvalidMemory:  # this memlane runs without graph memory
             drawing = None
+        audit: AuditService | None = state.services.audit  # None: no audit trail kept
+        history = (
+            history_rows(await audit.memory_history(session.owner, memory.id))
+            if audit is not None else None
+        )
         return page(
             "memory.html", session, status, memory=memory, drawing=drawing, depth=depth,
-            done=done, error=error, form=form, types=list(MemoryType),
+            done=done, error=error, form=form, types=list(MemoryType), history=history,
         )
 
     @post("/{memory_id:uuid}", status_code=303, dependencies=WRITING)
     async def edit(
         self, memory_id: FromPath[UUID], data: Form, memories: Memories,
-        session: NamedDependency[UiSession],
+        session: NamedDependency[UiSession], state: State,
     ) -> Response[Any]:
         """Content, type, tags and importance as the form shows them."""
         try:
             await memories.update(session.owner, memory_id, forms.patch(data))
         except InvalidMemory as error:
             memory = await memories.get(session.owner, memory_id)
-            return await self._detail(memories, session, memory, 1, "", str(error), 422, data)
+            return await self._detail(
+                state, memories, session, memory, 1, "", str(error), 422, data
+            )
         return see_other(f"{MEMORIES_PATH}/{memory_id}?done=saved")
 
     @post("/{memory_id:uuid}/pin", status_code=303, dependencies=WRITING)
