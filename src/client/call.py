@@ -1,0 +1,120 @@
+"""One HTTP exchange described without doing it (sans-I/O): what both transports send, and
+how any answer becomes a result or an exception. The route builders return `Call`s."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Generic, TypeVar
+from urllib.parse import quote
+from uuid import UUID
+
+import msgspec
+
+from memlane.domain.errors import MemlaneError
+
+from .errors import ServiceUnavailable, error_for, parse_problem
+from .retry import RetryPolicy
+
+T = TypeVar("T")
+
+HEADERS = {"Accept": "application/json, application/problem+json"}
+JSON_HEADERS = {**HEADERS, "Content-Type": "application/json"}
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Generic[T]):
+    """A request and the decoder of its successful answer (of each line, for `lines`)."""
+
+    method: str
+    path: str
+    decode: Callable[[bytes], T]
+    params: Mapping[str, str] = field(default_factory=dict)
+    body: bytes | None = None
+    # Statuses besides 2xx whose body is a result, not a problem (503 of /readyz).
+    accept: frozenset[int] = frozenset()
+    retry: bool = True
+    lines: bool = False  # the answer is NDJSON, decoded line by line as it streams
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return JSON_HEADERS if self.body is not None else HEADERS
+
+
+def query(**values: Any) -> dict[str, str]:
+    """Query parameters: None left out, booleans as true/false, sequences comma-joined."""
+    params: dict[str, str] = {}
+    for name, value in values.items():
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            params[name] = "true" if value else "false"
+        elif isinstance(value, Enum):
+            params[name] = str(value.value)
+        elif isinstance(value, Sequence) and not isinstance(value, str):
+            params[name] = ",".join(str(getattr(v, "value", v)) for v in value)
+        else:
+            params[name] = str(value)
+    return params
+
+
+def body(**values: Any) -> bytes:
+    """A JSON body of the fields that are not None (None means "not given" on every route)."""
+    return msgspec.json.encode({k: v for k, v in values.items() if v is not None})
+
+
+def uuid_of(value: UUID | str) -> UUID:
+    """A memory id; one given as text is checked here (ValueError) rather than by a 404."""
+    return value if isinstance(value, UUID) else UUID(value)
+
+
+def segment(text: str) -> str:
+    """A free-text path segment (a conversation id), percent-encoded."""
+    return quote(text, safe="")
+
+
+def next_delay(
+    call: Call[Any], policy: RetryPolicy, status: int, retry_after: str | None,
+    attempt: int, waited_s: float,
+) -> float | None:
+    """Seconds to wait before sending `call` again, or None to take this answer."""
+    if not call.retry or status in call.accept:
+        return None
+    return policy.delay_s(status, retry_after, attempt, waited_s)
+
+
+def succeeded(call: Call[Any], status: int) -> bool:
+    return 200 <= status < 300 or status in call.accept
+
+
+def problem_error(status: int, content: bytes) -> MemlaneError:
+    """The exception for an answer that is not a success (its problem+json body)."""
+    return error_for(parse_problem(status, _json_or_none(content)))
+
+
+def finish(call: Call[T], status: int, content: bytes) -> T:
+    """The result of a complete answer, or the exception its problem maps to."""
+    if not succeeded(call, status):
+        raise problem_error(status, content)
+    return decoded(call, content)
+
+
+def decoded(call: Call[T], content: bytes) -> T:
+    """The decoded success body (of one line, for `lines`)."""
+    try:
+        return call.decode(content)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise ServiceUnavailable(f"memlane sent an unexpected answer: {exc}") from None
+
+
+def unreachable(exc: Exception) -> ServiceUnavailable:
+    """The error for a request that got no answer (refused, reset, timed out)."""
+    return ServiceUnavailable(f"memlane server unreachable: {type(exc).__name__}")
+
+
+def _json_or_none(content: bytes) -> Any:
+    try:
+        return msgspec.json.decode(content)
+    except msgspec.DecodeError:
+        return None
