@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator, Mapping
 from typing import Any, TypeVar
 
@@ -12,10 +11,17 @@ import httpx
 from memlane.domain.model import Memory, MemoryFilter
 
 from . import memory_calls
-from .call import Call, decoded, finish, next_delay, problem_error, unreachable
+from .call import (
+    Attempts,
+    Call,
+    decoded,
+    finish,
+    http_options,
+    problem_error,
+    unreachable,
+)
 from .retry import RetryPolicy
 from .routes import AsyncRoutes
-from .sync_client import auth_headers
 from .types import MemoryPage
 
 T = TypeVar("T")
@@ -39,8 +45,7 @@ class AsyncMemlaneClient(AsyncRoutes):
     ) -> None:
         self.retry = retry or RetryPolicy()
         self._http = httpx.AsyncClient(
-            base_url=base_url.rstrip("/"), headers=auth_headers(token, headers),
-            timeout=timeout_s, transport=transport,
+            **http_options(base_url, token, headers, timeout_s), transport=transport
         )
 
     async def send(self, call: Call[T]) -> T:
@@ -80,16 +85,13 @@ class AsyncMemlaneClient(AsyncRoutes):
         request = self._http.build_request(
             call.method, call.path, params=call.params, content=call.body, headers=call.headers
         )
-        started, attempt = time.monotonic(), 0
+        attempts = Attempts(call, self.retry)
         while True:
-            attempt += 1
             try:
                 response = await self._http.send(request, stream=stream)
             except httpx.TransportError as exc:
                 raise unreachable(exc) from exc
-            delay = next_delay(call, self.retry, response.status_code,
-                               response.headers.get("retry-after"), attempt,
-                               time.monotonic() - started)
+            delay = attempts.delay_after(response)
             if delay is None:
                 return response
             await response.aclose()

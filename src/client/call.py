@@ -3,6 +3,7 @@ how any answer becomes a result or an exception. The route builders return `Call
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -10,6 +11,7 @@ from typing import Any, Generic, TypeVar
 from urllib.parse import quote
 from uuid import UUID
 
+import httpx
 import msgspec
 
 from memlane.domain.errors import MemlaneError
@@ -74,14 +76,32 @@ def segment(text: str) -> str:
     return quote(text, safe="")
 
 
-def next_delay(
-    call: Call[Any], policy: RetryPolicy, status: int, retry_after: str | None,
-    attempt: int, waited_s: float,
-) -> float | None:
-    """Seconds to wait before sending `call` again, or None to take this answer."""
-    if not call.retry or status in call.accept:
-        return None
-    return policy.delay_s(status, retry_after, attempt, waited_s)
+def http_options(
+    base_url: str, token: str | None, headers: Mapping[str, str] | None, timeout_s: float
+) -> dict[str, Any]:
+    """The httpx client options both transports open with: the bearer token on every call."""
+    sent = dict(headers or {})
+    if token:
+        sent["Authorization"] = f"Bearer {token}"
+    return {"base_url": base_url.rstrip("/"), "headers": sent, "timeout": timeout_s}
+
+
+class Attempts:
+    """The tries of one call under a retry policy: how many, and since when."""
+
+    def __init__(self, call: Call[Any], policy: RetryPolicy) -> None:
+        self._call, self._policy = call, policy
+        self._started, self._count = time.monotonic(), 0
+
+    def delay_after(self, response: httpx.Response) -> float | None:
+        """Seconds to wait before sending the call again, or None to take this answer."""
+        self._count += 1
+        if not self._call.retry or response.status_code in self._call.accept:
+            return None
+        return self._policy.delay_s(
+            response.status_code, response.headers.get("retry-after"), self._count,
+            time.monotonic() - self._started,
+        )
 
 
 def succeeded(call: Call[Any], status: int) -> bool:

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
-from typing import Any
+from functools import wraps
+from typing import Any, ParamSpec
 from uuid import UUID
 
 from memlane.domain.context import ContextOrder
@@ -16,6 +17,8 @@ from memlane.domain.segments import Message
 from . import wire
 from .call import Call, body, query, segment, uuid_of
 from .types import AddedMessages, GraphEdge, Neighbourhood
+
+P = ParamSpec("P")
 
 
 def prompt_context(
@@ -44,25 +47,26 @@ def prompt_context(
     return Call("POST", "/v1/context", wire.prompt, body=payload)
 
 
-def retrieve_context(
-    user_id: str | None,
-    query: str,
-    limit: int | None = None,
-    *,
-    conversation_id: str | None = None,
-    include_current: bool = False,
-    active_context: Sequence[str] = (),
-    order: str | ContextOrder = ContextOrder.PRIORITY,
-    include_superseded: bool = False,
-) -> Call[list[MemoryContext]]:
-    """The memories of `prompt_context` without the rendered block."""
-    call = prompt_context(
-        user_id, query, limit, conversation_id=conversation_id,
-        include_current=include_current, active_context=active_context, order=order,
-        include_superseded=include_superseded,
-    )
-    return Call(call.method, call.path, lambda raw: list(wire.prompt(raw).memories),
-                body=call.body)
+def memories_only(
+    build: Callable[P, Call[PromptContext]],
+) -> Callable[P, Call[list[MemoryContext]]]:
+    """The same call answering only the memories (retrieve_context from prompt_context)."""
+
+    @wraps(build)  # the same signature for help() and editors
+    def memories(*args: P.args, **kwargs: P.kwargs) -> Call[list[MemoryContext]]:
+        call = build(*args, **kwargs)
+        return Call(call.method, call.path, _memories, params=call.params, body=call.body)
+
+    memories.__name__ = "retrieve_context"
+    memories.__doc__ = "The memories of `prompt_context` for `query`, without the rendered block."
+    return memories
+
+
+def _memories(raw: bytes) -> list[MemoryContext]:
+    return list(wire.prompt(raw).memories)
+
+
+retrieve_context = memories_only(prompt_context)
 
 
 def message(value: Message | Mapping[str, Any]) -> Mapping[str, Any]:

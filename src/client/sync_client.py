@@ -11,20 +11,20 @@ import httpx
 from memlane.domain.model import Memory, MemoryFilter
 
 from . import memory_calls
-from .call import Call, decoded, finish, next_delay, problem_error, unreachable
+from .call import (
+    Attempts,
+    Call,
+    decoded,
+    finish,
+    http_options,
+    problem_error,
+    unreachable,
+)
 from .retry import RetryPolicy
 from .routes import SyncRoutes
 from .types import MemoryPage
 
 T = TypeVar("T")
-
-
-def auth_headers(token: str | None, headers: Mapping[str, str] | None) -> dict[str, str]:
-    """The headers every request carries: the bearer token, and any the caller adds."""
-    found = dict(headers or {})
-    if token:
-        found["Authorization"] = f"Bearer {token}"
-    return found
 
 
 class MemlaneClient(SyncRoutes):
@@ -46,8 +46,7 @@ class MemlaneClient(SyncRoutes):
     ) -> None:
         self.retry = retry or RetryPolicy()
         self._http = httpx.Client(
-            base_url=base_url.rstrip("/"), headers=auth_headers(token, headers),
-            timeout=timeout_s, transport=transport,
+            **http_options(base_url, token, headers, timeout_s), transport=transport
         )
 
     def send(self, call: Call[T]) -> T:
@@ -87,16 +86,13 @@ class MemlaneClient(SyncRoutes):
         request = self._http.build_request(
             call.method, call.path, params=call.params, content=call.body, headers=call.headers
         )
-        started, attempt = time.monotonic(), 0
+        attempts = Attempts(call, self.retry)
         while True:
-            attempt += 1
             try:
                 response = self._http.send(request, stream=stream)
             except httpx.TransportError as exc:
                 raise unreachable(exc) from exc
-            delay = next_delay(call, self.retry, response.status_code,
-                               response.headers.get("retry-after"), attempt,
-                               time.monotonic() - started)
+            delay = attempts.delay_after(response)
             if delay is None:
                 return response
             response.close()

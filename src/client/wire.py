@@ -1,6 +1,8 @@
 """The API's JSON answers decoded (msgspec) into memlane's domain types and the client's own.
 
-Unknown fields are ignored, so a newer server may add fields without breaking this client.
+Where a domain value has the answer's shape, the JSON decodes straight into it (msgspec
+reads dataclasses); unknown fields are ignored, so a newer server may add fields without
+breaking this client.
 The server never sends the tenant (a key belongs to exactly one), so `owner.tenant` of a
 remote memory is REMOTE_TENANT.
 """
@@ -13,7 +15,6 @@ from uuid import UUID
 
 import msgspec
 
-from memlane.domain.graph import EdgeKind
 from memlane.domain.model import (
     Heat,
     Memory,
@@ -26,7 +27,7 @@ from memlane.domain.model import (
     ScoredMemory,
 )
 
-from .types import AddedMessages, GraphEdge, GraphNode, MemoryPage, Neighbourhood
+from .types import AddedMessages, GraphEdge, MemoryPage, Neighbourhood
 
 REMOTE_TENANT = ""
 
@@ -95,61 +96,14 @@ class WireHits(msgspec.Struct):
     results: list[WireHit]
 
 
-class WireContextMemory(msgspec.Struct):
-    id: UUID
-    content: str
-    memory_type: MemoryType
-    relevance: float
-    similarity: float
-    importance: float
-    created_at: datetime
-    tags: list[str] = msgspec.field(default_factory=list)
-    metadata: dict[str, Any] = msgspec.field(default_factory=dict)
-    role: str = "entry"
-    conversation_id: str | None = None
-    superseded_by: UUID | None = None
-
-
 class WireContext(msgspec.Struct):
-    memories: list[WireContextMemory]
+    memories: tuple[MemoryContext, ...]
     context: str
-
-
-class WireStats(msgspec.Struct):
-    total: int
-    by_type: dict[str, int]
-    with_embeddings: int
-    avg_importance: float
-
-
-class WireEdge(msgspec.Struct):
-    source: UUID
-    target: UUID
-    kind: EdgeKind
-    weight: float
-
-    def domain(self) -> GraphEdge:
-        return GraphEdge(self.source, self.target, self.kind, self.weight)
 
 
 class WireAdded(msgspec.Struct):
     memories: list[WireMemory]
-    edges: list[WireEdge]
-
-
-class WireNode(msgspec.Struct):
-    id: UUID
-    memory_type: MemoryType
-    summary: str
-    importance: float
-    created_at: datetime
-    conversation_id: str | None = None
-    superseded_by: UUID | None = None
-
-
-class WireGraph(msgspec.Struct):
-    nodes: list[WireNode]
-    edges: list[WireEdge]
+    edges: tuple[GraphEdge, ...]
 
 
 class WireCount(msgspec.Struct):
@@ -190,42 +144,24 @@ def hits(raw: bytes) -> list[ScoredMemory]:
 
 def prompt(raw: bytes) -> PromptContext:
     body = msgspec.json.decode(raw, type=WireContext)
-    memories = tuple(
-        MemoryContext(
-            id=m.id, content=m.content, memory_type=m.memory_type, relevance=m.relevance,
-            similarity=m.similarity, importance=m.importance, created_at=m.created_at,
-            tags=tuple(m.tags), metadata=m.metadata, role=m.role,
-            conversation_id=m.conversation_id, superseded_by=m.superseded_by,
-        )
-        for m in body.memories
-    )
-    return PromptContext(memories=memories, text=body.context)
+    return PromptContext(memories=body.memories, text=body.context)
 
 
 def stats(raw: bytes) -> MemoryStats:
-    body = msgspec.json.decode(raw, type=WireStats)
-    return MemoryStats(body.total, body.by_type, body.with_embeddings, body.avg_importance)
+    return msgspec.json.decode(raw, type=MemoryStats)
 
 
 def added(raw: bytes) -> AddedMessages:
     body = msgspec.json.decode(raw, type=WireAdded)
-    return AddedMessages(
-        tuple(m.domain() for m in body.memories), tuple(e.domain() for e in body.edges)
-    )
+    return AddedMessages(tuple(m.domain() for m in body.memories), body.edges)
 
 
 def neighbourhood(raw: bytes) -> Neighbourhood:
-    body = msgspec.json.decode(raw, type=WireGraph)
-    nodes = tuple(
-        GraphNode(n.id, n.memory_type, n.summary, n.importance, n.created_at,
-                  n.conversation_id, n.superseded_by)
-        for n in body.nodes
-    )
-    return Neighbourhood(nodes, tuple(e.domain() for e in body.edges))
+    return msgspec.json.decode(raw, type=Neighbourhood)
 
 
 def edge(raw: bytes) -> GraphEdge:
-    return msgspec.json.decode(raw, type=WireEdge).domain()
+    return msgspec.json.decode(raw, type=GraphEdge)
 
 
 def affected(raw: bytes) -> int:
