@@ -27,7 +27,7 @@ JSON_HEADERS = {**HEADERS, "Content-Type": "application/json"}
 
 @dataclass(frozen=True, slots=True)
 class Call(Generic[T]):
-    """A request and the decoder of its successful answer (of each line, for `lines`)."""
+    """A request and the decoder of its successful answer (of each NDJSON line, for export)."""
 
     method: str
     path: str
@@ -37,11 +37,15 @@ class Call(Generic[T]):
     # Statuses besides 2xx whose body is a result, not a problem (503 of /readyz).
     accept: frozenset[int] = frozenset()
     retry: bool = True
-    lines: bool = False  # the answer is NDJSON, decoded line by line as it streams
 
     @property
     def headers(self) -> dict[str, str]:
         return JSON_HEADERS if self.body is not None else HEADERS
+
+
+def nothing(raw: bytes) -> None:
+    """The decoder of a 204 answer."""
+    return None
 
 
 def query(**values: Any) -> dict[str, str]:
@@ -121,7 +125,7 @@ def finish(call: Call[T], status: int, content: bytes) -> T:
 
 
 def decoded(call: Call[T], content: bytes) -> T:
-    """The decoded success body (of one line, for `lines`)."""
+    """The decoded success body (or one NDJSON line of it)."""
     try:
         return call.decode(content)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:

@@ -15,7 +15,7 @@ from memlane.domain.model import MemoryContext, PromptContext
 from memlane.domain.segments import Message
 
 from . import wire
-from .call import Call, body, query, segment, uuid_of
+from .call import Call, body, nothing, query, segment, uuid_of
 from .types import AddedMessages, GraphEdge, Neighbourhood
 
 P = ParamSpec("P")
@@ -125,4 +125,4 @@ def disconnect(
 ) -> Call[None]:
     """Remove the edge(s) from `memory_id` to `target`; MemoryNotFound when there is none."""
     return Call("DELETE", f"/v1/memories/{uuid_of(memory_id)}/edges/{uuid_of(target)}",
-                lambda raw: None, params=query(user_id=user_id, kind=kind))
+                nothing, params=query(user_id=user_id, kind=kind))

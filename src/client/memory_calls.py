@@ -20,7 +20,7 @@ from memlane.domain.model import (
 )
 
 from . import wire
-from .call import Call, body, uuid_of
+from .call import Call, body, nothing, uuid_of
 from .call import query as query_params
 from .types import MemoryPage
 
@@ -120,7 +120,7 @@ def update(
 
 def delete(*, user_id: str | None = None, memory_id: UUID | str) -> Call[None]:
     """Delete one memory; MemoryNotFound when it is not the user's."""
-    return Call("DELETE", f"{MEMORIES}/{uuid_of(memory_id)}", _nothing, params=_query(user_id))
+    return Call("DELETE", f"{MEMORIES}/{uuid_of(memory_id)}", nothing, params=_query(user_id))
 
 
 def delete_all(*, user_id: str | None = None) -> Call[int]:
@@ -131,7 +131,7 @@ def delete_all(*, user_id: str | None = None) -> Call[int]:
 
 def export(*, user_id: str | None = None) -> Call[Memory]:
     """All of the user's memories, oldest first, streamed (one per NDJSON line)."""
-    return Call("GET", MEMORIES + "/export", wire.memory, params=_query(user_id), lines=True)
+    return Call("GET", MEMORIES + "/export", wire.memory, params=_query(user_id))
 
 
 def stats(*, user_id: str | None = None) -> Call[MemoryStats]:
@@ -158,7 +158,3 @@ def list_page(
 
 def _query(user_id: str | None = None, **values: Any) -> dict[str, str]:
     return query_params(user_id=user_id, **values)
-
-
-def _nothing(raw: bytes) -> None:
-    return None
