@@ -32,6 +32,7 @@ class ProblemDetails(msgspec.Struct, kw_only=True):
     instance: str | None = None
     errors: list[dict[str, Any]] | None = None  # validation: which field, and why
     memory_id: str | None = None  # memory-not-found: the memory asked for
+    fact_id: str | None = None  # fact-not-found: the fact asked for
 
 
 def _problem(description: str) -> ResponseSpec:

@@ -15,6 +15,7 @@ from .retry import NO_RETRY, RetryPolicy
 from .sync_client import MemlaneClient
 from .types import (
     AddedMessages,
+    FactPage,
     GraphEdge,
     GraphNode,
     MemoryPage,
@@ -26,6 +27,7 @@ __all__ = [
     "NO_RETRY",
     "AddedMessages",
     "AsyncMemlaneClient",
+    "FactPage",
     "Forbidden",
     "GraphEdge",
     "GraphNode",

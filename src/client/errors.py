@@ -13,6 +13,7 @@ from memlane.domain.errors import (
     MemoryNotFound,
     StorageUnavailable,
 )
+from memlane.domain.fact_records import FactNotFound
 
 PROBLEM_BASE = "urn:memlane:problem:"
 
@@ -67,6 +68,14 @@ class RemoteMemoryNotFound(MemoryNotFound):
         self.problem = problem
 
 
+class RemoteFactNotFound(FactNotFound):
+    """404 for a fact the request named."""
+
+    def __init__(self, fact_id: object, problem: Problem) -> None:
+        super().__init__(fact_id)
+        self.problem = problem
+
+
 class RemoteInvalidMemory(InvalidMemory):
     """400, 409, 413, 415 or 422: the server rejected the input and changed nothing."""
 
@@ -101,6 +110,8 @@ def error_for(problem: Problem) -> MemlaneError:
     if status == 404:
         if problem.slug == "memory-not-found":
             return RemoteMemoryNotFound(problem.extensions.get("memory_id"), problem)
+        if problem.slug == "fact-not-found":
+            return RemoteFactNotFound(problem.extensions.get("fact_id"), problem)
         return NotFound(f"not found (404): {detail}", problem)
     if 400 <= status < 500:
         return RemoteInvalidMemory(f"memlane rejected the request ({status}): {detail}", problem)

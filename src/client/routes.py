@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, Generic, ParamSpec, TypeVar, overload
 
-from . import context_calls, memory_calls, operation_calls
+from . import context_calls, fact_calls, memory_calls, operation_calls
 from .call import Call
 
 P = ParamSpec("P")
@@ -66,6 +66,13 @@ class Routes:
     neighbourhood = Route(context_calls.neighbourhood)
     connect = Route(context_calls.connect)
     disconnect = Route(context_calls.disconnect)
+    # facts and the profile
+    facts = Route(fact_calls.facts)
+    state_fact = Route(fact_calls.state_fact)
+    get_fact = Route(fact_calls.get_fact)
+    update_fact = Route(fact_calls.update_fact)
+    delete_fact = Route(fact_calls.delete_fact)
+    profile = Route(fact_calls.profile)
     # maintenance and operations
     decay = Route(operation_calls.decay)
     cleanup = Route(operation_calls.cleanup)

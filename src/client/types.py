@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from uuid import UUID
 
+from memlane.domain.facts import Fact
 from memlane.domain.graph import EdgeKind
 from memlane.domain.model import Memory, MemoryType
 
@@ -16,6 +17,14 @@ class MemoryPage:
     """One page of a listing, newest first; pass `next_cursor` back as `cursor` (None: done)."""
 
     items: tuple[Memory, ...]
+    next_cursor: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class FactPage:
+    """One page of facts, newest first; pass `next_cursor` back as `cursor` (None: done)."""
+
+    items: tuple[Fact, ...]
     next_cursor: str | None
 
 

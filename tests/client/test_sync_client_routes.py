@@ -42,6 +42,12 @@ def every_route(client: MemlaneClient) -> dict[str, Any]:
     seen["graph"] = len(client.neighbourhood(memory_id=first).nodes)
     seen["connect"] = client.connect(memory_id=first, target=second, kind="narrative").kind
     client.disconnect(memory_id=first, target=second)
+    fact = client.state_fact(relation="lives_in", object="Lisbon")
+    client.update_fact(fact_id=fact.id, user_fact_score=7)
+    seen["facts"] = [(f.object, f.user_fact_score) for f in client.facts().items
+                     if f.id == client.get_fact(fact_id=fact.id).id]
+    seen["profile"] = [f.object for f in client.profile().core]
+    client.delete_fact(fact_id=fact.id)
     seen["decay"], seen["cleanup"] = client.decay(), client.cleanup()
     seen["stats"] = client.stats().total
     client.delete(memory_id=batch[0].memory.id)
@@ -64,10 +70,11 @@ async def test_the_sync_client_round_trips_every_route_over_a_real_socket(
         "health": True, "ready": True, "metrics": True, "learn": seen["learn"],
         "get": "I live in Lisbon near the river", "update": 0.9, "search": True,
         "list": True, "context": True, "retrieve": True, "graph": 2, "connect": "narrative",
+        "facts": [("Lisbon", 7)], "profile": seen["profile"],
         "decay": seen["decay"], "cleanup": 0, "stats": 5, "deleted": True, "export": 4,
         "delete_all": 4,
     }
-    assert seen["learn"] is not None and seen["decay"] >= 0
+    assert seen["learn"] is not None and seen["decay"] >= 0 and "Lisbon" in seen["profile"]
 
 
 class FlakyDatabase:
