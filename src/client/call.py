@@ -22,7 +22,6 @@ from .retry import RetryPolicy
 T = TypeVar("T")
 
 HEADERS = {"Accept": "application/json, application/problem+json"}
-JSON_HEADERS = {**HEADERS, "Content-Type": "application/json"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,10 +36,11 @@ class Call(Generic[T]):
     # Statuses besides 2xx whose body is a result, not a problem (503 of /readyz).
     accept: frozenset[int] = frozenset()
     retry: bool = True
+    content_type: str = "application/json"  # of `body`
 
     @property
     def headers(self) -> dict[str, str]:
-        return JSON_HEADERS if self.body is not None else HEADERS
+        return HEADERS if self.body is None else {**HEADERS, "Content-Type": self.content_type}
 
 
 def nothing(raw: bytes) -> None:
