@@ -1,14 +1,19 @@
 """Prompt context, conversations and the graph as Calls: /v1/context,
-/v1/conversations/{id}/messages, /v1/memories/{id}/graph and /edges."""
+/v1/conversations/{id}/messages, /v1/imports (chat exports become conversations),
+/v1/memories/{id}/graph and /edges."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
 from functools import wraps
-from typing import Any, ParamSpec
+from pathlib import Path
+from typing import Any, Literal, ParamSpec
 from uuid import UUID
 
+import msgspec
+
+from memlane.domain.chat_import import ImportSummary
 from memlane.domain.context import ContextOrder
 from memlane.domain.graph import EdgeKind
 from memlane.domain.model import MemoryContext, PromptContext
@@ -87,6 +92,26 @@ def add_messages(
     payload = body(messages=[message(m) for m in messages], user_id=user_id)
     return Call("POST", f"/v1/conversations/{segment(conversation_id)}/messages",
                 wire.added, body=payload)
+
+
+def import_chats(
+    *,
+    user_id: str | None = None,
+    export: bytes | Path,
+    export_format: Literal["chatgpt", "claude"],
+    titles: bool = True,
+) -> Call[ImportSummary]:
+    """Import another assistant's chat export (conversations.json, or the zip as downloaded):
+    each chat a conversation, each exchange one memory; importing it again adds nothing.
+    The server checks the whole file first (InvalidMemory naming where it is malformed)."""
+    content = export.read_bytes() if isinstance(export, Path) else export
+    params = query(user_id=user_id, format=export_format, titles=titles)
+    return Call("POST", "/v1/imports", _summary, params=params, body=content,
+                content_type="application/octet-stream")
+
+
+def _summary(raw: bytes) -> ImportSummary:
+    return msgspec.json.decode(raw, type=ImportSummary)
 
 
 def neighbourhood(

@@ -63,6 +63,7 @@ class Routes:
     get_context = prompt_context
     retrieve_context = Route(context_calls.retrieve_context)
     add_messages = Route(context_calls.add_messages)
+    import_chats = Route(context_calls.import_chats)
     neighbourhood = Route(context_calls.neighbourhood)
     connect = Route(context_calls.connect)
     disconnect = Route(context_calls.disconnect)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,8 @@ from tests.client.conftest import FAST_RETRY, live_server
 from tests.client.test_async_client_routes import CHAT, token_of
 
 pytestmark = pytest.mark.integration
+
+CHATGPT_EXPORT = Path(__file__).resolve().parents[1] / "fixtures/imports/chatgpt_conversations.json"
 
 
 def every_route(client: MemlaneClient) -> dict[str, Any]:
@@ -49,6 +52,7 @@ def every_route(client: MemlaneClient) -> dict[str, Any]:
     seen["profile"] = [f.object for f in client.profile().core]
     client.delete_fact(fact_id=fact.id)
     seen["decay"], seen["cleanup"] = client.decay(), client.cleanup()
+    seen["import"] = client.import_chats(export=CHATGPT_EXPORT, export_format="chatgpt").chats
     seen["stats"] = client.stats().total
     client.delete(memory_id=batch[0].memory.id)
     try:
@@ -70,9 +74,9 @@ async def test_the_sync_client_round_trips_every_route_over_a_real_socket(
         "health": True, "ready": True, "metrics": True, "learn": seen["learn"],
         "get": "I live in Lisbon near the river", "update": 0.9, "search": True,
         "list": True, "context": True, "retrieve": True, "graph": 2, "connect": "narrative",
-        "facts": [("Lisbon", 7)], "profile": seen["profile"],
-        "decay": seen["decay"], "cleanup": 0, "stats": 5, "deleted": True, "export": 4,
-        "delete_all": 4,
+        "facts": [("Lisbon", 7)], "profile": seen["profile"], "import": 2,
+        "decay": seen["decay"], "cleanup": 0, "stats": 11, "deleted": True, "export": 10,
+        "delete_all": 10,
     }
     assert seen["learn"] is not None and seen["decay"] >= 0 and "Lisbon" in seen["profile"]
 
