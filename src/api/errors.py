@@ -95,7 +95,7 @@ def handle_http(request: Request[Any, Any, Any], exc: HTTPException) -> Response
 def handle_domain(request: Request[Any, Any, Any], exc: MemlaneError) -> Response[dict[str, Any]]:
     """Domain errors, each with exactly one HTTP meaning."""
     if isinstance(exc, TopicNotFound):
-        return problem(404, "not-found", "no such topic", request)
+        return problem(404, "topic-not-found", "no such topic", request)
     if isinstance(exc, FactNotFound):
         return problem(404, "fact-not-found", "no such fact", request, fact_id=str(exc.memory_id))
     if isinstance(exc, MemoryNotFound):

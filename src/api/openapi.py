@@ -25,7 +25,9 @@ SECURITY: list[dict[str, list[str]]] = [{BEARER: []}]
 class ProblemDetails(msgspec.Struct, kw_only=True):
     """An RFC 9457 problem: every error memlane answers has this body."""
 
-    type: str  # urn:memlane:problem:<slug>, e.g. memory-not-found, validation, unavailable
+    # urn:memlane:problem:<slug>, e.g. memory-not-found, fact-not-found, topic-not-found,
+    # validation, unauthorized, unavailable
+    type: str
     title: str
     status: int
     detail: str

@@ -21,6 +21,7 @@ from .types import (
     MemoryPage,
     Neighbourhood,
     Readiness,
+    TopicView,
 )
 
 __all__ = [
@@ -40,5 +41,6 @@ __all__ = [
     "RemoteError",
     "RetryPolicy",
     "ServiceUnavailable",
+    "TopicView",
     "Unauthorized",
 ]

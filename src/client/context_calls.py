@@ -36,18 +36,21 @@ def prompt_context(
     active_context: Sequence[str] = (),
     order: str | ContextOrder = ContextOrder.PRIORITY,
     include_superseded: bool = False,
+    include_profile: bool = True,
 ) -> Call[PromptContext]:
     """The best memories for `query` and the rendered prompt block; they count as accessed.
 
     Options as in-process: leave out the current conversation (unless `include_current`),
     memories nearly repeating `active_context`, and replaced ones (unless
-    `include_superseded`); `order` "priority" or "timeline"."""
+    `include_superseded`); `order` "priority" or "timeline"; the "do not forget" profile
+    opens the block unless `include_profile` is False."""
     if isinstance(active_context, str):
         active_context = [active_context]
     payload = body(
         user_id=user_id, query=query, limit=limit, conversation_id=conversation_id,
         include_current=include_current or None, active_context=list(active_context) or None,
         order=str(getattr(order, "value", order)), include_superseded=include_superseded or None,
+        include_profile=None if include_profile else False,
     )
     return Call("POST", "/v1/context", wire.prompt, body=payload)
 

@@ -14,6 +14,7 @@ from memlane.domain.errors import (
     StorageUnavailable,
 )
 from memlane.domain.fact_records import FactNotFound
+from memlane.domain.topics import TopicNotFound
 
 PROBLEM_BASE = "urn:memlane:problem:"
 
@@ -76,6 +77,14 @@ class RemoteFactNotFound(FactNotFound):
         self.problem = problem
 
 
+class RemoteTopicNotFound(TopicNotFound):
+    """404 for a topic no memory of the user carries."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__("")
+        self.problem = problem
+
+
 class RemoteInvalidMemory(InvalidMemory):
     """400, 409, 413, 415 or 422: the server rejected the input and changed nothing."""
 
@@ -112,6 +121,8 @@ def error_for(problem: Problem) -> MemlaneError:
             return RemoteMemoryNotFound(problem.extensions.get("memory_id"), problem)
         if problem.slug == "fact-not-found":
             return RemoteFactNotFound(problem.extensions.get("fact_id"), problem)
+        if problem.slug == "topic-not-found":
+            return RemoteTopicNotFound(problem)
         return NotFound(f"not found (404): {detail}", problem)
     if 400 <= status < 500:
         return RemoteInvalidMemory(f"memlane rejected the request ({status}): {detail}", problem)

@@ -1,5 +1,5 @@
-"""Facts and the "do not forget" profile as Calls: /v1/facts and /v1/profile, named like the
-in-process TenantMemory's fact calls."""
+"""Facts, the "do not forget" profile and topics as Calls: /v1/facts, /v1/profile and
+/v1/topics, named like the in-process TenantMemory's fact calls."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ import msgspec
 
 from memlane.domain.facts import USER, Fact, FactType, TimeSpan
 from memlane.domain.profile import Profile
+from memlane.domain.topics import OpenQuestion, TopicSummary
 
-from .call import Call, body, nothing, query, uuid_of
-from .types import FactPage
+from .call import Call, body, nothing, query, segment, uuid_of
+from .types import FactPage, TopicView
 
 FACTS = "/v1/facts"
 _CURRENT = {True: "true", False: "false", None: "all"}
@@ -57,6 +58,25 @@ class WireFactPage(msgspec.Struct):
 class WireProfile(msgspec.Struct):
     core: list[WireFact]
     secondary: list[WireFact]
+
+
+class WireTopics(msgspec.Struct):
+    topics: list[TopicSummary]
+
+
+class WireTopic(msgspec.Struct):
+    topic: str
+    count: int
+    last_activity: datetime
+    facts: list[WireFact]
+    next_actions: list[WireFact]
+    open_questions: tuple[OpenQuestion, ...]
+
+    def view(self) -> TopicView:
+        return TopicView(
+            self.topic, self.count, self.last_activity, tuple(f.domain() for f in self.facts),
+            tuple(f.domain() for f in self.next_actions), self.open_questions,
+        )
 
 
 def _fact(raw: bytes) -> Fact:
@@ -144,3 +164,17 @@ def delete_fact(*, user_id: str | None = None, fact_id: UUID | str) -> Call[None
 def profile(*, user_id: str | None = None) -> Call[Profile]:
     """The "do not forget" profile: core and secondary facts by type."""
     return Call("GET", "/v1/profile", _profile, params=query(user_id=user_id))
+
+
+def topics(*, user_id: str | None = None) -> Call[list[TopicSummary]]:
+    """The user's topics (tags, imported chats' titles), most recently active first."""
+    return Call("GET", "/v1/topics", lambda raw: msgspec.json.decode(raw, type=WireTopics).topics,
+                params=query(user_id=user_id))
+
+
+def topic(*, user_id: str | None = None, topic: str) -> Call[TopicView]:
+    """One topic (case-blind): current facts, commitments as next actions, open questions;
+    TopicNotFound when no memory carries it."""
+    return Call("GET", f"/v1/topics/{segment(topic)}",
+                lambda raw: msgspec.json.decode(raw, type=WireTopic).view(),
+                params=query(user_id=user_id))

@@ -74,6 +74,8 @@ class Routes:
     update_fact = Route(fact_calls.update_fact)
     delete_fact = Route(fact_calls.delete_fact)
     profile = Route(fact_calls.profile)
+    topics = Route(fact_calls.topics)
+    topic = Route(fact_calls.topic)
     # maintenance and operations
     decay = Route(operation_calls.decay)
     cleanup = Route(operation_calls.cleanup)

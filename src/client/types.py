@@ -10,6 +10,7 @@ from uuid import UUID
 from memlane.domain.facts import Fact
 from memlane.domain.graph import EdgeKind
 from memlane.domain.model import Memory, MemoryType
+from memlane.domain.topics import OpenQuestion
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,3 +75,16 @@ class Readiness:
 
     ready: bool
     checks: Mapping[str, bool] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TopicView:
+    """One topic, derived at read time: its current facts, its commitments as next actions,
+    the user's questions no later memory answered, its last activity."""
+
+    topic: str
+    count: int
+    last_activity: datetime
+    facts: tuple[Fact, ...] = ()
+    next_actions: tuple[Fact, ...] = ()
+    open_questions: tuple[OpenQuestion, ...] = ()

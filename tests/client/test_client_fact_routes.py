@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 from litestar import Litestar
 
-from memlane.client import FactPage
+from memlane.client import FactPage, TopicView
 from memlane.domain.fact_records import FactNotFound
 from memlane.domain.facts import Fact, FactType, TimeSpan
-from memlane.domain.profile import Profile
+from memlane.domain.profile import PROFILE_HEADER, Profile
+from memlane.domain.topics import TopicNotFound, TopicSummary
 from tests.api.conftest import TenantKeys
 from tests.client.conftest import remote
 from tests.client.test_async_client_routes import token_of
@@ -49,3 +50,27 @@ async def test_facts_and_the_profile_round_trip_as_domain_types(
     assert "Porto" in {f.object for f in profile.core} and "Lisbon" not in {
         f.object for f in profile.core + profile.secondary}
     assert missing.value.memory_id == str(stated.id)
+
+
+async def test_topics_and_the_profile_in_the_context_round_trip(
+    app: Litestar, tenant: TenantKeys
+) -> None:
+    async with remote(app, token_of(tenant.alice)) as client:
+        await client.remember(content="I planted tomatoes in the raised bed", tags=["garden"])
+        await client.remember(content="Should I water the tomatoes every day?", tags=["garden"])
+        await client.state_fact(relation="allergic_to", object="peanuts",
+                                fact_type="constraint", user_fact_score=10)
+        listed = await client.topics()
+        garden = await client.topic(topic="Garden")
+        with_profile = await client.prompt_context(None, "What grows in my garden?")
+        without = await client.prompt_context(None, "What grows in my garden?",
+                                              include_profile=False)
+        with pytest.raises(TopicNotFound):
+            await client.topic(topic="sailing trips")
+    assert [(t.topic, t.count) for t in listed] == [("garden", 2)]
+    assert all(isinstance(t, TopicSummary) for t in listed)
+    assert isinstance(garden, TopicView) and garden.count == 2
+    assert [q.question for q in garden.open_questions] == [
+        "Should I water the tomatoes every day?"]
+    assert PROFILE_HEADER in with_profile.text and "peanuts" in with_profile.text
+    assert PROFILE_HEADER not in without.text

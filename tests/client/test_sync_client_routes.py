@@ -53,6 +53,8 @@ def every_route(client: MemlaneClient) -> dict[str, Any]:
     client.delete_fact(fact_id=fact.id)
     seen["decay"], seen["cleanup"] = client.decay(), client.cleanup()
     seen["import"] = client.import_chats(export=CHATGPT_EXPORT, export_format="chatgpt").chats
+    topics = client.topics()
+    seen["topics"] = (len(topics), client.topic(topic=topics[0].topic).count == topics[0].count)
     seen["stats"] = client.stats().total
     client.delete(memory_id=batch[0].memory.id)
     try:
@@ -74,7 +76,7 @@ async def test_the_sync_client_round_trips_every_route_over_a_real_socket(
         "health": True, "ready": True, "metrics": True, "learn": seen["learn"],
         "get": "I live in Lisbon near the river", "update": 0.9, "search": True,
         "list": True, "context": True, "retrieve": True, "graph": 2, "connect": "narrative",
-        "facts": [("Lisbon", 7)], "profile": seen["profile"], "import": 2,
+        "facts": [("Lisbon", 7)], "profile": seen["profile"], "import": 2, "topics": (2, True),
         "decay": seen["decay"], "cleanup": 0, "stats": 11, "deleted": True, "export": 10,
         "delete_all": 10,
     }
