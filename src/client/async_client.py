@@ -18,6 +18,7 @@ from .call import (
     finish,
     http_options,
     problem_error,
+    succeeded,
     unreachable,
 )
 from .retry import RetryPolicy
@@ -54,10 +55,19 @@ class AsyncMemlaneClient(AsyncRoutes):
 
     async def export(self, *, user_id: str | None = None) -> AsyncIterator[Memory]:
         """All of the user's memories, oldest first, read as the server streams them."""
-        call = memory_calls.export(user_id=user_id)
+        async for memory in self.lines(memory_calls.export(user_id=user_id)):
+            if memory is not None:
+                yield memory
+
+    def export_records(self, *, user_id: str | None = None) -> AsyncIterator[dict[str, Any]]:
+        """The whole export line by line (memories, edges, entities), e.g. for a backup."""
+        return self.lines(memory_calls.export_records(user_id=user_id))
+
+    async def lines(self, call: Call[T]) -> AsyncIterator[T]:
+        """An NDJSON answer, each line decoded as it arrives."""
         response = await self._exchange(call, stream=True)
         try:
-            if not 200 <= response.status_code < 300:
+            if not succeeded(call, response.status_code):
                 raise problem_error(response.status_code, await response.aread())
             async for line in response.aiter_lines():
                 if line.strip():

@@ -129,9 +129,16 @@ def delete_all(*, user_id: str | None = None) -> Call[int]:
     return Call("DELETE", MEMORIES, wire.deleted, params=params)
 
 
-def export(*, user_id: str | None = None) -> Call[Memory]:
-    """All of the user's memories, oldest first, streamed (one per NDJSON line)."""
-    return Call("GET", MEMORIES + "/export", wire.memory, params=_query(user_id))
+def export(*, user_id: str | None = None) -> Call[Memory | None]:
+    """The user's memories, oldest first, one per NDJSON line as it streams; the lines of
+    the graph after them (edges, entities) decode to None."""
+    return Call("GET", MEMORIES + "/export", wire.exported_memory, params=_query(user_id))
+
+
+def export_records(*, user_id: str | None = None) -> Call[dict[str, Any]]:
+    """Every line of the export as its JSON object: memories, then the edges and entities
+    between them (the portable form `memlane import` reads back)."""
+    return Call("GET", MEMORIES + "/export", wire.record, params=_query(user_id))
 
 
 def stats(*, user_id: str | None = None) -> Call[MemoryStats]:

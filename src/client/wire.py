@@ -63,6 +63,12 @@ class WireMemory(msgspec.Struct):
         )
 
 
+class WireRecordKind(msgspec.Struct):
+    """Which kind of line of an export this is; a memory line has no `record` key."""
+
+    record: str = "memory"
+
+
 class WireRemembered(msgspec.Struct):
     memory: WireMemory
     merged: bool
@@ -115,6 +121,18 @@ class WireCount(msgspec.Struct):
 
 def memory(raw: bytes) -> Memory:
     return msgspec.json.decode(raw, type=WireMemory).domain()
+
+
+def exported_memory(raw: bytes) -> Memory | None:
+    """A memory line of an export, or None for a line of its graph (an edge, an entity)."""
+    if msgspec.json.decode(raw, type=WireRecordKind).record != "memory":
+        return None
+    return memory(raw)
+
+
+def record(raw: bytes) -> dict[str, Any]:
+    found: dict[str, Any] = msgspec.json.decode(raw, type=dict[str, Any])
+    return found
 
 
 def remembered(raw: bytes) -> RememberResult:

@@ -138,14 +138,19 @@ async def test_export_maintenance_and_erasure_round_trip(
         await client.remember_many(user_id=user, memories=[
             NewMemory("I am allergic to peanuts"), NewMemory("I play the cello on Sundays"),
         ])
+        await client.add_messages(user_id=user, conversation_id="visit", messages=CHAT)
         exported = [m async for m in client.export(user_id=user)]
+        records = [r async for r in client.export_records(user_id=user)]
         decayed = await client.decay(user_id=user)
         cleaned = await client.cleanup(user_id=user)
         erased = await client.delete_all(user_id=user)
         after = await client.stats(user_id=user)
         nothing = [m async for m in client.export(user_id=user)]
-    assert sorted(m.content for m in exported) == ["I am allergic to peanuts",
-                                                   "I play the cello on Sundays"]
-    assert all(isinstance(m, Memory) and m.owner.user_id == user for m in exported)
+    assert len(exported) == 4 and all(isinstance(m, Memory) for m in exported)
+    assert {"I am allergic to peanuts", "I play the cello on Sundays"} <= {
+        m.content for m in exported}
+    assert all(m.owner.user_id == user for m in exported)
+    assert [r["id"] for r in records[:4]] == [str(m.id) for m in exported]
+    assert {r.get("record") for r in records[4:]} >= {"edge"}
     assert decayed >= 0 and cleaned == 0
-    assert erased == 2 and after.total == 0 and nothing == []
+    assert erased == 4 and after.total == 0 and nothing == []
