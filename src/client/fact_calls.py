@@ -13,8 +13,9 @@ from memlane.domain.facts import USER, Fact, FactType, TimeSpan
 from memlane.domain.profile import Profile
 from memlane.domain.topics import OpenQuestion, TopicSummary
 
+from . import wire
 from .call import Call, body, nothing, query, segment, uuid_of
-from .types import FactPage, TopicView
+from .types import FactPage, HistoryEvent, TopicView
 
 FACTS = "/v1/facts"
 _CURRENT = {True: "true", False: "false", None: "all"}
@@ -159,6 +160,14 @@ def update_fact(
 def delete_fact(*, user_id: str | None = None, fact_id: UUID | str) -> Call[None]:
     """Delete a fact; one it had superseded holds again."""
     return Call("DELETE", f"{FACTS}/{uuid_of(fact_id)}", nothing, params=query(user_id=user_id))
+
+
+def fact_history(
+    *, user_id: str | None = None, fact_id: UUID | str
+) -> Call[list[HistoryEvent]]:
+    """Every change of the fact, oldest first; FactNotFound when the owner has none."""
+    return Call("GET", f"{FACTS}/{uuid_of(fact_id)}/history", wire.events,
+                params=query(user_id=user_id))
 
 
 def profile(*, user_id: str | None = None) -> Call[Profile]:

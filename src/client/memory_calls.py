@@ -22,7 +22,7 @@ from memlane.domain.model import (
 from . import wire
 from .call import Call, body, nothing, uuid_of
 from .call import query as query_params
-from .types import MemoryPage
+from .types import HistoryEvent, MemoryPage
 
 MEMORIES = "/v1/memories"
 
@@ -139,6 +139,13 @@ def export_records(*, user_id: str | None = None) -> Call[dict[str, Any]]:
     """Every line of the export as its JSON object: memories, then the edges and entities
     between them (the portable form `memlane import` reads back)."""
     return Call("GET", MEMORIES + "/export", wire.record, params=_query(user_id))
+
+
+def history(*, user_id: str | None = None, memory_id: UUID | str) -> Call[list[HistoryEvent]]:
+    """Every change of the memory and of its stated edges, oldest first, after its deletion
+    too; MemoryNotFound when the owner has neither the memory nor any event of it."""
+    return Call("GET", f"{MEMORIES}/{uuid_of(memory_id)}/history", wire.events,
+                params=_query(user_id))
 
 
 def stats(*, user_id: str | None = None) -> Call[MemoryStats]:

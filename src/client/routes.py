@@ -58,6 +58,7 @@ class Routes:
     delete = Route(memory_calls.delete)
     delete_all = Route(memory_calls.delete_all)
     stats = Route(memory_calls.stats)
+    history = Route(memory_calls.history)
     # context, conversations, graph
     prompt_context = Route(context_calls.prompt_context)
     get_context = prompt_context
@@ -73,6 +74,7 @@ class Routes:
     get_fact = Route(fact_calls.get_fact)
     update_fact = Route(fact_calls.update_fact)
     delete_fact = Route(fact_calls.delete_fact)
+    fact_history = Route(fact_calls.fact_history)
     profile = Route(fact_calls.profile)
     topics = Route(fact_calls.topics)
     topic = Route(fact_calls.topic)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
+from memlane.domain.audit import EventKind, SubjectKind
 from memlane.domain.facts import Fact
 from memlane.domain.graph import EdgeKind
 from memlane.domain.model import Memory, MemoryType
@@ -88,3 +90,19 @@ class TopicView:
     facts: tuple[Fact, ...] = ()
     next_actions: tuple[Fact, ...] = ()
     open_questions: tuple[OpenQuestion, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEvent:
+    """One event of the audit trail, as the history routes show it: `payload` holds old and
+    new values (None for a tombstone, which keeps only id, time and actor)."""
+
+    id: UUID
+    seq: int
+    subject_kind: SubjectKind
+    subject_id: UUID
+    kind: EventKind
+    actor: str
+    at: datetime
+    related_id: UUID | None = None
+    payload: Mapping[str, Any] | None = None

@@ -27,7 +27,7 @@ from memlane.domain.model import (
     ScoredMemory,
 )
 
-from .types import AddedMessages, GraphEdge, MemoryPage, Neighbourhood
+from .types import AddedMessages, GraphEdge, HistoryEvent, MemoryPage, Neighbourhood
 
 REMOTE_TENANT = ""
 
@@ -121,6 +121,14 @@ class WireCount(msgspec.Struct):
 
 def memory(raw: bytes) -> Memory:
     return msgspec.json.decode(raw, type=WireMemory).domain()
+
+
+class WireHistory(msgspec.Struct):
+    events: list[HistoryEvent]
+
+
+def events(raw: bytes) -> list[HistoryEvent]:
+    return msgspec.json.decode(raw, type=WireHistory).events
 
 
 def exported_memory(raw: bytes) -> Memory | None:

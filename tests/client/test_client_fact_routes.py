@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from litestar import Litestar
 
-from memlane.client import FactPage, TopicView
+from memlane.client import FactPage, HistoryEvent, TopicView
+from memlane.domain.audit import EventKind, SubjectKind
 from memlane.domain.fact_records import FactNotFound
 from memlane.domain.facts import Fact, FactType, TimeSpan
 from memlane.domain.profile import PROFILE_HEADER, Profile
@@ -74,3 +75,23 @@ async def test_topics_and_the_profile_in_the_context_round_trip(
         "Should I water the tomatoes every day?"]
     assert PROFILE_HEADER in with_profile.text and "peanuts" in with_profile.text
     assert PROFILE_HEADER not in without.text
+
+
+async def test_the_history_of_a_memory_and_of_a_fact_round_trip(
+    app: Litestar, tenant: TenantKeys
+) -> None:
+    async with remote(app, token_of(tenant.alice)) as client:
+        memory = await client.remember(content="The project deadline is in March.")
+        await client.update(memory_id=memory.id, pinned=True)
+        await client.delete(memory_id=memory.id)
+        events = await client.history(memory_id=memory.id)
+        fact = await client.state_fact(relation="lives_in", object="Lisbon")
+        await client.update_fact(fact_id=fact.id, user_fact_score=9)
+        fact_events = await client.fact_history(fact_id=fact.id)
+        with pytest.raises(FactNotFound):
+            await client.fact_history(fact_id=memory.id)
+    assert all(isinstance(e, HistoryEvent) for e in events + fact_events)
+    assert [e.kind for e in events] == [EventKind.CREATED, EventKind.PINNED, EventKind.DELETED]
+    assert all(e.subject_id == memory.id and e.subject_kind is SubjectKind.MEMORY
+               for e in events)
+    assert fact_events[0].kind is EventKind.CREATED and fact_events[-1].subject_id == fact.id

@@ -47,6 +47,7 @@ def every_route(client: MemlaneClient) -> dict[str, Any]:
     client.disconnect(memory_id=first, target=second)
     fact = client.state_fact(relation="lives_in", object="Lisbon")
     client.update_fact(fact_id=fact.id, user_fact_score=7)
+    seen["fact_history"] = client.fact_history(fact_id=fact.id)[0].kind.value
     seen["facts"] = [(f.object, f.user_fact_score) for f in client.facts().items
                      if f.id == client.get_fact(fact_id=fact.id).id]
     seen["profile"] = [f.object for f in client.profile().core]
@@ -61,6 +62,7 @@ def every_route(client: MemlaneClient) -> dict[str, Any]:
         client.delete(memory_id=batch[0].memory.id)
     except MemoryNotFound:
         seen["deleted"] = True
+    seen["history"] = [e.kind.value for e in client.history(memory_id=batch[0].memory.id)]
     seen["export"] = len(list(client.export()))
     seen["delete_all"] = client.delete_all()
     return seen
@@ -78,6 +80,7 @@ async def test_the_sync_client_round_trips_every_route_over_a_real_socket(
         "list": True, "context": True, "retrieve": True, "graph": seen["graph"],
         "connect": "narrative",
         "facts": [("Lisbon", 7)], "profile": seen["profile"], "import": 2, "topics": (2, True),
+        "history": ["created", "deleted"], "fact_history": "created",
         "decay": seen["decay"], "cleanup": 0, "stats": 11, "deleted": True, "export": 10,
         "delete_all": 10,
     }
