@@ -22,6 +22,7 @@ from memlane.api.controllers.memory_graph import MemoryGraphController
 from memlane.api.deps import ApiServices, provide_services
 from memlane.api.errors import EXCEPTION_HANDLERS
 from memlane.api.metrics import ApiMetrics
+from memlane.api.transport import check_json_body
 
 OpenServices = Callable[[], AbstractAsyncContextManager[ApiServices]]
 
@@ -62,6 +63,7 @@ def create_app(
         ],
         guards=[scope_guard],
         dependencies={"principal": Provide(provide_principal)},
+        before_request=check_json_body,
     )
     return Litestar(
         route_handlers=[v1, HealthController],

@@ -18,6 +18,7 @@ from memlane.domain.auth import Principal
 from memlane.domain.model import Owner
 from memlane.service.keys import KeyService
 from memlane.service.memory_service import MemoryService
+from memlane.service.validation import check_identifier
 from memlane.service.worker import DecayWorker
 
 Readiness = Callable[[], Awaitable[dict[str, bool]]]
@@ -56,6 +57,7 @@ def acting_owner(principal: Principal, user_id: str | None, config: ApiConfig) -
     """The owner a request acts for (see `owner_for`), rejecting blank user ids."""
     if user_id is not None and not user_id.strip():
         raise ValidationException("user_id must not be blank")
+    check_identifier("user_id", user_id)  # a NUL or an invisible id is a 422 here
     return owner_for(principal, user_id, config.default_user_id)
 
 

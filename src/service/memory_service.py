@@ -43,7 +43,7 @@ from memlane.service.graph_reading import GraphView, Neighbourhood
 from memlane.service.maintenance import Maintenance
 from memlane.service.retrieval import Retriever
 from memlane.service.sealing import Sealer, document_text
-from memlane.service.validation import check_patch
+from memlane.service.validation import check_filter, check_options, check_patch
 from memlane.service.writing import Writer
 
 
@@ -214,6 +214,7 @@ class MemoryService:
         options: ContextOptions | None = None,
     ) -> list[MemoryContext]:
         """The best memories for a prompt in type-priority order; records their access."""
+        check_options(options or ContextOptions())
         return await self._retriever.retrieve_context(owner, query, limit, options)
 
     async def prompt_context(
@@ -221,6 +222,7 @@ class MemoryService:
         options: ContextOptions | None = None,
     ) -> PromptContext:
         """The memories that fit the character budget and the rendered block."""
+        check_options(options or ContextOptions())
         return await self._retriever.prompt_context(owner, query, limit, options)
 
     async def stats(self, owner: Owner | None) -> MemoryStats:
@@ -250,6 +252,7 @@ class MemoryService:
         """Newest first, keyset-paginated; importance computed at now."""
         if limit < 1:
             raise InvalidMemory("limit must be at least 1")
+        check_filter(filters)
         page = await self._store.list(owner, filters, cursor, limit)
         now = self._clock()
         return Page([self._sealer.open(s, now) for s in page.items], page.next_cursor)

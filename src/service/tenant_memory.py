@@ -28,6 +28,7 @@ from memlane.domain.model import (
 from memlane.domain.segments import AddedMessages, Message, Role
 from memlane.ports.context import MemoryContextPort
 from memlane.service.memory_service import MemoryService
+from memlane.service.validation import check_identifier
 
 
 def as_memory_type(value: str | MemoryType | None) -> MemoryType | None:
@@ -96,6 +97,7 @@ class TenantMemory(MemoryContextPort):
     def owner(self, user_id: str) -> Owner:
         if not user_id or not user_id.strip():
             raise InvalidMemory("user_id must not be empty")
+        check_identifier("user_id", user_id)
         return Owner(self.tenant, user_id)
 
     # -- MemoryContextPort -----------------------------------------------------------------
