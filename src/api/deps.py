@@ -16,6 +16,7 @@ from memlane.api.config import ApiConfig
 from memlane.api.params import UserParam
 from memlane.domain.auth import Principal
 from memlane.domain.model import Owner
+from memlane.domain.reach import Reach, TenantReach
 from memlane.service.keys import KeyService
 from memlane.service.memory_service import MemoryService
 from memlane.service.validation import check_identifier
@@ -70,17 +71,19 @@ def provide_owner(
     return acting_owner(principal, user_id, config)
 
 
-def provide_owner_or_everyone(
+def provide_reach(
     principal: NamedDependency[Principal],
     config: NamedDependency[ApiConfig],
     user_id: UserParam = None,
-) -> Owner | None:
-    """None (every tenant and user) for an unpinned admin key naming no user, else one owner.
-
-    `admin` is the installation operator's scope: without a user it runs what the background
-    worker runs, across every tenant."""
-    if principal.is_admin and principal.user_id is None and user_id is None:
-        return None
+) -> Reach:
+    """Whom a maintenance job or a count covers when the key names no user: an `operator`
+    key every tenant (None), an unpinned `admin` key every user of its own tenant, any
+    other key exactly one owner (as everywhere else)."""
+    if principal.user_id is None and user_id is None:
+        if principal.is_operator:
+            return None
+        if principal.is_admin:
+            return TenantReach(principal.tenant)
     return acting_owner(principal, user_id, config)
 
 
@@ -101,5 +104,7 @@ def owner_from_body(schema: type[NamesUser]) -> Provide:
 Memories = NamedDependency[SkipValidation[MemoryService]]
 
 OWNER = Provide(provide_owner, sync_to_thread=False)
-OWNER_OR_EVERYONE = Provide(provide_owner_or_everyone, sync_to_thread=False)
+REACH = Provide(provide_reach, sync_to_thread=False)
+# The reach as handlers receive it: ours, and a union of dataclasses msgspec cannot validate.
+Reached = NamedDependency[SkipValidation[Reach]]
 MEMORIES = Provide(provide_memories, sync_to_thread=False)

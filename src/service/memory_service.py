@@ -28,6 +28,7 @@ from memlane.domain.model import (
     StoredMemory,
 )
 from memlane.domain.policy import MemoryPolicy
+from memlane.domain.reach import Reach
 from memlane.domain.segments import AddedMessages, Message
 from memlane.domain.summary import qa_content, summarize
 from memlane.ports.clock import Clock, system_clock
@@ -225,14 +226,14 @@ class MemoryService:
         check_options(options or ContextOptions())
         return await self._retriever.prompt_context(owner, query, limit, options)
 
-    async def stats(self, owner: Owner | None) -> MemoryStats:
+    async def stats(self, owner: Reach) -> MemoryStats:
         return await self._maintenance_port.stats(owner, self._clock(), self._policy.base_rate)
 
     # -- maintenance -----------------------------------------------------------------------
-    async def decay(self, owner: Owner | None = None) -> int:
+    async def decay(self, owner: Reach = None) -> int:
         return await self._maintenance.decay(owner)
 
-    async def cleanup(self, owner: Owner | None = None) -> int:
+    async def cleanup(self, owner: Reach = None) -> int:
         return await self._maintenance.cleanup(owner)
 
     async def backfill(self, batch_size: int = 64) -> int:

@@ -17,7 +17,7 @@ from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
 from memlane.api.config import ApiConfig
 from memlane.api.cursor import decode_cursor, encode_cursor
-from memlane.api.deps import MEMORIES, OWNER, OWNER_OR_EVERYONE, Memories, owner_from_body
+from memlane.api.deps import MEMORIES, OWNER, REACH, Memories, Reached, owner_from_body
 from memlane.api.mapping import (
     memory_out,
     remember_out,
@@ -186,12 +186,13 @@ class MemoriesController(Controller):
         operation_id="memoryStats",
         opt=READ,
         raises=ERRORS,
-        dependencies={"owner": OWNER_OR_EVERYONE},
+        dependencies={"owner": REACH},
     )
-    async def stats(self, memories: Memories, owner: NamedDependency[Owner | None]) -> StatsOut:
+    async def stats(self, memories: Memories, owner: Reached) -> StatsOut:
         """Total, per-type counts, how many have embeddings, and average current importance.
 
-        An `admin` key that names no user gets the whole installation's totals."""
+        An `admin` key that names no user gets its tenant's totals, an `operator` key the
+        whole installation's."""
         return stats_out(await memories.stats(owner))
 
     @get(
