@@ -15,7 +15,7 @@ from prometheus_client import Histogram
 from memlane.adapters.embedding.registry import open_embedder
 from memlane.adapters.embedding.registry import prepare_embedding_model as prepare_model_for
 from memlane.adapters.embedding.timed import TimedEmbeddingAdapter
-from memlane.adapters.encryption.fingerprint import verify_key_fingerprint
+from memlane.adapters.encryption.fingerprint import admit_key, refuse_new_key_over_data
 from memlane.adapters.encryption.keyfile import load_or_create_key
 from memlane.adapters.encryption.noop import NoopEncryptionAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
@@ -24,15 +24,19 @@ from memlane.adapters.postgres import database as postgres
 from memlane.adapters.postgres.database import Database
 from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
 from memlane.adapters.postgres.installation_adapter import PostgresInstallationAdapter
+from memlane.adapters.postgres.integrity_adapter import PostgresIntegrityAdapter
 from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
 from memlane.adapters.postgres.memory_ports import postgres_memory_ports
+from memlane.domain.policy import MemoryPolicy
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
 from memlane.ports.installation import InstallationPort
 from memlane.ports.storage import MemoryPorts
 from memlane.service.keys import KeyService
 from memlane.service.memory_service import MemoryService
+from memlane.service.sealing import OnUnreadable, Sealer
+from memlane.service.verification import Verifier
 from memlane.service.worker import DecayWorker
 from memlane.settings import Settings, load_settings
 
@@ -77,12 +81,14 @@ async def _encryption(settings: Settings, installation: InstallationPort) -> Enc
     """The configured adapter, after checking it is the one the stored data was written with."""
     adapter: XChaChaEncryptionAdapter | NoopEncryptionAdapter
     if settings.memory.enable_encryption:
-        key = await asyncio.to_thread(load_or_create_key, settings.memory.encryption_key_path)
+        key_path = settings.memory.encryption_key_path
+        if not await asyncio.to_thread(key_path.expanduser().exists):
+            await refuse_new_key_over_data(installation, key_path)
+        key = await asyncio.to_thread(load_or_create_key, key_path)
         adapter = XChaChaEncryptionAdapter(key)
     else:
         adapter = NoopEncryptionAdapter()
-    stored = await installation.key_fingerprint(adapter.fingerprint)
-    verify_key_fingerprint(stored, adapter.fingerprint)
+    await admit_key(installation, adapter.fingerprint)
     return adapter
 
 
@@ -106,6 +112,15 @@ async def _worker(
         await worker.stop()
 
 
+def _verifier(
+    integrity: PostgresIntegrityAdapter,
+    encryption: EncryptionPort,
+    keywords: SnowballKeywordAdapter,
+    policy: MemoryPolicy,
+) -> Verifier:
+    return Verifier(integrity, Sealer(encryption, keywords, policy.base_rate))
+
+
 class Container(containers.DeclarativeContainer):
     """Providers from settings to the services; async resources open lazily, once.
 
@@ -116,6 +131,7 @@ class Container(containers.DeclarativeContainer):
     settings = providers.Dependency(instance_of=Settings)
     load_model = providers.Object(True)
     embedding_histogram: providers.Object[Histogram | None] = providers.Object(None)
+    on_unreadable: providers.Object[OnUnreadable | None] = providers.Object(None)
 
     # Storage
     database = providers.Resource(_database, settings)
@@ -141,8 +157,12 @@ class Container(containers.DeclarativeContainer):
         keywords=keywords,
         policy=policy,
         graph=graph,
+        on_unreadable=on_unreadable,
     )
     keys = providers.Singleton(KeyService, api_keys)
+    # `memlane verify`: every ciphertext checked, bad rows quarantined
+    integrity = providers.Singleton(PostgresIntegrityAdapter, pool)
+    verifier = providers.Singleton(_verifier, integrity, encryption, keywords, policy)
     worker = providers.Resource(_worker, service, leader, settings, database, memories, embedder)
 
 
@@ -186,16 +206,19 @@ async def open_memlane(
     check_dimension: bool = True,
     start_worker: bool = False,
     embedding_histogram: Histogram | None = None,
+    on_unreadable: OnUnreadable | None = None,
 ) -> AsyncIterator[Memlane]:
     """Open everything (embedded server, migrations, pool, key, model), yield, close it all.
 
     `load_model=False` skips warming the model for commands that never embed (decay, cleanup);
-    `embedding_histogram` times every embedding call (the API's metrics).
+    `embedding_histogram` times every embedding call (the API's metrics); `on_unreadable`
+    hears the id of each memory a read leaves out because it does not decrypt.
     """
     container = Container(
         settings=settings or load_settings(),
         load_model=providers.Object(load_model),
         embedding_histogram=providers.Object(embedding_histogram),
+        on_unreadable=providers.Object(on_unreadable),
     )
     try:
         installation: InstallationPort = await container.installation()  # type: ignore[misc]
@@ -227,6 +250,16 @@ async def open_keys(settings: Settings | None = None) -> AsyncIterator[KeyServic
 
 
 @asynccontextmanager
+async def open_verifier(settings: Settings | None = None) -> AsyncIterator[Verifier]:
+    """The ciphertext check without loading the model (`memlane verify`)."""
+    container = Container(settings=settings or load_settings())
+    try:
+        yield await container.verifier()  # type: ignore[misc]
+    finally:
+        await container.shutdown_resources()  # type: ignore[misc]
+
+
+@asynccontextmanager
 async def open_database(settings: Settings | None = None) -> AsyncIterator[Database]:
     """Just the database: embedded server if needed, migrations, pool (`memlane migrate`)."""
     async with postgres.open_database((settings or load_settings()).database) as database:
@@ -251,6 +284,7 @@ __all__ = [
     "open_database",
     "open_keys",
     "open_memlane",
+    "open_verifier",
     "prepare_embedding_model",
     "resolve_database_url",
 ]

@@ -82,3 +82,29 @@ def owner() -> Owner:
     """A tenant and user no other test uses, so tests on a shared database need no cleanup."""
     suffix = uuid4().hex[:12]
     return Owner(tenant=f"tenant-{suffix}", user_id=f"user-{suffix}")
+
+
+@pytest.fixture
+async def fresh_database_url(database_url: str) -> AsyncIterator[str]:
+    """A database of its own on the session's server, migrated, dropped afterwards: for the
+    few tests that look at the whole installation (every row, the key fingerprint)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    from memlane.adapters.postgres.migrations import migrate
+
+    name = f"memlane_{uuid4().hex[:12]}"
+    admin = await asyncpg.connect(database_url)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    url = urlunsplit(urlsplit(database_url)._replace(path=f"/{name}"))
+    await migrate(url)
+    try:
+        yield url
+    finally:
+        admin = await asyncpg.connect(database_url)
+        try:
+            await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()

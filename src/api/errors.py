@@ -18,6 +18,7 @@ from memlane.domain.errors import (
     InvalidMemory,
     MemlaneError,
     MemoryNotFound,
+    MemoryUnreadable,
     StorageUnavailable,
 )
 from memlane.domain.text_rules import clipped
@@ -118,6 +119,15 @@ def handle_domain(request: Request[Any, Any, Any], exc: MemlaneError) -> Respons
     """Domain errors, each with exactly one HTTP meaning."""
     if isinstance(exc, MemoryNotFound):
         return problem(404, "not-found", "no such memory", request)
+    if isinstance(exc, MemoryUnreadable):
+        # 409: the memory is there and the request is sound, but the row's state (a ciphertext
+        # that does not authenticate) stops it; the owner can DELETE it, an operator restore
+        # it from a backup or quarantine it with `memlane verify --quarantine`.
+        return problem(
+            409, "memory-unreadable",
+            "this memory is damaged and cannot be decrypted; delete it or restore it from "
+            "a backup", request, memory_id=str(exc.memory_id),
+        )
     if isinstance(exc, InvalidMemory):
         return problem(422, "invalid-memory", str(exc), request)
     if isinstance(exc, StorageUnavailable):

@@ -9,6 +9,7 @@ from memlane.cli.keys import keys
 from memlane.cli.maintenance import backfill, cleanup, db_url, decay, migrate, reembed, stats
 from memlane.cli.model import prepare_model
 from memlane.cli.serve import serve
+from memlane.cli.verify import verify
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -34,5 +35,6 @@ for command in (
     export,
     import_,
     prepare_model,
+    verify,
 ):
     main.add_command(command)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Collection, Mapping, Sequence
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
 from memlane.domain.context import ContextOptions
-from memlane.domain.errors import InvalidMemory, MemoryNotFound
+from memlane.domain.errors import InvalidMemory, MemoryNotFound, MemoryUnreadable
 from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.importance import classify, estimate_importance
 from memlane.domain.model import (
@@ -43,7 +44,7 @@ from memlane.service.graph_linking import GraphLinker
 from memlane.service.graph_reading import GraphView, Neighbourhood
 from memlane.service.maintenance import Maintenance
 from memlane.service.retrieval import Retriever
-from memlane.service.sealing import Sealer, document_text
+from memlane.service.sealing import OnUnreadable, Sealer, document_text
 from memlane.service.validation import check_filter, check_options, check_patch
 from memlane.service.writing import Writer
 
@@ -60,14 +61,16 @@ class MemoryService:
         policy: MemoryPolicy,
         clock: Clock = system_clock,
         graph: GraphPort | None = None,
+        on_unreadable: OnUnreadable | None = None,
     ) -> None:
-        """Without `graph` memories are islands (no links, no supersession)."""
+        """Without `graph` memories are islands (no links, no supersession). `on_unreadable`
+        hears the id of each memory left out of a read because it does not decrypt."""
         self._store = memories.store
         self._maintenance_port = memories.maintenance
         self._embedder = embedder
         self._policy = policy
         self._clock = clock
-        self._sealer = Sealer(encryption, keywords, policy.base_rate)
+        self._sealer = Sealer(encryption, keywords, policy.base_rate, on_unreadable)
         parts = (memories, embedder, self._sealer, policy, clock)
         self._writer = Writer(*parts)
         self._retriever = Retriever(*parts)
@@ -158,7 +161,7 @@ class MemoryService:
         if stored is None:
             raise MemoryNotFound(memory_id)
         now = self._clock()
-        before = self._sealer.open(stored, now)
+        before = self._opened(stored, now)
         memory = before
         if patch.content is not None and patch.content.strip() != memory.content:
             content = patch.content.strip()
@@ -183,7 +186,7 @@ class MemoryService:
             )
         if not await self._store.update(self._sealer.seal(memory, embedding, now)):
             raise MemoryNotFound(memory_id)  # deleted while we were editing it
-        return self._sealer.open(await self._must_get(owner, memory_id), now)
+        return self._opened(await self._must_get(owner, memory_id), now)
 
     async def delete(self, owner: Owner, memory_id: UUID) -> None:
         if not await self._store.delete(owner, memory_id):
@@ -195,12 +198,15 @@ class MemoryService:
 
     # -- reading ---------------------------------------------------------------------------
     async def get(self, owner: Owner, memory_id: UUID) -> Memory:
-        return self._sealer.open(await self._must_get(owner, memory_id), self._clock())
+        return self._opened(await self._must_get(owner, memory_id), self._clock())
 
     async def export(self, owner: Owner) -> AsyncIterator[Memory]:
-        """Every memory of the owner, oldest first, decrypted, streamed."""
+        """Every memory of the owner, oldest first, decrypted, streamed (one that does not
+        decrypt is left out)."""
         async for stored in self._store.export(owner):
-            yield self._sealer.open(stored, self._clock())
+            memory = self._sealer.readable(stored, self._clock())
+            if memory is not None:
+                yield memory
 
     async def search(
         self, owner: Owner, query: str, *, limit: int = 10, min_similarity: float | None = None
@@ -240,6 +246,13 @@ class MemoryService:
         return await self._maintenance.backfill(batch_size)
 
     # -- helpers ---------------------------------------------------------------------------
+    def _opened(self, stored: StoredMemory, now: datetime) -> Memory:
+        """The memory asked for by id; MemoryUnreadable when its ciphertext does not open."""
+        memory = self._sealer.readable(stored, now)
+        if memory is None:
+            raise MemoryUnreadable(stored.id)
+        return memory
+
     async def _must_get(self, owner: Owner, memory_id: UUID) -> StoredMemory:
         stored = await self._store.get(owner, memory_id)
         if stored is None:
@@ -256,4 +269,6 @@ class MemoryService:
         check_filter(filters)
         page = await self._store.list(owner, filters, cursor, limit)
         now = self._clock()
-        return Page([self._sealer.open(s, now) for s in page.items], page.next_cursor)
+        opened = (self._sealer.readable(s, now) for s in page.items)
+        # A row that does not decrypt is left out; the cursor still moves past it.
+        return Page([m for m in opened if m is not None], page.next_cursor)
