@@ -159,7 +159,8 @@ class Container(containers.DeclarativeContainer):
         graph=graph,
         on_unreadable=on_unreadable,
     )
-    keys = providers.Singleton(KeyService, api_keys)
+    key_cache_s = providers.Callable(attrgetter("auth.key_cache_s"), settings)
+    keys = providers.Singleton(KeyService, api_keys, cache_ttl_s=key_cache_s)
     # `memlane verify`: every ciphertext checked, bad rows quarantined
     integrity = providers.Singleton(PostgresIntegrityAdapter, pool)
     verifier = providers.Singleton(_verifier, integrity, encryption, keywords, policy)

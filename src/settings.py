@@ -161,6 +161,9 @@ class WorkerSettings(_Section):
 
 class AuthSettings(_Section):
     enabled: bool = True
+    # How long a process trusts a token it checked: a key revoked by another process (the
+    # CLI, another replica) is refused at most this much later (docs/security.md).
+    key_cache_s: float = Field(10.0, ge=0, le=300)
 
 
 class LoggingSettings(_Section):
