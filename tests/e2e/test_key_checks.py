@@ -19,6 +19,7 @@ ADD_ROW = """
 INSERT INTO memories (tenant, user_id, id, memory_type, content, summary, created_at, updated_at)
 VALUES ('t', 'u', $1, 'fact', '\\x01'::bytea, '\\x01'::bytea, now(), now())
 """
+FORGET_FINGERPRINT = "DELETE FROM memlane_meta WHERE key = 'encryption_key_fingerprint'"
 FINGERPRINT = "SELECT value FROM memlane_meta WHERE key = 'encryption_key_fingerprint'"
 
 
@@ -53,7 +54,7 @@ async def test_memories_without_a_recorded_fingerprint_are_refused_not_adopted(
     connection = await asyncpg.connect(fresh_database_url)
     try:
         await connection.execute(ADD_ROW, uuid4())
-        await connection.execute("DELETE FROM memlane_meta WHERE key = 'encryption_key_fingerprint'")
+        await connection.execute(FORGET_FINGERPRINT)
 
         code, stderr = await asyncio.to_thread(stats, fresh_database_url, key)
 
