@@ -186,3 +186,10 @@ async def test_an_oversized_query_is_refused_without_being_echoed(
     assert 400 <= response.status_code < 500
     assert "needle" * 50 not in response.text
     assert len(response.content) < 4096
+
+
+async def test_an_empty_batch_is_a_422(client: Client, tenant: TenantKeys) -> None:
+    response = await client.post(
+        "/v1/memories/batch", json={"memories": [], "user_id": "alice"}, headers=tenant.writer
+    )
+    assert_problem(response, 422)

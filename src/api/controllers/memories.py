@@ -55,7 +55,9 @@ class MemoriesController(Controller):
 
     path = "/v1/memories"
     tags = ["memories"]
-    dependencies = {"memories": MEMORIES, "owner": OWNER}
+    # The service is injected as `service`, not `memories`: Litestar files a validation error
+    # of a body field that shares a dependency's name (BatchIn.memories) as a 500.
+    dependencies = {"service": MEMORIES, "owner": OWNER}
 
     @post(
         "/",
@@ -68,12 +70,12 @@ class MemoriesController(Controller):
     async def store(
         self,
         data: JSONBody[MemoryIn],
-        memories: Memories,
+        service: Memories,
         owner: NamedDependency[Owner],
         metrics: NamedDependency[ApiMetrics],
     ) -> Response[RememberOut]:
         """Store a memory: 201 when new, 200 when merged into a near-duplicate of the same user."""
-        result = await memories.remember(owner, to_new_memory(data))
+        result = await service.remember(owner, to_new_memory(data))
         metrics.stored(result.merged)
         return Response(
             remember_out(result), status_code=HTTP_200_OK if result.merged else HTTP_201_CREATED
@@ -90,7 +92,7 @@ class MemoriesController(Controller):
     async def store_batch(
         self,
         data: JSONBody[BatchIn],
-        memories: Memories,
+        service: Memories,
         owner: NamedDependency[Owner],
         config: NamedDependency[ApiConfig],
         metrics: NamedDependency[ApiMetrics],
@@ -98,7 +100,7 @@ class MemoriesController(Controller):
         """Store several memories of one user with one batched embedding call, in order."""
         if len(data.memories) > config.max_batch_items:
             raise ValidationException(f"at most {config.max_batch_items} memories per batch")
-        results = await memories.remember_many(owner, [to_new_memory(m) for m in data.memories])
+        results = await service.remember_many(owner, [to_new_memory(m) for m in data.memories])
         for result in results:
             metrics.stored(result.merged)
         return BatchOut(results=[remember_out(r) for r in results])
@@ -114,7 +116,7 @@ class MemoriesController(Controller):
     async def learn(
         self,
         data: JSONBody[LearnIn],
-        memories: Memories,
+        service: Memories,
         owner: NamedDependency[Owner],
         metrics: NamedDependency[ApiMetrics],
     ) -> Response[LearnOut]:
@@ -122,8 +124,8 @@ class MemoriesController(Controller):
 
         201 when stored, 200 when merged or skipped (either side under 20 characters)."""
         for side in (data.question, data.answer):
-            check_content(side, memories.policy)  # a blank or oversized side is a 422
-        result = await memories.learn(
+            check_content(side, service.policy)  # a blank or oversized side is a 422
+        result = await service.learn(
             owner,
             data.question,
             data.answer,
@@ -140,7 +142,7 @@ class MemoriesController(Controller):
     @get("/", operation_id="listMemories", opt=READ, raises=ERRORS)
     async def list_memories(
         self,
-        memories: Memories,
+        service: Memories,
         owner: NamedDependency[Owner],
         config: NamedDependency[ApiConfig],
         memory_type: Annotated[
@@ -160,7 +162,7 @@ class MemoriesController(Controller):
         size = bounded_limit(limit, config.default_page_limit, config.max_page_limit)
         filters = MemoryFilter(memory_type, tag, conversation_id, min_importance)
         position = decode_cursor(cursor) if cursor else None
-        page = await memories.list(owner, filters, position, size)
+        page = await service.list(owner, filters, position, size)
         return PageOut(
             items=[memory_out(m) for m in page.items],
             next_cursor=encode_cursor(page.next_cursor) if page.next_cursor else None,
@@ -169,7 +171,7 @@ class MemoriesController(Controller):
     @get("/search", operation_id="searchMemories", opt=READ, raises=ERRORS)
     async def search(
         self,
-        memories: Memories,
+        service: Memories,
         owner: NamedDependency[Owner],
         config: NamedDependency[ApiConfig],
         q: Annotated[str, Parameter(min_length=1, max_length=4096, description="Query text.")],
@@ -178,7 +180,7 @@ class MemoriesController(Controller):
     ) -> SearchOut:
         """Memories most similar to `q`, with cosine similarity and combined relevance."""
         size = bounded_limit(limit, 10, config.max_search_limit)
-        hits = await memories.search(owner, q, limit=size, min_similarity=min_similarity)
+        hits = await service.search(owner, q, limit=size, min_similarity=min_similarity)
         return SearchOut(results=[search_hit_out(h) for h in hits])
 
     @get(
@@ -188,12 +190,12 @@ class MemoriesController(Controller):
         raises=ERRORS,
         dependencies={"owner": REACH},
     )
-    async def stats(self, memories: Memories, owner: Reached) -> StatsOut:
+    async def stats(self, service: Memories, owner: Reached) -> StatsOut:
         """Total, per-type counts, how many have embeddings, and average current importance.
 
         An `admin` key that names no user gets its tenant's totals, an `operator` key the
         whole installation's."""
-        return stats_out(await memories.stats(owner))
+        return stats_out(await service.stats(owner))
 
     @get(
         "/export",
@@ -203,9 +205,9 @@ class MemoriesController(Controller):
         media_type=NDJSON,
         response_description="One JSON object per line (memlane's portable export form).",
     )
-    async def export(self, memories: Memories, owner: NamedDependency[Owner]) -> Stream:
+    async def export(self, service: Memories, owner: NamedDependency[Owner]) -> Stream:
         """All of a user's memories, oldest first, decrypted, streamed as NDJSON."""
-        rows = aiter(memories.export(owner))
+        rows = aiter(service.export(owner))
         # Fetch the first row before answering, so a database failure is a proper 503
         # instead of a 200 whose body breaks off.
         first: Memory | None = await anext(rows, None)
@@ -213,35 +215,35 @@ class MemoriesController(Controller):
 
     @get("/{memory_id:uuid}", operation_id="getMemory", opt=READ, raises=ERRORS)
     async def get_memory(
-        self, memory_id: FromPath[UUID], memories: Memories, owner: NamedDependency[Owner]
+        self, memory_id: FromPath[UUID], service: Memories, owner: NamedDependency[Owner]
     ) -> MemoryOut:
         """One memory; another user's or tenant's memory is 404, never 403."""
-        return memory_out(await memories.get(owner, memory_id))
+        return memory_out(await service.get(owner, memory_id))
 
     @patch("/{memory_id:uuid}", operation_id="editMemory", opt=WRITE, raises=ERRORS)
     async def edit_memory(
         self,
         memory_id: FromPath[UUID],
         data: JSONBody[PatchIn],
-        memories: Memories,
+        service: Memories,
         owner: NamedDependency[Owner],
     ) -> MemoryOut:
         """Edit content, type, importance, tags, pinned or metadata; omitted fields stay."""
-        return memory_out(await memories.update(owner, memory_id, to_patch(data)))
+        return memory_out(await service.update(owner, memory_id, to_patch(data)))
 
     @delete("/{memory_id:uuid}", operation_id="deleteMemory", opt=WRITE, raises=ERRORS)
     async def delete_memory(
-        self, memory_id: FromPath[UUID], memories: Memories, owner: NamedDependency[Owner]
+        self, memory_id: FromPath[UUID], service: Memories, owner: NamedDependency[Owner]
     ) -> None:
         """Delete one memory (204); 404 if it is not the user's."""
-        await memories.delete(owner, memory_id)
+        await service.delete(owner, memory_id)
 
     @delete(
         "/", operation_id="eraseUserMemories", opt=WRITE, raises=ERRORS, status_code=HTTP_200_OK
     )
     async def erase(
         self,
-        memories: Memories,
+        service: Memories,
         owner: NamedDependency[Owner],
         confirm: Annotated[
             bool, Parameter(description="Must be true: erasure cannot be undone.")
@@ -253,7 +255,7 @@ class MemoriesController(Controller):
                 "erasing all memories needs confirm=true",
                 extra=[{"key": "confirm", "message": "must be true"}],
             )
-        return DeletedOut(deleted=await memories.delete_all(owner))
+        return DeletedOut(deleted=await service.delete_all(owner))
 
 
 async def _ndjson(first: Memory | None, rest: AsyncIterator[Memory]) -> AsyncIterator[bytes]:
