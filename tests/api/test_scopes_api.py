@@ -21,6 +21,12 @@ FADED = (
 )
 
 
+@pytest.fixture
+async def other(key_service: KeyService) -> TenantKeys:
+    """A second tenant beside `tenant`, with the same kinds of keys."""
+    return await make_tenant(key_service)
+
+
 async def _store_faded(client: Client, headers: dict[str, str], how_many: int) -> None:
     """Memories (distinct, so none merges) whose importance is at the cleanup floor (0.1)."""
     for content in FADED[:how_many]:
@@ -31,9 +37,8 @@ async def _store_faded(client: Client, headers: dict[str, str], how_many: int) -
 
 
 async def test_an_admin_keys_stats_count_only_its_own_tenant(
-    client: Client, tenant: TenantKeys, key_service: KeyService
+    client: Client, tenant: TenantKeys, other: TenantKeys
 ) -> None:
-    other = await make_tenant(key_service)
     await _store_faded(client, tenant.alice, 2)
     await _store_faded(client, other.bob, 3)
     mine = await client.get("/v1/memories/stats", headers=tenant.admin)
@@ -43,9 +48,8 @@ async def test_an_admin_keys_stats_count_only_its_own_tenant(
 
 
 async def test_an_admin_keys_cleanup_never_touches_another_tenant(
-    client: Client, tenant: TenantKeys, key_service: KeyService
+    client: Client, tenant: TenantKeys, other: TenantKeys
 ) -> None:
-    other = await make_tenant(key_service)
     await _store_faded(client, tenant.alice, 2)
     await _store_faded(client, other.alice, 2)
     cleanup = await client.post("/v1/memories/cleanup", headers=tenant.admin)
@@ -57,9 +61,8 @@ async def test_an_admin_keys_cleanup_never_touches_another_tenant(
 
 
 async def test_an_operator_key_reaches_every_tenant(
-    client: Client, tenant: TenantKeys, key_service: KeyService
+    client: Client, tenant: TenantKeys, other: TenantKeys
 ) -> None:
-    other = await make_tenant(key_service)
     await _store_faded(client, tenant.alice, 1)
     await _store_faded(client, other.bob, 1)
     operator = bearer((await key_service.create("ops", [Scope.OPERATOR])).token)
