@@ -61,7 +61,7 @@ async def test_an_admin_keys_cleanup_never_touches_another_tenant(
 
 
 async def test_an_operator_key_reaches_every_tenant(
-    client: Client, tenant: TenantKeys, other: TenantKeys
+    client: Client, tenant: TenantKeys, other: TenantKeys, key_service: KeyService
 ) -> None:
     await _store_faded(client, tenant.alice, 1)
     await _store_faded(client, other.bob, 1)
