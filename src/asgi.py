@@ -29,6 +29,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             start_worker=settings.worker.enabled,
             embedding_histogram=metrics.embedding_seconds,
             on_unreadable=metrics.unreadable,
+            fact_fallback=metrics.fact_fallback,
         ) as memlane:
             yield ApiServices(
                 service=memlane.service,

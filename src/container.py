@@ -19,9 +19,12 @@ from memlane.adapters.encryption.fingerprint import admit_key, refuse_new_key_ov
 from memlane.adapters.encryption.keyfile import load_or_create_key
 from memlane.adapters.encryption.noop import NoopEncryptionAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
+from memlane.adapters.facts.heuristic import HeuristicFactExtractor
+from memlane.adapters.facts.ollama import OllamaFactExtractor
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres import database as postgres
 from memlane.adapters.postgres.database import Database
+from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
 from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
 from memlane.adapters.postgres.installation_adapter import PostgresInstallationAdapter
 from memlane.adapters.postgres.integrity_adapter import PostgresIntegrityAdapter
@@ -31,6 +34,8 @@ from memlane.adapters.postgres.memory_ports import postgres_memory_ports
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
+from memlane.ports.fact_extraction import FactExtractionPort, FallbackListener
+from memlane.ports.facts import FactPorts
 from memlane.ports.installation import InstallationPort
 from memlane.ports.storage import MemoryPorts
 from memlane.service.keys import KeyService
@@ -75,6 +80,25 @@ async def _embedder(
         yield embedder
     finally:
         await embedder.close()
+
+
+async def _facts(
+    settings: Settings, database: Database, on_fallback: FallbackListener | None
+) -> AsyncIterator[FactPorts | None]:
+    """The fact store and the configured extractor (None when facts are off)."""
+    config = settings.facts
+    if not config.enabled:
+        yield None
+        return
+    extractor: FactExtractionPort = HeuristicFactExtractor()
+    if config.extractor == "ollama":
+        extractor = OllamaFactExtractor(
+            config.model, config.ollama_url, config.timeout_ms, on_fallback
+        )
+    try:
+        yield FactPorts(PostgresFactAdapter(database.pool), extractor)
+    finally:
+        await extractor.close()
 
 
 async def _encryption(settings: Settings, installation: InstallationPort) -> EncryptionPort:
@@ -132,6 +156,7 @@ class Container(containers.DeclarativeContainer):
     load_model = providers.Object(True)
     embedding_histogram: providers.Object[Histogram | None] = providers.Object(None)
     on_unreadable: providers.Object[OnUnreadable | None] = providers.Object(None)
+    fact_fallback: providers.Object[FallbackListener | None] = providers.Object(None)
 
     # Storage
     database = providers.Resource(_database, settings)
@@ -141,6 +166,7 @@ class Container(containers.DeclarativeContainer):
     api_keys = providers.Singleton(PostgresApiKeyAdapter, pool)
     leader = providers.Singleton(PostgresLeaderLockAdapter, pool)
     graph = providers.Singleton(PostgresGraphAdapter, pool)
+    facts = providers.Resource(_facts, settings, database, fact_fallback)
 
     # Meaning, secrecy, words
     embedder = providers.Resource(_embedder, settings, load_model, embedding_histogram)
@@ -157,6 +183,8 @@ class Container(containers.DeclarativeContainer):
         keywords=keywords,
         policy=policy,
         graph=graph,
+        facts=facts,
+        profile_caps=providers.Callable(lambda s: s.facts.profile_caps(), settings),
         on_unreadable=on_unreadable,
     )
     key_cache_s = providers.Callable(attrgetter("auth.key_cache_s"), settings)
@@ -164,7 +192,9 @@ class Container(containers.DeclarativeContainer):
     # `memlane verify`: every ciphertext checked, bad rows quarantined
     integrity = providers.Singleton(PostgresIntegrityAdapter, pool)
     verifier = providers.Singleton(_verifier, integrity, encryption, keywords, policy)
-    worker = providers.Resource(_worker, service, leader, settings, database, memories, embedder)
+    worker = providers.Resource(
+        _worker, service, leader, settings, database, memories, embedder, facts
+    )
 
 
 @dataclass(slots=True)
@@ -208,11 +238,13 @@ async def open_memlane(
     start_worker: bool = False,
     embedding_histogram: Histogram | None = None,
     on_unreadable: OnUnreadable | None = None,
+    fact_fallback: FallbackListener | None = None,
 ) -> AsyncIterator[Memlane]:
     """Open everything (embedded server, migrations, pool, key, model), yield, close it all.
 
     `load_model=False` skips warming the model for commands that never embed (decay, cleanup);
-    `embedding_histogram` times every embedding call (the API's metrics); `on_unreadable`
+    `embedding_histogram` times every embedding call, `fact_fallback` counts the optional
+    fact extractor's fallbacks to the heuristics (both the API's metrics); `on_unreadable`
     hears the id of each memory a read leaves out because it does not decrypt.
     """
     container = Container(
@@ -220,6 +252,7 @@ async def open_memlane(
         load_model=providers.Object(load_model),
         embedding_histogram=providers.Object(embedding_histogram),
         on_unreadable=providers.Object(on_unreadable),
+        fact_fallback=providers.Object(fact_fallback),
     )
     try:
         installation: InstallationPort = await container.installation()  # type: ignore[misc]

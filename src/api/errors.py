@@ -21,6 +21,7 @@ from memlane.domain.errors import (
     MemoryUnreadable,
     StorageUnavailable,
 )
+from memlane.domain.fact_records import FactNotFound
 from memlane.domain.text_rules import clipped
 
 log = logging.getLogger(__name__)
@@ -117,6 +118,8 @@ def _clipped_errors(errors: list[Any]) -> list[Any]:
 
 def handle_domain(request: Request[Any, Any, Any], exc: MemlaneError) -> Response[dict[str, Any]]:
     """Domain errors, each with exactly one HTTP meaning."""
+    if isinstance(exc, FactNotFound):
+        return problem(404, "not-found", "no such fact", request)
     if isinstance(exc, MemoryNotFound):
         return problem(404, "not-found", "no such memory", request)
     if isinstance(exc, MemoryUnreadable):

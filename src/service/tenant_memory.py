@@ -28,6 +28,7 @@ from memlane.domain.model import (
 from memlane.domain.segments import AddedMessages, Message, Role
 from memlane.ports.context import MemoryContextPort
 from memlane.service.memory_service import MemoryService
+from memlane.service.tenant_facts import TenantFacts
 from memlane.service.validation import check_identifier
 
 
@@ -87,7 +88,7 @@ def context_options(
         raise InvalidMemory(str(error)) from None
 
 
-class TenantMemory(MemoryContextPort):
+class TenantMemory(TenantFacts, MemoryContextPort):
     """Everything a host service needs, addressed by `user_id` within one tenant."""
 
     def __init__(self, service: MemoryService, tenant: str = DEFAULT_TENANT) -> None:
