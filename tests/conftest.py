@@ -7,6 +7,8 @@ import os
 import shutil
 import tempfile
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from urllib.parse import urlsplit, urlunsplit
 from uuid import uuid4
 
 import asyncpg
@@ -84,27 +86,33 @@ def owner() -> Owner:
     return Owner(tenant=f"tenant-{suffix}", user_id=f"user-{suffix}")
 
 
-@pytest.fixture
-async def fresh_database_url(database_url: str) -> AsyncIterator[str]:
-    """A database of its own on the session's server, migrated, dropped afterwards: for the
-    few tests that look at the whole installation (every row, the key fingerprint)."""
-    from urllib.parse import urlsplit, urlunsplit
 
+@asynccontextmanager
+async def scratch_database(server_url: str) -> AsyncIterator[str]:
+    """A migrated database of its own on the test server, dropped afterwards."""
     from memlane.adapters.postgres.migrations import migrate
 
     name = f"memlane_{uuid4().hex[:12]}"
-    admin = await asyncpg.connect(database_url)
+    admin = await asyncpg.connect(server_url)
     try:
         await admin.execute(f'CREATE DATABASE "{name}"')
     finally:
         await admin.close()
-    url = urlunsplit(urlsplit(database_url)._replace(path=f"/{name}"))
-    await migrate(url)
+    url = urlunsplit(urlsplit(server_url)._replace(path=f"/{name}"))
     try:
+        await migrate(url)
         yield url
     finally:
-        admin = await asyncpg.connect(database_url)
+        admin = await asyncpg.connect(server_url)
         try:
             await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
         finally:
             await admin.close()
+
+
+@pytest.fixture
+async def fresh_database_url(database_url: str) -> AsyncIterator[str]:
+    """A database of its own, for the few tests that look at the whole installation (every
+    row, the key fingerprint): the shared one holds every other test's memories."""
+    async with scratch_database(database_url) as url:
+        yield url
