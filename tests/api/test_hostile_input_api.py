@@ -193,3 +193,22 @@ async def test_an_empty_batch_is_a_422(client: Client, tenant: TenantKeys) -> No
         "/v1/memories/batch", json={"memories": [], "user_id": "alice"}, headers=tenant.writer
     )
     assert_problem(response, 422)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"relation": "likes", "object": f"green{NUL}tea"},
+        {"relation": "likes", "object": "tea", "subject": f"my{NUL}sister"},
+        {"relation": f"li{NUL}kes", "object": "tea"},
+        {"relation": "likes", "object": "\u200b\u200b"},
+    ],
+    ids=["nul-object", "nul-subject", "nul-relation", "invisible-object"],
+)
+async def test_a_hostile_fact_is_a_4xx_or_stored_safely_never_a_5xx(
+    client: Client, tenant: TenantKeys, body: dict[str, Any]
+) -> None:
+    response = await client.post("/v1/facts", json=body, headers=tenant.alice)
+    assert response.status_code < 500, response.text
+    listed = await client.get("/v1/facts", headers=tenant.alice)
+    assert listed.status_code == 200, listed.text
