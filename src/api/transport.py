@@ -8,6 +8,7 @@ from typing import Any
 from litestar import Request
 from litestar.enums import RequestEncodingType
 from litestar.exceptions import ClientException, HTTPException, SerializationException
+from litestar.handlers.base import BaseRouteHandler
 from litestar.status_codes import HTTP_415_UNSUPPORTED_MEDIA_TYPE
 
 JSON = "application/json"
@@ -32,9 +33,9 @@ def is_json_media_type(content_type: str) -> bool:
     )
 
 
-def takes_json(request: Request[Any, Any, Any]) -> bool:
-    """Whether the route's handler reads a JSON body (`data: JSONBody[...]`)."""
-    data = request.route_handler.parsed_fn_signature.parameters.get("data")
+def takes_json(handler: BaseRouteHandler) -> bool:
+    """Whether a route handler reads a JSON body (`data: JSONBody[...]`)."""
+    data = handler.parsed_fn_signature.parameters.get("data")
     if data is None or data.kwarg_definition is None:
         return False
     return getattr(data.kwarg_definition, "media_type", None) == RequestEncodingType.JSON
@@ -43,7 +44,7 @@ def takes_json(request: Request[Any, Any, Any]) -> bool:
 async def check_json_body(request: Request[Any, Any, Any]) -> None:
     """`before_request` hook: refuse a JSON route's body sent with another content type
     (415; text/plain used to be parsed as JSON) or not encoded as UTF-8 (400)."""
-    if request.method not in _BODY_METHODS or not takes_json(request):
+    if request.method not in _BODY_METHODS or not takes_json(request.route_handler):
         return
     if not is_json_media_type(request.headers.get("content-type", "")):
         raise UnsupportedMediaType(
