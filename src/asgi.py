@@ -34,9 +34,13 @@ def create_app(settings: Settings | None = None) -> Litestar:
             yield ApiServices(
                 service=memlane.service,
                 keys=memlane.keys,
+                imports=memlane.imports,
                 readiness=memlane.readiness,
                 worker=memlane.worker,
             )
 
-    config = ApiConfig(auth_enabled=settings.auth.enabled)
+    config = ApiConfig(
+        auth_enabled=settings.auth.enabled,
+        max_import_bytes=settings.imports.max_upload_bytes,
+    )
     return create_api_app(open_services, config, metrics)

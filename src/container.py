@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractContextManager, asynccontextmanager
 from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
@@ -21,11 +21,13 @@ from memlane.adapters.encryption.noop import NoopEncryptionAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.facts.heuristic import HeuristicFactExtractor
 from memlane.adapters.facts.ollama import OllamaFactExtractor
+from memlane.adapters.imports.export_file import FileChatExportAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres import database as postgres
 from memlane.adapters.postgres.database import Database
 from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
 from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
+from memlane.adapters.postgres.import_ledger import PostgresImportLedgerAdapter
 from memlane.adapters.postgres.installation_adapter import PostgresInstallationAdapter
 from memlane.adapters.postgres.integrity_adapter import PostgresIntegrityAdapter
 from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
@@ -38,6 +40,7 @@ from memlane.ports.fact_extraction import FactExtractionPort, FallbackListener
 from memlane.ports.facts import FactPorts
 from memlane.ports.installation import InstallationPort
 from memlane.ports.storage import MemoryPorts
+from memlane.service.chat_import import ChatImporter
 from memlane.service.keys import KeyService
 from memlane.service.memory_service import MemoryService
 from memlane.service.sealing import OnUnreadable, Sealer
@@ -189,6 +192,14 @@ class Container(containers.DeclarativeContainer):
     )
     key_cache_s = providers.Callable(attrgetter("auth.key_cache_s"), settings)
     keys = providers.Singleton(KeyService, api_keys, cache_ttl_s=key_cache_s)
+    # Chat exports of other assistants (docs/import.md)
+    imports = providers.Singleton(
+        ChatImporter,
+        memories=service,
+        ledger=providers.Singleton(PostgresImportLedgerAdapter, pool),
+        exports=providers.Singleton(FileChatExportAdapter),
+        encryption=encryption,
+    )
     # `memlane verify`: every ciphertext checked, bad rows quarantined
     integrity = providers.Singleton(PostgresIntegrityAdapter, pool)
     verifier = providers.Singleton(_verifier, integrity, encryption, keywords, policy)
@@ -205,6 +216,7 @@ class Memlane:
     database: Database
     service: MemoryService
     keys: KeyService
+    imports: ChatImporter
     memories: MemoryPorts
     installation: InstallationPort
     embedder: EmbeddingPort
@@ -264,6 +276,7 @@ async def open_memlane(
             database=await container.database(),  # type: ignore[misc]
             service=await container.service(),  # type: ignore[misc]
             keys=await container.keys(),  # type: ignore[misc]
+            imports=await container.imports(),  # type: ignore[misc]
             memories=await container.memories(),  # type: ignore[misc]
             installation=installation,
             embedder=embedder,
@@ -300,6 +313,11 @@ async def open_database(settings: Settings | None = None) -> AsyncIterator[Datab
         yield database
 
 
+def hold_database_server(settings: Settings) -> AbstractContextManager[None]:
+    """The embedded server kept in use by this process for the block (`serve`'s parent)."""
+    return postgres.hold_embedded(settings.database)
+
+
 async def resolve_database_url(settings: Settings | None = None) -> str:
     """The DSN in use (`memlane db-url`)."""
     return await postgres.resolve_database_url((settings or load_settings()).database)
@@ -315,6 +333,7 @@ __all__ = [
     "Container",
     "Database",
     "Memlane",
+    "hold_database_server",
     "open_database",
     "open_keys",
     "open_memlane",

@@ -17,6 +17,7 @@ from memlane.api.params import UserParam
 from memlane.domain.auth import Principal
 from memlane.domain.model import Owner
 from memlane.domain.reach import Reach, TenantReach
+from memlane.service.chat_import import ChatImporter
 from memlane.service.keys import KeyService
 from memlane.service.memory_service import MemoryService
 from memlane.service.validation import check_identifier
@@ -33,6 +34,7 @@ class ApiServices:
     keys: KeyService
     readiness: Readiness
     worker: DecayWorker | None = None
+    imports: ChatImporter | None = None  # None: POST /v1/imports answers 503
 
 
 class NamesUser(Protocol):

@@ -12,6 +12,7 @@ from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
 from memlane.api.cursor import BadCursor
 from memlane.api.transport import MalformedBody, UnsupportedMediaType
+from memlane.domain.chat_import import ImportInProgress
 from memlane.domain.errors import (
     DecryptionFailed,
     EmbeddingUnavailable,
@@ -133,6 +134,8 @@ def handle_domain(request: Request[Any, Any, Any], exc: MemlaneError) -> Respons
         )
     if isinstance(exc, InvalidMemory):
         return problem(422, "invalid-memory", str(exc), request)
+    if isinstance(exc, ImportInProgress):
+        return problem(409, "import-in-progress", str(exc), request)
     if isinstance(exc, StorageUnavailable):
         return _unavailable(request, "the database is unavailable; retry shortly")
     if isinstance(exc, EmbeddingUnavailable):
