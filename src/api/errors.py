@@ -24,6 +24,7 @@ from memlane.domain.errors import (
 )
 from memlane.domain.fact_records import FactNotFound
 from memlane.domain.text_rules import clipped
+from memlane.domain.topics import TopicNotFound
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +120,8 @@ def _clipped_errors(errors: list[Any]) -> list[Any]:
 
 def handle_domain(request: Request[Any, Any, Any], exc: MemlaneError) -> Response[dict[str, Any]]:
     """Domain errors, each with exactly one HTTP meaning."""
+    if isinstance(exc, TopicNotFound):
+        return problem(404, "not-found", "no such topic", request)
     if isinstance(exc, FactNotFound):
         return problem(404, "not-found", "no such fact", request)
     if isinstance(exc, MemoryNotFound):
