@@ -8,8 +8,6 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from litestar import Litestar, Router
 from litestar.datastructures import State
 from litestar.di import Provide
-from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import SwaggerRenderPlugin
 
 from memlane.api.auth import provide_principal, scope_guard
 from memlane.api.config import ApiConfig
@@ -24,6 +22,7 @@ from memlane.api.controllers.memory_graph import MemoryGraphController
 from memlane.api.deps import ApiServices, provide_services
 from memlane.api.errors import EXCEPTION_HANDLERS
 from memlane.api.metrics import ApiMetrics
+from memlane.api.openapi import SECURITY, document_problems, openapi_config, swagger_assets
 from memlane.api.transport import check_json_body
 
 OpenServices = Callable[[], AbstractAsyncContextManager[ApiServices]]
@@ -70,9 +69,10 @@ def create_app(
         guards=[scope_guard],
         dependencies={"principal": Provide(provide_principal)},
         before_request=check_json_body,
+        security=SECURITY,
     )
-    return Litestar(
-        route_handlers=[v1, HealthController],
+    app = Litestar(
+        route_handlers=[v1, HealthController, swagger_assets()],
         lifespan=[lifespan],
         dependencies={
             "services": Provide(provide_services, sync_to_thread=False),
@@ -83,16 +83,8 @@ def create_app(
         exception_handlers=EXCEPTION_HANDLERS,
         middleware=[metrics.middleware],
         request_max_body_size=config.max_request_bytes,
-        openapi_config=OpenAPIConfig(
-            title="memlane",
-            version="1",
-            description=(
-                "Private long-term memory for AI assistants. Authenticate with "
-                "`Authorization: Bearer <token>`. Every error is RFC 9457 "
-                "application/problem+json; anything outside a key's reach is 404."
-            ),
-            path="/schema",
-            render_plugins=[SwaggerRenderPlugin()],
-        ),
+        openapi_config=openapi_config(),
         debug=config.debug,
     )
+    document_problems(app)
+    return app

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# The largest page, search and batch sizes; the OpenAPI document states them as ranges.
+MAX_PAGE_LIMIT = 200
+MAX_SEARCH_LIMIT = 100
+MAX_BATCH_ITEMS = 256
+
 
 @dataclass(frozen=True, slots=True)
 class ApiConfig:
@@ -17,10 +22,10 @@ class ApiConfig:
     default_tenant: str = "default"
     default_user_id: str | None = None
     default_page_limit: int = 50
-    max_page_limit: int = 200
-    max_search_limit: int = 100
+    max_page_limit: int = MAX_PAGE_LIMIT
+    max_search_limit: int = MAX_SEARCH_LIMIT
     max_context_limit: int = 50
-    max_batch_items: int = 256
+    max_batch_items: int = MAX_BATCH_ITEMS
     max_request_bytes: int = 16 * 1024 * 1024
     max_import_bytes: int = 256 * 1024 * 1024  # POST /v1/imports bounds its own body
     readiness_timeout_ms: int = 2_000

@@ -121,11 +121,14 @@ def _clipped_errors(errors: list[Any]) -> list[Any]:
 def handle_domain(request: Request[Any, Any, Any], exc: MemlaneError) -> Response[dict[str, Any]]:
     """Domain errors, each with exactly one HTTP meaning."""
     if isinstance(exc, TopicNotFound):
-        return problem(404, "not-found", "no such topic", request)
+        return problem(404, "topic-not-found", "no such topic", request)
     if isinstance(exc, FactNotFound):
-        return problem(404, "not-found", "no such fact", request)
+        return problem(404, "fact-not-found", "no such fact", request, fact_id=str(exc.memory_id))
     if isinstance(exc, MemoryNotFound):
-        return problem(404, "not-found", "no such memory", request)
+        # Its own type, so a client tells a missing memory from a user outside its reach.
+        return problem(
+            404, "memory-not-found", "no such memory", request, memory_id=str(exc.memory_id)
+        )
     if isinstance(exc, MemoryUnreadable):
         # 409: the memory is there and the request is sound, but the row's state (a ciphertext
         # that does not authenticate) stops it; the owner can DELETE it, an operator restore

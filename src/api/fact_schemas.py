@@ -9,7 +9,7 @@ from uuid import UUID
 import msgspec
 from msgspec import Meta
 
-from memlane.api.schemas import UserId
+from memlane.api.schemas import ZERO_MINIMUM, UserId
 from memlane.domain.fact_records import MAX_FACT_CHARS, FactPatch, NewFact
 from memlane.domain.facts import MAX_USER_FACT_SCORE, USER, Fact, FactType, TimeSpan
 from memlane.domain.profile import Profile
@@ -18,8 +18,8 @@ from memlane.service.topics import TopicView
 
 FactText = Annotated[str, Meta(min_length=1, max_length=MAX_FACT_CHARS)]
 Relation = Annotated[str, Meta(pattern=r"^[a-z][a-z_]{0,39}$")]
-Score = Annotated[float, Meta(ge=0.0, le=MAX_USER_FACT_SCORE)]
-Confidence = Annotated[float, Meta(ge=0.0, le=1.0)]
+Score = Annotated[float, Meta(ge=0.0, le=MAX_USER_FACT_SCORE, extra_json_schema=ZERO_MINIMUM)]
+Confidence = Annotated[float, Meta(ge=0.0, le=1.0, extra_json_schema=ZERO_MINIMUM)]
 
 
 class FactIn(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):

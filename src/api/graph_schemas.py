@@ -9,7 +9,7 @@ from uuid import UUID
 import msgspec
 from msgspec import Meta
 
-from memlane.api.schemas import Content, MemoryOut, UserId
+from memlane.api.schemas import ZERO_MINIMUM, Content, MemoryOut, UserId
 from memlane.domain.segments import MAX_MESSAGES
 
 EdgeKindName = Literal[
@@ -72,5 +72,5 @@ class EdgeIn(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
     target: UUID
     kind: Literal["causal", "temporal", "narrative"]
-    weight: Annotated[float, Meta(ge=0.0, le=1.0)] | None = None
+    weight: Annotated[float, Meta(ge=0.0, le=1.0, extra_json_schema=ZERO_MINIMUM)] | None = None
     user_id: UserId | None = None

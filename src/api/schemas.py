@@ -12,13 +12,16 @@ from uuid import UUID
 import msgspec
 from msgspec import Meta
 
+from memlane.api.config import MAX_BATCH_ITEMS
 from memlane.domain.model import MemoryType
 from memlane.domain.policy import MAX_TAG_CHARS, MAX_TAGS
 
 UserId = Annotated[str, Meta(min_length=1, max_length=200, pattern=r"^\S(.*\S)?$")]
 Tag = Annotated[str, Meta(min_length=1, max_length=MAX_TAG_CHARS)]
 Tags = Annotated[list[Tag], Meta(max_length=MAX_TAGS)]
-Importance = Annotated[float, Meta(ge=0.0, le=1.0)]
+# Litestar leaves a zero bound out of the OpenAPI document; `extra` puts it back.
+ZERO_MINIMUM: dict[str, Any] = {"extra": {"minimum": 0.0}}
+Importance = Annotated[float, Meta(ge=0.0, le=1.0, extra_json_schema=ZERO_MINIMUM)]
 Content = Annotated[str, Meta(min_length=1)]
 ConversationId = Annotated[str, Meta(min_length=1, max_length=200)]
 Query = Annotated[str, Meta(min_length=1, max_length=4096)]
@@ -49,7 +52,7 @@ class MemoryIn(MemoryItemIn, kw_only=True):
 class BatchIn(_In):
     """Several memories of one user, embedded in one batch."""
 
-    memories: Annotated[list[MemoryItemIn], Meta(min_length=1)]
+    memories: Annotated[list[MemoryItemIn], Meta(min_length=1, max_length=MAX_BATCH_ITEMS)]
     user_id: UserId | None = None
 
 

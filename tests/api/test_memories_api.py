@@ -88,7 +88,7 @@ async def test_a_batch_is_stored_in_order_with_one_result_per_item(
     response = await client.post(
         "/v1/memories/batch", json={"memories": items}, headers=tenant.alice
     )
-    assert response.status_code == 200, response.text
+    assert response.status_code == 201, response.text
     results = response.json()["results"]
     assert [r["memory"]["content"] for r in results] == [i["content"] for i in items]
     assert [r["memory"]["memory_type"] for r in results][2] == "tool_result"

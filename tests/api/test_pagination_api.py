@@ -33,7 +33,7 @@ async def test_pages_neither_skip_nor_repeat_under_concurrent_inserts(
         json={"memories": [{"content": c} for c in _sentences(25, 1)]},
         headers=tenant.alice,
     )
-    assert seeded.status_code == 200, seeded.text
+    assert seeded.status_code == 201, seeded.text
     original = {r["memory"]["id"] for r in seeded.json()["results"]}
 
     seen: list[str] = []

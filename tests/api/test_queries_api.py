@@ -23,7 +23,7 @@ async def _seed(client: Client, headers: dict[str, str]) -> list[str]:
     response = await client.post(
         "/v1/memories/batch", json={"memories": [{"content": c} for c in FACTS]}, headers=headers
     )
-    assert response.status_code == 200, response.text
+    assert response.status_code == 201, response.text
     return [r["memory"]["id"] for r in response.json()["results"]]
 
 

@@ -1,15 +1,13 @@
-"""HttpMemoryContextAdapter against the real app served by uvicorn on 127.0.0.1."""
+"""HttpMemoryContextAdapter (on AsyncMemlaneClient) against the real app served by uvicorn
+on 127.0.0.1."""
 
 from __future__ import annotations
 
-import asyncio
-import socket
 from collections.abc import AsyncIterator
 from uuid import uuid4
 
 import asyncpg
 import pytest
-import uvicorn
 
 from memlane.adapters.http.context import HttpMemoryContextAdapter
 from memlane.api.app import create_app
@@ -27,15 +25,9 @@ from tests.api.conftest import (  # noqa: F401 - session fixtures shared with th
     pool_readiness,
     services_opener,
 )
+from tests.client.conftest import free_port, live_server
 
 pytestmark = pytest.mark.integration
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @pytest.fixture
@@ -45,20 +37,8 @@ async def base_url(
     services = ApiServices(
         service=memory_service, keys=key_service, readiness=pool_readiness(pg_pool, embedder)
     )
-    port = _free_port()
-    config = uvicorn.Config(
-        create_app(services_opener(services)), host="127.0.0.1", port=port, log_level="warning"
-    )
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        assert not task.done(), "uvicorn failed to start"
-        await asyncio.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        await task
+    async with live_server(create_app(services_opener(services))) as url:
+        yield url
 
 
 async def test_the_remote_adapter_returns_the_same_context_as_the_service(
@@ -112,7 +92,7 @@ async def test_a_rejected_query_is_invalid(base_url: str, key_service: KeyServic
 
 
 async def test_an_unreachable_server_is_storage_unavailable() -> None:
-    url = f"http://127.0.0.1:{_free_port()}"
+    url = f"http://127.0.0.1:{free_port()}"
     async with HttpMemoryContextAdapter(url, "ml_" + "A" * 43, timeout_ms=500) as remote:
         with pytest.raises(StorageUnavailable):
             await remote.prompt_context("alice", "anything")

@@ -10,7 +10,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody, Parameter, QueryParameter
 from litestar.status_codes import HTTP_201_CREATED
 
-from memlane.api.config import ApiConfig
+from memlane.api.config import MAX_PAGE_LIMIT, ApiConfig
 from memlane.api.cursor import decode_cursor, encode_cursor
 from memlane.api.deps import MEMORIES, OWNER, Memories, owner_from_body
 from memlane.api.fact_schemas import (
@@ -60,7 +60,8 @@ class FactsController(Controller):
             str | None, Parameter(description="`next_cursor` of the previous page.")
         ] = None,
         limit: Annotated[
-            int | None, Parameter(description="Page size, 1..200 (default 50).")
+            int | None,
+            Parameter(ge=1, le=MAX_PAGE_LIMIT, description="Page size (default 50)."),
         ] = None,
     ) -> FactPageOut:
         """List a user's facts, newest first, with keyset pagination."""

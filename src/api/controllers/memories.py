@@ -11,11 +11,12 @@ import msgspec
 from litestar import Controller, Response, delete, get, patch, post
 from litestar.di import NamedDependency
 from litestar.exceptions import ValidationException
+from litestar.openapi import ResponseSpec
 from litestar.params import FromPath, JSONBody, Parameter, QueryParameter
 from litestar.response import Stream
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
-from memlane.api.config import ApiConfig
+from memlane.api.config import MAX_PAGE_LIMIT, MAX_SEARCH_LIMIT, ApiConfig
 from memlane.api.cursor import decode_cursor, encode_cursor
 from memlane.api.deps import MEMORIES, OWNER, REACH, Memories, Reached, owner_from_body
 from memlane.api.mapping import (
@@ -27,6 +28,7 @@ from memlane.api.mapping import (
     to_patch,
 )
 from memlane.api.metrics import ApiMetrics
+from memlane.api.openapi import MEMORY_UNREADABLE
 from memlane.api.params import ERRORS, READ, WRITE, bounded_limit
 from memlane.api.schemas import (
     BatchIn,
@@ -65,6 +67,7 @@ class MemoriesController(Controller):
         opt=WRITE,
         status_code=HTTP_201_CREATED,
         raises=ERRORS,
+        responses={200: ResponseSpec(RememberOut, description="Merged into a near-duplicate")},
         dependencies={"owner": owner_from_body(MemoryIn)},
     )
     async def store(
@@ -85,8 +88,9 @@ class MemoriesController(Controller):
         "/batch",
         operation_id="storeMemories",
         opt=WRITE,
-        status_code=HTTP_200_OK,
+        status_code=HTTP_201_CREATED,
         raises=ERRORS,
+        responses={200: ResponseSpec(BatchOut, description="At least one item merged")},
         dependencies={"owner": owner_from_body(BatchIn)},
     )
     async def store_batch(
@@ -96,14 +100,19 @@ class MemoriesController(Controller):
         owner: NamedDependency[Owner],
         config: NamedDependency[ApiConfig],
         metrics: NamedDependency[ApiMetrics],
-    ) -> BatchOut:
-        """Store several memories of one user with one batched embedding call, in order."""
+    ) -> Response[BatchOut]:
+        """Store several memories of one user with one batched embedding call, in order:
+        201 when all are new, 200 when any merged into a near-duplicate."""
         if len(data.memories) > config.max_batch_items:
             raise ValidationException(f"at most {config.max_batch_items} memories per batch")
         results = await service.remember_many(owner, [to_new_memory(m) for m in data.memories])
         for result in results:
             metrics.stored(result.merged)
-        return BatchOut(results=[remember_out(r) for r in results])
+        merged = any(r.merged for r in results)
+        return Response(
+            BatchOut(results=[remember_out(r) for r in results]),
+            status_code=HTTP_200_OK if merged else HTTP_201_CREATED,
+        )
 
     @post(
         "/learn",
@@ -111,6 +120,7 @@ class MemoriesController(Controller):
         opt=WRITE,
         status_code=HTTP_201_CREATED,
         raises=ERRORS,
+        responses={200: ResponseSpec(LearnOut, description="Merged, or skipped as too short")},
         dependencies={"owner": owner_from_body(LearnIn)},
     )
     async def learn(
@@ -150,12 +160,15 @@ class MemoriesController(Controller):
         ] = None,
         tag: Annotated[str | None, Parameter(description="Only memories with this tag.")] = None,
         conversation_id: Annotated[str | None, Parameter(max_length=200)] = None,
-        min_importance: Annotated[float | None, Parameter(ge=0.0, le=1.0)] = None,
+        min_importance: Annotated[
+            float | None, Parameter(ge=0.0, le=1.0, schema_extra={"minimum": 0.0})
+        ] = None,
         cursor: Annotated[
             str | None, Parameter(description="`next_cursor` of the previous page.")
         ] = None,
         limit: Annotated[
-            int | None, Parameter(description="Page size, 1..200 (default 50).")
+            int | None,
+            Parameter(ge=1, le=MAX_PAGE_LIMIT, description="Page size (default 50)."),
         ] = None,
     ) -> PageOut:
         """List a user's memories, newest first, with keyset pagination (no skips, no repeats)."""
@@ -175,7 +188,9 @@ class MemoriesController(Controller):
         owner: NamedDependency[Owner],
         config: NamedDependency[ApiConfig],
         q: Annotated[str, Parameter(min_length=1, max_length=4096, description="Query text.")],
-        limit: Annotated[int | None, Parameter(description="Results, 1..100 (default 10).")] = None,
+        limit: Annotated[
+            int | None, Parameter(ge=1, le=MAX_SEARCH_LIMIT, description="Results (default 10).")
+        ] = None,
         min_similarity: Annotated[float | None, Parameter(ge=-1.0, le=1.0)] = None,
     ) -> SearchOut:
         """Memories most similar to `q`, with cosine similarity and combined relevance."""
@@ -217,14 +232,20 @@ class MemoriesController(Controller):
             media_type=NDJSON, status_code=HTTP_200_OK,
         )
 
-    @get("/{memory_id:uuid}", operation_id="getMemory", opt=READ, raises=ERRORS)
+    @get(
+        "/{memory_id:uuid}", operation_id="getMemory", opt=READ, raises=ERRORS,
+        responses={409: MEMORY_UNREADABLE},
+    )
     async def get_memory(
         self, memory_id: FromPath[UUID], service: Memories, owner: NamedDependency[Owner]
     ) -> MemoryOut:
         """One memory; another user's or tenant's memory is 404, never 403."""
         return memory_out(await service.get(owner, memory_id))
 
-    @patch("/{memory_id:uuid}", operation_id="editMemory", opt=WRITE, raises=ERRORS)
+    @patch(
+        "/{memory_id:uuid}", operation_id="editMemory", opt=WRITE, raises=ERRORS,
+        responses={409: MEMORY_UNREADABLE},
+    )
     async def edit_memory(
         self,
         memory_id: FromPath[UUID],

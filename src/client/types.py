@@ -1,0 +1,90 @@
+"""Results only the remote API has a shape for; the rest are memlane's domain types."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from uuid import UUID
+
+from memlane.domain.facts import Fact
+from memlane.domain.graph import EdgeKind
+from memlane.domain.model import Memory, MemoryType
+from memlane.domain.topics import OpenQuestion
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryPage:
+    """One page of a listing, newest first; pass `next_cursor` back as `cursor` (None: done)."""
+
+    items: tuple[Memory, ...]
+    next_cursor: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class FactPage:
+    """One page of facts, newest first; pass `next_cursor` back as `cursor` (None: done)."""
+
+    items: tuple[Fact, ...]
+    next_cursor: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class GraphEdge:
+    """An edge as the API shows it: its strength now as `weight`."""
+
+    source: UUID
+    target: UUID
+    kind: EdgeKind
+    weight: float
+
+
+@dataclass(frozen=True, slots=True)
+class GraphNode:
+    """A memory as a node of a neighbourhood: its summary, not its full content."""
+
+    id: UUID
+    memory_type: MemoryType
+    summary: str
+    importance: float
+    created_at: datetime
+    conversation_id: str | None = None
+    superseded_by: UUID | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbourhood:
+    """A memory and the memories within some edges of it, with those edges."""
+
+    nodes: tuple[GraphNode, ...]
+    edges: tuple[GraphEdge, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AddedMessages:
+    """What adding a conversation's messages stored: one memory per segment and the edges
+    the write made (like the in-process value, with edges as the API shows them)."""
+
+    memories: tuple[Memory, ...]
+    edges: tuple[GraphEdge, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Readiness:
+    """/readyz: whether the database and the embedder both answer."""
+
+    ready: bool
+    checks: Mapping[str, bool] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class TopicView:
+    """One topic, derived at read time: its current facts, its commitments as next actions,
+    the user's questions no later memory answered, its last activity."""
+
+    topic: str
+    count: int
+    last_activity: datetime
+    facts: tuple[Fact, ...] = ()
+    next_actions: tuple[Fact, ...] = ()
+    open_questions: tuple[OpenQuestion, ...] = ()

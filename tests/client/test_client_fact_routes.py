@@ -1,0 +1,76 @@
+"""The client over the fact and profile routes, through the real app."""
+
+from __future__ import annotations
+
+import pytest
+from litestar import Litestar
+
+from memlane.client import FactPage, TopicView
+from memlane.domain.fact_records import FactNotFound
+from memlane.domain.facts import Fact, FactType, TimeSpan
+from memlane.domain.profile import PROFILE_HEADER, Profile
+from memlane.domain.topics import TopicNotFound, TopicSummary
+from tests.api.conftest import TenantKeys
+from tests.client.conftest import remote
+from tests.client.test_async_client_routes import token_of
+
+pytestmark = pytest.mark.integration
+
+
+async def test_facts_and_the_profile_round_trip_as_domain_types(
+    app: Litestar, tenant: TenantKeys
+) -> None:
+    async with remote(app, token_of(tenant.alice)) as client:
+        memory = await client.remember(content="I work as a nurse at Santa Maria hospital")
+        read = await client.facts()
+        stated = await client.state_fact(relation="lives_in", object="Lisbon",
+                                         fact_type="identity", user_fact_score=8)
+        moved = await client.state_fact(relation="lives_in", object="Porto")
+        fetched = await client.get_fact(fact_id=stated.id)
+        scored = await client.update_fact(fact_id=moved.id, user_fact_score=9,
+                                          time_span=TimeSpan.LONG_TERM)
+        cleared = await client.update_fact(fact_id=moved.id, clear_score=True)
+        ended = await client.facts(current=False)
+        everything = await client.facts(current=None, fact_type=FactType.IDENTITY, limit=2)
+        profile = await client.profile()
+        await client.delete_fact(fact_id=stated.id)
+        with pytest.raises(FactNotFound) as missing:
+            await client.get_fact(fact_id=stated.id)
+    assert isinstance(read, FactPage) and all(isinstance(f, Fact) for f in read.items)
+    assert {(f.relation, f.object) for f in read.items} == {
+        ("works_as", "nurse"), ("works_at", "Santa Maria hospital")}
+    assert all(f.source_memory_id == memory.id for f in read.items)
+    assert (stated.fact_type, stated.user_fact_score) == (FactType.IDENTITY, 8)
+    assert fetched.object == "Lisbon" and fetched.superseded_by == moved.id
+    assert scored.user_fact_score == 9 and scored.time_span is TimeSpan.LONG_TERM
+    assert cleared.user_fact_score is None
+    assert [f.object for f in ended.items] == ["Lisbon"]
+    assert len(everything.items) == 2 and everything.next_cursor is not None
+    assert isinstance(profile, Profile)
+    assert "Porto" in {f.object for f in profile.core} and "Lisbon" not in {
+        f.object for f in profile.core + profile.secondary}
+    assert missing.value.memory_id == str(stated.id)
+
+
+async def test_topics_and_the_profile_in_the_context_round_trip(
+    app: Litestar, tenant: TenantKeys
+) -> None:
+    async with remote(app, token_of(tenant.alice)) as client:
+        await client.remember(content="I planted tomatoes in the raised bed", tags=["garden"])
+        await client.remember(content="Should I water the tomatoes every day?", tags=["garden"])
+        await client.state_fact(relation="allergic_to", object="peanuts",
+                                fact_type="constraint", user_fact_score=10)
+        listed = await client.topics()
+        garden = await client.topic(topic="Garden")
+        with_profile = await client.prompt_context(None, "What grows in my garden?")
+        without = await client.prompt_context(None, "What grows in my garden?",
+                                              include_profile=False)
+        with pytest.raises(TopicNotFound):
+            await client.topic(topic="sailing trips")
+    assert [(t.topic, t.count) for t in listed] == [("garden", 2)]
+    assert all(isinstance(t, TopicSummary) for t in listed)
+    assert isinstance(garden, TopicView) and garden.count == 2
+    assert [q.question for q in garden.open_questions] == [
+        "Should I water the tomatoes every day?"]
+    assert PROFILE_HEADER in with_profile.text and "peanuts" in with_profile.text
+    assert PROFILE_HEADER not in without.text
