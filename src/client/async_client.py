@@ -17,6 +17,7 @@ from .call import (
     decoded,
     finish,
     http_options,
+    is_memory_line,
     problem_error,
     unreachable,
 )
@@ -60,7 +61,7 @@ class AsyncMemlaneClient(AsyncRoutes):
             if not 200 <= response.status_code < 300:
                 raise problem_error(response.status_code, await response.aread())
             async for line in response.aiter_lines():
-                if line.strip():
+                if is_memory_line(line):
                     yield decoded(call, line.encode())
         except httpx.TransportError as exc:
             raise unreachable(exc) from exc

@@ -42,7 +42,8 @@ def every_route(client: MemlaneClient) -> dict[str, Any]:
     first, second = (m.id for m in added.memories)
     seen["context"] = "Priya" in client.prompt_context(None, "Who is visiting?").text
     seen["retrieve"] = len(client.retrieve_context(None, "Who is visiting?", 2)) <= 2
-    seen["graph"] = len(client.neighbourhood(memory_id=first).nodes)
+    # The chained pair at least; semantic and entity links may bring more.
+    seen["graph"] = len(client.neighbourhood(memory_id=first).nodes) >= 2
     seen["connect"] = client.connect(memory_id=first, target=second, kind="narrative").kind
     client.disconnect(memory_id=first, target=second)
     fact = client.state_fact(relation="lives_in", object="Lisbon")
@@ -75,7 +76,7 @@ async def test_the_sync_client_round_trips_every_route_over_a_real_socket(
     assert seen == {
         "health": True, "ready": True, "metrics": True, "learn": seen["learn"],
         "get": "I live in Lisbon near the river", "update": 0.9, "search": True,
-        "list": True, "context": True, "retrieve": True, "graph": 2, "connect": "narrative",
+        "list": True, "context": True, "retrieve": True, "graph": True, "connect": "narrative",
         "facts": [("Lisbon", 7)], "profile": seen["profile"], "import": 2, "topics": (2, True),
         "decay": seen["decay"], "cleanup": 0, "stats": 11, "deleted": True, "export": 10,
         "delete_all": 10,
