@@ -37,6 +37,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 imports=memlane.imports,
                 readiness=memlane.readiness,
                 worker=memlane.worker,
+                audit=memlane.audit,
             )
 
     config = ApiConfig(

@@ -24,6 +24,7 @@ from memlane.adapters.facts.ollama import OllamaFactExtractor
 from memlane.adapters.imports.export_file import FileChatExportAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres import database as postgres
+from memlane.adapters.postgres.audit_adapter import postgres_audit_ports
 from memlane.adapters.postgres.database import Database
 from memlane.adapters.postgres.entity_adapter import PostgresEntityAdapter
 from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
@@ -35,6 +36,7 @@ from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
 from memlane.adapters.postgres.memory_ports import postgres_memory_ports
 from memlane.domain.policy import MemoryPolicy
+from memlane.ports.audit import AuditPort, AuditPorts
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
 from memlane.ports.fact_extraction import FactExtractionPort, FallbackListener
@@ -42,6 +44,7 @@ from memlane.ports.facts import FactPorts
 from memlane.ports.installation import InstallationPort
 from memlane.ports.storage import MemoryPorts
 from memlane.service.chat_import import ChatImporter
+from memlane.service.history import AuditService
 from memlane.service.keys import KeyService
 from memlane.service.memory_service import MemoryService
 from memlane.service.sealing import OnUnreadable, Sealer
@@ -170,6 +173,7 @@ class Container(containers.DeclarativeContainer):
     api_keys = providers.Singleton(PostgresApiKeyAdapter, pool)
     leader = providers.Singleton(PostgresLeaderLockAdapter, pool)
     graph = providers.Singleton(PostgresGraphAdapter, pool)
+    audit = providers.Singleton(postgres_audit_ports, pool)
     entities = providers.Singleton(PostgresEntityAdapter, pool)
     facts = providers.Resource(_facts, settings, database, fact_fallback)
 
@@ -188,10 +192,15 @@ class Container(containers.DeclarativeContainer):
         keywords=keywords,
         policy=policy,
         graph=graph,
+        audit=audit,
         entities=entities,
         facts=facts,
         profile_caps=providers.Callable(lambda s: s.facts.profile_caps(), settings),
         on_unreadable=on_unreadable,
+    )
+    history = providers.Singleton(
+        AuditService, audit, providers.Callable(attrgetter("store"), memories), encryption,
+        facts=providers.Callable(lambda ports: None if ports is None else ports.store, facts),
     )
     key_cache_s = providers.Callable(attrgetter("auth.key_cache_s"), settings)
     keys = providers.Singleton(KeyService, api_keys, cache_ttl_s=key_cache_s)
@@ -224,6 +233,7 @@ class Memlane:
     installation: InstallationPort
     embedder: EmbeddingPort
     worker: DecayWorker | None
+    audit: AuditService
 
     async def readiness(self) -> dict[str, bool]:
         """Whether the database and the embedder answer now."""
@@ -284,6 +294,7 @@ async def open_memlane(
             installation=installation,
             embedder=embedder,
             worker=await container.worker() if start_worker else None,  # type: ignore[misc]
+            audit=await container.history(),  # type: ignore[misc]
         )
     finally:
         await container.shutdown_resources()  # type: ignore[misc]
@@ -305,6 +316,17 @@ async def open_verifier(settings: Settings | None = None) -> AsyncIterator[Verif
     container = Container(settings=settings or load_settings())
     try:
         yield await container.verifier()  # type: ignore[misc]
+    finally:
+        await container.shutdown_resources()  # type: ignore[misc]
+
+
+@asynccontextmanager
+async def open_audit_log(settings: Settings | None = None) -> AsyncIterator[AuditPort]:
+    """The audit log without the model or the key (`memlane verify-audit`)."""
+    container = Container(settings=settings or load_settings())
+    try:
+        ports: AuditPorts = await container.audit()  # type: ignore[misc]
+        yield ports.log
     finally:
         await container.shutdown_resources()  # type: ignore[misc]
 
@@ -337,6 +359,7 @@ __all__ = [
     "Database",
     "Memlane",
     "hold_database_server",
+    "open_audit_log",
     "open_database",
     "open_keys",
     "open_memlane",

@@ -9,12 +9,14 @@ from litestar import Litestar, Router
 from litestar.datastructures import State
 from litestar.di import Provide
 
+from memlane.api.actor import actor_middleware
 from memlane.api.auth import provide_principal, scope_guard
 from memlane.api.config import ApiConfig
 from memlane.api.controllers.context import ContextController
 from memlane.api.controllers.conversations import ConversationsController
 from memlane.api.controllers.facts import FactsController, ProfileController, TopicsController
 from memlane.api.controllers.health import HealthController
+from memlane.api.controllers.history import HistoryController
 from memlane.api.controllers.imports import ImportsController
 from memlane.api.controllers.maintenance import CleanupController, DecayController
 from memlane.api.controllers.memories import MemoriesController
@@ -61,6 +63,7 @@ def create_app(
             ContextController,
             ConversationsController,
             MemoryGraphController,
+            HistoryController,
             FactsController,
             ProfileController,
             ImportsController,
@@ -81,7 +84,7 @@ def create_app(
         },
         state=State({"api_config": config, "retry_after_s": config.retry_after_s}),
         exception_handlers=EXCEPTION_HANDLERS,
-        middleware=[metrics.middleware],
+        middleware=[metrics.middleware, actor_middleware],
         request_max_body_size=config.max_request_bytes,
         openapi_config=openapi_config(),
         debug=config.debug,

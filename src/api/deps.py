@@ -18,6 +18,7 @@ from memlane.domain.auth import Principal
 from memlane.domain.model import Owner
 from memlane.domain.reach import Reach, TenantReach
 from memlane.service.chat_import import ChatImporter
+from memlane.service.history import AuditService
 from memlane.service.keys import KeyService
 from memlane.service.memory_service import MemoryService
 from memlane.service.validation import check_identifier
@@ -34,6 +35,7 @@ class ApiServices:
     keys: KeyService
     readiness: Readiness
     worker: DecayWorker | None = None
+    audit: AuditService | None = None  # history routes answer 404 without it
     imports: ChatImporter | None = None  # None: POST /v1/imports answers 503
 
 
