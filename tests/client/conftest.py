@@ -19,6 +19,7 @@ from memlane.client import AsyncMemlaneClient, RetryPolicy
 from tests.api.conftest import (  # noqa: F401 - session fixtures shared with the API tests
     api_services,
     app,
+    audit_service,
     chat_importer,
     embedder,
     key_service,
