@@ -12,6 +12,7 @@ from memlane.domain.errors import (
     InvalidMemory,
     MemlaneError,
     MemoryNotFound,
+    MemoryUnreadable,
     StorageUnavailable,
 )
 from memlane.domain.model import (
@@ -41,6 +42,7 @@ __all__ = [
     "MemoryNotFound",
     "MemoryStats",
     "MemoryType",
+    "MemoryUnreadable",
     "PromptContext",
     "ScoredMemory",
     "StorageUnavailable",

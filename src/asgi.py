@@ -28,6 +28,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             settings,
             start_worker=settings.worker.enabled,
             embedding_histogram=metrics.embedding_seconds,
+            on_unreadable=metrics.unreadable,
             fact_fallback=metrics.fact_fallback,
         ) as memlane:
             yield ApiServices(

@@ -15,7 +15,7 @@ from prometheus_client import Histogram
 from memlane.adapters.embedding.registry import open_embedder
 from memlane.adapters.embedding.registry import prepare_embedding_model as prepare_model_for
 from memlane.adapters.embedding.timed import TimedEmbeddingAdapter
-from memlane.adapters.encryption.fingerprint import verify_key_fingerprint
+from memlane.adapters.encryption.fingerprint import admit_key, refuse_new_key_over_data
 from memlane.adapters.encryption.keyfile import load_or_create_key
 from memlane.adapters.encryption.noop import NoopEncryptionAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
@@ -31,9 +31,11 @@ from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
 from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
 from memlane.adapters.postgres.import_ledger import PostgresImportLedgerAdapter
 from memlane.adapters.postgres.installation_adapter import PostgresInstallationAdapter
+from memlane.adapters.postgres.integrity_adapter import PostgresIntegrityAdapter
 from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
 from memlane.adapters.postgres.memory_ports import postgres_memory_ports
+from memlane.domain.policy import MemoryPolicy
 from memlane.ports.audit import AuditPort, AuditPorts
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
@@ -45,6 +47,8 @@ from memlane.service.chat_import import ChatImporter
 from memlane.service.history import AuditService
 from memlane.service.keys import KeyService
 from memlane.service.memory_service import MemoryService
+from memlane.service.sealing import OnUnreadable, Sealer
+from memlane.service.verification import Verifier
 from memlane.service.worker import DecayWorker
 from memlane.settings import Settings, load_settings
 
@@ -108,12 +112,14 @@ async def _encryption(settings: Settings, installation: InstallationPort) -> Enc
     """The configured adapter, after checking it is the one the stored data was written with."""
     adapter: XChaChaEncryptionAdapter | NoopEncryptionAdapter
     if settings.memory.enable_encryption:
-        key = await asyncio.to_thread(load_or_create_key, settings.memory.encryption_key_path)
+        key_path = settings.memory.encryption_key_path
+        if not await asyncio.to_thread(key_path.expanduser().exists):
+            await refuse_new_key_over_data(installation, key_path)
+        key = await asyncio.to_thread(load_or_create_key, key_path)
         adapter = XChaChaEncryptionAdapter(key)
     else:
         adapter = NoopEncryptionAdapter()
-    stored = await installation.key_fingerprint(adapter.fingerprint)
-    verify_key_fingerprint(stored, adapter.fingerprint)
+    await admit_key(installation, adapter.fingerprint)
     return adapter
 
 
@@ -137,6 +143,15 @@ async def _worker(
         await worker.stop()
 
 
+def _verifier(
+    integrity: PostgresIntegrityAdapter,
+    encryption: EncryptionPort,
+    keywords: SnowballKeywordAdapter,
+    policy: MemoryPolicy,
+) -> Verifier:
+    return Verifier(integrity, Sealer(encryption, keywords, policy.base_rate))
+
+
 class Container(containers.DeclarativeContainer):
     """Providers from settings to the services; async resources open lazily, once.
 
@@ -147,6 +162,7 @@ class Container(containers.DeclarativeContainer):
     settings = providers.Dependency(instance_of=Settings)
     load_model = providers.Object(True)
     embedding_histogram: providers.Object[Histogram | None] = providers.Object(None)
+    on_unreadable: providers.Object[OnUnreadable | None] = providers.Object(None)
     fact_fallback: providers.Object[FallbackListener | None] = providers.Object(None)
 
     # Storage
@@ -180,12 +196,14 @@ class Container(containers.DeclarativeContainer):
         entities=entities,
         facts=facts,
         profile_caps=providers.Callable(lambda s: s.facts.profile_caps(), settings),
+        on_unreadable=on_unreadable,
     )
     history = providers.Singleton(
         AuditService, audit, providers.Callable(attrgetter("store"), memories), encryption,
         facts=providers.Callable(lambda ports: None if ports is None else ports.store, facts),
     )
-    keys = providers.Singleton(KeyService, api_keys)
+    key_cache_s = providers.Callable(attrgetter("auth.key_cache_s"), settings)
+    keys = providers.Singleton(KeyService, api_keys, cache_ttl_s=key_cache_s)
     # Chat exports of other assistants (docs/import.md)
     imports = providers.Singleton(
         ChatImporter,
@@ -194,6 +212,9 @@ class Container(containers.DeclarativeContainer):
         exports=providers.Singleton(FileChatExportAdapter),
         encryption=encryption,
     )
+    # `memlane verify`: every ciphertext checked, bad rows quarantined
+    integrity = providers.Singleton(PostgresIntegrityAdapter, pool)
+    verifier = providers.Singleton(_verifier, integrity, encryption, keywords, policy)
     worker = providers.Resource(
         _worker, service, leader, settings, database, memories, embedder, facts
     )
@@ -241,18 +262,21 @@ async def open_memlane(
     check_dimension: bool = True,
     start_worker: bool = False,
     embedding_histogram: Histogram | None = None,
+    on_unreadable: OnUnreadable | None = None,
     fact_fallback: FallbackListener | None = None,
 ) -> AsyncIterator[Memlane]:
     """Open everything (embedded server, migrations, pool, key, model), yield, close it all.
 
     `load_model=False` skips warming the model for commands that never embed (decay, cleanup);
     `embedding_histogram` times every embedding call, `fact_fallback` counts the optional
-    fact extractor's fallbacks to the heuristics (both the API's metrics).
+    fact extractor's fallbacks to the heuristics (both the API's metrics); `on_unreadable`
+    hears the id of each memory a read leaves out because it does not decrypt.
     """
     container = Container(
         settings=settings or load_settings(),
         load_model=providers.Object(load_model),
         embedding_histogram=providers.Object(embedding_histogram),
+        on_unreadable=providers.Object(on_unreadable),
         fact_fallback=providers.Object(fact_fallback),
     )
     try:
@@ -282,6 +306,16 @@ async def open_keys(settings: Settings | None = None) -> AsyncIterator[KeyServic
     container = Container(settings=settings or load_settings())
     try:
         yield await container.keys()  # type: ignore[misc]
+    finally:
+        await container.shutdown_resources()  # type: ignore[misc]
+
+
+@asynccontextmanager
+async def open_verifier(settings: Settings | None = None) -> AsyncIterator[Verifier]:
+    """The ciphertext check without loading the model (`memlane verify`)."""
+    container = Container(settings=settings or load_settings())
+    try:
+        yield await container.verifier()  # type: ignore[misc]
     finally:
         await container.shutdown_resources()  # type: ignore[misc]
 
@@ -329,6 +363,7 @@ __all__ = [
     "open_database",
     "open_keys",
     "open_memlane",
+    "open_verifier",
     "prepare_embedding_model",
     "resolve_database_url",
 ]

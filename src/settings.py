@@ -101,6 +101,10 @@ class MemorySettings(_Section):
     encryption_key_path: Path = Field(default_factory=lambda: data_home() / "memory_encryption.key")
     context_char_budget: int = Field(2000, ge=100)
     max_content_bytes: int = Field(32 * 1024, ge=1, le=16 * 1024 * 1024)
+    # Bounds of a memory's metadata (docs/security.md, "No 5xx on any input").
+    max_metadata_depth: int = Field(8, ge=1, le=64)
+    max_metadata_keys: int = Field(256, ge=1, le=100_000)
+    max_metadata_bytes: int = Field(16 * 1024, ge=2, le=16 * 1024 * 1024)
     extra_cues: dict[str, list[str]] = Field(default_factory=dict)
     relevance: RelevanceSettings = Field(default_factory=RelevanceSettings)
     recall: RecallSettings = Field(default_factory=RecallSettings)
@@ -118,6 +122,9 @@ class MemorySettings(_Section):
             weights=RelevanceWeights(**self.relevance.model_dump()),
             cues=CueBook.default(self.extra_cues),
             max_content_bytes=self.max_content_bytes,
+            max_metadata_depth=self.max_metadata_depth,
+            max_metadata_keys=self.max_metadata_keys,
+            max_metadata_bytes=self.max_metadata_bytes,
             recall=RecallTuning(**self.recall.model_dump()),
         )
 
@@ -196,6 +203,9 @@ class WorkerSettings(_Section):
 
 class AuthSettings(_Section):
     enabled: bool = True
+    # How long a process trusts a token it checked: a key revoked by another process (the
+    # CLI, another replica) is refused at most this much later (docs/security.md).
+    key_cache_s: float = Field(10.0, ge=0, le=300)
 
 
 class ImportSettings(_Section):

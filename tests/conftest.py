@@ -7,6 +7,8 @@ import os
 import shutil
 import tempfile
 from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from urllib.parse import urlsplit, urlunsplit
 from uuid import uuid4
 
 import asyncpg
@@ -82,3 +84,35 @@ def owner() -> Owner:
     """A tenant and user no other test uses, so tests on a shared database need no cleanup."""
     suffix = uuid4().hex[:12]
     return Owner(tenant=f"tenant-{suffix}", user_id=f"user-{suffix}")
+
+
+
+@asynccontextmanager
+async def scratch_database(server_url: str) -> AsyncIterator[str]:
+    """A migrated database of its own on the test server, dropped afterwards."""
+    from memlane.adapters.postgres.migrations import migrate
+
+    name = f"memlane_{uuid4().hex[:12]}"
+    admin = await asyncpg.connect(server_url)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    url = urlunsplit(urlsplit(server_url)._replace(path=f"/{name}"))
+    try:
+        await migrate(url)
+        yield url
+    finally:
+        admin = await asyncpg.connect(server_url)
+        try:
+            await admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()
+
+
+@pytest.fixture
+async def fresh_database_url(database_url: str) -> AsyncIterator[str]:
+    """A database of its own, for the few tests that look at the whole installation (every
+    row, the key fingerprint): the shared one holds every other test's memories."""
+    async with scratch_database(database_url) as url:
+        yield url

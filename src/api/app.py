@@ -26,6 +26,7 @@ from memlane.api.errors import EXCEPTION_HANDLERS
 from memlane.api.metrics import ApiMetrics
 from memlane.api.openapi import SECURITY, document_problems, openapi_config, swagger_assets
 from memlane.api.ui import ui_routers, ui_template_config
+from memlane.api.transport import check_json_body
 
 OpenServices = Callable[[], AbstractAsyncContextManager[ApiServices]]
 
@@ -71,6 +72,7 @@ def create_app(
         ],
         guards=[scope_guard],
         dependencies={"principal": Provide(provide_principal)},
+        before_request=check_json_body,
         security=SECURITY,
     )
     app = Litestar(

@@ -16,10 +16,12 @@ from memlane.api.config import ApiConfig
 from memlane.api.params import UserParam
 from memlane.domain.auth import Principal
 from memlane.domain.model import Owner
+from memlane.domain.reach import Reach, TenantReach
 from memlane.service.chat_import import ChatImporter
 from memlane.service.history import AuditService
 from memlane.service.keys import KeyService
 from memlane.service.memory_service import MemoryService
+from memlane.service.validation import check_identifier
 from memlane.service.worker import DecayWorker
 
 Readiness = Callable[[], Awaitable[dict[str, bool]]]
@@ -60,6 +62,7 @@ def acting_owner(principal: Principal, user_id: str | None, config: ApiConfig) -
     """The owner a request acts for (see `owner_for`), rejecting blank user ids."""
     if user_id is not None and not user_id.strip():
         raise ValidationException("user_id must not be blank")
+    check_identifier("user_id", user_id)  # a NUL or an invisible id is a 422 here
     return owner_for(principal, user_id, config.default_user_id)
 
 
@@ -72,17 +75,19 @@ def provide_owner(
     return acting_owner(principal, user_id, config)
 
 
-def provide_owner_or_everyone(
+def provide_reach(
     principal: NamedDependency[Principal],
     config: NamedDependency[ApiConfig],
     user_id: UserParam = None,
-) -> Owner | None:
-    """None (every tenant and user) for an unpinned admin key naming no user, else one owner.
-
-    `admin` is the installation operator's scope: without a user it runs what the background
-    worker runs, across every tenant."""
-    if principal.is_admin and principal.user_id is None and user_id is None:
-        return None
+) -> Reach:
+    """Whom a maintenance job or a count covers when the key names no user: an `operator`
+    key every tenant (None), an unpinned `admin` key every user of its own tenant, any
+    other key exactly one owner (as everywhere else)."""
+    if principal.user_id is None and user_id is None:
+        if principal.is_operator:
+            return None
+        if principal.is_admin:
+            return TenantReach(principal.tenant)
     return acting_owner(principal, user_id, config)
 
 
@@ -103,5 +108,7 @@ def owner_from_body(schema: type[NamesUser]) -> Provide:
 Memories = NamedDependency[SkipValidation[MemoryService]]
 
 OWNER = Provide(provide_owner, sync_to_thread=False)
-OWNER_OR_EVERYONE = Provide(provide_owner_or_everyone, sync_to_thread=False)
+REACH = Provide(provide_reach, sync_to_thread=False)
+# The reach as handlers receive it: ours, and a union of dataclasses msgspec cannot validate.
+Reached = NamedDependency[SkipValidation[Reach]]
 MEMORIES = Provide(provide_memories, sync_to_thread=False)

@@ -11,6 +11,7 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
 from memlane.api.cursor import BadCursor
+from memlane.api.transport import MalformedBody, UnsupportedMediaType
 from memlane.domain.chat_import import ImportInProgress
 from memlane.domain.errors import (
     DecryptionFailed,
@@ -18,9 +19,11 @@ from memlane.domain.errors import (
     InvalidMemory,
     MemlaneError,
     MemoryNotFound,
+    MemoryUnreadable,
     StorageUnavailable,
 )
 from memlane.domain.fact_records import FactNotFound
+from memlane.domain.text_rules import clipped
 from memlane.domain.topics import TopicNotFound
 
 log = logging.getLogger(__name__)
@@ -28,6 +31,9 @@ log = logging.getLogger(__name__)
 PROBLEM_JSON = "application/problem+json"
 PROBLEM_BASE = "urn:memlane:problem:"
 RETRY_AFTER_S = 5
+# A problem quotes at most this much of what it is about: a 100k-character query is not
+# echoed back whole (nor is any input an error message happens to contain).
+MAX_QUOTED_CHARS = 200
 
 _TITLES = {
     400: "Bad Request",
@@ -62,7 +68,7 @@ def problem(
         "type": PROBLEM_BASE + slug,
         "title": _TITLES.get(status, "Error"),
         "status": status,
-        "detail": detail,
+        "detail": clipped(detail, MAX_QUOTED_CHARS),
     }
     if request is not None:
         body["instance"] = request.url.path
@@ -79,17 +85,37 @@ def handle_http(request: Request[Any, Any, Any], exc: HTTPException) -> Response
     """Litestar's own errors (validation, 401/403/404/405, malformed bodies)."""
     status = exc.status_code
     headers = dict(exc.headers or {})
+    if isinstance(exc, MalformedBody):
+        return problem(400, "malformed-body", str(exc.detail), request)
     if isinstance(exc, ValidationException):
         errors = exc.extra if isinstance(exc.extra, list) else []
         malformed = "decode" in str(exc.detail).lower() or "malformed" in str(exc.detail).lower()
         if malformed:
             return problem(400, "malformed-body", "the request body is not valid JSON", request)
-        return problem(422, "validation", str(exc.detail), request, errors=errors)
-    slug = {401: "unauthorized", 403: "forbidden", 404: "not-found", 405: "method-not-allowed"}
+        # Litestar's detail names the URL, query string included: say the path only.
+        detail = str(exc.detail).split("?", 1)[0]
+        return problem(422, "validation", detail, request, errors=_clipped_errors(errors))
+    if isinstance(exc, UnsupportedMediaType):
+        response = problem(415, "unsupported-media-type", str(exc.detail), request)
+        response.headers.update(headers)
+        return response
+    slug = {
+        401: "unauthorized", 403: "forbidden", 404: "not-found", 405: "method-not-allowed",
+        413: "too-large",
+    }
     detail = str(exc.detail) if status < 500 else _TITLES.get(status, "Error")
     response = problem(status, slug.get(status, "http-error"), detail, request)
     response.headers.update(headers)
     return response
+
+
+def _clipped_errors(errors: list[Any]) -> list[Any]:
+    """Validation errors as Litestar lists them, every quoted string cut short."""
+    return [
+        {k: clipped(v, MAX_QUOTED_CHARS) if isinstance(v, str) else v for k, v in e.items()}
+        if isinstance(e, dict) else e
+        for e in errors
+    ]
 
 
 def handle_domain(request: Request[Any, Any, Any], exc: MemlaneError) -> Response[dict[str, Any]]:
@@ -102,6 +128,15 @@ def handle_domain(request: Request[Any, Any, Any], exc: MemlaneError) -> Respons
         # Its own type, so a client tells a missing memory from a user outside its reach.
         return problem(
             404, "memory-not-found", "no such memory", request, memory_id=str(exc.memory_id)
+        )
+    if isinstance(exc, MemoryUnreadable):
+        # 409: the memory is there and the request is sound, but the row's state (a ciphertext
+        # that does not authenticate) stops it; the owner can DELETE it, an operator restore
+        # it from a backup or quarantine it with `memlane verify --quarantine`.
+        return problem(
+            409, "memory-unreadable",
+            "this memory is damaged and cannot be decrypted; delete it or restore it from "
+            "a backup", request, memory_id=str(exc.memory_id),
         )
     if isinstance(exc, InvalidMemory):
         return problem(422, "invalid-memory", str(exc), request)

@@ -58,6 +58,11 @@ class ApiMetrics:
             ["outcome"],
             registry=self.registry,
         )
+        self.unreadable_memories = Counter(
+            "memlane_memories_unreadable",
+            "Memories left out of a read (or refused by id) because they do not decrypt",
+            registry=self.registry,
+        )
         self.decay_runs = Counter(
             "memlane_decay_runs",
             "Decay runs requested through the API",
@@ -74,6 +79,11 @@ class ApiMetrics:
 
     def watch_worker(self, worker: DecayWorker | None) -> None:
         self._worker.worker = worker
+
+    def unreadable(self, memory_id: object) -> None:
+        """The service's report of a memory that does not decrypt (counted, never labelled
+        by id: the warning in the log names it)."""
+        self.unreadable_memories.inc()
 
     def stored(self, merged: bool) -> None:
         self.memories_stored.labels("merged" if merged else "new").inc()

@@ -15,6 +15,7 @@ from litestar.static_files import create_static_files_router
 from swagger_ui_bundle import swagger_ui_path
 
 from memlane.api.errors import PROBLEM_JSON
+from memlane.api.transport import takes_json
 
 SCHEMA_PATH = "/schema"  # Swagger UI here and at /schema/swagger; the document at openapi.json
 ASSETS_PATH = "/schema-assets/swagger-ui"
@@ -52,6 +53,14 @@ PROBLEM_RESPONSES: dict[int, ResponseSpec] = {
     500: _problem("Internal error; no details are disclosed (problem+json)"),
     503: _problem("Database or embedder unavailable; retry after Retry-After (problem+json)"),
 }
+
+
+# Answers only some routes give: 415 where a JSON body is read (api/transport.py), 409 where
+# one memory is read or edited and it is damaged (memory-unreadable, docs/security.md).
+UNSUPPORTED_MEDIA_TYPE = _problem("The body was not sent as application/json (problem+json)")
+MEMORY_UNREADABLE = _problem(
+    "The memory is damaged and cannot be decrypted: memory-unreadable (problem+json)"
+)
 
 
 def openapi_config() -> OpenAPIConfig:
@@ -97,4 +106,12 @@ def document_problems(app: Litestar) -> None:
             continue  # probes answer plain JSON, the schema and assets are not documented
         for handler in getattr(route, "route_handlers", ()):
             if isinstance(handler, HTTPRouteHandler) and handler.include_in_schema:
-                handler.responses = {**PROBLEM_RESPONSES, **(handler.responses or {})}
+                handler.responses = {
+                    **PROBLEM_RESPONSES, **_route_problems(handler), **(handler.responses or {})
+                }
+
+
+def _route_problems(handler: HTTPRouteHandler) -> dict[int, ResponseSpec]:
+    """Problems a route answers beyond the common ones: 415 where it reads a JSON body (a
+    handler documents its own others, e.g. 409 memory-unreadable, in `responses`)."""
+    return {415: UNSUPPORTED_MEDIA_TYPE} if takes_json(handler) else {}

@@ -187,7 +187,7 @@ class StatsOut(msgspec.Struct, kw_only=True):
 
 
 class MaintenanceOut(msgspec.Struct, kw_only=True):
-    """How many memories a maintenance run touched, and over whom (`user` or `all`)."""
+    """How many memories a maintenance run touched, and over whom (`user`, `tenant`, `all`)."""
 
     affected: int
     scope: str

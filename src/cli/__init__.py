@@ -12,6 +12,7 @@ from memlane.cli.maintenance import backfill, cleanup, db_url, decay, migrate, r
 from memlane.cli.model import prepare_model
 from memlane.cli.paths import hint_legacy_data
 from memlane.cli.serve import serve
+from memlane.cli.verify import verify
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -40,6 +41,7 @@ for command in (
     import_,
     import_chats,
     prepare_model,
+    verify,
     verify_audit,
 ):
     main.add_command(command)

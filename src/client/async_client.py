@@ -17,6 +17,7 @@ from .call import (
     decoded,
     finish,
     http_options,
+    is_memory_line,
     problem_error,
     succeeded,
     unreachable,
@@ -70,7 +71,7 @@ class AsyncMemlaneClient(AsyncRoutes):
             if not succeeded(call, response.status_code):
                 raise problem_error(response.status_code, await response.aread())
             async for line in response.aiter_lines():
-                if line.strip():
+                if is_memory_line(line):
                     yield decoded(call, line.encode())
         except httpx.TransportError as exc:
             raise unreachable(exc) from exc

@@ -12,11 +12,13 @@ from memlane.domain.errors import MemlaneError
 
 
 class Scope(StrEnum):
-    """What a key may do; `admin` implies the other two and reaches every user."""
+    """What a key may do. `admin` implies read and write and reaches every user of the key's
+    tenant; `operator` implies all of them and reaches every tenant (created only by the CLI)."""
 
     READ = "memories:read"
     WRITE = "memories:write"
     ADMIN = "admin"
+    OPERATOR = "operator"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,12 +52,20 @@ class Principal:
     scopes: frozenset[Scope]
 
     def allows(self, scope: Scope) -> bool:
-        """Whether the principal holds the scope (admin holds every scope)."""
-        return scope in self.scopes or Scope.ADMIN in self.scopes
+        """Whether the principal holds the scope (admin holds read and write, operator all)."""
+        if scope in self.scopes or Scope.OPERATOR in self.scopes:
+            return True
+        return Scope.ADMIN in self.scopes and scope is not Scope.OPERATOR
 
     @property
     def is_admin(self) -> bool:
-        return Scope.ADMIN in self.scopes
+        """Whether the key may act for every user of its tenant without naming one."""
+        return self.allows(Scope.ADMIN)
+
+    @property
+    def is_operator(self) -> bool:
+        """Whether the key may act across every tenant (maintenance, installation totals)."""
+        return Scope.OPERATOR in self.scopes
 
 
 def parse_scopes(names: object) -> frozenset[Scope]:

@@ -35,6 +35,15 @@ class DecryptionFailed(MemlaneError):
     """A ciphertext did not authenticate: wrong key, tampering, or copied from another row."""
 
 
+class MemoryUnreadable(MemlaneError):
+    """The owner's memory exists but its ciphertext does not open (a damaged row): it is left
+    out of lists, search, context and export; `memlane verify` finds and quarantines it."""
+
+    def __init__(self, memory_id: object) -> None:
+        super().__init__(f"memory {memory_id} cannot be decrypted")
+        self.memory_id = memory_id
+
+
 class WrongEncryptionKey(MemlaneError):
     """The key file does not match the fingerprint stored with the data."""
 

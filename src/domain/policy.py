@@ -13,6 +13,11 @@ MIN_LEARN_CHARS = 20
 MAX_CONTENT_BYTES = 32 * 1024
 MAX_TAGS = 32
 MAX_TAG_CHARS = 64
+# Metadata is the caller's structured extra: bounded so that one user's lists and contexts
+# stay small (unbounded, 100,000 keys made every list of that user answer 21 MB).
+MAX_METADATA_DEPTH = 8
+MAX_METADATA_KEYS = 256
+MAX_METADATA_BYTES = 16 * 1024
 
 
 @dataclass(frozen=True)
@@ -116,6 +121,9 @@ class MemoryPolicy:
     cues: CueBook = field(default_factory=CueBook.default)
     max_content_bytes: int = MAX_CONTENT_BYTES
     min_learn_chars: int = MIN_LEARN_CHARS
+    max_metadata_depth: int = MAX_METADATA_DEPTH
+    max_metadata_keys: int = MAX_METADATA_KEYS
+    max_metadata_bytes: int = MAX_METADATA_BYTES
     recall: RecallTuning = field(default_factory=RecallTuning)
     graph: GraphTuning = field(default_factory=GraphTuning)
 
@@ -135,6 +143,8 @@ class MemoryPolicy:
             raise ValueError("max_content_bytes must be at least 1")
         if self.min_learn_chars < 0:
             raise ValueError("min_learn_chars must not be negative")
+        if min(self.max_metadata_depth, self.max_metadata_keys, self.max_metadata_bytes) < 1:
+            raise ValueError("the metadata bounds must be at least 1")
         base_rate_per_day(self.decay_factor)
 
     @property

@@ -9,9 +9,18 @@ class InstallationPort(ABC):
     """The key fingerprint the data was sealed with, and the shape of the embedding column."""
 
     @abstractmethod
-    async def key_fingerprint(self, offered: str) -> str:
-        """The fingerprint stored with the data, storing `offered` first if there is none
-        (race-free first write)."""
+    async def key_fingerprint(self, offered: str) -> str | None:
+        """The fingerprint stored with the data, storing `offered` first if there is none and
+        no memory exists yet (race-free first write). None: memories exist without a recorded
+        fingerprint, which is never overwritten by whatever key is offered now."""
+
+    @abstractmethod
+    async def recorded_fingerprint(self) -> str | None:
+        """The fingerprint stored with the data, without recording anything."""
+
+    @abstractmethod
+    async def has_memories(self) -> bool:
+        """Whether any memory of any owner is stored."""
 
     @abstractmethod
     async def check_embedding_dimension(self, model: str, dimension: int) -> None:

@@ -8,10 +8,12 @@ from datetime import datetime
 from uuid import UUID
 
 from memlane.domain.model import MemoryStats, Owner, StoredMemory, Vector
+from memlane.domain.reach import Reach
 
 
 class MaintenancePort(ABC):
-    """Set-based jobs over memories; `owner=None` means every tenant and user."""
+    """Set-based jobs over memories; a `Reach` is one owner, one tenant (TenantReach) or
+    None: every tenant and user."""
 
     @abstractmethod
     async def record_access(
@@ -22,20 +24,20 @@ class MaintenancePort(ABC):
 
     @abstractmethod
     async def materialise_decay(
-        self, owner: Owner | None, now: datetime, base_rate: float
+        self, owner: Reach, now: datetime, base_rate: float
     ) -> int:
         """Write importance(now) into the stored column; returns rows whose value changed."""
 
     @abstractmethod
     async def cleanup(
-        self, owner: Owner | None, min_importance: float, now: datetime, base_rate: float
+        self, owner: Reach, min_importance: float, now: datetime, base_rate: float
     ) -> int:
         """Delete unpinned memories whose importance at `now` is <= min_importance; returns
         how many. Judged from the heat, not the stored column; the survivors' stored
         importance is left as it is (materialise_decay writes it)."""
 
     @abstractmethod
-    async def stats(self, owner: Owner | None, now: datetime, base_rate: float) -> MemoryStats:
+    async def stats(self, owner: Reach, now: datetime, base_rate: float) -> MemoryStats:
         """Totals; avg_importance is computed at `now`, not read from the stale column."""
 
     @abstractmethod

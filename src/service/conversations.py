@@ -32,6 +32,7 @@ from memlane.domain.segments import (
 from memlane.ports.clock import Clock
 from memlane.ports.graph import GraphPort
 from memlane.ports.memories import MemoryStorePort
+from memlane.service.validation import check_identifier
 from memlane.service.writing import Writer
 
 log = logging.getLogger(__name__)
@@ -141,6 +142,7 @@ def _checked_id(conversation_id: str) -> str:
         raise InvalidMemory(
             f"conversation_id must be 1 to {MAX_CONVERSATION_ID_CHARS} characters"
         )
+    check_identifier("conversation_id", cleaned)
     return cleaned
 
 

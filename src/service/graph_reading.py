@@ -72,7 +72,8 @@ class GraphView:
             seen |= reached
             frontier = reached
         rows = await self._store.get_many(owner, list(seen), indexed=False)
-        nodes = sorted((self._sealer.open(r, now) for r in rows), key=lambda m: m.created_at)
+        opened = [m for m in (self._sealer.readable(r, now) for r in rows) if m is not None]
+        nodes = sorted(opened, key=lambda m: m.created_at)
         return Neighbourhood(tuple(nodes), tuple(edges.values()))
 
     async def connect(

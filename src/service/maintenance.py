@@ -7,6 +7,7 @@ from uuid import UUID
 
 from memlane.domain.errors import DecryptionFailed
 from memlane.domain.model import Owner
+from memlane.domain.reach import Reach
 from memlane.service.part import ServicePart
 from memlane.service.sealing import document_text
 
@@ -16,12 +17,12 @@ log = logging.getLogger(__name__)
 class Maintenance(ServicePart):
     """The scheduled side of the service (CLI commands, background worker, admin API)."""
 
-    async def decay(self, owner: Owner | None) -> int:
+    async def decay(self, owner: Reach) -> int:
         """Write importance(now) into the stored column; rows whose value changed."""
         now = self._clock()
         return await self._maintenance.materialise_decay(owner, now, self._policy.base_rate)
 
-    async def cleanup(self, owner: Owner | None) -> int:
+    async def cleanup(self, owner: Reach) -> int:
         """Delete unpinned memories whose importance now is <= min_importance.
 
         Judged by the importance now (computed from the heat in the delete), so a memory that

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Collection, Mapping, Sequence
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
 from memlane.domain.context import ContextOptions
-from memlane.domain.errors import InvalidMemory, MemoryNotFound
+from memlane.domain.errors import InvalidMemory, MemoryNotFound, MemoryUnreadable
 from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.importance import classify, estimate_importance
 from memlane.domain.model import (
@@ -29,6 +30,7 @@ from memlane.domain.model import (
 )
 from memlane.domain.policy import MemoryPolicy
 from memlane.domain.profile import ProfileCaps
+from memlane.domain.reach import Reach
 from memlane.domain.segments import AddedMessages, Message
 from memlane.domain.summary import qa_content, summarize
 from memlane.ports.audit import AuditPorts
@@ -52,9 +54,9 @@ from memlane.service.graph_porting import GraphPorting
 from memlane.service.graph_reading import GraphView, Neighbourhood
 from memlane.service.maintenance import Maintenance
 from memlane.service.retrieval import Retriever
-from memlane.service.sealing import Sealer, document_text
+from memlane.service.sealing import OnUnreadable, Sealer, document_text
 from memlane.service.topics import TopicService
-from memlane.service.validation import check_patch
+from memlane.service.validation import check_filter, check_options, check_patch
 from memlane.service.writing import Writer
 
 
@@ -74,16 +76,18 @@ class MemoryService:
         entities: EntityPort | None = None,
         facts: FactPorts | None = None,
         profile_caps: ProfileCaps | None = None,
+        on_unreadable: OnUnreadable | None = None,
     ) -> None:
         """Without `graph` memories are islands (no links, no supersession); without `audit`
         changes leave no trail (and open no transaction of their own); without `entities` no
-        names are read from them; without `facts` no facts are read or kept."""
+        names are read from them; without `facts` no facts are read or kept. `on_unreadable`
+        hears the id of each memory left out of a read because it does not decrypt."""
         self._store = memories.store
         self._maintenance_port = memories.maintenance
         self._embedder = embedder
         self._policy = policy
         self._clock = clock
-        self._sealer = Sealer(encryption, keywords, policy.base_rate)
+        self._sealer = Sealer(encryption, keywords, policy.base_rate, on_unreadable)
         parts = (memories, embedder, self._sealer, policy, clock)
         self._writer = Writer(*parts)
         self._retriever = Retriever(*parts)
@@ -216,7 +220,7 @@ class MemoryService:
         if stored is None:
             raise MemoryNotFound(memory_id)
         now = self._clock()
-        before = self._sealer.open(stored, now)
+        before = self._opened(stored, now)
         memory = before
         if patch.content is not None and patch.content.strip() != memory.content:
             content = patch.content.strip()
@@ -242,11 +246,11 @@ class MemoryService:
         async with self._trail.change(owner) as changes:
             if self._trail.enabled:
                 # What the row holds now, under the owner's lock: the audit's "old" values.
-                before = self._sealer.open(await self._must_get(owner, memory_id), now)
+                before = self._opened(await self._must_get(owner, memory_id), now)
             if not await self._store.update(self._sealer.seal(memory, embedding, now)):
                 raise MemoryNotFound(memory_id)  # deleted while we were editing it
             changes.add(*memory_audit.updated(before, memory))
-        return self._sealer.open(await self._must_get(owner, memory_id), now)
+        return self._opened(await self._must_get(owner, memory_id), now)
 
     async def delete(self, owner: Owner, memory_id: UUID) -> None:
         async with self._trail.change(owner) as changes:
@@ -265,12 +269,15 @@ class MemoryService:
 
     # -- reading ---------------------------------------------------------------------------
     async def get(self, owner: Owner, memory_id: UUID) -> Memory:
-        return self._sealer.open(await self._must_get(owner, memory_id), self._clock())
+        return self._opened(await self._must_get(owner, memory_id), self._clock())
 
     async def export(self, owner: Owner) -> AsyncIterator[Memory]:
-        """Every memory of the owner, oldest first, decrypted, streamed."""
+        """Every memory of the owner, oldest first, decrypted, streamed (one that does not
+        decrypt is left out)."""
         async for stored in self._store.export(owner):
-            yield self._sealer.open(stored, self._clock())
+            memory = self._sealer.readable(stored, self._clock())
+            if memory is not None:
+                yield memory
 
     async def export_graph(
         self, owner: Owner, memory_ids: Sequence[UUID]
@@ -302,6 +309,7 @@ class MemoryService:
         options: ContextOptions | None = None,
     ) -> list[MemoryContext]:
         """The best memories for a prompt in type-priority order; records their access."""
+        check_options(options or ContextOptions())
         return await self._retriever.retrieve_context(owner, query, limit, options)
 
     async def prompt_context(
@@ -311,6 +319,7 @@ class MemoryService:
         """The memories that fit the character budget and the rendered block; the block
         opens with the profile's core facts unless options.include_profile is off."""
         options = options or ContextOptions()
+        check_options(options)
         if self._facts is None or not options.include_profile:
             return await self._retriever.prompt_context(owner, query, limit, options)
         budget = self._policy.context_char_budget
@@ -320,20 +329,27 @@ class MemoryService:
         text = "\n".join(part for part in (profile, found.text) if part)
         return PromptContext(memories=found.memories, text=text)
 
-    async def stats(self, owner: Owner | None) -> MemoryStats:
+    async def stats(self, owner: Reach) -> MemoryStats:
         return await self._maintenance_port.stats(owner, self._clock(), self._policy.base_rate)
 
     # -- maintenance -----------------------------------------------------------------------
-    async def decay(self, owner: Owner | None = None) -> int:
+    async def decay(self, owner: Reach = None) -> int:
         return await self._maintenance.decay(owner)
 
-    async def cleanup(self, owner: Owner | None = None) -> int:
+    async def cleanup(self, owner: Reach = None) -> int:
         return await self._maintenance.cleanup(owner)
 
     async def backfill(self, batch_size: int = 64) -> int:
         return await self._maintenance.backfill(batch_size)
 
     # -- helpers ---------------------------------------------------------------------------
+    def _opened(self, stored: StoredMemory, now: datetime) -> Memory:
+        """The memory asked for by id; MemoryUnreadable when its ciphertext does not open."""
+        memory = self._sealer.readable(stored, now)
+        if memory is None:
+            raise MemoryUnreadable(stored.id)
+        return memory
+
     async def _must_get(self, owner: Owner, memory_id: UUID) -> StoredMemory:
         stored = await self._store.get(owner, memory_id)
         if stored is None:
@@ -347,6 +363,9 @@ class MemoryService:
         """Newest first, keyset-paginated; importance computed at now."""
         if limit < 1:
             raise InvalidMemory("limit must be at least 1")
+        check_filter(filters)
         page = await self._store.list(owner, filters, cursor, limit)
         now = self._clock()
-        return Page([self._sealer.open(s, now) for s in page.items], page.next_cursor)
+        opened = (self._sealer.readable(s, now) for s in page.items)
+        # A row that does not decrypt is left out; the cursor still moves past it.
+        return Page([m for m in opened if m is not None], page.next_cursor)

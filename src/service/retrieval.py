@@ -309,7 +309,9 @@ class Retriever(ServicePart):
             stored = rows.get(candidate.id)
             if stored is None:
                 continue
-            memory = self._sealer.open(stored, now)
+            memory = self._sealer.readable(stored, now)
+            if memory is None:
+                continue  # a damaged row never fails the whole search or context
             score = relevance(
                 candidate.similarity, memory.importance, memory.accessed_at, now,
                 self._policy.weights,

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import logging
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
 from memlane.domain.decay import importance_at
+from memlane.domain.errors import DecryptionFailed
 from memlane.domain.model import Memory, Owner, StoredMemory, Vector
 from memlane.domain.segments import NAMES_KEY, SEGMENT_KEY
 from memlane.ports.encryption import EncryptionPort, FieldBinding
@@ -22,6 +24,11 @@ SUMMARY = "summary"
 # stay out of the content the caller gets back; other memories are embedded as they are,
 # so the dedup of plain facts is unchanged.
 SPEAKER_KEY = "speaker"
+
+log = logging.getLogger(__name__)
+# Told the id of every memory that fails to decrypt on a read (the API counts them in a
+# metric); never its content, which nobody has.
+OnUnreadable = Callable[[UUID], None]
 
 
 def speaker_of(metadata: Mapping[str, Any]) -> str | None:
@@ -67,10 +74,17 @@ class Sealer:
     lexical index terms are blinded per tenant by the encryption port.
     """
 
-    def __init__(self, encryption: EncryptionPort, keywords: KeywordPort, base_rate: float) -> None:
+    def __init__(
+        self,
+        encryption: EncryptionPort,
+        keywords: KeywordPort,
+        base_rate: float,
+        on_unreadable: OnUnreadable | None = None,
+    ) -> None:
         self._encryption = encryption
         self._keywords = keywords
         self._base_rate = base_rate
+        self._on_unreadable = on_unreadable
 
     def index_terms(self, tenant: str, content: str, tags: Sequence[str] = ()) -> tuple[str, ...]:
         """Blinded lexical terms for content and tags (also used for queries, without tags)."""
@@ -126,3 +140,25 @@ class Sealer:
             pinned=stored.pinned,
             embedding_model=stored.embedding_model if stored.embedding is not None else None,
         )
+
+    def readable(self, stored: StoredMemory, now: datetime) -> Memory | None:
+        """The opened memory, or None when a field does not decrypt: one damaged row is left
+        out (warned by id, counted) instead of failing the whole list, search or export."""
+        try:
+            return self.open(stored, now)
+        except DecryptionFailed:
+            log.warning("memory %s does not decrypt: left out of this read", stored.id)
+            if self._on_unreadable is not None:
+                self._on_unreadable(stored.id)
+            return None
+
+    def unreadable_fields(self, stored: StoredMemory) -> tuple[str, ...]:
+        """The sealed fields of a row that do not decrypt (`memlane verify`); empty if none."""
+        bad: list[str] = []
+        for field in (CONTENT, SUMMARY):
+            try:
+                sealed = stored.content if field == CONTENT else stored.summary
+                self._encryption.open(bytes(sealed), binding(stored.owner, stored.id, field))
+            except DecryptionFailed:
+                bad.append(field)
+        return tuple(bad)

@@ -31,6 +31,7 @@ from memlane.service.audit_trail import HistoryEvent
 from memlane.service.history import AuditService
 from memlane.service.memory_service import MemoryService
 from memlane.service.tenant_facts import TenantFacts
+from memlane.service.validation import check_identifier
 
 
 def as_memory_type(value: str | MemoryType | None) -> MemoryType | None:
@@ -104,6 +105,7 @@ class TenantMemory(TenantFacts, MemoryContextPort):
     def owner(self, user_id: str) -> Owner:
         if not user_id or not user_id.strip():
             raise InvalidMemory("user_id must not be empty")
+        check_identifier("user_id", user_id)
         return Owner(self.tenant, user_id)
 
     # -- MemoryContextPort -----------------------------------------------------------------

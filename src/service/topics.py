@@ -79,7 +79,9 @@ class TopicService:
         now = self._clock()
         turns = []
         for row in rows:
-            memory = self._sealer.open(row, now)
+            memory = self._sealer.readable(row, now)
+            if memory is None:
+                continue  # a damaged memory is left out, never fails the topic
             user_text, other_text = split_speakers(memory.content, memory.metadata)
             turns.append(TopicTurn(memory.id, memory.created_at, user_text, other_text))
         label = next(t for t in topics_of(rows[0].tags, rows[0].metadata)

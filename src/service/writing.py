@@ -293,11 +293,10 @@ class Writer(ServicePart):
             known = next((d for d in drafts if d.existing and d.memory.id == hit.stored.id), None)
             if known is not None:
                 return known
-            opened = _Draft(
-                memory=self._sealer.open(hit.stored, now),
-                embedding=hit.stored.embedding,
-                existing=True,
-            )
+            memory = self._sealer.readable(hit.stored, now)
+            if memory is None:
+                return best  # a merge candidate that cannot be opened is skipped
+            opened = _Draft(memory=memory, embedding=hit.stored.embedding, existing=True)
             drafts.append(opened)
             return opened
         return best

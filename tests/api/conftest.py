@@ -111,8 +111,12 @@ def services_opener(services: ApiServices) -> Callable[[], Any]:
 
 @pytest.fixture(scope="session")
 def chat_importer(memory_service: MemoryService, pg_pool: asyncpg.Pool) -> ChatImporter:
+    return build_importer(memory_service, pg_pool)
+
+
+def build_importer(service: MemoryService, pool: asyncpg.Pool) -> ChatImporter:
     return ChatImporter(
-        memory_service, PostgresImportLedgerAdapter(pg_pool), FileChatExportAdapter(),
+        service, PostgresImportLedgerAdapter(pool), FileChatExportAdapter(),
         XChaChaEncryptionAdapter(secrets.token_bytes(32)),
     )
 

@@ -109,11 +109,11 @@ async def test_a_user_key_runs_decay_and_cleanup_for_its_own_user(
     assert await count(client, tenant.alice) == 3  # fresh memories are far above the floor
 
 
-async def test_an_admin_key_runs_maintenance_for_everyone(
+async def test_an_admin_key_runs_maintenance_for_its_own_tenant(
     client: Client, tenant: TenantKeys
 ) -> None:
     decay = await client.post("/v1/memories/decay", headers=tenant.admin)
-    assert decay.status_code == 200 and decay.json()["scope"] == "all"
+    assert decay.status_code == 200 and decay.json()["scope"] == "tenant"
     one = await client.post(
         "/v1/memories/cleanup", params={"user_id": "alice"}, headers=tenant.admin
     )

@@ -42,6 +42,7 @@ def every_route(client: MemlaneClient) -> dict[str, Any]:
     first, second = (m.id for m in added.memories)
     seen["context"] = "Priya" in client.prompt_context(None, "Who is visiting?").text
     seen["retrieve"] = len(client.retrieve_context(None, "Who is visiting?", 2)) <= 2
+    # The chained pair at least; semantic and entity links may bring more.
     seen["graph"] = len(client.neighbourhood(memory_id=first).nodes)
     seen["connect"] = client.connect(memory_id=first, target=second, kind="narrative").kind
     client.disconnect(memory_id=first, target=second)

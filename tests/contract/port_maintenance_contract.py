@@ -10,6 +10,7 @@ import pytest
 
 from memlane.domain.decay import accessed, importance_at
 from memlane.domain.model import Heat, MemoryType, Owner, StoredMemory
+from memlane.domain.reach import TenantReach
 from memlane.ports.storage import MemoryPorts
 from tests.contract.builders import T0, axis, insert, stored
 
@@ -158,6 +159,24 @@ class PortMaintenanceContract:
         # Everyone: theirs too.
         assert await ports.maintenance.cleanup(None, 0.1, T0, BASE_RATE) >= 1
         assert await ports.store.get(other_user, theirs.id) is None
+
+    async def test_a_tenant_reach_covers_every_user_of_that_tenant_and_no_other_tenant(
+        self, ports: MemoryPorts, owner: Owner, other_user: Owner
+    ) -> None:
+        stranger = Owner(f"{owner.tenant}-other", owner.user_id)
+        faded = Heat(0.05, 0, T0)
+        rows = [stored(o, memory_type=MemoryType.CONTEXT, heat=faded, importance=0.99)
+                for o in (owner, other_user, stranger)]
+        await insert(ports.store, *rows)
+        reach = TenantReach(owner.tenant)
+        assert (await ports.maintenance.stats(reach, T0, BASE_RATE)).total == 2
+        assert await ports.maintenance.materialise_decay(reach, T0, BASE_RATE) == 2
+        still = await ports.store.get(stranger, rows[2].id)
+        assert still is not None and still.importance == 0.99
+        assert await ports.maintenance.cleanup(reach, 0.1, T0, BASE_RATE) == 2
+        assert await ports.store.get(owner, rows[0].id) is None
+        assert await ports.store.get(other_user, rows[1].id) is None
+        assert await ports.store.get(stranger, rows[2].id) is not None
 
     async def test_cleanup_judges_importance_at_now_not_the_stored_column(
         self, ports: MemoryPorts, owner: Owner

@@ -57,6 +57,7 @@ def test_a_different_key_for_existing_data_exits_78(home: Path) -> None:
     assert second.returncode == EXIT_CONFIG
     assert "key" in second.stderr
     assert "Traceback" not in second.stderr
+    assert not (home / "b.key").exists()  # a wrong key path over data creates no key
 
 
 def test_prepare_model_fills_the_cache_and_names_an_unwritable_one(home: Path) -> None:

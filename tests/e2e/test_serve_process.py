@@ -228,7 +228,7 @@ def test_export_and_import_carry_edges_and_entities_to_another_user(
     with httpx.Client(base_url=deployment.base_url, timeout=30) as http:
         made = http.post("/v1/memories/batch", json={"memories": [{"content": t} for t in texts]},
                          headers=gwen)
-        assert made.status_code == 201, made.text
+        assert made.status_code == 201, made.text  # all new
         ids = [r["memory"]["id"] for r in made.json()["results"]]
         stated = http.post(f"/v1/memories/{ids[2]}/edges",
                            json={"target": ids[0], "kind": "narrative", "weight": 0.4},

@@ -11,6 +11,7 @@ from uuid import UUID
 
 from memlane.domain.decay import accessed, importance_at
 from memlane.domain.model import MemoryStats, Owner, StoredMemory, Vector
+from memlane.domain.reach import Reach
 from memlane.ports.maintenance import MaintenancePort
 from tests.fakes.memory_table import FakeMemoryTable, position
 
@@ -22,7 +23,7 @@ class FakeMaintenance(MaintenancePort):
         self._table = table
         self.available = True
 
-    async def stats(self, owner: Owner | None, now: datetime, base_rate: float) -> MemoryStats:
+    async def stats(self, owner: Reach, now: datetime, base_rate: float) -> MemoryStats:
         rows = self._table._all(owner)
         return MemoryStats(
             total=len(rows),
@@ -50,7 +51,7 @@ class FakeMaintenance(MaintenancePort):
         return count
 
     async def materialise_decay(
-        self, owner: Owner | None, now: datetime, base_rate: float
+        self, owner: Reach, now: datetime, base_rate: float
     ) -> int:
         changed = 0
         for rows in self._table._scope(owner):
@@ -62,7 +63,7 @@ class FakeMaintenance(MaintenancePort):
         return changed
 
     async def cleanup(
-        self, owner: Owner | None, min_importance: float, now: datetime, base_rate: float
+        self, owner: Reach, min_importance: float, now: datetime, base_rate: float
     ) -> int:
         deleted = 0
         for rows in self._table._scope(owner):

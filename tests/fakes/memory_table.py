@@ -11,6 +11,7 @@ from datetime import datetime
 from uuid import UUID
 
 from memlane.domain.model import DenseHit, Nearby, Owner, StoredMemory, Vector
+from memlane.domain.reach import Reach, TenantReach, covers
 from memlane.domain.vectors import cosine
 from memlane.ports.storage import MemoryPorts
 
@@ -50,12 +51,12 @@ class FakeMemoryTable:
             keywords=tuple(stored.keywords),
         )
 
-    def _scope(self, owner: Owner | None) -> Iterable[dict[UUID, StoredMemory]]:
-        if owner is None:
-            return list(self._rows.values())
+    def _scope(self, owner: Reach) -> Iterable[dict[UUID, StoredMemory]]:
+        if owner is None or isinstance(owner, TenantReach):
+            return [rows for key, rows in self._rows.items() if covers(owner, key)]
         return [self._rows.get(owner, {})]
 
-    def _all(self, owner: Owner | None) -> list[StoredMemory]:
+    def _all(self, owner: Reach) -> list[StoredMemory]:
         return [row for rows in self._scope(owner) for row in rows.values()]
 
     def _dense(self, owner: Owner, embedding: Vector) -> list[tuple[float, StoredMemory]]:

@@ -9,6 +9,7 @@ import pytest
 
 from memlane.container import Memlane, open_memlane
 from memlane.settings import Settings
+from tests.conftest import scratch_database
 
 
 def system_settings(database_url: str, key_path: Path, **memory: object) -> Settings:
@@ -27,6 +28,14 @@ def session_key_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
-async def memlane(migrated_database_url: str, session_key_path: Path) -> AsyncIterator[Memlane]:
-    async with open_memlane(system_settings(migrated_database_url, session_key_path)) as opened:
+async def system_database_url(database_url: str) -> AsyncIterator[str]:
+    """A database of the system tests' own: memlane refuses to mint a key over data sealed
+    with another (the shared database holds every other test's memories)."""
+    async with scratch_database(database_url) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+async def memlane(system_database_url: str, session_key_path: Path) -> AsyncIterator[Memlane]:
+    async with open_memlane(system_settings(system_database_url, session_key_path)) as opened:
         yield opened

@@ -10,6 +10,14 @@ from memlane.adapters.postgres.reembed import reset_embeddings
 from memlane.ports.installation import InstallationPort
 
 KEY_FINGERPRINT_META = "encryption_key_fingerprint"
+ANY_MEMORY = "SELECT EXISTS (SELECT 1 FROM memories)"
+# The first fingerprint is recorded only while no memory exists: a lost record over existing
+# data must not be replaced by whatever key happens to be loaded.
+RECORD_FINGERPRINT_IF_FRESH = """
+INSERT INTO memlane_meta (key, value)
+SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM memories)
+ON CONFLICT (key) DO NOTHING
+"""
 
 
 class PostgresInstallationAdapter(InstallationPort):
@@ -18,11 +26,20 @@ class PostgresInstallationAdapter(InstallationPort):
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
 
-    async def key_fingerprint(self, offered: str) -> str:
+    async def key_fingerprint(self, offered: str) -> str | None:
         async with connection_from(self._pool) as connection:
-            await connection.execute(sql.INSERT_META_IF_ABSENT, KEY_FINGERPRINT_META, offered)
-            stored: str = await connection.fetchval(sql.GET_META, KEY_FINGERPRINT_META)
+            await connection.execute(RECORD_FINGERPRINT_IF_FRESH, KEY_FINGERPRINT_META, offered)
+            stored: str | None = await connection.fetchval(sql.GET_META, KEY_FINGERPRINT_META)
         return stored
+
+    async def recorded_fingerprint(self) -> str | None:
+        async with connection_from(self._pool) as connection:
+            stored: str | None = await connection.fetchval(sql.GET_META, KEY_FINGERPRINT_META)
+        return stored
+
+    async def has_memories(self) -> bool:
+        async with connection_from(self._pool) as connection:
+            return bool(await connection.fetchval(ANY_MEMORY))
 
     async def check_embedding_dimension(self, model: str, dimension: int) -> None:
         await check_embedding_dimension(self._pool, model, dimension)

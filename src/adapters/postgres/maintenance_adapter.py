@@ -21,6 +21,7 @@ from memlane.adapters.postgres.rows import (
 )
 from memlane.adapters.postgres.vector_checks import dimension_errors
 from memlane.domain.model import MemoryStats, Owner, StoredMemory, Vector
+from memlane.domain.reach import Reach, TenantReach
 from memlane.ports.maintenance import MaintenancePort
 
 # asyncpg reads timeout=None as "the pool's command_timeout" (10 s by default), which a
@@ -71,10 +72,13 @@ class PostgresMaintenanceAdapter(MaintenancePort):
         async with connection_from(self._pool) as connection:
             return await write_accesses(connection, accesses)
 
-    async def materialise_decay(self, owner: Owner | None, now: datetime, base_rate: float) -> int:
+    async def materialise_decay(self, owner: Reach, now: datetime, base_rate: float) -> int:
         params = decay_params(now, base_rate)
         statement = sql.MATERIALISE_DECAY_ALL
-        if owner is not None:
+        if isinstance(owner, TenantReach):
+            statement = sql.MATERIALISE_DECAY_TENANT
+            params += [owner.tenant]
+        elif owner is not None:
             statement = sql.MATERIALISE_DECAY_OWNER
             params += [owner.tenant, owner.user_id]
         async with connection_from(self._pool) as connection:
@@ -82,9 +86,15 @@ class PostgresMaintenanceAdapter(MaintenancePort):
         return affected_rows(status)
 
     async def cleanup(
-        self, owner: Owner | None, min_importance: float, now: datetime, base_rate: float
+        self, owner: Reach, min_importance: float, now: datetime, base_rate: float
     ) -> int:
         params = [*decay_params(now, base_rate), min_importance]
+        if isinstance(owner, TenantReach):
+            async with connection_from(self._pool) as connection:
+                count = await connection.fetchval(
+                    sql.CLEANUP_TENANT, *params, owner.tenant, timeout=MAINTENANCE_TIMEOUT_S
+                )
+            return int(count)
         if owner is not None:
             async with connection_from(self._pool) as connection:
                 count = await connection.fetchval(
@@ -105,10 +115,13 @@ class PostgresMaintenanceAdapter(MaintenancePort):
         # work (7 of 10 s for 129k memories) and single-threaded per statement.
         return sum(await asyncio.gather(*(share(i) for i in range(self._shares))))
 
-    async def stats(self, owner: Owner | None, now: datetime, base_rate: float) -> MemoryStats:
+    async def stats(self, owner: Reach, now: datetime, base_rate: float) -> MemoryStats:
         params = decay_params(now, base_rate)
         statement = sql.STATS_ALL
-        if owner is not None:
+        if isinstance(owner, TenantReach):
+            statement = sql.STATS_TENANT
+            params += [owner.tenant]
+        elif owner is not None:
             statement = sql.STATS_OWNER
             params += [owner.tenant, owner.user_id]
         async with connection_from(self._pool) as connection:

@@ -119,6 +119,7 @@ WHERE m.tenant = u.tenant AND m.user_id = u.user_id AND m.id = u.id
 # rate, $3-$5 the per-type table, $6-$7 the access bonus. Owner-scoped and everyone variants
 # share one body; the owner parameters come last ($8, $9) so both bind the same leading ones.
 _OWNER = "AND h.tenant = $8 AND h.user_id = $9"
+_TENANT = "AND h.tenant = $8"
 _IMPORTANCE_NOW = (
     "memlane_importance(h.base_importance, h.access_count, h.accessed_at, "
     "d.modifier, d.floor, $1, $2, $6, $7)"
@@ -137,6 +138,7 @@ GROUP BY h.memory_type
 """
 STATS_OWNER = _STATS.format(owner=_OWNER)
 STATS_ALL = _STATS.format(owner="")
+STATS_TENANT = _STATS.format(owner=_TENANT)
 
 # Only rows whose value changes are written: a second run at the same `now` writes nothing.
 _MATERIALISE_DECAY = f"""
@@ -149,6 +151,7 @@ WHERE d.memory_type = h.memory_type
 """
 MATERIALISE_DECAY_OWNER = _MATERIALISE_DECAY.format(owner=_OWNER)
 MATERIALISE_DECAY_ALL = _MATERIALISE_DECAY.format(owner="")
+MATERIALISE_DECAY_TENANT = _MATERIALISE_DECAY.format(owner=_TENANT)
 
 # Decay on access, the one statement for it: banks the decay so far into base_importance,
 # restarts the clock and refreshes importance. One row per access, each with its own time and
@@ -190,6 +193,7 @@ WITH doomed AS (
 SELECT count(*) FROM wide
 """
 CLEANUP_OWNER = _CLEANUP.format(owner="AND h.tenant = $9 AND h.user_id = $10")
+CLEANUP_TENANT = _CLEANUP.format(owner="AND h.tenant = $9")
 # One of $9 disjoint shares of the owners ($10 in 0 .. $9 - 1): a cleanup over everyone runs
 # its shares side by side, on as many connections (its triggers are single-threaded work).
 CLEANUP_SHARE = _CLEANUP.format(

@@ -6,16 +6,16 @@ from litestar import Controller, post
 from litestar.di import NamedDependency
 from litestar.status_codes import HTTP_200_OK
 
-from memlane.api.deps import MEMORIES, OWNER_OR_EVERYONE, Memories
+from memlane.api.deps import MEMORIES, REACH, Memories, Reached
 from memlane.api.metrics import ApiMetrics
 from memlane.api.params import ERRORS, WRITE
 from memlane.api.schemas import MaintenanceOut
-from memlane.domain.model import Owner
+from memlane.domain.reach import describe
 
-# Decay is a pure function of stored fields and cleanup applies the one configured threshold,
-# so running either for everyone (an unpinned admin key naming no user) exposes nothing of
-# other tenants; it only does early what the background worker does anyway.
-JOB_DEPENDENCIES = {"memories": MEMORIES, "owner": OWNER_OR_EVERYONE}
+# A job covers one user, every user of the key's tenant (an unpinned admin key naming no
+# user) or every tenant (an operator key, created only by the CLI): a tenant's admin never
+# decays or deletes another tenant's memories.
+JOB_DEPENDENCIES = {"memories": MEMORIES, "owner": REACH}
 
 
 class DecayController(Controller):
@@ -29,13 +29,14 @@ class DecayController(Controller):
     async def decay(
         self,
         memories: Memories,
-        owner: NamedDependency[Owner | None],
+        owner: Reached,
         metrics: NamedDependency[ApiMetrics],
     ) -> MaintenanceOut:
-        """Materialise current importance (idempotent): one user, or everyone for `admin`."""
+        """Materialise current importance (idempotent): one user, the key's tenant for an
+        `admin` key naming no user, every tenant for an `operator` key."""
         changed = await memories.decay(owner)
         metrics.decay_runs.inc()
-        return MaintenanceOut(affected=changed, scope="all" if owner is None else "user")
+        return MaintenanceOut(affected=changed, scope=describe(owner))
 
 
 class CleanupController(Controller):
@@ -47,8 +48,9 @@ class CleanupController(Controller):
 
     @post("/", operation_id="runCleanup", opt=WRITE, raises=ERRORS, status_code=HTTP_200_OK)
     async def cleanup(
-        self, memories: Memories, owner: NamedDependency[Owner | None]
+        self, memories: Memories, owner: Reached
     ) -> MaintenanceOut:
-        """Delete unpinned memories decayed to min_importance: one user, or everyone for admin."""
+        """Delete unpinned memories decayed to min_importance: one user, the tenant for
+        `admin`, every tenant for `operator`."""
         deleted = await memories.cleanup(owner)
-        return MaintenanceOut(affected=deleted, scope="all" if owner is None else "user")
+        return MaintenanceOut(affected=deleted, scope=describe(owner))

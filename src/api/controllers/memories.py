@@ -18,7 +18,7 @@ from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
 from memlane.api.config import MAX_PAGE_LIMIT, MAX_SEARCH_LIMIT, ApiConfig
 from memlane.api.cursor import decode_cursor, encode_cursor
-from memlane.api.deps import MEMORIES, OWNER, OWNER_OR_EVERYONE, Memories, owner_from_body
+from memlane.api.deps import MEMORIES, OWNER, REACH, Memories, Reached, owner_from_body
 from memlane.api.mapping import (
     memory_out,
     remember_out,
@@ -28,6 +28,7 @@ from memlane.api.mapping import (
     to_patch,
 )
 from memlane.api.metrics import ApiMetrics
+from memlane.api.openapi import MEMORY_UNREADABLE
 from memlane.api.params import ERRORS, READ, WRITE, bounded_limit
 from memlane.api.schemas import (
     BatchIn,
@@ -56,7 +57,9 @@ class MemoriesController(Controller):
 
     path = "/v1/memories"
     tags = ["memories"]
-    dependencies = {"memories": MEMORIES, "owner": OWNER}
+    # The service is injected as `service`, not `memories`: Litestar files a validation error
+    # of a body field that shares a dependency's name (BatchIn.memories) as a 500.
+    dependencies = {"service": MEMORIES, "owner": OWNER}
 
     @post(
         "/",
@@ -70,12 +73,12 @@ class MemoriesController(Controller):
     async def store(
         self,
         data: JSONBody[MemoryIn],
-        memories: Memories,
+        service: Memories,
         owner: NamedDependency[Owner],
         metrics: NamedDependency[ApiMetrics],
     ) -> Response[RememberOut]:
         """Store a memory: 201 when new, 200 when merged into a near-duplicate of the same user."""
-        result = await memories.remember(owner, to_new_memory(data))
+        result = await service.remember(owner, to_new_memory(data))
         metrics.stored(result.merged)
         return Response(
             remember_out(result), status_code=HTTP_200_OK if result.merged else HTTP_201_CREATED
@@ -93,7 +96,7 @@ class MemoriesController(Controller):
     async def store_batch(
         self,
         data: JSONBody[BatchIn],
-        memories: Memories,
+        service: Memories,
         owner: NamedDependency[Owner],
         config: NamedDependency[ApiConfig],
         metrics: NamedDependency[ApiMetrics],
@@ -102,7 +105,7 @@ class MemoriesController(Controller):
         201 when all are new, 200 when any merged into a near-duplicate."""
         if len(data.memories) > config.max_batch_items:
             raise ValidationException(f"at most {config.max_batch_items} memories per batch")
-        results = await memories.remember_many(owner, [to_new_memory(m) for m in data.memories])
+        results = await service.remember_many(owner, [to_new_memory(m) for m in data.memories])
         for result in results:
             metrics.stored(result.merged)
         merged = any(r.merged for r in results)
@@ -123,7 +126,7 @@ class MemoriesController(Controller):
     async def learn(
         self,
         data: JSONBody[LearnIn],
-        memories: Memories,
+        service: Memories,
         owner: NamedDependency[Owner],
         metrics: NamedDependency[ApiMetrics],
     ) -> Response[LearnOut]:
@@ -131,8 +134,8 @@ class MemoriesController(Controller):
 
         201 when stored, 200 when merged or skipped (either side under 20 characters)."""
         for side in (data.question, data.answer):
-            check_content(side, memories.policy)  # a blank or oversized side is a 422
-        result = await memories.learn(
+            check_content(side, service.policy)  # a blank or oversized side is a 422
+        result = await service.learn(
             owner,
             data.question,
             data.answer,
@@ -149,7 +152,7 @@ class MemoriesController(Controller):
     @get("/", operation_id="listMemories", opt=READ, raises=ERRORS)
     async def list_memories(
         self,
-        memories: Memories,
+        service: Memories,
         owner: NamedDependency[Owner],
         config: NamedDependency[ApiConfig],
         memory_type: Annotated[
@@ -172,7 +175,7 @@ class MemoriesController(Controller):
         size = bounded_limit(limit, config.default_page_limit, config.max_page_limit)
         filters = MemoryFilter(memory_type, tag, conversation_id, min_importance)
         position = decode_cursor(cursor) if cursor else None
-        page = await memories.list(owner, filters, position, size)
+        page = await service.list(owner, filters, position, size)
         return PageOut(
             items=[memory_out(m) for m in page.items],
             next_cursor=encode_cursor(page.next_cursor) if page.next_cursor else None,
@@ -181,7 +184,7 @@ class MemoriesController(Controller):
     @get("/search", operation_id="searchMemories", opt=READ, raises=ERRORS)
     async def search(
         self,
-        memories: Memories,
+        service: Memories,
         owner: NamedDependency[Owner],
         config: NamedDependency[ApiConfig],
         q: Annotated[str, Parameter(min_length=1, max_length=4096, description="Query text.")],
@@ -192,7 +195,7 @@ class MemoriesController(Controller):
     ) -> SearchOut:
         """Memories most similar to `q`, with cosine similarity and combined relevance."""
         size = bounded_limit(limit, 10, config.max_search_limit)
-        hits = await memories.search(owner, q, limit=size, min_similarity=min_similarity)
+        hits = await service.search(owner, q, limit=size, min_similarity=min_similarity)
         return SearchOut(results=[search_hit_out(h) for h in hits])
 
     @get(
@@ -200,13 +203,14 @@ class MemoriesController(Controller):
         operation_id="memoryStats",
         opt=READ,
         raises=ERRORS,
-        dependencies={"owner": OWNER_OR_EVERYONE},
+        dependencies={"owner": REACH},
     )
-    async def stats(self, memories: Memories, owner: NamedDependency[Owner | None]) -> StatsOut:
+    async def stats(self, service: Memories, owner: Reached) -> StatsOut:
         """Total, per-type counts, how many have embeddings, and average current importance.
 
-        An `admin` key that names no user gets the whole installation's totals."""
-        return stats_out(await memories.stats(owner))
+        An `admin` key that names no user gets its tenant's totals, an `operator` key the
+        whole installation's."""
+        return stats_out(await service.stats(owner))
 
     @get(
         "/export",
@@ -216,49 +220,55 @@ class MemoriesController(Controller):
         media_type=NDJSON,
         response_description="One JSON object per line (memlane's portable export form).",
     )
-    async def export(self, memories: Memories, owner: NamedDependency[Owner]) -> Stream:
+    async def export(self, service: Memories, owner: NamedDependency[Owner]) -> Stream:
         """All of a user's memories, oldest first, decrypted, streamed as NDJSON."""
-        rows = aiter(memories.export(owner))
+        rows = aiter(service.export(owner))
         # Fetch the first row before answering, so a database failure is a proper 503
         # instead of a 200 whose body breaks off.
         first: Memory | None = await anext(rows, None)
-        graph = memories.export_graph
+        graph = service.export_graph
         return Stream(
             _ndjson(first, rows, lambda ids: graph(owner, ids)),
             media_type=NDJSON, status_code=HTTP_200_OK,
         )
 
-    @get("/{memory_id:uuid}", operation_id="getMemory", opt=READ, raises=ERRORS)
+    @get(
+        "/{memory_id:uuid}", operation_id="getMemory", opt=READ, raises=ERRORS,
+        responses={409: MEMORY_UNREADABLE},
+    )
     async def get_memory(
-        self, memory_id: FromPath[UUID], memories: Memories, owner: NamedDependency[Owner]
+        self, memory_id: FromPath[UUID], service: Memories, owner: NamedDependency[Owner]
     ) -> MemoryOut:
         """One memory; another user's or tenant's memory is 404, never 403."""
-        return memory_out(await memories.get(owner, memory_id))
+        return memory_out(await service.get(owner, memory_id))
 
-    @patch("/{memory_id:uuid}", operation_id="editMemory", opt=WRITE, raises=ERRORS)
+    @patch(
+        "/{memory_id:uuid}", operation_id="editMemory", opt=WRITE, raises=ERRORS,
+        responses={409: MEMORY_UNREADABLE},
+    )
     async def edit_memory(
         self,
         memory_id: FromPath[UUID],
         data: JSONBody[PatchIn],
-        memories: Memories,
+        service: Memories,
         owner: NamedDependency[Owner],
     ) -> MemoryOut:
         """Edit content, type, importance, tags, pinned or metadata; omitted fields stay."""
-        return memory_out(await memories.update(owner, memory_id, to_patch(data)))
+        return memory_out(await service.update(owner, memory_id, to_patch(data)))
 
     @delete("/{memory_id:uuid}", operation_id="deleteMemory", opt=WRITE, raises=ERRORS)
     async def delete_memory(
-        self, memory_id: FromPath[UUID], memories: Memories, owner: NamedDependency[Owner]
+        self, memory_id: FromPath[UUID], service: Memories, owner: NamedDependency[Owner]
     ) -> None:
         """Delete one memory (204); 404 if it is not the user's."""
-        await memories.delete(owner, memory_id)
+        await service.delete(owner, memory_id)
 
     @delete(
         "/", operation_id="eraseUserMemories", opt=WRITE, raises=ERRORS, status_code=HTTP_200_OK
     )
     async def erase(
         self,
-        memories: Memories,
+        service: Memories,
         owner: NamedDependency[Owner],
         confirm: Annotated[
             bool, Parameter(description="Must be true: erasure cannot be undone.")
@@ -270,7 +280,7 @@ class MemoriesController(Controller):
                 "erasing all memories needs confirm=true",
                 extra=[{"key": "confirm", "message": "must be true"}],
             )
-        return DeletedOut(deleted=await memories.delete_all(owner))
+        return DeletedOut(deleted=await service.delete_all(owner))
 
 
 async def _ndjson(
