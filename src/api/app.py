@@ -25,8 +25,8 @@ from memlane.api.deps import ApiServices, provide_services
 from memlane.api.errors import EXCEPTION_HANDLERS
 from memlane.api.metrics import ApiMetrics
 from memlane.api.openapi import SECURITY, document_problems, openapi_config, swagger_assets
-from memlane.api.ui import ui_routers, ui_template_config
 from memlane.api.transport import check_json_body
+from memlane.api.ui import ui_routers, ui_template_config
 
 OpenServices = Callable[[], AbstractAsyncContextManager[ApiServices]]
 
