@@ -132,18 +132,6 @@ def decoded(call: Call[T], content: bytes) -> T:
         raise ServiceUnavailable(f"memlane sent an unexpected answer: {exc}") from None
 
 
-def is_memory_line(line: str) -> bool:
-    """Whether an export line is a memory: the graph's edges and entities follow the
-    memories in records of their own (they carry a top-level "record" key)."""
-    if not line.strip():
-        return False
-    try:
-        record = msgspec.json.decode(line)
-    except msgspec.DecodeError:
-        return True  # let the decoder name what is wrong with it
-    return not (isinstance(record, dict) and "record" in record)
-
-
 def unreachable(exc: Exception) -> ServiceUnavailable:
     """The error for a request that got no answer (refused, reset, timed out)."""
     return ServiceUnavailable(f"memlane server unreachable: {type(exc).__name__}")

@@ -17,7 +17,6 @@ from .call import (
     decoded,
     finish,
     http_options,
-    is_memory_line,
     problem_error,
     succeeded,
     unreachable,
@@ -72,7 +71,7 @@ class MemlaneClient(SyncRoutes):
             if not succeeded(call, response.status_code):
                 raise problem_error(response.status_code, response.read())
             for line in response.iter_lines():
-                if is_memory_line(line):
+                if line.strip():
                     yield decoded(call, line.encode())
         except httpx.TransportError as exc:
             raise unreachable(exc) from exc
