@@ -32,6 +32,7 @@ from memlane.ports.encryption import EncryptionPort
 from memlane.ports.installation import InstallationPort
 from memlane.ports.storage import MemoryPorts
 from memlane.service.keys import KeyService
+from memlane.service.knowledge_graph import KnowledgeGraphService
 from memlane.service.memory_service import MemoryService
 from memlane.service.worker import DecayWorker
 from memlane.settings import Settings, load_settings
@@ -143,6 +144,8 @@ class Container(containers.DeclarativeContainer):
         graph=graph,
     )
     keys = providers.Singleton(KeyService, api_keys)
+    # The reference MCP memory server's knowledge graph, on the memories and edges above.
+    knowledge_graph = providers.Singleton(KnowledgeGraphService, service, encryption, graph)
     worker = providers.Resource(_worker, service, leader, settings, database, memories, embedder)
 
 
@@ -158,6 +161,7 @@ class Memlane:
     installation: InstallationPort
     embedder: EmbeddingPort
     worker: DecayWorker | None
+    knowledge_graph: KnowledgeGraphService
 
     async def readiness(self) -> dict[str, bool]:
         """Whether the database and the embedder answer now."""
@@ -211,6 +215,7 @@ async def open_memlane(
             installation=installation,
             embedder=embedder,
             worker=await container.worker() if start_worker else None,  # type: ignore[misc]
+            knowledge_graph=await container.knowledge_graph(),  # type: ignore[misc]
         )
     finally:
         await container.shutdown_resources()  # type: ignore[misc]

@@ -17,6 +17,7 @@ from memlane.api.params import UserParam
 from memlane.domain.auth import Principal
 from memlane.domain.model import Owner
 from memlane.service.keys import KeyService
+from memlane.service.knowledge_graph import KnowledgeGraphService
 from memlane.service.memory_service import MemoryService
 from memlane.service.worker import DecayWorker
 
@@ -31,6 +32,7 @@ class ApiServices:
     keys: KeyService
     readiness: Readiness
     worker: DecayWorker | None = None
+    knowledge_graph: KnowledgeGraphService | None = None  # the MCP graph tools (mcp_server/)
 
 
 class NamesUser(Protocol):

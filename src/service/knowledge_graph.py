@@ -1,0 +1,277 @@
+"""The reference MCP memory server's knowledge graph on memlane's memories and edges.
+
+An entity is a memory "<name> (<type>)"; each observation is a memory "<name>: <text>" with an
+entity edge to it; a relation is a memory "<from> <type> <to>" with entity edges to both
+ends. Names are found by tags carrying a blinded name token, so no name is stored in clear
+(see docs/mcp.md)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from uuid import UUID
+
+from memlane.domain import knowledge_graph as kg
+from memlane.domain.errors import InvalidMemory
+from memlane.domain.graph import Edge, EdgeKind
+from memlane.domain.knowledge_graph import Entity, EntityNotFound, KnowledgeGraph, Relation
+from memlane.domain.model import Memory, MemoryFilter, MemoryType, NewMemory, Owner
+from memlane.ports.clock import Clock, system_clock
+from memlane.ports.encryption import EncryptionPort
+from memlane.ports.graph import GraphPort
+from memlane.service.graph_reading import MAX_NODES
+from memlane.service.memory_service import MemoryService
+
+PAGE = 500
+SEARCH_HITS = 50
+LINK_WEIGHT = 1.0
+
+
+@dataclass
+class _Snapshot:
+    """An owner's graph as read: entity memories by token, their observations, relations."""
+
+    entities: dict[str, Memory] = field(default_factory=dict)
+    observations: dict[str, list[Memory]] = field(default_factory=dict)
+    relations: list[Memory] = field(default_factory=list)
+
+    def name(self, token: str) -> str:
+        return kg.parse_entity(self.entities[token].content)[0]
+
+    def entity(self, token: str) -> Entity:
+        name, entity_type = kg.parse_entity(self.entities[token].content)
+        said = self.observations.get(token, [])
+        return Entity(name, entity_type, tuple(kg.parse_observation(name, m.content) for m in said))
+
+    def ends(self, memory: Memory) -> tuple[str, str] | None:
+        source = kg.token_in(memory.tags, kg.FROM)
+        target = kg.token_in(memory.tags, kg.TO)
+        if source in self.entities and target in self.entities:
+            return source, target  # type: ignore[return-value]
+        return None
+
+    def relation(self, memory: Memory) -> Relation | None:
+        ends = self.ends(memory)
+        if ends is None:
+            return None
+        source, target = self.name(ends[0]), self.name(ends[1])
+        return Relation(source, target, kg.parse_relation(source, target, memory.content))
+
+    def view(self, tokens: Iterable[str], *, both_ends: bool) -> KnowledgeGraph:
+        """The entities of `tokens` and the relations touching them (both ends, or either)."""
+        chosen = [t for t in dict.fromkeys(tokens) if t in self.entities]
+        inside = set(chosen)
+        relations = []
+        for memory in self.relations:
+            ends = self.ends(memory)
+            hits = ends is not None and [e in inside for e in ends]
+            if hits and (all(hits) if both_ends else any(hits)):
+                relations.append(self.relation(memory))
+        return KnowledgeGraph(
+            tuple(self.entity(t) for t in chosen), tuple(r for r in relations if r is not None)
+        )
+
+
+class KnowledgeGraphService:
+    """create_entities, create_relations, add_observations, read_graph, open_nodes,
+    search_nodes: the reference server's semantics, owner-scoped and encrypted."""
+
+    def __init__(
+        self,
+        memories: MemoryService,
+        encryption: EncryptionPort,
+        graph: GraphPort | None,
+        clock: Clock = system_clock,
+    ) -> None:
+        """Without `graph` the nodes are still found by their tags, only not linked."""
+        self._memories = memories
+        self._encryption = encryption
+        self._graph = graph
+        self._clock = clock
+
+    def _tokens(self, owner: Owner, names: Sequence[str]) -> list[str]:
+        blinded = self._encryption.blind_terms(owner.tenant, [kg.name_key(n) for n in names])
+        return [kg.name_token(b) for b in blinded]
+
+    async def create_entities(self, owner: Owner, entities: Sequence[Entity]) -> list[Entity]:
+        """Store the entities not there yet (by name) with their observations; the new ones."""
+        checked = [
+            Entity(
+                kg.check_name(e.name),
+                kg.check_type(e.entity_type, "an entity type"),
+                tuple(dict.fromkeys(kg.check_observation(o) for o in e.observations)),
+            )
+            for e in entities
+        ]
+        snapshot = await self._snapshot(owner)
+        fresh: dict[str, Entity] = {}
+        for token, entity in zip(self._tokens(owner, [e.name for e in checked]), checked,
+                                 strict=True):
+            if token not in snapshot.entities and token not in fresh:
+                fresh[token] = entity
+        items = [self._entity_memory(t, e) for t, e in fresh.items()]
+        said = [(t, e.name, o) for t, e in fresh.items() for o in e.observations]
+        items += [self._observation_memory(t, name, o) for t, name, o in said]
+        results = await self._memories.remember_many(owner, items)
+        ids = {t: r.memory.id for t, r in zip(fresh, results, strict=False)}
+        links = [(r.memory.id, ids[t]) for (t, _, _), r in zip(said, results[len(fresh):],
+                                                                 strict=True)]
+        await self._link(owner, links)
+        return list(fresh.values())
+
+    async def add_observations(
+        self, owner: Owner, observations: Sequence[tuple[str, Sequence[str]]]
+    ) -> list[tuple[str, tuple[str, ...]]]:
+        """Add observations to existing entities (texts already there are skipped); per
+        entity, its name and the texts added. An unknown entity changes nothing."""
+        checked = [
+            (kg.check_name(name), [kg.check_observation(o) for o in texts])
+            for name, texts in observations
+        ]
+        snapshot = await self._snapshot(owner)
+        tokens = self._tokens(owner, [name for name, _ in checked])
+        missing = next((n for (n, _), t in zip(checked, tokens, strict=True)
+                        if t not in snapshot.entities), None)
+        if missing is not None:
+            raise EntityNotFound(missing)
+        added: dict[str, list[str]] = {}
+        for token, (_, texts) in zip(tokens, checked, strict=True):
+            known = set(snapshot.entity(token).observations) | set(added.get(token, []))
+            added.setdefault(token, []).extend(t for t in dict.fromkeys(texts) if t not in known)
+        said = [(t, snapshot.name(t), o) for t, texts in added.items() for o in texts]
+        results = await self._memories.remember_many(
+            owner, [self._observation_memory(t, name, o) for t, name, o in said]
+        )
+        entity_ids = {t: snapshot.entities[t].id for t in added}
+        await self._link(owner, [(r.memory.id, entity_ids[t]) for (t, _, _), r
+                                 in zip(said, results, strict=True)])
+        return [(snapshot.name(t), tuple(texts)) for t, texts in added.items()]
+
+    async def create_relations(self, owner: Owner, relations: Sequence[Relation]) -> list[Relation]:
+        """Store the relations not there yet between existing entities; the new ones."""
+        checked = [
+            (kg.check_name(r.source, "a relation's from"), kg.check_name(r.target, "a relation's to"),
+             kg.check_type(r.relation_type, "a relation type"))
+            for r in relations
+        ]
+        snapshot = await self._snapshot(owner)
+        names = [n for source, target, _ in checked for n in (source, target)]
+        tokens = dict(zip(names, self._tokens(owner, names), strict=True))
+        missing = next((n for n in names if tokens[n] not in snapshot.entities), None)
+        if missing is not None:
+            raise EntityNotFound(missing)
+        known = {(r.source, r.target, r.relation_type) for m in snapshot.relations
+                 if (r := snapshot.relation(m)) is not None}
+        fresh: dict[tuple[str, str, str], tuple[str, str]] = {}
+        for source, target, relation_type in checked:
+            ends = (tokens[source], tokens[target])
+            key = (snapshot.name(ends[0]), snapshot.name(ends[1]), relation_type)
+            if key not in known and key not in fresh:
+                fresh[key] = ends
+        results = await self._memories.remember_many(owner, [
+            self._relation_memory(ends, key) for key, ends in fresh.items()
+        ])
+        await self._link(owner, [
+            (r.memory.id, snapshot.entities[end].id)
+            for r, ends in zip(results, fresh.values(), strict=True) for end in ends
+        ])
+        return [Relation(*key) for key in fresh]
+
+    async def read_graph(self, owner: Owner) -> KnowledgeGraph:
+        snapshot = await self._snapshot(owner)
+        return snapshot.view(sorted(snapshot.entities, key=lambda t: snapshot.entities[t].created_at),
+                             both_ends=True)
+
+    async def open_nodes(self, owner: Owner, names: Sequence[str]) -> KnowledgeGraph:
+        """The named entities (unknown names are left out) and every relation touching them."""
+        checked = [kg.check_name(n) for n in names]
+        snapshot = await self._snapshot(owner)
+        return snapshot.view(self._tokens(owner, checked), both_ends=False)
+
+    async def search_nodes(self, owner: Owner, query: str) -> KnowledgeGraph:
+        """Entities whose name, type or observations match the query, by memlane's hybrid
+        search and by substring, with the relations between them."""
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidMemory("query must be a non-empty string")
+        snapshot, hits = await asyncio.gather(
+            self._snapshot(owner), self._memories.search(owner, query, limit=SEARCH_HITS)
+        )
+        found: list[str] = []
+        for hit in hits:
+            role, tags = kg.role_of(hit.memory.metadata), hit.memory.tags
+            prefixes = {kg.ENTITY: (kg.NAME,), kg.OBSERVATION: (kg.OF,),
+                        kg.RELATION: (kg.FROM, kg.TO)}.get(role or "", ())
+            found += [t for p in prefixes if (t := kg.token_in(tags, p)) is not None]
+        needle = query.strip().casefold()
+        for token in snapshot.entities:
+            entity = snapshot.entity(token)
+            texts = (entity.name, entity.entity_type, *entity.observations)
+            if any(needle in text.casefold() for text in texts):
+                found.append(token)
+        return snapshot.view(found, both_ends=True)
+
+    # -- storage -----------------------------------------------------------------------------
+    async def _snapshot(self, owner: Owner) -> _Snapshot:
+        entities, observations, relations = await asyncio.gather(
+            *(self._all(owner, role) for role in (kg.ENTITY, kg.OBSERVATION, kg.RELATION))
+        )
+        snapshot = _Snapshot(relations=relations)
+        for memory in reversed(entities):  # oldest first: the first of a name wins
+            token = kg.token_in(memory.tags, kg.NAME)
+            if token is not None:
+                snapshot.entities.setdefault(token, memory)
+        for memory in reversed(observations):
+            token = kg.token_in(memory.tags, kg.OF)
+            if token is not None:
+                snapshot.observations.setdefault(token, []).append(memory)
+        return snapshot
+
+    async def _all(self, owner: Owner, role: str) -> list[Memory]:
+        """Every memory of one role, newest first."""
+        found: list[Memory] = []
+        cursor = None
+        while True:
+            page = await self._memories.list(
+                owner, MemoryFilter(tag=kg.ROLE_TAGS[role]), cursor, PAGE
+            )
+            found += [m for m in page.items if kg.role_of(m.metadata) == role]
+            if page.next_cursor is None:
+                return found
+            cursor = page.next_cursor
+
+    async def _link(self, owner: Owner, pairs: Sequence[tuple[UUID, UUID]]) -> None:
+        """Entity edges node -> entity, so retrieval's graph expansion walks the graph too."""
+        if self._graph is None or not pairs:
+            return
+        now = self._clock()
+        edges = [Edge(s, t, EdgeKind.ENTITY, LINK_WEIGHT, now, now)
+                 for s, t in dict.fromkeys(pairs) if s != t]
+        await self._graph.add_edges(owner, edges, cap_per_node=MAX_NODES)
+
+    @staticmethod
+    def _entity_memory(token: str, entity: Entity) -> NewMemory:
+        return NewMemory(
+            content=kg.entity_text(entity.name, entity.entity_type),
+            memory_type=MemoryType.FACT,
+            tags=(kg.ROLE_TAGS[kg.ENTITY], kg.NAME + token),
+            metadata={kg.KG_KEY: kg.ENTITY},
+        )
+
+    @staticmethod
+    def _observation_memory(token: str, name: str, text: str) -> NewMemory:
+        return NewMemory(
+            content=kg.observation_text(name, text),
+            tags=(kg.ROLE_TAGS[kg.OBSERVATION], kg.OF + token),
+            metadata={kg.KG_KEY: kg.OBSERVATION},
+        )
+
+    @staticmethod
+    def _relation_memory(ends: tuple[str, str], key: tuple[str, str, str]) -> NewMemory:
+        source, target, relation_type = key
+        return NewMemory(
+            content=kg.relation_text(source, relation_type, target),
+            memory_type=MemoryType.FACT,
+            tags=(kg.ROLE_TAGS[kg.RELATION], kg.FROM + ends[0], kg.TO + ends[1]),
+            metadata={kg.KG_KEY: kg.RELATION},
+        )
