@@ -13,6 +13,8 @@ from memlane.api.config import ApiConfig
 from memlane.api.deps import ApiServices
 from memlane.api.metrics import ApiMetrics
 from memlane.container import open_memlane
+from memlane.mcp_server import build_server as build_mcp_server
+from memlane.mcp_server.http import McpMount
 from memlane.settings import Settings, load_settings
 
 
@@ -34,7 +36,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 keys=memlane.keys,
                 readiness=memlane.readiness,
                 worker=memlane.worker,
+                knowledge_graph=memlane.knowledge_graph,
             )
 
     config = ApiConfig(auth_enabled=settings.auth.enabled)
-    return create_api_app(open_services, config, metrics)
+    mcp = McpMount(build_mcp_server())  # /mcp: the MCP tools over streamable HTTP
+    return create_api_app(
+        open_services, config, metrics, mounts=[mcp.handler], lifespans=[mcp.lifespan]
+    )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from litestar import Litestar, Router
@@ -10,6 +10,7 @@ from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
+from litestar.types import ControllerRouterHandler
 
 from memlane.api.auth import provide_principal, scope_guard
 from memlane.api.config import ApiConfig
@@ -24,18 +25,22 @@ from memlane.api.errors import EXCEPTION_HANDLERS
 from memlane.api.metrics import ApiMetrics
 
 OpenServices = Callable[[], AbstractAsyncContextManager[ApiServices]]
+Lifespan = Callable[[Litestar], AbstractAsyncContextManager[None]]
 
 
 def create_app(
     open_services: OpenServices,
     config: ApiConfig | None = None,
     metrics: ApiMetrics | None = None,
+    mounts: Sequence[ControllerRouterHandler] = (),
+    lifespans: Sequence[Lifespan] = (),
 ) -> Litestar:
     """Build the app. `open_services` is entered in the lifespan: it runs migrations,
     opens the pool, loads the model and starts the worker, and closes them all on exit.
 
     Pass `metrics` when the composition root also times the embedder with
     `metrics.embedding_seconds`, so embedding latency lands in this app's registry.
+    `mounts` (e.g. `/mcp`) join the routes; their `lifespans` run inside the services'.
     """
     config = config or ApiConfig()
     metrics = metrics or ApiMetrics()
@@ -64,8 +69,8 @@ def create_app(
         dependencies={"principal": Provide(provide_principal)},
     )
     return Litestar(
-        route_handlers=[v1, HealthController],
-        lifespan=[lifespan],
+        route_handlers=[v1, HealthController, *mounts],
+        lifespan=[lifespan, *lifespans],
         dependencies={
             "services": Provide(provide_services, sync_to_thread=False),
             "config": Provide(lambda: config, sync_to_thread=False, use_cache=True),

@@ -7,6 +7,7 @@ import click
 from memlane.cli.data import export, import_
 from memlane.cli.keys import keys
 from memlane.cli.maintenance import backfill, cleanup, db_url, decay, migrate, reembed, stats
+from memlane.cli.mcp import mcp
 from memlane.cli.model import prepare_model
 from memlane.cli.serve import serve
 
@@ -34,5 +35,6 @@ for command in (
     export,
     import_,
     prepare_model,
+    mcp,
 ):
     main.add_command(command)

@@ -27,7 +27,12 @@ class McpServices:
     """The services the tools call."""
 
     memories: MemoryService
-    graph: KnowledgeGraphService
+    graph: KnowledgeGraphService | None = None
+
+    def knowledge_graph(self) -> KnowledgeGraphService:
+        if self.graph is None:
+            raise ToolError("this memlane runs without the knowledge graph")
+        return self.graph
 
 
 @dataclass(frozen=True, slots=True)

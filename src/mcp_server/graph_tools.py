@@ -49,7 +49,7 @@ def register_graph_tools(server: MCPServer) -> None:
         with tool_errors("create_entities"):
             owner, services = acting(Scope.WRITE, user_id)
             wanted = [Entity(e.name, e.entityType, tuple(e.observations)) for e in entities]
-            created = await services.graph.create_entities(owner, wanted)
+            created = await services.knowledge_graph().create_entities(owner, wanted)
             return {"entities": [entity_view(e) for e in created]}
 
     @server.tool(annotations=ADDS)
@@ -62,7 +62,7 @@ def register_graph_tools(server: MCPServer) -> None:
         with tool_errors("create_relations"):
             owner, services = acting(Scope.WRITE, user_id)
             wanted = [Relation(r.source, r.target, r.relationType) for r in relations]
-            created = await services.graph.create_relations(owner, wanted)
+            created = await services.knowledge_graph().create_relations(owner, wanted)
             return {"relations": [relation_view(r) for r in created]}
 
     @server.tool(annotations=ADDS)
@@ -74,7 +74,7 @@ def register_graph_tools(server: MCPServer) -> None:
         already has are skipped; the result lists what was added per entity."""
         with tool_errors("add_observations"):
             owner, services = acting(Scope.WRITE, user_id)
-            added = await services.graph.add_observations(
+            added = await services.knowledge_graph().add_observations(
                 owner, [(o.entityName, o.contents) for o in observations]
             )
             return {"results": [{"entityName": name, "addedObservations": list(texts)}
@@ -86,7 +86,7 @@ def register_graph_tools(server: MCPServer) -> None:
         relation. Prefer `search_nodes` or `open_nodes` when the graph may be large."""
         with tool_errors("read_graph"):
             owner, services = acting(Scope.READ, user_id)
-            return graph_view(await services.graph.read_graph(owner))
+            return graph_view(await services.knowledge_graph().read_graph(owner))
 
     @server.tool(annotations=READS)
     async def search_nodes(
@@ -97,7 +97,7 @@ def register_graph_tools(server: MCPServer) -> None:
         by substring), with the relations between them."""
         with tool_errors("search_nodes"):
             owner, services = acting(Scope.READ, user_id)
-            return graph_view(await services.graph.search_nodes(owner, query))
+            return graph_view(await services.knowledge_graph().search_nodes(owner, query))
 
     @server.tool(annotations=READS)
     async def open_nodes(
@@ -107,4 +107,4 @@ def register_graph_tools(server: MCPServer) -> None:
         Unknown names are left out."""
         with tool_errors("open_nodes"):
             owner, services = acting(Scope.READ, user_id)
-            return graph_view(await services.graph.open_nodes(owner, names))
+            return graph_view(await services.knowledge_graph().open_nodes(owner, names))

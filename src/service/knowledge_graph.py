@@ -151,8 +151,11 @@ class KnowledgeGraphService:
     async def create_relations(self, owner: Owner, relations: Sequence[Relation]) -> list[Relation]:
         """Store the relations not there yet between existing entities; the new ones."""
         checked = [
-            (kg.check_name(r.source, "a relation's from"), kg.check_name(r.target, "a relation's to"),
-             kg.check_type(r.relation_type, "a relation type"))
+            (
+                kg.check_name(r.source, "a relation's from"),
+                kg.check_name(r.target, "a relation's to"),
+                kg.check_type(r.relation_type, "a relation type"),
+            )
             for r in relations
         ]
         snapshot = await self._snapshot(owner)
@@ -180,8 +183,8 @@ class KnowledgeGraphService:
 
     async def read_graph(self, owner: Owner) -> KnowledgeGraph:
         snapshot = await self._snapshot(owner)
-        return snapshot.view(sorted(snapshot.entities, key=lambda t: snapshot.entities[t].created_at),
-                             both_ends=True)
+        oldest_first = sorted(snapshot.entities, key=lambda t: snapshot.entities[t].created_at)
+        return snapshot.view(oldest_first, both_ends=True)
 
     async def open_nodes(self, owner: Owner, names: Sequence[str]) -> KnowledgeGraph:
         """The named entities (unknown names are left out) and every relation touching them."""
@@ -195,7 +198,11 @@ class KnowledgeGraphService:
         if not isinstance(query, str) or not query.strip():
             raise InvalidMemory("query must be a non-empty string")
         snapshot, hits = await asyncio.gather(
-            self._snapshot(owner), self._memories.search(owner, query, limit=SEARCH_HITS)
+            self._snapshot(owner),
+            self._memories.search(
+                owner, query, limit=SEARCH_HITS,
+                min_similarity=self._memories.policy.rag_threshold,
+            ),
         )
         found: list[str] = []
         for hit in hits:
