@@ -1,0 +1,4 @@
+"""Fixtures of the end-to-end tests: `deployment`, `memlane serve` as a process on a temp
+data dir (module-scoped: one server per test module)."""
+
+from tests.e2e.test_serve_process import deployment  # noqa: F401
