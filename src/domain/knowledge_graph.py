@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memlane.domain.errors import InvalidMemory, MemlaneError
+from memlane.domain.model import MemoryType, NewMemory
 
 KG_KEY = "kg"  # metadata: which part of the knowledge graph a memory is (never its text)
 ENTITY, OBSERVATION, RELATION = "entity", "observation", "relation"
@@ -124,3 +125,31 @@ def parse_relation(source: str, target: str, content: str) -> str:
     if content.startswith(head) and content.endswith(tail) and len(content) > len(head + tail):
         return content[len(head):-len(tail)]
     return content
+
+
+def entity_memory(token: str, entity: Entity) -> NewMemory:
+    """The memory an entity is stored as, found by its name token."""
+    return NewMemory(
+        content=entity_text(entity.name, entity.entity_type),
+        memory_type=MemoryType.FACT,
+        tags=(ROLE_TAGS[ENTITY], NAME + token),
+        metadata={KG_KEY: ENTITY},
+    )
+
+
+def observation_memory(token: str, name: str, text: str) -> NewMemory:
+    return NewMemory(
+        content=observation_text(name, text),
+        tags=(ROLE_TAGS[OBSERVATION], OF + token),
+        metadata={KG_KEY: OBSERVATION},
+    )
+
+
+def relation_memory(ends: tuple[str, str], key: tuple[str, str, str]) -> NewMemory:
+    source, target, relation_type = key
+    return NewMemory(
+        content=relation_text(source, relation_type, target),
+        memory_type=MemoryType.FACT,
+        tags=(ROLE_TAGS[RELATION], FROM + ends[0], TO + ends[1]),
+        metadata={KG_KEY: RELATION},
+    )

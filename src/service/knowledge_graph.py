@@ -8,69 +8,32 @@ ends. Names are found by tags carrying a blinded name token, so no name is store
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import timedelta
 from uuid import UUID
 
 from memlane.domain import knowledge_graph as kg
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.knowledge_graph import Entity, EntityNotFound, KnowledgeGraph, Relation
-from memlane.domain.model import Memory, MemoryFilter, MemoryType, NewMemory, Owner
+from memlane.domain.model import (
+    Memory,
+    MemoryFilter,
+    NewMemory,
+    Owner,
+    RememberResult,
+)
 from memlane.ports.clock import Clock, system_clock
 from memlane.ports.encryption import EncryptionPort
 from memlane.ports.graph import GraphPort
 from memlane.service.graph_reading import MAX_NODES
+from memlane.service.knowledge_graph_snapshot import Snapshot
 from memlane.service.memory_service import MemoryService
 
 PAGE = 500
 SEARCH_HITS = 50
 LINK_WEIGHT = 1.0
-
-
-@dataclass
-class _Snapshot:
-    """An owner's graph as read: entity memories by token, their observations, relations."""
-
-    entities: dict[str, Memory] = field(default_factory=dict)
-    observations: dict[str, list[Memory]] = field(default_factory=dict)
-    relations: list[Memory] = field(default_factory=list)
-
-    def name(self, token: str) -> str:
-        return kg.parse_entity(self.entities[token].content)[0]
-
-    def entity(self, token: str) -> Entity:
-        name, entity_type = kg.parse_entity(self.entities[token].content)
-        said = self.observations.get(token, [])
-        return Entity(name, entity_type, tuple(kg.parse_observation(name, m.content) for m in said))
-
-    def ends(self, memory: Memory) -> tuple[str, str] | None:
-        source = kg.token_in(memory.tags, kg.FROM)
-        target = kg.token_in(memory.tags, kg.TO)
-        if source in self.entities and target in self.entities:
-            return source, target  # type: ignore[return-value]
-        return None
-
-    def relation(self, memory: Memory) -> Relation | None:
-        ends = self.ends(memory)
-        if ends is None:
-            return None
-        source, target = self.name(ends[0]), self.name(ends[1])
-        return Relation(source, target, kg.parse_relation(source, target, memory.content))
-
-    def view(self, tokens: Iterable[str], *, both_ends: bool) -> KnowledgeGraph:
-        """The entities of `tokens` and the relations touching them (both ends, or either)."""
-        chosen = [t for t in dict.fromkeys(tokens) if t in self.entities]
-        inside = set(chosen)
-        relations = []
-        for memory in self.relations:
-            ends = self.ends(memory)
-            hits = ends is not None and [e in inside for e in ends]
-            if hits and (all(hits) if both_ends else any(hits)):
-                relations.append(self.relation(memory))
-        return KnowledgeGraph(
-            tuple(self.entity(t) for t in chosen), tuple(r for r in relations if r is not None)
-        )
 
 
 class KnowledgeGraphService:
@@ -110,10 +73,10 @@ class KnowledgeGraphService:
                                  strict=True):
             if token not in snapshot.entities and token not in fresh:
                 fresh[token] = entity
-        items = [self._entity_memory(t, e) for t, e in fresh.items()]
+        items = [kg.entity_memory(t, e) for t, e in fresh.items()]
         said = [(t, e.name, o) for t, e in fresh.items() for o in e.observations]
-        items += [self._observation_memory(t, name, o) for t, name, o in said]
-        results = await self._memories.remember_many(owner, items)
+        items += [kg.observation_memory(t, name, o) for t, name, o in said]
+        results = await self._remember(owner, items)
         ids = {t: r.memory.id for t, r in zip(fresh, results, strict=False)}
         links = [(r.memory.id, ids[t]) for (t, _, _), r in zip(said, results[len(fresh):],
                                                                  strict=True)]
@@ -140,8 +103,8 @@ class KnowledgeGraphService:
             known = set(snapshot.entity(token).observations) | set(added.get(token, []))
             added.setdefault(token, []).extend(t for t in dict.fromkeys(texts) if t not in known)
         said = [(t, snapshot.name(t), o) for t, texts in added.items() for o in texts]
-        results = await self._memories.remember_many(
-            owner, [self._observation_memory(t, name, o) for t, name, o in said]
+        results = await self._remember(
+            owner, [kg.observation_memory(t, name, o) for t, name, o in said]
         )
         entity_ids = {t: snapshot.entities[t].id for t in added}
         await self._link(owner, [(r.memory.id, entity_ids[t]) for (t, _, _), r
@@ -172,8 +135,8 @@ class KnowledgeGraphService:
             key = (snapshot.name(ends[0]), snapshot.name(ends[1]), relation_type)
             if key not in known and key not in fresh:
                 fresh[key] = ends
-        results = await self._memories.remember_many(owner, [
-            self._relation_memory(ends, key) for key, ends in fresh.items()
+        results = await self._remember(owner, [
+            kg.relation_memory(ends, key) for key, ends in fresh.items()
         ])
         await self._link(owner, [
             (r.memory.id, snapshot.entities[end].id)
@@ -219,11 +182,11 @@ class KnowledgeGraphService:
         return snapshot.view(found, both_ends=True)
 
     # -- storage -----------------------------------------------------------------------------
-    async def _snapshot(self, owner: Owner) -> _Snapshot:
+    async def _snapshot(self, owner: Owner) -> Snapshot:
         entities, observations, relations = await asyncio.gather(
             *(self._all(owner, role) for role in (kg.ENTITY, kg.OBSERVATION, kg.RELATION))
         )
-        snapshot = _Snapshot(relations=relations)
+        snapshot = Snapshot(relations=relations)
         for memory in reversed(entities):  # oldest first: the first of a name wins
             token = kg.token_in(memory.tags, kg.NAME)
             if token is not None:
@@ -247,6 +210,14 @@ class KnowledgeGraphService:
                 return found
             cursor = page.next_cursor
 
+    async def _remember(self, owner: Owner, items: Sequence[NewMemory]) -> list[RememberResult]:
+        """Store the nodes a microsecond apart, so they read back in the order given."""
+        now = self._clock()
+        timed = [
+            replace(n, created_at=now + timedelta(microseconds=i)) for i, n in enumerate(items)
+        ]
+        return await self._memories.remember_many(owner, timed)
+
     async def _link(self, owner: Owner, pairs: Sequence[tuple[UUID, UUID]]) -> None:
         """Entity edges node -> entity, so retrieval's graph expansion walks the graph too."""
         if self._graph is None or not pairs:
@@ -255,30 +226,3 @@ class KnowledgeGraphService:
         edges = [Edge(s, t, EdgeKind.ENTITY, LINK_WEIGHT, now, now)
                  for s, t in dict.fromkeys(pairs) if s != t]
         await self._graph.add_edges(owner, edges, cap_per_node=MAX_NODES)
-
-    @staticmethod
-    def _entity_memory(token: str, entity: Entity) -> NewMemory:
-        return NewMemory(
-            content=kg.entity_text(entity.name, entity.entity_type),
-            memory_type=MemoryType.FACT,
-            tags=(kg.ROLE_TAGS[kg.ENTITY], kg.NAME + token),
-            metadata={kg.KG_KEY: kg.ENTITY},
-        )
-
-    @staticmethod
-    def _observation_memory(token: str, name: str, text: str) -> NewMemory:
-        return NewMemory(
-            content=kg.observation_text(name, text),
-            tags=(kg.ROLE_TAGS[kg.OBSERVATION], kg.OF + token),
-            metadata={kg.KG_KEY: kg.OBSERVATION},
-        )
-
-    @staticmethod
-    def _relation_memory(ends: tuple[str, str], key: tuple[str, str, str]) -> NewMemory:
-        source, target, relation_type = key
-        return NewMemory(
-            content=kg.relation_text(source, relation_type, target),
-            memory_type=MemoryType.FACT,
-            tags=(kg.ROLE_TAGS[kg.RELATION], kg.FROM + ends[0], kg.TO + ends[1]),
-            metadata={kg.KG_KEY: kg.RELATION},
-        )
