@@ -127,6 +127,8 @@ def parse_relation(source: str, target: str, content: str) -> str:
     return content
 
 
+# Every node is a fact: its floor lies above cleanup's min_importance, so an unused node
+# sinks in ranking but is never deleted by cleanup (the reference server forgets nothing).
 def entity_memory(token: str, entity: Entity) -> NewMemory:
     """The memory an entity is stored as, found by its name token."""
     return NewMemory(
@@ -140,6 +142,7 @@ def entity_memory(token: str, entity: Entity) -> NewMemory:
 def observation_memory(token: str, name: str, text: str) -> NewMemory:
     return NewMemory(
         content=observation_text(name, text),
+        memory_type=MemoryType.FACT,
         tags=(ROLE_TAGS[OBSERVATION], OF + token),
         metadata={KG_KEY: OBSERVATION},
     )
