@@ -40,7 +40,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             )
 
     config = ApiConfig(auth_enabled=settings.auth.enabled)
-    mcp = McpMount(build_mcp_server())  # /mcp: the MCP tools over streamable HTTP
+    # /mcp: the MCP tools over streamable HTTP, behind the same keys and body limit as /v1
+    mcp = McpMount(build_mcp_server(), config.max_request_bytes)
     return create_api_app(
         open_services, config, metrics, mounts=[mcp.handler], lifespans=[mcp.lifespan]
     )

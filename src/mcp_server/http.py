@@ -26,11 +26,12 @@ class McpMount:
     so `serve --workers N` needs no sticky sessions and no request can borrow another's
     identity through a session id."""
 
-    def __init__(self, server: MCPServer) -> None:
+    def __init__(self, server: MCPServer, max_request_bytes: int) -> None:
         server.streamable_http_app(
             streamable_http_path=MCP_PATH,
             stateless_http=True,
             json_response=True,
+            max_request_body_size=max_request_bytes,  # the REST API's limit (api.config)
             # Every request needs a bearer key a browser page does not hold, so a rebound
             # DNS name gains nothing; the check would refuse hosts behind a reverse proxy.
             transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
