@@ -30,6 +30,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             settings,
             start_worker=settings.worker.enabled,
             embedding_histogram=metrics.embedding_seconds,
+            fact_fallback=metrics.fact_fallback,
         ) as memlane:
             yield ApiServices(
                 service=memlane.service,

@@ -19,9 +19,12 @@ from memlane.adapters.encryption.fingerprint import verify_key_fingerprint
 from memlane.adapters.encryption.keyfile import load_or_create_key
 from memlane.adapters.encryption.noop import NoopEncryptionAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
+from memlane.adapters.facts.heuristic import HeuristicFactExtractor
+from memlane.adapters.facts.ollama import OllamaFactExtractor
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres import database as postgres
 from memlane.adapters.postgres.database import Database
+from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
 from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
 from memlane.adapters.postgres.installation_adapter import PostgresInstallationAdapter
 from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
@@ -29,6 +32,8 @@ from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
 from memlane.adapters.postgres.memory_ports import postgres_memory_ports
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
+from memlane.ports.fact_extraction import FactExtractionPort, FallbackListener
+from memlane.ports.facts import FactPorts
 from memlane.ports.installation import InstallationPort
 from memlane.ports.storage import MemoryPorts
 from memlane.service.keys import KeyService
@@ -74,6 +79,25 @@ async def _embedder(
         await embedder.close()
 
 
+async def _facts(
+    settings: Settings, database: Database, on_fallback: FallbackListener | None
+) -> AsyncIterator[FactPorts | None]:
+    """The fact store and the configured extractor (None when facts are off)."""
+    config = settings.facts
+    if not config.enabled:
+        yield None
+        return
+    extractor: FactExtractionPort = HeuristicFactExtractor()
+    if config.extractor == "ollama":
+        extractor = OllamaFactExtractor(
+            config.model, config.ollama_url, config.timeout_ms, on_fallback
+        )
+    try:
+        yield FactPorts(PostgresFactAdapter(database.pool), extractor)
+    finally:
+        await extractor.close()
+
+
 async def _encryption(settings: Settings, installation: InstallationPort) -> EncryptionPort:
     """The configured adapter, after checking it is the one the stored data was written with."""
     adapter: XChaChaEncryptionAdapter | NoopEncryptionAdapter
@@ -117,6 +141,7 @@ class Container(containers.DeclarativeContainer):
     settings = providers.Dependency(instance_of=Settings)
     load_model = providers.Object(True)
     embedding_histogram: providers.Object[Histogram | None] = providers.Object(None)
+    fact_fallback: providers.Object[FallbackListener | None] = providers.Object(None)
 
     # Storage
     database = providers.Resource(_database, settings)
@@ -126,6 +151,7 @@ class Container(containers.DeclarativeContainer):
     api_keys = providers.Singleton(PostgresApiKeyAdapter, pool)
     leader = providers.Singleton(PostgresLeaderLockAdapter, pool)
     graph = providers.Singleton(PostgresGraphAdapter, pool)
+    facts = providers.Resource(_facts, settings, database, fact_fallback)
 
     # Meaning, secrecy, words
     embedder = providers.Resource(_embedder, settings, load_model, embedding_histogram)
@@ -142,11 +168,15 @@ class Container(containers.DeclarativeContainer):
         keywords=keywords,
         policy=policy,
         graph=graph,
+        facts=facts,
+        profile_caps=providers.Callable(lambda s: s.facts.profile_caps(), settings),
     )
     keys = providers.Singleton(KeyService, api_keys)
     # The reference MCP memory server's knowledge graph, on the memories and edges above.
     knowledge_graph = providers.Singleton(KnowledgeGraphService, service, encryption, graph)
-    worker = providers.Resource(_worker, service, leader, settings, database, memories, embedder)
+    worker = providers.Resource(
+        _worker, service, leader, settings, database, memories, embedder, facts
+    )
 
 
 @dataclass(slots=True)
@@ -190,16 +220,19 @@ async def open_memlane(
     check_dimension: bool = True,
     start_worker: bool = False,
     embedding_histogram: Histogram | None = None,
+    fact_fallback: FallbackListener | None = None,
 ) -> AsyncIterator[Memlane]:
     """Open everything (embedded server, migrations, pool, key, model), yield, close it all.
 
     `load_model=False` skips warming the model for commands that never embed (decay, cleanup);
-    `embedding_histogram` times every embedding call (the API's metrics).
+    `embedding_histogram` times every embedding call, `fact_fallback` counts the optional
+    fact extractor's fallbacks to the heuristics (both the API's metrics).
     """
     container = Container(
         settings=settings or load_settings(),
         load_model=providers.Object(load_model),
         embedding_histogram=providers.Object(embedding_histogram),
+        fact_fallback=providers.Object(fact_fallback),
     )
     try:
         installation: InstallationPort = await container.installation()  # type: ignore[misc]

@@ -18,6 +18,7 @@ from pydantic_settings import (
 from memlane.adapters.embedding.registry import backend_names
 from memlane.domain.importance import CueBook
 from memlane.domain.policy import GraphTuning, MemoryPolicy, RecallTuning
+from memlane.domain.profile import ProfileCaps
 from memlane.domain.scoring import RelevanceWeights
 
 CONFIG_ENV = "MEMLANE_CONFIG"
@@ -122,6 +123,23 @@ class GraphSettings(_Section):
         return self
 
 
+class FactSettings(_Section):
+    """Facts read from what users say (docs/facts.md): extraction and the profile's caps."""
+
+    enabled: bool = True
+    # "heuristic" (EN/DE patterns, no model) or "ollama" (a local chat model; the
+    # heuristics whenever it fails or is slower than timeout_ms).
+    extractor: Literal["heuristic", "ollama"] = "heuristic"
+    ollama_url: str = "http://127.0.0.1:11434"
+    model: str = "llama3.2"
+    timeout_ms: int = Field(3_000, ge=1, le=600_000)
+    core_per_type: int = Field(3, ge=0, le=100)
+    secondary_per_type: int = Field(5, ge=0, le=1000)
+
+    def profile_caps(self) -> ProfileCaps:
+        return ProfileCaps(self.core_per_type, self.secondary_per_type)
+
+
 class DatabaseSettings(_Section):
     url: str = ""
     data_dir: Path = Path(".memlane/pgdata")
@@ -169,6 +187,7 @@ class Settings(BaseSettings):
 
     memory: MemorySettings = Field(default_factory=MemorySettings)
     graph: GraphSettings = Field(default_factory=GraphSettings)
+    facts: FactSettings = Field(default_factory=FactSettings)
     database: DatabaseSettings = Field(default_factory=DatabaseSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
     worker: WorkerSettings = Field(default_factory=WorkerSettings)

@@ -16,6 +16,7 @@ from memlane.api.auth import provide_principal, scope_guard
 from memlane.api.config import ApiConfig
 from memlane.api.controllers.context import ContextController
 from memlane.api.controllers.conversations import ConversationsController
+from memlane.api.controllers.facts import FactsController, ProfileController
 from memlane.api.controllers.health import HealthController
 from memlane.api.controllers.maintenance import CleanupController, DecayController
 from memlane.api.controllers.memories import MemoriesController
@@ -64,6 +65,8 @@ def create_app(
             ContextController,
             ConversationsController,
             MemoryGraphController,
+            FactsController,
+            ProfileController,
         ],
         guards=[scope_guard],
         dependencies={"principal": Provide(provide_principal)},

@@ -19,6 +19,7 @@ from memlane.domain.errors import (
     MemoryNotFound,
     StorageUnavailable,
 )
+from memlane.domain.fact_records import FactNotFound
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +92,8 @@ def handle_http(request: Request[Any, Any, Any], exc: HTTPException) -> Response
 
 def handle_domain(request: Request[Any, Any, Any], exc: MemlaneError) -> Response[dict[str, Any]]:
     """Domain errors, each with exactly one HTTP meaning."""
+    if isinstance(exc, FactNotFound):
+        return problem(404, "not-found", "no such fact", request)
     if isinstance(exc, MemoryNotFound):
         return problem(404, "not-found", "no such memory", request)
     if isinstance(exc, InvalidMemory):

@@ -63,6 +63,12 @@ class ApiMetrics:
             "Decay runs requested through the API",
             registry=self.registry,
         )
+        self.fact_fallbacks = Counter(
+            "memlane_fact_extraction_fallbacks",
+            "Texts the optional fact extractor left to the heuristics, by reason",
+            ["reason"],
+            registry=self.registry,
+        )
         self._worker = _WorkerCollector()
         self.registry.register(self._worker)
 
@@ -71,6 +77,10 @@ class ApiMetrics:
 
     def stored(self, merged: bool) -> None:
         self.memories_stored.labels("merged" if merged else "new").inc()
+
+    def fact_fallback(self, reason: str) -> None:
+        """The fact extractor's FallbackListener (timeout, invalid, unreachable, refused)."""
+        self.fact_fallbacks.labels(reason).inc()
 
     def exposition(self) -> bytes:
         return generate_latest(self.registry)

@@ -144,6 +144,7 @@ class Fact:
     source_memory_id: UUID | None = None
     valid_until: datetime | None = None
     superseded_by: UUID | None = None
+    source_time: datetime | None = None  # when the source memory was said
 
     def __post_init__(self) -> None:
         _require_text(subject=self.subject, relation=self.relation, object=self.object)
@@ -161,7 +162,7 @@ class Fact:
 
 def fact_from_extracted(
     extracted: ExtractedFact, *, fact_id: UUID, now: datetime,
-    source_memory_id: UUID | None = None,
+    source_memory_id: UUID | None = None, source_time: datetime | None = None,
 ) -> Fact:
     """The stored form of a positive extracted fact, valid from `now`."""
     if extracted.negated:
@@ -170,7 +171,7 @@ def fact_from_extracted(
         id=fact_id, subject=extracted.subject, relation=extracted.relation,
         object=extracted.object, fact_type=extracted.fact_type, time_span=extracted.time_span,
         confidence=extracted.confidence, valid_from=now, created_at=now, updated_at=now,
-        source_memory_id=source_memory_id,
+        source_memory_id=source_memory_id, source_time=source_time,
     )
 
 

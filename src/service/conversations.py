@@ -69,7 +69,9 @@ class Conversations:
             self._new_memory(segment, conversation_id, first + i, now + i * ORDER_STEP)
             for i, segment in enumerate(segments)
         ]
-        results = await self._writer.remember_many(owner, items)
+        # Facts come from the user's own words, never from a reply or a named speaker's.
+        said = [None if s.names else s.user_text for s in segments]
+        results = await self._writer.remember_many(owner, items, said)
         memories = [r.memory for r in results]
         edges = self._conversation_edges(previous, memories, now)
         if self._graph is not None and edges:

@@ -28,15 +28,21 @@ from memlane.domain.model import (
     StoredMemory,
 )
 from memlane.domain.policy import MemoryPolicy
+from memlane.domain.profile import ProfileCaps
 from memlane.domain.segments import AddedMessages, Message
 from memlane.domain.summary import qa_content, summarize
 from memlane.ports.clock import Clock, system_clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
+from memlane.ports.facts import FactPorts
 from memlane.ports.graph import GraphPort
 from memlane.ports.keywords import KeywordPort
 from memlane.ports.storage import MemoryPorts
 from memlane.service.conversations import Conversations
+from memlane.service.fact_recall import FactRecall
+from memlane.service.fact_recording import FactRecorder
+from memlane.service.fact_sealing import FactSealer
+from memlane.service.facts import FactService
 from memlane.service.graph_expansion import GraphExpansion
 from memlane.service.graph_linking import GraphLinker
 from memlane.service.graph_reading import GraphView, Neighbourhood
@@ -59,8 +65,11 @@ class MemoryService:
         policy: MemoryPolicy,
         clock: Clock = system_clock,
         graph: GraphPort | None = None,
+        facts: FactPorts | None = None,
+        profile_caps: ProfileCaps | None = None,
     ) -> None:
-        """Without `graph` memories are islands (no links, no supersession)."""
+        """Without `graph` memories are islands (no links, no supersession); without `facts`
+        no facts are read or kept."""
         self._store = memories.store
         self._maintenance_port = memories.maintenance
         self._embedder = embedder
@@ -77,10 +86,32 @@ class MemoryService:
             self._graph = GraphView(graph, memories.store, self._sealer, clock)
             self._retriever.expand_with(GraphExpansion(graph, memories.search, policy.graph))
         self._conversations = Conversations(self._writer, memories.store, graph, policy, clock)
+        # -- facts (issue 13) --
+        self._facts: FactService | None = None
+        if facts is not None:
+            fact_sealer = FactSealer(encryption)
+            recorder = FactRecorder(
+                facts.store, facts.extractor, fact_sealer, clock, graph, policy.graph
+            )
+            self._facts = FactService(
+                facts.store, recorder, fact_sealer, memories.store, clock, policy.base_rate,
+                profile_caps,
+            )
+            self._writer.read_facts_with(recorder)
+            self._retriever.join_facts_with(
+                FactRecall(facts.store, fact_sealer, memories.search, clock)
+            )
 
     @property
     def policy(self) -> MemoryPolicy:
         return self._policy
+
+    @property
+    def facts(self) -> FactService:
+        """The owner's facts and the views over them (profile, topics)."""
+        if self._facts is None:
+            raise InvalidMemory("this memlane runs without facts")
+        return self._facts
 
     # -- writing ---------------------------------------------------------------------------
     async def remember(self, owner: Owner, new: NewMemory) -> RememberResult:
@@ -148,7 +179,8 @@ class MemoryService:
             tags=tuple(tags),
             metadata=dict(metadata or {}),
         )
-        return await self.remember(owner, new)
+        # Facts come from the question: the answer is the assistant's "I".
+        return (await self._writer.remember_many(owner, [new], said=[question]))[0]
 
     async def update(self, owner: Owner, memory_id: UUID, patch: MemoryPatch) -> Memory:
         """Edit fields; new content is re-embedded, new importance restarts the decay clock."""
@@ -189,8 +221,11 @@ class MemoryService:
             raise MemoryNotFound(memory_id)
 
     async def delete_all(self, owner: Owner) -> int:
-        """Erase every memory of the owner; how many there were."""
-        return await self._store.delete_all(owner)
+        """Erase every memory of the owner, and their facts; how many memories there were."""
+        erased = await self._store.delete_all(owner)
+        if self._facts is not None:
+            await self._facts.delete_all(owner)
+        return erased
 
     # -- reading ---------------------------------------------------------------------------
     async def get(self, owner: Owner, memory_id: UUID) -> Memory:

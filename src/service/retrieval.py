@@ -30,6 +30,7 @@ from memlane.domain.model import (
 )
 from memlane.domain.scoring import relevance
 from memlane.domain.supersession import asks_about_past
+from memlane.service.fact_recall import FactRecall
 from memlane.service.fusion import fused_scores
 from memlane.service.graph_expansion import Expansion, GraphExpansion
 from memlane.service.neighbours import Candidate, expand_neighbours
@@ -122,7 +123,15 @@ class Retriever(ServicePart):
             Candidate(hits[i], similarities.get(i, 0.0), match, i in worded)
             for i, match in scores.items()
         ]
+        if self._fact_recall is not None:
+            ranked = await self._fact_recall.join(owner, query, ranked, vector, tuning)
         return _Found(ranked, vector)
+
+    _fact_recall: FactRecall | None = None
+
+    def join_facts_with(self, recall: FactRecall) -> None:
+        """Let facts the query asks about bring their source memories (service/fact_recall)."""
+        self._fact_recall = recall
 
     _expansion: GraphExpansion | None = None
 

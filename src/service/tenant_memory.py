@@ -28,6 +28,7 @@ from memlane.domain.model import (
 from memlane.domain.segments import AddedMessages, Message, Role
 from memlane.ports.context import MemoryContextPort
 from memlane.service.memory_service import MemoryService
+from memlane.service.tenant_facts import TenantFacts
 
 
 def as_memory_type(value: str | MemoryType | None) -> MemoryType | None:
@@ -86,7 +87,7 @@ def context_options(
         raise InvalidMemory(str(error)) from None
 
 
-class TenantMemory(MemoryContextPort):
+class TenantMemory(TenantFacts, MemoryContextPort):
     """Everything a host service needs, addressed by `user_id` within one tenant."""
 
     def __init__(self, service: MemoryService, tenant: str = DEFAULT_TENANT) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from memlane.domain.decay import importance_at
-from memlane.domain.errors import EmbeddingUnavailable, StorageUnavailable
+from memlane.domain.errors import DecryptionFailed, EmbeddingUnavailable, StorageUnavailable
 from memlane.domain.importance import classify, estimate_importance
 from memlane.domain.knowledge_graph import role_of
 from memlane.domain.model import (
@@ -28,6 +28,7 @@ from memlane.domain.segments import NAMES_KEY, SEGMENT_KEY
 from memlane.domain.summary import summarize
 from memlane.domain.supersession import SupersessionDecision
 from memlane.ports.memories import MemoryWriteSession
+from memlane.service.fact_recording import FactRecorder, Said
 from memlane.service.graph_linking import GraphLinker, Written
 from memlane.service.merging import merge
 from memlane.service.part import ServicePart
@@ -52,10 +53,15 @@ class Writer(ServicePart):
     """The write path shared by remember, remember_many and learn."""
 
     _linker: GraphLinker | None = None
+    _facts: FactRecorder | None = None
 
     def link_with(self, linker: GraphLinker) -> None:
         """Grow the graph on every write (semantic links, supersession)."""
         self._linker = linker
+
+    def read_facts_with(self, recorder: FactRecorder) -> None:
+        """Read facts from what the user said in every write (after the memories commit)."""
+        self._facts = recorder
 
     async def embed_documents(self, texts: Sequence[str]) -> list[Vector] | None:
         """Vectors for the texts, or None when the embedder is down (the write goes on)."""
@@ -68,8 +74,13 @@ class Writer(ServicePart):
             )
             return None
 
-    async def remember_many(self, owner: Owner, items: Sequence[NewMemory]) -> list[RememberResult]:
-        """Store each item, merging near-duplicates of stored memories and of earlier items."""
+    async def remember_many(
+        self, owner: Owner, items: Sequence[NewMemory], said: Sequence[str | None] | None = None
+    ) -> list[RememberResult]:
+        """Store each item, merging near-duplicates of stored memories and of earlier items.
+
+        `said`: per item, what the user said in it (the text facts are read from); by
+        default its content, none for a transcript's turn (someone else's "I")."""
         checked = [check_new(item, self._policy) for item in items]  # all or nothing
         if not checked:
             return []
@@ -100,6 +111,7 @@ class Writer(ServicePart):
             await session.insert_many([sealed[id(d)] for d in drafts if not d.existing])
             await session.replace_many([sealed[id(d)] for d in drafts if d.existing and d.reembed])
         edges = await self._link(owner, fresh, nearby, decisions, outcome, now)
+        await self._read_facts(owner, fresh, outcome, said)
         return [
             RememberResult(d.memory, merged, edges.get(d.memory.id, ())) for d, merged in outcome
         ]
@@ -152,6 +164,30 @@ class Writer(ServicePart):
         for edge in linked:
             made.setdefault(edge.source, []).append((edge.target, edge.kind.value, edge.weight))
         return {memory_id: tuple(edges) for memory_id, edges in made.items()}
+
+    async def _read_facts(
+        self,
+        owner: Owner,
+        fresh: Sequence[_Draft],
+        outcome: Sequence[tuple[_Draft, bool]],
+        said: Sequence[str | None] | None,
+    ) -> None:
+        """Facts from what each item said, sourced to the memory it became (or merged into)."""
+        if self._facts is None:
+            return
+        texts = said if said is not None else [
+            None if _is_transcript(d.memory.metadata) else d.memory.content for d in fresh
+        ]
+        items = [
+            Said(target.memory.id, text, draft.memory.created_at)
+            for draft, (target, _), text in zip(fresh, outcome, texts, strict=True) if text
+        ]
+        try:
+            await self._facts.read(owner, items)
+        except (StorageUnavailable, DecryptionFailed) as error:
+            # The memories are committed: a lost fact must not turn the write into an error
+            # a client would retry (and so store twice).
+            log.warning("facts of %d new memories not stored: %s", len(items), error)
 
     def _draft(self, owner: Owner, new: NewMemory, now: datetime) -> _Draft:
         content = new.content.strip()

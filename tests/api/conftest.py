@@ -17,7 +17,9 @@ from litestar import Litestar
 
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
+from memlane.adapters.facts.heuristic import HeuristicFactExtractor
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
+from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
 from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
 from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.memory_ports import postgres_memory_ports
@@ -27,6 +29,7 @@ from memlane.api.deps import ApiServices
 from memlane.domain.auth import Scope
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.embedding import EmbeddingPort
+from memlane.ports.facts import FactPorts
 from memlane.service.keys import KeyService
 from memlane.service.memory_service import MemoryService
 
@@ -51,6 +54,7 @@ def build_service(pool: asyncpg.Pool, embedder: EmbeddingPort) -> MemoryService:
         encryption=XChaChaEncryptionAdapter(secrets.token_bytes(32)),
         keywords=SnowballKeywordAdapter(),
         policy=MemoryPolicy(),
+        facts=FactPorts(PostgresFactAdapter(pool), HeuristicFactExtractor()),
     )
 
 

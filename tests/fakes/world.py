@@ -5,13 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from uuid import uuid4
 
+from memlane.adapters.facts.heuristic import HeuristicFactExtractor
 from memlane.domain.model import Owner
 from memlane.domain.policy import MemoryPolicy
+from memlane.ports.facts import FactPorts
 from memlane.ports.storage import MemoryPorts
 from memlane.service.memory_service import MemoryService
 from tests.fakes.clock import FakeClock
 from tests.fakes.embedder import FakeEmbedder
 from tests.fakes.encryption import FakeEncryption
+from tests.fakes.facts import fake_facts_for
 from tests.fakes.graph import fake_graph_for
 from tests.fakes.keywords import FakeKeywords
 from tests.fakes.memory_table import fake_memory_ports
@@ -32,9 +35,10 @@ class FakeWorld:
 
     def __post_init__(self) -> None:
         self.graph = fake_graph_for(self.memories)
+        self.facts = fake_facts_for(self.memories)
         self.service = MemoryService(
             self.memories, self.embedder, self.encryption, self.keywords, self.policy, self.clock,
-            graph=self.graph,
+            graph=self.graph, facts=FactPorts(self.facts, HeuristicFactExtractor()),
         )
 
 

@@ -1,0 +1,1 @@
+"""Fact extraction adapters: the heuristic patterns (default) and an optional Ollama model."""

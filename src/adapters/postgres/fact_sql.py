@@ -1,0 +1,81 @@
+"""SQL of the fact adapter: `facts` (migration 0070), set-based, every statement owner-scoped."""
+
+from __future__ import annotations
+
+FACT_COLUMNS = (
+    "f.tenant, f.user_id, f.id, f.subject, f.object, f.subject_index, f.object_index, "
+    "f.relation, f.fact_type, f.time_span, f.confidence, f.user_fact_score, "
+    "f.source_memory_id, f.source_time, f.valid_from, f.valid_until, f.superseded_by, "
+    "f.created_at, f.updated_at"
+)
+# Current at $now: not superseded, and not ended (an end still ahead does not count yet).
+CURRENT_AT = "(f.superseded_by IS NULL AND (f.valid_until IS NULL OR f.valid_until > {now}))"
+
+GET = f"""
+SELECT {FACT_COLUMNS} FROM facts AS f
+WHERE f.tenant = $1 AND f.user_id = $2 AND f.id = $3
+"""
+
+# $3 type or NULL; $4 current: true, false or NULL (all); $5 now; $6, $7 the cursor or NULL.
+LIST = f"""
+SELECT {FACT_COLUMNS} FROM facts AS f
+WHERE f.tenant = $1 AND f.user_id = $2
+  AND ($3::text IS NULL OR f.fact_type = $3)
+  AND ($4::boolean IS NULL OR {CURRENT_AT.format(now="$5")} = $4)
+  AND ($6::timestamptz IS NULL OR (f.created_at, f.id) < ($6, $7::uuid))
+ORDER BY f.created_at DESC, f.id DESC
+LIMIT $8
+"""
+
+# $3 now; $4 relations or NULL (any); $5 source memories or NULL (any).
+CURRENT = f"""
+SELECT {FACT_COLUMNS} FROM facts AS f
+WHERE f.tenant = $1 AND f.user_id = $2 AND {CURRENT_AT.format(now="$3")}
+  AND ($4::text[] IS NULL OR f.relation = ANY($4::text[]))
+  AND ($5::uuid[] IS NULL OR f.source_memory_id = ANY($5::uuid[]))
+"""
+
+# One array per column after the owner; a fact read from a memory that is gone (deleted
+# since it was read) is skipped, so no fact outlives its source.
+INSERT_MANY = """
+WITH input AS (
+    SELECT i.* FROM unnest(
+        $3::uuid[], $4::bytea[], $5::bytea[], $6::text[], $7::text[], $8::text[], $9::text[],
+        $10::text[], $11::float8[], $12::float8[], $13::uuid[], $14::timestamptz[],
+        $15::timestamptz[], $16::timestamptz[], $17::uuid[], $18::timestamptz[],
+        $19::timestamptz[]
+    ) AS i(id, subject, object, subject_index, object_index, relation, fact_type, time_span,
+           confidence, user_fact_score, source_memory_id, source_time, valid_from,
+           valid_until, superseded_by, created_at, updated_at)
+    WHERE i.source_memory_id IS NULL OR EXISTS (
+        SELECT 1 FROM memories AS m
+        WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = i.source_memory_id)
+), stored AS (
+    INSERT INTO facts (tenant, user_id, id, subject, object, subject_index, object_index,
+                       relation, fact_type, time_span, confidence, user_fact_score,
+                       source_memory_id, source_time, valid_from, valid_until, superseded_by,
+                       created_at, updated_at)
+    SELECT $1, $2, id, subject, object, subject_index, object_index, relation, fact_type,
+           time_span, confidence, user_fact_score, source_memory_id, source_time, valid_from,
+           valid_until, superseded_by, created_at, updated_at
+    FROM input
+    RETURNING 1
+)
+SELECT count(*) FROM stored
+"""
+
+# Overwrites every field a fact may change (the sealed object included: a PATCH reseals it).
+UPDATE_MANY = """
+UPDATE facts AS f
+SET object = u.object, object_index = u.object_index, fact_type = u.fact_type,
+    time_span = u.time_span, confidence = u.confidence, user_fact_score = u.user_fact_score,
+    valid_until = u.valid_until, superseded_by = u.superseded_by, updated_at = u.updated_at
+FROM unnest($3::uuid[], $4::bytea[], $5::text[], $6::text[], $7::text[], $8::float8[],
+            $9::float8[], $10::timestamptz[], $11::uuid[], $12::timestamptz[])
+     AS u(id, object, object_index, fact_type, time_span, confidence, user_fact_score,
+          valid_until, superseded_by, updated_at)
+WHERE f.tenant = $1 AND f.user_id = $2 AND f.id = u.id
+"""
+
+DELETE = "DELETE FROM facts WHERE tenant = $1 AND user_id = $2 AND id = $3"
+DELETE_ALL = "DELETE FROM facts WHERE tenant = $1 AND user_id = $2"

@@ -1,0 +1,119 @@
+"""A user's facts (/v1/facts) and the "do not forget" profile (/v1/profile)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+from uuid import UUID
+
+from litestar import Controller, delete, get, patch, post
+from litestar.di import NamedDependency
+from litestar.params import FromPath, JSONBody, Parameter, QueryParameter
+from litestar.status_codes import HTTP_201_CREATED
+
+from memlane.api.config import ApiConfig
+from memlane.api.cursor import decode_cursor, encode_cursor
+from memlane.api.deps import MEMORIES, OWNER, Memories, owner_from_body
+from memlane.api.fact_schemas import (
+    FactIn,
+    FactOut,
+    FactPageOut,
+    FactPatchIn,
+    ProfileOut,
+    fact_out,
+    profile_out,
+    to_fact_patch,
+    to_new_fact,
+)
+from memlane.api.params import ERRORS, READ, WRITE, bounded_limit
+from memlane.domain.fact_records import FactFilter
+from memlane.domain.facts import FactType
+from memlane.domain.model import Owner
+
+_CURRENT = {"true": True, "false": False, "all": None}
+
+
+class FactsController(Controller):
+    """Facts read from a user's memories or stated directly; subject and object sealed."""
+
+    path = "/v1/facts"
+    tags = ["facts"]
+    dependencies = {"memories": MEMORIES, "owner": OWNER}
+
+    @get("/", operation_id="listFacts", opt=READ, raises=ERRORS)
+    async def list_facts(
+        self,
+        memories: Memories,
+        owner: NamedDependency[Owner],
+        config: NamedDependency[ApiConfig],
+        fact_type: Annotated[
+            FactType | None, QueryParameter(name="type", description="Only this fact type.")
+        ] = None,
+        current: Annotated[
+            Literal["true", "false", "all"],
+            Parameter(description="true: facts that hold now; false: ended ones; all."),
+        ] = "true",
+        cursor: Annotated[
+            str | None, Parameter(description="`next_cursor` of the previous page.")
+        ] = None,
+        limit: Annotated[
+            int | None, Parameter(description="Page size, 1..200 (default 50).")
+        ] = None,
+    ) -> FactPageOut:
+        """List a user's facts, newest first, with keyset pagination."""
+        size = bounded_limit(limit, config.default_page_limit, config.max_page_limit)
+        position = decode_cursor(cursor) if cursor else None
+        page = await memories.facts.list(
+            owner, FactFilter(fact_type, _CURRENT[current]), position, size
+        )
+        return FactPageOut(
+            items=[fact_out(f) for f in page.items],
+            next_cursor=encode_cursor(page.next_cursor) if page.next_cursor else None,
+        )
+
+    @post("/", operation_id="stateFact", opt=WRITE, raises=ERRORS, status_code=HTTP_201_CREATED,
+          dependencies={"owner": owner_from_body(FactIn)})
+    async def state_fact(
+        self, data: JSONBody[FactIn], memories: Memories, owner: NamedDependency[Owner]
+    ) -> FactOut:
+        """State a fact directly (subject defaults to the user). A functional relation's new
+        object supersedes the current fact; a fact that already holds is returned as is."""
+        return fact_out(await memories.facts.state(owner, to_new_fact(data)))
+
+    @get("/{fact_id:uuid}", operation_id="getFact", opt=READ, raises=ERRORS)
+    async def get_fact(
+        self, fact_id: FromPath[UUID], memories: Memories, owner: NamedDependency[Owner]
+    ) -> FactOut:
+        """One fact (404 when it is not this user's)."""
+        return fact_out(await memories.facts.get(owner, fact_id))
+
+    @patch("/{fact_id:uuid}", operation_id="updateFact", opt=WRITE, raises=ERRORS)
+    async def update_fact(
+        self,
+        fact_id: FromPath[UUID],
+        data: JSONBody[FactPatchIn],
+        memories: Memories,
+        owner: NamedDependency[Owner],
+    ) -> FactOut:
+        """Edit object, type, time span or user_fact_score (0-10; null removes it)."""
+        return fact_out(await memories.facts.update(owner, fact_id, to_fact_patch(data)))
+
+    @delete("/{fact_id:uuid}", operation_id="deleteFact", opt=WRITE, raises=ERRORS)
+    async def delete_fact(
+        self, fact_id: FromPath[UUID], memories: Memories, owner: NamedDependency[Owner]
+    ) -> None:
+        """Delete a fact (204); a fact it had superseded holds again."""
+        await memories.facts.delete(owner, fact_id)
+
+
+class ProfileController(Controller):
+    """The user's "do not forget" profile, derived from their current facts at read time."""
+
+    path = "/v1/profile"
+    tags = ["facts"]
+    dependencies = {"memories": MEMORIES, "owner": OWNER}
+
+    @get("/", operation_id="getProfile", opt=READ, raises=ERRORS)
+    async def profile(self, memories: Memories, owner: NamedDependency[Owner]) -> ProfileOut:
+        """Current facts by type (identity, commitment, constraint, preference, trait,
+        event), ranked by user_fact_score then confidence x importance, capped per tier."""
+        return profile_out(await memories.facts.profile(owner))

@@ -1,0 +1,114 @@
+"""Request and response bodies of the fact, profile and topic routes, with their mappings."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+from uuid import UUID
+
+import msgspec
+from msgspec import Meta
+
+from memlane.api.schemas import UserId
+from memlane.domain.fact_records import MAX_FACT_CHARS, FactPatch, NewFact
+from memlane.domain.facts import MAX_USER_FACT_SCORE, USER, Fact, FactType, TimeSpan
+from memlane.domain.profile import Profile
+
+FactText = Annotated[str, Meta(min_length=1, max_length=MAX_FACT_CHARS)]
+Relation = Annotated[str, Meta(pattern=r"^[a-z][a-z_]{0,39}$")]
+Score = Annotated[float, Meta(ge=0.0, le=MAX_USER_FACT_SCORE)]
+Confidence = Annotated[float, Meta(ge=0.0, le=1.0)]
+
+
+class FactIn(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A fact stated directly. `type` follows from a known relation when left out; a fact
+    of a functional relation (name, lives_in, works_at, ...) supersedes the current one."""
+
+    relation: Relation
+    object: FactText
+    subject: FactText = USER
+    fact_type: FactType | None = msgspec.field(default=None, name="type")
+    time_span: TimeSpan | None = None
+    confidence: Confidence = 1.0
+    user_fact_score: Score | None = None
+    user_id: UserId | None = None
+
+
+class FactPatchIn(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A partial edit: fields left out stay; `user_fact_score: null` removes the score."""
+
+    object: FactText | None = None
+    fact_type: FactType | None = msgspec.field(default=None, name="type")
+    time_span: TimeSpan | None = None
+    user_fact_score: Score | msgspec.UnsetType | None = msgspec.UNSET
+
+
+class FactOut(msgspec.Struct, kw_only=True):
+    """A fact, decrypted. `current`: neither superseded nor ended."""
+
+    id: UUID
+    subject: str
+    relation: str
+    object: str
+    fact_type: FactType = msgspec.field(name="type")
+    time_span: TimeSpan
+    confidence: float
+    user_fact_score: float | None
+    source_memory_id: UUID | None
+    source_time: datetime | None
+    valid_from: datetime
+    valid_until: datetime | None
+    superseded_by: UUID | None
+    current: bool
+    created_at: datetime
+    updated_at: datetime
+
+
+class FactPageOut(msgspec.Struct, kw_only=True):
+    """One page, newest first; pass `next_cursor` back as `cursor` for the next (null: done)."""
+
+    items: list[FactOut]
+    next_cursor: str | None
+
+
+class ProfileOut(msgspec.Struct, kw_only=True):
+    """The "do not forget" view: by type (identity, commitment, constraint, preference,
+    trait, event), best first; `core` opens every prompt context."""
+
+    core: list[FactOut]
+    secondary: list[FactOut]
+
+
+def fact_out(fact: Fact) -> FactOut:
+    return FactOut(
+        id=fact.id, subject=fact.subject, relation=fact.relation, object=fact.object,
+        fact_type=fact.fact_type, time_span=fact.time_span, confidence=fact.confidence,
+        user_fact_score=fact.user_fact_score, source_memory_id=fact.source_memory_id,
+        source_time=fact.source_time, valid_from=fact.valid_from, valid_until=fact.valid_until,
+        superseded_by=fact.superseded_by, current=fact.is_current(),
+        created_at=fact.created_at, updated_at=fact.updated_at,
+    )
+
+
+def profile_out(profile: Profile) -> ProfileOut:
+    return ProfileOut(
+        core=[fact_out(f) for f in profile.core],
+        secondary=[fact_out(f) for f in profile.secondary],
+    )
+
+
+def to_new_fact(body: FactIn) -> NewFact:
+    return NewFact(
+        relation=body.relation, object=body.object, subject=body.subject,
+        fact_type=body.fact_type, time_span=body.time_span, confidence=body.confidence,
+        user_fact_score=body.user_fact_score,
+    )
+
+
+def to_fact_patch(body: FactPatchIn) -> FactPatch:
+    score = body.user_fact_score
+    return FactPatch(
+        object=body.object, fact_type=body.fact_type, time_span=body.time_span,
+        user_fact_score=None if isinstance(score, msgspec.UnsetType) else score,
+        clear_score=score is None,
+    )

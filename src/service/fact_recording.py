@@ -1,0 +1,114 @@
+"""Recording facts: read from what was said at write time, or stated; supersession applied."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID, uuid4
+
+from memlane.domain.errors import DecryptionFailed
+from memlane.domain.fact_ledger import (
+    LedgerChanges,
+    Statement,
+    apply_statements,
+    relations_touched,
+)
+from memlane.domain.fact_records import StoredFact
+from memlane.domain.facts import Fact
+from memlane.domain.graph import Edge, EdgeKind
+from memlane.domain.model import Owner
+from memlane.domain.policy import GraphTuning
+from memlane.ports.clock import Clock
+from memlane.ports.fact_extraction import FactExtractionPort
+from memlane.ports.facts import FactPort
+from memlane.ports.graph import GraphPort
+from memlane.service.fact_sealing import FactSealer
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What the user said in a memory just written (the text facts are read from)."""
+
+    memory_id: UUID
+    text: str
+    said_at: datetime
+
+
+class FactRecorder:
+    """Extracts facts from written memories and applies statements to the stored facts."""
+
+    def __init__(
+        self,
+        facts: FactPort,
+        extractor: FactExtractionPort,
+        sealer: FactSealer,
+        clock: Clock,
+        graph: GraphPort | None = None,
+        tuning: GraphTuning | None = None,
+    ) -> None:
+        self._facts = facts
+        self._extractor = extractor
+        self._sealer = sealer
+        self._clock = clock
+        self._graph = graph
+        self._tuning = tuning or GraphTuning(enabled=graph is not None)
+
+    async def read(self, owner: Owner, said: Sequence[Said]) -> list[Fact]:
+        """The facts the texts state, stored; what they supersede ended. One extraction call
+        for the batch; no database call when no text states a fact."""
+        said = [s for s in said if s.text.strip()]
+        if not said:
+            return []
+        found = await self._extractor.extract([s.text for s in said])
+        statements = [
+            Statement(fact, s.memory_id, s.said_at)
+            for s, facts in zip(said, found, strict=True) for fact in facts
+        ]
+        if not statements:
+            return []
+        return (await self.apply(owner, statements)).new
+
+    async def apply(self, owner: Owner, statements: Sequence[Statement]) -> LedgerChanges:
+        """Apply statements to the owner's current facts of the relations they touch (one
+        read, one transaction), then give replaced memories the graph's supersedes edge."""
+        now = self._clock()
+        touched = relations_touched([s.fact for s in statements])
+        current = self._opened(await self._facts.current(owner, now, relations=touched))
+        changes = apply_statements(current, statements, now=now, new_id=uuid4)
+        await self._facts.save(
+            owner,
+            [self._sealer.seal(owner, f) for f in changes.new],
+            [self._sealer.seal(owner, f) for f in changes.ended.values()],
+        )
+        await self._link(owner, changes, now)
+        return changes
+
+    def _opened(self, rows: Sequence[StoredFact]) -> list[Fact]:
+        opened: list[Fact] = []
+        for row in rows:
+            try:
+                opened.append(self._sealer.open(row))
+            except DecryptionFailed:
+                log.warning("fact %s does not decrypt; left out", row.id)
+        return opened
+
+    async def _link(self, owner: Owner, changes: LedgerChanges, now: datetime) -> None:
+        """newer memory --supersedes--> older memory, for each fact a new one replaced."""
+        if self._graph is None or not self._tuning.enabled:
+            return
+        edges = {
+            (new.source_memory_id, old.source_memory_id): Edge(
+                new.source_memory_id, old.source_memory_id, EdgeKind.SUPERSEDES, 1.0, now, now
+            )
+            for new, old in changes.replacements()
+            if new.source_memory_id is not None and old.source_memory_id is not None
+            and new.source_memory_id != old.source_memory_id
+        }
+        if edges:
+            await self._graph.add_edges(
+                owner, list(edges.values()), cap_per_node=self._tuning.max_semantic_edges
+            )

@@ -1,0 +1,59 @@
+"""Sealing facts: subject and object encrypted and bound to their row, blind-indexed for lookup."""
+
+from __future__ import annotations
+
+from memlane.domain.fact_records import StoredFact
+from memlane.domain.facts import Fact, normalise
+from memlane.domain.model import Owner
+from memlane.ports.encryption import EncryptionPort, FieldBinding
+
+# A prefix keeps a fact's index apart from a memory's lexical term of the same text.
+_INDEX_PREFIX = "fact\x1f"
+
+
+class FactSealer:
+    """Fact <-> StoredFact for one EncryptionPort."""
+
+    def __init__(self, encryption: EncryptionPort) -> None:
+        self._encryption = encryption
+
+    def index(self, owner: Owner, text: str) -> str:
+        """The blind index of a subject or object: a keyed hash of its normalised form."""
+        return self._encryption.blind_terms(owner.tenant, [_INDEX_PREFIX + normalise(text)])[0]
+
+    def seal(self, owner: Owner, fact: Fact) -> StoredFact:
+        seal = self._encryption.seal
+        return StoredFact(
+            id=fact.id, owner=owner,
+            subject=seal(fact.subject, _binding(owner, fact, "subject")),
+            object=seal(fact.object, _binding(owner, fact, "object")),
+            subject_index=self.index(owner, fact.subject),
+            object_index=self.index(owner, fact.object),
+            relation=fact.relation, fact_type=fact.fact_type, time_span=fact.time_span,
+            confidence=fact.confidence, user_fact_score=fact.user_fact_score,
+            source_memory_id=fact.source_memory_id, source_time=fact.source_time,
+            valid_from=fact.valid_from, valid_until=fact.valid_until,
+            superseded_by=fact.superseded_by, created_at=fact.created_at,
+            updated_at=fact.updated_at,
+        )
+
+    def open(self, stored: StoredFact) -> Fact:
+        """The plaintext fact; DecryptionFailed when a field does not authenticate."""
+        owner = stored.owner
+        return Fact(
+            id=stored.id,
+            subject=self._encryption.open(stored.subject, _binding(owner, stored, "subject")),
+            relation=stored.relation,
+            object=self._encryption.open(stored.object, _binding(owner, stored, "object")),
+            fact_type=stored.fact_type, time_span=stored.time_span,
+            confidence=stored.confidence, valid_from=stored.valid_from,
+            created_at=stored.created_at, updated_at=stored.updated_at,
+            user_fact_score=stored.user_fact_score, source_memory_id=stored.source_memory_id,
+            valid_until=stored.valid_until, superseded_by=stored.superseded_by,
+            source_time=stored.source_time,
+        )
+
+
+def _binding(owner: Owner, fact: Fact | StoredFact, part: str) -> FieldBinding:
+    # The field name says "fact_" so a fact's ciphertext never opens as a memory field.
+    return FieldBinding(owner.tenant, owner.user_id, fact.id, f"fact_{part}")

@@ -1,0 +1,147 @@
+"""FactService: an owner's facts, listed, stated, edited, deleted, and the profile over them."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from uuid import UUID
+
+from memlane.domain.decay import importance_at
+from memlane.domain.errors import InvalidMemory
+from memlane.domain.fact_ledger import Statement
+from memlane.domain.fact_records import (
+    STATED_IMPORTANCE,
+    FactFilter,
+    FactNotFound,
+    FactPatch,
+    NewFact,
+    check_text,
+    checked,
+)
+from memlane.domain.facts import ExtractedFact, Fact, validate_user_fact_score
+from memlane.domain.model import Cursor, Owner, Page
+from memlane.domain.profile import Profile, ProfileCaps, build_profile
+from memlane.ports.clock import Clock
+from memlane.ports.facts import FactPort
+from memlane.ports.memories import MemoryStorePort
+from memlane.service.fact_recording import FactRecorder
+from memlane.service.fact_sealing import FactSealer
+
+MAX_LIST_LIMIT = 500
+EXPORT_PAGE = 200
+
+
+class FactService:
+    """Facts of one owner at a time; another owner's fact is FactNotFound (404)."""
+
+    def __init__(
+        self,
+        facts: FactPort,
+        recorder: FactRecorder,
+        sealer: FactSealer,
+        store: MemoryStorePort,
+        clock: Clock,
+        base_rate: float,
+        caps: ProfileCaps | None = None,
+    ) -> None:
+        self._facts = facts
+        self._recorder = recorder
+        self._sealer = sealer
+        self._store = store
+        self._clock = clock
+        self._base_rate = base_rate
+        self._caps = caps or ProfileCaps()
+
+    @property
+    def recorder(self) -> FactRecorder:
+        return self._recorder
+
+    async def list(
+        self, owner: Owner, filters: FactFilter | None = None, cursor: Cursor | None = None,
+        limit: int = 50,
+    ) -> Page[Fact]:
+        """Newest first, keyset-paginated; current facts only unless `filters` says otherwise."""
+        if not 1 <= limit <= MAX_LIST_LIMIT:
+            raise InvalidMemory(f"limit must be between 1 and {MAX_LIST_LIMIT}")
+        page = await self._facts.list(owner, filters or FactFilter(), cursor, limit, self._clock())
+        return Page([self._sealer.open(f) for f in page.items], page.next_cursor)
+
+    async def get(self, owner: Owner, fact_id: UUID) -> Fact:
+        stored = await self._facts.get(owner, fact_id)
+        if stored is None:
+            raise FactNotFound(fact_id)
+        return self._sealer.open(stored)
+
+    async def current(self, owner: Owner) -> builtins.list[Fact]:
+        """Every current fact of the owner, in no particular order."""
+        return [self._sealer.open(f) for f in await self._facts.current(owner, self._clock())]
+
+    async def state(self, owner: Owner, new: NewFact) -> Fact:
+        """Store a fact the user states directly; it supersedes like an extracted one. A fact
+        that already holds is returned as it is (with the new score, when one is given)."""
+        new = checked(new)
+        assert new.fact_type is not None and new.time_span is not None  # checked() fills them
+        extracted = ExtractedFact(
+            subject=new.subject, relation=new.relation, object=new.object,
+            fact_type=new.fact_type, time_span=new.time_span, confidence=new.confidence,
+        )
+        statement = Statement(extracted, user_fact_score=new.user_fact_score)
+        changes = await self._recorder.apply(owner, [statement])
+        if 0 in changes.created:
+            return changes.created[0]
+        held = changes.restated[0]
+        if new.user_fact_score is None:
+            return held
+        return await self.update(owner, held.id, FactPatch(user_fact_score=new.user_fact_score))
+
+    async def update(self, owner: Owner, fact_id: UUID, patch: FactPatch) -> Fact:
+        """Edit object, type, time span or the user's score; the rest is provenance."""
+        fact = await self.get(owner, fact_id)
+        now = self._clock()
+        score = None if patch.clear_score else patch.user_fact_score
+        if score is None and not patch.clear_score:
+            score = fact.user_fact_score
+        edited = replace(
+            fact,
+            object=fact.object if patch.object is None else check_text("object", patch.object),
+            fact_type=patch.fact_type or fact.fact_type,
+            time_span=patch.time_span or fact.time_span,
+            user_fact_score=validate_user_fact_score(score),
+            updated_at=now,
+        )
+        if not await self._facts.update(self._sealer.seal(owner, edited)):
+            raise FactNotFound(fact_id)
+        return edited
+
+    async def delete(self, owner: Owner, fact_id: UUID) -> None:
+        """Delete a fact; the facts it had superseded hold again."""
+        if not await self._facts.delete(owner, fact_id):
+            raise FactNotFound(fact_id)
+
+    async def delete_all(self, owner: Owner) -> int:
+        return await self._facts.delete_all(owner)
+
+    async def export(self, owner: Owner) -> AsyncIterator[Fact]:
+        """Every fact of the owner, ended ones too, newest first."""
+        cursor: Cursor | None = None
+        while True:
+            page = await self._facts.list(
+                owner, FactFilter(current=None), cursor, EXPORT_PAGE, self._clock()
+            )
+            for stored in page.items:
+                yield self._sealer.open(stored)
+            if page.next_cursor is None:
+                return
+            cursor = page.next_cursor
+
+    async def profile(self, owner: Owner) -> Profile:
+        """The "do not forget" view: current facts by type, ranked and capped per tier."""
+        now = self._clock()
+        facts = await self.current(owner)
+        sources = {f.source_memory_id for f in facts if f.source_memory_id is not None}
+        rows = await self._store.get_many(owner, list(sources), indexed=False) if sources else []
+        importance = {
+            r.id: importance_at(r.heat, r.memory_type, now, self._base_rate) for r in rows
+        }
+        return build_profile(facts, importance, self._caps, now, STATED_IMPORTANCE)
