@@ -6,6 +6,7 @@ import logging
 
 from mcp.server.mcpserver import MCPServer
 
+from memlane.mcp_server.fact_tools import register_fact_tools
 from memlane.mcp_server.graph_tools import register_graph_tools
 from memlane.mcp_server.memory_tools import register_memory_tools
 
@@ -13,7 +14,8 @@ INSTRUCTIONS = (
     "memlane is the user's private long-term memory. Before answering, call get_context "
     "with the user's message; when the user tells you something worth keeping (a fact, a "
     "preference, a correction), call remember with one self-contained statement. recall "
-    "finds memories and their ids for update and forget. The knowledge-graph tools "
+    "finds memories and their ids for update and forget; profile and list_facts show what "
+    "memlane knows about the user as facts. The knowledge-graph tools "
     "(create_entities, create_relations, add_observations, search_nodes, open_nodes, "
     "read_graph) keep people, places and things and how they relate."
 )
@@ -27,5 +29,6 @@ def build_server() -> MCPServer:
     # The SDK logs a failed tool's message at INFO; ours may name an entity: keep it quiet.
     logging.getLogger("mcp.server.mcpserver.server").setLevel(logging.WARNING)
     register_memory_tools(server)
+    register_fact_tools(server)
     register_graph_tools(server)
     return server

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
+from memlane.domain.facts import Fact
 from memlane.domain.knowledge_graph import Entity, KnowledgeGraph, Relation
 from memlane.domain.model import Memory, MemoryContext, ScoredMemory
 
@@ -27,6 +29,26 @@ def scored_view(hit: ScoredMemory) -> dict[str, Any]:
         **memory_view(hit.memory),
         "similarity": round(hit.similarity, 4),
         "relevance": round(hit.relevance, 4),
+    }
+
+
+def fact_view(fact: Fact) -> dict[str, Any]:
+    def stamp(value: datetime | None) -> str | None:
+        return None if value is None else value.isoformat()
+
+    return {
+        "id": str(fact.id),
+        "subject": fact.subject,
+        "relation": fact.relation,
+        "object": fact.object,
+        "fact_type": fact.fact_type.value,
+        "time_span": fact.time_span.value,
+        "confidence": round(fact.confidence, 4),
+        "user_fact_score": fact.user_fact_score,
+        "valid_from": stamp(fact.valid_from),
+        "valid_until": stamp(fact.valid_until),
+        "superseded_by": None if fact.superseded_by is None else str(fact.superseded_by),
+        "source_memory_id": None if fact.source_memory_id is None else str(fact.source_memory_id),
     }
 
 

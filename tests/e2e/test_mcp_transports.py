@@ -20,7 +20,10 @@ from tests.e2e.test_serve_process import MEMLANE, REPO, Deployment
 
 pytestmark = pytest.mark.e2e
 
-MEMORY_TOOLS = {"remember", "add_messages", "recall", "get_context", "forget", "update"}
+MEMORY_TOOLS = {
+    "remember", "add_messages", "recall", "get_context", "forget", "update",
+    "list_facts", "profile",
+}
 GRAPH_TOOLS = {
     "create_entities", "create_relations", "add_observations",
     "search_nodes", "open_nodes", "read_graph",
@@ -83,6 +86,12 @@ async def test_a_desktop_assistant_uses_every_tool_over_stdio(deployment: Deploy
             {"role": "assistant", "content": "Noted, Lena moves to Porto in May."},
         ])
         assert len(added["memory_ids"]) == 1
+
+        await call(client, "remember", content="I live in Lisbon")
+        facts = await call(client, "list_facts")
+        assert "Lisbon" in {f["object"] for f in facts["facts"]}
+        profile = await call(client, "profile")
+        assert "Lisbon" in {f["object"] for f in profile["core"]}
 
         assert await call(client, "forget", memory_id=memory_id) == {"forgotten": memory_id}
         assert "not found" in await refused(client, "forget", memory_id=memory_id)

@@ -33,6 +33,8 @@ READS = {
     "read_graph": {},
     "search_nodes": {"query": "jazz"},
     "open_nodes": {"names": ["Ana"]},
+    "list_facts": {},
+    "profile": {},
 }
 
 
@@ -118,3 +120,18 @@ async def test_an_unexpected_failure_is_a_tool_error_and_its_message_is_never_lo
     assert failed.is_error and "internal error" in text(failed)
     assert "secret diary" not in text(failed) and "secret diary" not in caplog.text
     assert "RuntimeError" in caplog.text
+
+
+async def test_facts_read_from_what_the_user_said_are_listed_and_profiled() -> None:
+    async with connected(FakeWorld()) as client:
+        await result(client, "remember", {"content": "I am allergic to peanuts"})
+        await result(client, "remember", {"content": "I live in Porto"})
+        listed = await result(client, "list_facts", {})
+        profile = await result(client, "profile", {})
+        bad_cursor = await result(client, "list_facts", {"cursor": "not-ours"})
+    assert listed.structured_content is not None and profile.structured_content is not None
+    objects = {f["object"] for f in listed.structured_content["facts"]}
+    assert {"peanuts", "Porto"} <= objects, objects
+    core = profile.structured_content["core"]
+    assert {f["fact_type"] for f in core} >= {"constraint", "identity"}
+    assert bad_cursor.is_error and "cursor" in text(bad_cursor)
