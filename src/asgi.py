@@ -35,12 +35,16 @@ def create_app(settings: Settings | None = None) -> Litestar:
             yield ApiServices(
                 service=memlane.service,
                 keys=memlane.keys,
+                imports=memlane.imports,
                 readiness=memlane.readiness,
                 worker=memlane.worker,
                 knowledge_graph=memlane.knowledge_graph,
             )
 
-    config = ApiConfig(auth_enabled=settings.auth.enabled)
+    config = ApiConfig(
+        auth_enabled=settings.auth.enabled,
+        max_import_bytes=settings.imports.max_upload_bytes,
+    )
     # /mcp: the MCP tools over streamable HTTP, behind the same keys and body limit as /v1
     mcp = McpMount(build_mcp_server(), config.max_request_bytes)
     return create_api_app(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractContextManager, asynccontextmanager
 from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
@@ -21,11 +21,13 @@ from memlane.adapters.encryption.noop import NoopEncryptionAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.facts.heuristic import HeuristicFactExtractor
 from memlane.adapters.facts.ollama import OllamaFactExtractor
+from memlane.adapters.imports.export_file import FileChatExportAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres import database as postgres
 from memlane.adapters.postgres.database import Database
 from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
 from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
+from memlane.adapters.postgres.import_ledger import PostgresImportLedgerAdapter
 from memlane.adapters.postgres.installation_adapter import PostgresInstallationAdapter
 from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
@@ -36,6 +38,7 @@ from memlane.ports.fact_extraction import FactExtractionPort, FallbackListener
 from memlane.ports.facts import FactPorts
 from memlane.ports.installation import InstallationPort
 from memlane.ports.storage import MemoryPorts
+from memlane.service.chat_import import ChatImporter
 from memlane.service.keys import KeyService
 from memlane.service.knowledge_graph import KnowledgeGraphService
 from memlane.service.memory_service import MemoryService
@@ -172,6 +175,14 @@ class Container(containers.DeclarativeContainer):
         profile_caps=providers.Callable(lambda s: s.facts.profile_caps(), settings),
     )
     keys = providers.Singleton(KeyService, api_keys)
+    # Chat exports of other assistants (docs/import.md)
+    imports = providers.Singleton(
+        ChatImporter,
+        memories=service,
+        ledger=providers.Singleton(PostgresImportLedgerAdapter, pool),
+        exports=providers.Singleton(FileChatExportAdapter),
+        encryption=encryption,
+    )
     # The reference MCP memory server's knowledge graph, on the memories and edges above.
     knowledge_graph = providers.Singleton(KnowledgeGraphService, service, encryption, graph)
     worker = providers.Resource(
@@ -187,6 +198,7 @@ class Memlane:
     database: Database
     service: MemoryService
     keys: KeyService
+    imports: ChatImporter
     memories: MemoryPorts
     installation: InstallationPort
     embedder: EmbeddingPort
@@ -244,6 +256,7 @@ async def open_memlane(
             database=await container.database(),  # type: ignore[misc]
             service=await container.service(),  # type: ignore[misc]
             keys=await container.keys(),  # type: ignore[misc]
+            imports=await container.imports(),  # type: ignore[misc]
             memories=await container.memories(),  # type: ignore[misc]
             installation=installation,
             embedder=embedder,
@@ -271,6 +284,11 @@ async def open_database(settings: Settings | None = None) -> AsyncIterator[Datab
         yield database
 
 
+def hold_database_server(settings: Settings) -> AbstractContextManager[None]:
+    """The embedded server kept in use by this process for the block (`serve`'s parent)."""
+    return postgres.hold_embedded(settings.database)
+
+
 async def resolve_database_url(settings: Settings | None = None) -> str:
     """The DSN in use (`memlane db-url`)."""
     return await postgres.resolve_database_url((settings or load_settings()).database)
@@ -286,6 +304,7 @@ __all__ = [
     "Container",
     "Database",
     "Memlane",
+    "hold_database_server",
     "open_database",
     "open_keys",
     "open_memlane",

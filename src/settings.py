@@ -3,19 +3,30 @@
 from __future__ import annotations
 
 import os
+import tomllib
 from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
+    SettingsError,
     TomlConfigSettingsSource,
 )
 
+from memlane import settings_errors
 from memlane.adapters.embedding.registry import backend_names
+from memlane.domain.errors import ConfigurationError
 from memlane.domain.importance import CueBook
 from memlane.domain.policy import GraphTuning, MemoryPolicy, RecallTuning
 from memlane.domain.profile import ProfileCaps
@@ -23,6 +34,15 @@ from memlane.domain.scoring import RelevanceWeights
 
 CONFIG_ENV = "MEMLANE_CONFIG"
 DEFAULT_CONFIG_FILE = "config.toml"
+
+
+def data_home() -> Path:
+    """Where memlane keeps its data by default: $XDG_DATA_HOME/memlane, ~/.local/share/memlane
+    when that is unset or relative (the XDG rule). Never the current directory: a command
+    run from elsewhere must find the same database and key."""
+    base = os.environ.get("XDG_DATA_HOME", "")
+    root = Path(base) if os.path.isabs(base) else Path.home() / ".local" / "share"
+    return root / "memlane"
 
 
 class _Section(BaseModel):
@@ -78,7 +98,7 @@ class MemorySettings(_Section):
     min_importance: float = Field(0.1, ge=0, le=1)
     decay_factor: float = Field(0.95, gt=0, le=1)
     enable_encryption: bool = True
-    encryption_key_path: Path = Path("memory_encryption.key")
+    encryption_key_path: Path = Field(default_factory=lambda: data_home() / "memory_encryption.key")
     context_char_budget: int = Field(2000, ge=100)
     max_content_bytes: int = Field(32 * 1024, ge=1, le=16 * 1024 * 1024)
     extra_cues: dict[str, list[str]] = Field(default_factory=dict)
@@ -142,7 +162,7 @@ class FactSettings(_Section):
 
 class DatabaseSettings(_Section):
     url: str = ""
-    data_dir: Path = Path(".memlane/pgdata")
+    data_dir: Path = Field(default_factory=lambda: data_home() / "pgdata")
     pool_min_size: int = Field(2, ge=0)
     pool_max_size: int = Field(10, ge=1)
     command_timeout_ms: int = Field(10_000, ge=1)
@@ -174,6 +194,12 @@ class AuthSettings(_Section):
     enabled: bool = True
 
 
+class ImportSettings(_Section):
+    """Chat exports of other assistants (docs/import.md)."""
+
+    max_upload_bytes: int = Field(256 * 1024 * 1024, ge=1024)
+
+
 class LoggingSettings(_Section):
     level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
@@ -192,6 +218,7 @@ class Settings(BaseSettings):
     server: ServerSettings = Field(default_factory=ServerSettings)
     worker: WorkerSettings = Field(default_factory=WorkerSettings)
     auth: AuthSettings = Field(default_factory=AuthSettings)
+    imports: ImportSettings = Field(default_factory=ImportSettings)
     logging: LoggingSettings = Field(default_factory=LoggingSettings)
 
     def policy(self) -> MemoryPolicy:
@@ -220,12 +247,19 @@ def config_path() -> Path | None:
     if explicit:
         path = Path(explicit)
         if not path.is_file():
-            raise FileNotFoundError(f"{CONFIG_ENV}={explicit} does not name a file")
+            raise ConfigurationError(f"{CONFIG_ENV}={explicit} does not name a file")
         return path
     default = Path(DEFAULT_CONFIG_FILE)
     return default if default.is_file() else None
 
 
 def load_settings(**overrides: object) -> Settings:
-    """Settings from config.toml and the environment, with explicit overrides on top."""
-    return Settings(**overrides)  # type: ignore[arg-type]
+    """Settings from config.toml and the environment, with explicit overrides on top.
+
+    Raises ConfigurationError, in one line naming the setting, for an unknown setting or a
+    value out of its range (never a pydantic traceback)."""
+    settings_errors.unknown_sections(Settings.model_fields, os.environ)
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except (ValidationError, SettingsError, tomllib.TOMLDecodeError) as exc:
+        raise settings_errors.describe(exc) from None

@@ -18,6 +18,7 @@ from memlane.api.controllers.context import ContextController
 from memlane.api.controllers.conversations import ConversationsController
 from memlane.api.controllers.facts import FactsController, ProfileController
 from memlane.api.controllers.health import HealthController
+from memlane.api.controllers.imports import ImportsController
 from memlane.api.controllers.maintenance import CleanupController, DecayController
 from memlane.api.controllers.memories import MemoriesController
 from memlane.api.controllers.memory_graph import MemoryGraphController
@@ -67,6 +68,7 @@ def create_app(
             MemoryGraphController,
             FactsController,
             ProfileController,
+            ImportsController,
         ],
         guards=[scope_guard],
         dependencies={"principal": Provide(provide_principal)},

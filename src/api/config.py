@@ -22,6 +22,7 @@ class ApiConfig:
     max_context_limit: int = 50
     max_batch_items: int = 256
     max_request_bytes: int = 16 * 1024 * 1024
+    max_import_bytes: int = 256 * 1024 * 1024  # POST /v1/imports bounds its own body
     readiness_timeout_ms: int = 2_000
     retry_after_s: int = 5
     debug: bool = False

@@ -16,6 +16,7 @@ from memlane.api.config import ApiConfig
 from memlane.api.params import UserParam
 from memlane.domain.auth import Principal
 from memlane.domain.model import Owner
+from memlane.service.chat_import import ChatImporter
 from memlane.service.keys import KeyService
 from memlane.service.knowledge_graph import KnowledgeGraphService
 from memlane.service.memory_service import MemoryService
@@ -32,6 +33,7 @@ class ApiServices:
     keys: KeyService
     readiness: Readiness
     worker: DecayWorker | None = None
+    imports: ChatImporter | None = None  # None: POST /v1/imports answers 503
     knowledge_graph: KnowledgeGraphService | None = None  # the MCP graph tools (mcp_server/)
 
 

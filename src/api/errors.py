@@ -11,6 +11,7 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
 from memlane.api.cursor import BadCursor
+from memlane.domain.chat_import import ImportInProgress
 from memlane.domain.errors import (
     DecryptionFailed,
     EmbeddingUnavailable,
@@ -98,6 +99,8 @@ def handle_domain(request: Request[Any, Any, Any], exc: MemlaneError) -> Respons
         return problem(404, "not-found", "no such memory", request)
     if isinstance(exc, InvalidMemory):
         return problem(422, "invalid-memory", str(exc), request)
+    if isinstance(exc, ImportInProgress):
+        return problem(409, "import-in-progress", str(exc), request)
     if isinstance(exc, StorageUnavailable):
         return _unavailable(request, "the database is unavailable; retry shortly")
     if isinstance(exc, EmbeddingUnavailable):

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import click
 
+from memlane.cli.chats import import_chats
 from memlane.cli.data import export, import_
 from memlane.cli.keys import keys
 from memlane.cli.maintenance import backfill, cleanup, db_url, decay, migrate, reembed, stats
 from memlane.cli.mcp import mcp
 from memlane.cli.model import prepare_model
+from memlane.cli.paths import hint_legacy_data
 from memlane.cli.serve import serve
 
 
@@ -18,8 +20,10 @@ def main() -> None:
     """memlane: private long-term memory for AI assistants.
 
     Settings come from ./config.toml (or the file named by MEMLANE_CONFIG) and
-    MEMLANE_* environment variables, e.g. MEMLANE_DATABASE__DATA_DIR.
+    MEMLANE_* environment variables, e.g. MEMLANE_DATABASE__DATA_DIR. Data and key live in
+    $XDG_DATA_HOME/memlane (~/.local/share/memlane) unless configured.
     """
+    hint_legacy_data()
 
 
 for command in (
@@ -34,6 +38,7 @@ for command in (
     keys,
     export,
     import_,
+    import_chats,
     prepare_model,
     mcp,
 ):

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
+from contextlib import contextmanager
 from functools import wraps
 from typing import Any, TypeVar
 
 import click
 from rich.console import Console
+from rich.markup import escape
 
 from memlane.domain.errors import (
     ConfigurationError,
@@ -30,22 +32,29 @@ EXIT_UNAVAILABLE = 69  # EX_UNAVAILABLE: database or embedder down
 EXIT_CONFIG = 78  # EX_CONFIG: settings, key or model do not fit the data
 
 
+@contextmanager
+def exit_on_errors() -> Iterator[None]:
+    """memlane errors in the block become one red line and a meaningful exit code."""
+    try:
+        yield
+    except (StorageUnavailable, EmbeddingUnavailable) as exc:
+        err.print(f"[red]memlane: unavailable:[/] {escape(str(exc))}")
+        sys.exit(EXIT_UNAVAILABLE)
+    except (ConfigurationError, WrongEncryptionKey, EmbeddingDimensionMismatch) as exc:
+        err.print(f"[red]memlane: configuration:[/] {escape(str(exc))}")
+        sys.exit(EXIT_CONFIG)
+    except MemlaneError as exc:
+        err.print(f"[red]memlane:[/] {escape(str(exc))}")
+        sys.exit(EXIT_ERROR)
+
+
 def run_async(func: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., T]:
-    """Run an async command body; memlane errors become one red line and a meaningful exit code."""
+    """Run an async command body under exit_on_errors."""
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> T:
-        try:
+        with exit_on_errors():
             return asyncio.run(func(*args, **kwargs))
-        except (StorageUnavailable, EmbeddingUnavailable) as exc:
-            err.print(f"[red]memlane: unavailable:[/] {exc}")
-            sys.exit(EXIT_UNAVAILABLE)
-        except (ConfigurationError, WrongEncryptionKey, EmbeddingDimensionMismatch) as exc:
-            err.print(f"[red]memlane: configuration:[/] {exc}")
-            sys.exit(EXIT_CONFIG)
-        except MemlaneError as exc:
-            err.print(f"[red]memlane:[/] {exc}")
-            sys.exit(EXIT_ERROR)
 
     return wrapper
 

@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import IO
 
 import click
 
 from memlane.cli.common import EXIT_USAGE, err, run_async
+from memlane.cli.progress import progress_bar, progress_option
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.model import DEFAULT_TENANT, NewMemory, Owner
 from memlane.domain.portable import memory_to_record, record_to_new_memory
 
 IMPORT_BATCH = 256
+PROGRESS_STEP = 256  # memories between progress bar updates
 
 
 @click.command()
@@ -21,29 +28,56 @@ IMPORT_BATCH = 256
 @click.option(
     "--output",
     "-o",
-    type=click.File("w", encoding="utf-8"),
+    type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
     default="-",
-    help="File to write (default: stdout).",
+    help="File to write, readable by you alone (mode 0600); default: stdout.",
 )
+@progress_option
 @run_async
-async def export(tenant: str, user_id: str, output: IO[str]) -> None:
+async def export(
+    tenant: str, user_id: str, output: Path, show_progress: bool | None
+) -> None:
     """Write every memory of a user as NDJSON (plaintext: keep the file safe)."""
     from memlane.container import open_memlane
 
     count = 0
+    owner = Owner(tenant, user_id)
     async with open_memlane(load_model=False) as memlane:
-        async for memory in memlane.service.export(Owner(tenant, user_id)):
-            output.write(json.dumps(memory_to_record(memory), ensure_ascii=False) + "\n")
-            count += 1
+        total = (await memlane.service.stats(owner)).total
+        with _private_output(output) as out, progress_bar(
+            "exporting", show_progress, total
+        ) as bar:
+            async for memory in memlane.service.export(owner):
+                out.write(json.dumps(memory_to_record(memory), ensure_ascii=False) + "\n")
+                count += 1
+                if count % PROGRESS_STEP == 0:
+                    bar.update(count)
+            bar.update(count)
     err.print(f"export: {count} memories")
+
+
+@contextmanager
+def _private_output(path: Path) -> Iterator[IO[str]]:
+    """stdout for '-', else the file created (or truncated) with mode 0600: an export is
+    every memory in plaintext."""
+    if str(path) == "-":
+        yield sys.stdout
+        return
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(descriptor, 0o600)  # an existing file keeps its mode through O_CREAT
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        yield file
 
 
 @click.command("import")
 @click.option("--tenant", default=DEFAULT_TENANT, show_default=True)
 @click.option("--user", "user_id", required=True, help="Whose memories these become.")
 @click.argument("source", type=click.File("r", encoding="utf-8"), default="-")
+@progress_option
 @run_async
-async def import_(tenant: str, user_id: str, source: IO[str]) -> None:
+async def import_(
+    tenant: str, user_id: str, source: IO[str], show_progress: bool | None
+) -> None:
     """Store memories from NDJSON (as written by `memlane export`) for a user.
 
     The whole file is validated before anything is stored; similar memories
@@ -55,12 +89,14 @@ async def import_(tenant: str, user_id: str, source: IO[str]) -> None:
     owner = Owner(tenant, user_id)
     stored = merged = 0
     async with open_memlane() as memlane:
-        for start in range(0, len(items), IMPORT_BATCH):
-            results = await memlane.service.remember_many(
-                owner, items[start : start + IMPORT_BATCH]
-            )
-            stored += sum(not r.merged for r in results)
-            merged += sum(r.merged for r in results)
+        with progress_bar("importing", show_progress, len(items)) as bar:
+            for start in range(0, len(items), IMPORT_BATCH):
+                results = await memlane.service.remember_many(
+                    owner, items[start : start + IMPORT_BATCH]
+                )
+                stored += sum(not r.merged for r in results)
+                merged += sum(r.merged for r in results)
+                bar.advance(len(results))
     click.echo(f"import: {stored} stored, {merged} merged into existing memories")
 
 

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import uuid
-
 import click
 from rich.console import Console
 from rich.table import Table
 
 from memlane.cli.common import EXIT_ERROR, EXIT_USAGE, err, run_async
-from memlane.domain.auth import Scope
+from memlane.domain.auth import AmbiguousKeyPrefix, KeyPrefixError, Scope
 
 DEFAULT_SCOPES = (Scope.READ.value, Scope.WRITE.value)
+UNBOUNDED = 10_000  # columns to measure the table's natural width in
 
 
 @click.group()
@@ -77,19 +76,28 @@ async def list_(tenant: str | None) -> None:
             f"{key.last_used_at:%Y-%m-%d %H:%M}" if key.last_used_at else "-",
             f"{key.revoked_at:%Y-%m-%d %H:%M}" if key.revoked_at else "-",
         )
-    Console().print(table)
+    console = Console()
+    # Never narrower than the table: rich would cut the ids ("3f2a…") to fit a small
+    # terminal, and a cut id cannot be revoked. Long lines wrap in the terminal instead.
+    width = console.measure(table, options=console.options.update_width(UNBOUNDED)).maximum
+    Console(width=max(console.width, width)).print(table)
 
 
 @keys.command("revoke")
-@click.argument("key_id", type=click.UUID)
+@click.argument("key_id")
 @run_async
-async def revoke(key_id: uuid.UUID) -> None:
-    """Revoke a key by id; it stops working at once here and within seconds elsewhere."""
+async def revoke(key_id: str) -> None:
+    """Revoke a key by its id or a unique prefix of it (as `keys list` shows); it stops
+    working at once here and within seconds elsewhere."""
     from memlane.container import open_keys
 
-    async with open_keys() as service:
-        revoked = await service.revoke(key_id)
-    if not revoked:
-        err.print(f"[red]memlane: keys revoke:[/] no active key {key_id}")
-        raise SystemExit(EXIT_ERROR)
-    click.echo(f"revoked {key_id}")
+    try:
+        async with open_keys() as service:
+            key = await service.revoke_by_prefix(key_id)
+    except AmbiguousKeyPrefix as exc:
+        err.print(f"[red]memlane: keys revoke:[/] {exc}")
+        raise SystemExit(EXIT_USAGE) from exc
+    except KeyPrefixError as exc:
+        err.print(f"[red]memlane: keys revoke:[/] {exc}")
+        raise SystemExit(EXIT_ERROR) from exc
+    click.echo(f"revoked {key.id}")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from memlane.cli.common import err, owner_options, owner_or_none, run_async
+from memlane.cli.common import owner_options, owner_or_none, run_async
+from memlane.cli.progress import progress_bar, progress_option
 
 
 @click.command()
@@ -35,26 +35,34 @@ async def db_url() -> None:
 
 @click.command()
 @owner_options
+@progress_option
 @run_async
-async def decay(tenant: str, user_id: str | None) -> None:
+async def decay(tenant: str, user_id: str | None, show_progress: bool | None) -> None:
     """Materialise decayed importance now (idempotent); prints rows changed."""
     from memlane.container import open_memlane
 
+    owner = owner_or_none(tenant, user_id)
     async with open_memlane(load_model=False) as memlane:
-        changed = await memlane.service.decay(owner_or_none(tenant, user_id))
+        # Over everyone it is one set-based statement: the bar runs (elapsed time) until it
+        # returns, with no count to show before.
+        with progress_bar("decay", show_progress if owner is None else False):
+            changed = await memlane.service.decay(owner)
     click.echo(f"decay: {changed} memories updated")
 
 
 @click.command()
 @owner_options
+@progress_option
 @run_async
-async def cleanup(tenant: str, user_id: str | None) -> None:
+async def cleanup(tenant: str, user_id: str | None, show_progress: bool | None) -> None:
     """Delete unpinned memories at or below memory.min_importance; prints rows deleted."""
     from memlane.container import open_memlane
 
+    owner = owner_or_none(tenant, user_id)
     async with open_memlane(load_model=False) as memlane:
         # Judged by each memory's importance now: no decay run needed first.
-        deleted = await memlane.service.cleanup(owner_or_none(tenant, user_id))
+        with progress_bar("cleanup", show_progress if owner is None else False):
+            deleted = await memlane.service.cleanup(owner)
     click.echo(f"cleanup: {deleted} memories deleted")
 
 
@@ -81,21 +89,23 @@ async def stats(tenant: str, user_id: str | None) -> None:
 
 @click.command()
 @click.option("--batch-size", type=click.IntRange(1, 4096), default=256, show_default=True)
+@progress_option
 @run_async
-async def backfill(batch_size: int) -> None:
+async def backfill(batch_size: int, show_progress: bool | None) -> None:
     """Embed memories that were stored while the embedder was down."""
     from memlane.container import open_memlane
 
     async with open_memlane() as memlane:
-        total = await _embed_all_missing(memlane, batch_size)
+        total = await _embed_all_missing(memlane, batch_size, show_progress)
     click.echo(f"backfill: {total} memories embedded")
 
 
 @click.command()
 @click.option("--batch-size", type=click.IntRange(1, 4096), default=256, show_default=True)
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@progress_option
 @run_async
-async def reembed(batch_size: int, yes: bool) -> None:
+async def reembed(batch_size: int, yes: bool, show_progress: bool | None) -> None:
     """Drop every embedding and embed all memories again with the configured model.
 
     Needed after changing memory.embedding.model or dimension; the column is
@@ -107,22 +117,22 @@ async def reembed(batch_size: int, yes: bool) -> None:
         click.confirm("Re-embed every memory with the configured model?", abort=True, err=True)
     async with open_memlane(check_dimension=False) as memlane:
         await memlane.reset_embeddings()
-        total = await _embed_all_missing(memlane, batch_size)
+        total = await _embed_all_missing(memlane, batch_size, show_progress)
     click.echo(f"reembed: {total} memories embedded with {memlane.embedder.model}")
 
 
-async def _embed_all_missing(memlane, batch_size: int) -> int:  # type: ignore[no-untyped-def]
+async def _embed_all_missing(  # type: ignore[no-untyped-def]
+    memlane, batch_size: int, show_progress: bool | None
+) -> int:
     """Backfill in batches until nothing is missing, with a progress bar on stderr."""
     current = await memlane.service.stats(None)
     missing = current.total - current.with_embeddings
     done = 0
-    columns = (TextColumn("embedding"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=err, transient=True) as progress:
-        task = progress.add_task("embed", total=max(missing, 0))
+    with progress_bar("embedding", show_progress, max(missing, 0)) as bar:
         while True:
             count = await memlane.service.backfill(batch_size)
             if count == 0:
                 break
             done += count
-            progress.update(task, completed=done)
+            bar.update(done)
     return done

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import signal
+import sys
+
 import click
 
-from memlane.cli.common import run_async
+from memlane.cli.common import exit_on_errors, run_async
 from memlane.settings import Settings
 
 
@@ -21,11 +24,21 @@ from memlane.settings import Settings
 )
 def serve(host: str | None, port: int | None, workers: int | None) -> None:
     """Start the HTTP API (and the background decay worker)."""
-    import uvicorn
-
+    from memlane.container import hold_database_server
     from memlane.settings import load_settings
 
-    settings = load_settings()
+    # uvicorn re-raises SIGTERM once it has shut down; with the default action the process
+    # would die on the spot, skipping the release of the embedded server below.
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    with exit_on_errors():
+        settings = load_settings()
+        with hold_database_server(settings):
+            _serve(settings, host, port, workers)
+
+
+def _serve(settings: Settings, host: str | None, port: int | None, workers: int | None) -> None:
+    import uvicorn
+
     _preflight(settings)
     host = host or settings.server.host
     port = settings.server.port if port is None else port
@@ -45,6 +58,10 @@ def serve(host: str | None, port: int | None, workers: int | None) -> None:
         access_log=False,
         lifespan="on",
     )
+
+
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    sys.exit(0)  # a requested stop; `finally` blocks and exit hooks run
 
 
 @run_async

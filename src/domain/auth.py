@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from uuid import UUID
+
+from memlane.domain.errors import MemlaneError
 
 
 class Scope(StrEnum):
@@ -69,3 +72,26 @@ def parse_scopes(names: object) -> frozenset[Scope]:
             valid = ", ".join(s.value for s in Scope)
             raise ValueError(f"unknown scope {name!r}; valid scopes: {valid}") from None
     return frozenset(result)
+
+
+class KeyPrefixError(MemlaneError):
+    """A key id prefix that names no active key, or more than one."""
+
+
+class AmbiguousKeyPrefix(KeyPrefixError):
+    """The prefix starts the ids of several active keys."""
+
+
+def key_by_prefix(keys: Sequence[ApiKey], prefix: str) -> ApiKey:
+    """The one active key whose id starts with `prefix` (case and hyphens ignored, as a
+    user copies an id); raises KeyPrefixError for none, AmbiguousKeyPrefix for several."""
+    wanted = prefix.strip().lower().replace("-", "")
+    if not wanted:
+        raise KeyPrefixError("give a key id or a prefix of one")
+    found = [k for k in keys if k.revoked_at is None and k.id.hex.startswith(wanted)]
+    if not found:
+        raise KeyPrefixError(f"no active key starts with {prefix}")
+    if len(found) > 1:
+        listed = ", ".join(str(k.id) for k in found[:5])
+        raise AmbiguousKeyPrefix(f"{prefix} starts {len(found)} active keys ({listed}); give more")
+    return found[0]

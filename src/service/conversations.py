@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from memlane.domain.causal import CAUSAL_WEIGHT, follows_causally
 from memlane.domain.errors import InvalidMemory, StorageUnavailable
@@ -58,15 +59,20 @@ class Conversations:
         self._clock = clock
 
     async def add_messages(
-        self, owner: Owner, conversation_id: str, messages: Sequence[Message]
+        self,
+        owner: Owner,
+        conversation_id: str,
+        messages: Sequence[Message],
+        metadata: Mapping[str, Any] | None = None,
     ) -> AddedMessages:
+        """`metadata` joins every segment's own (an imported chat's title, its source)."""
         conversation_id = _checked_id(conversation_id)
         segments = segment_messages(messages)
         now = self._clock()
         previous = await self._last_segment(owner, conversation_id)
         first = 0 if previous is None else int(previous.metadata.get(SEGMENT_KEY, -1)) + 1
         items = [
-            self._new_memory(segment, conversation_id, first + i, now + i * ORDER_STEP)
+            self._new_memory(segment, conversation_id, first + i, now + i * ORDER_STEP, metadata)
             for i, segment in enumerate(segments)
         ]
         # Facts come from the user's own words, never from a reply or a named speaker's.
@@ -86,7 +92,8 @@ class Conversations:
         return AddedMessages(tuple(memories), tuple(edges) + _write_edges(results, now))
 
     def _new_memory(
-        self, segment: Segment, conversation_id: str, position: int, fallback: datetime
+        self, segment: Segment, conversation_id: str, position: int, fallback: datetime,
+        extra: Mapping[str, Any] | None,
     ) -> NewMemory:
         cues = self._policy.cues
         said = segment.user_text or segment.reply_text or segment.content
@@ -96,6 +103,7 @@ class Conversations:
             importance=estimate_importance(said, segment.reply_text, cues),
             conversation_id=conversation_id,
             metadata={
+                **(extra or {}),
                 SEGMENT_KEY: position,
                 ROLES_KEY: [r.value for r in segment.roles],
                 **({NAMES_KEY: list(segment.names)} if segment.names else {}),

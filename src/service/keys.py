@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 
-from memlane.domain.auth import ApiKey, Principal, Scope
+from memlane.domain.auth import ApiKey, KeyPrefixError, Principal, Scope, key_by_prefix
 from memlane.ports.clock import Clock, system_clock
 from memlane.ports.keys import ApiKeyPort
 
@@ -112,6 +112,13 @@ class KeyService:
         revoked = await self._keys.revoke(key_id, self._clock())
         self._cache = {h: e for h, e in self._cache.items() if e[0].key_id != key_id}
         return revoked
+
+    async def revoke_by_prefix(self, prefix: str) -> ApiKey:
+        """Revoke the one active key whose id starts with `prefix` (domain.auth.key_by_prefix)."""
+        key = key_by_prefix(await self._keys.list(None), prefix)
+        if not await self.revoke(key.id):
+            raise KeyPrefixError(f"key {key.id} was revoked meanwhile")
+        return key
 
     async def authenticate(self, token: str) -> Principal | None:
         """The principal for a bearer token, or None when it is unknown, malformed or revoked."""

@@ -125,10 +125,17 @@ class MemoryService:
         return await self._writer.remember_many(owner, items)
 
     async def add_messages(
-        self, owner: Owner, conversation_id: str, messages: Sequence[Message]
+        self,
+        owner: Owner,
+        conversation_id: str,
+        messages: Sequence[Message],
+        metadata: Mapping[str, Any] | None = None,
     ) -> AddedMessages:
-        """Store a conversation's messages as segments (never merged), chained in order."""
-        return await self._conversations.add_messages(owner, conversation_id, messages)
+        """Store a conversation's messages as segments (never merged), chained in order;
+        `metadata` joins each segment's own."""
+        return await self._conversations.add_messages(
+            owner, conversation_id, messages, metadata
+        )
 
     # -- the graph ---------------------------------------------------------------------------
     def _graph_view(self) -> GraphView:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
@@ -23,8 +24,25 @@ def _as_list(value: Any) -> list[Any]:
     return list(value) if isinstance(value, list | tuple) else [value]
 
 
-def _flat(text: str) -> str:
-    return " ".join(text.split()).casefold()
+_WORD = re.compile(r"\w+")
+
+
+def _words(text: str) -> str:
+    """The text's words, case-folded, between spaces: "I live in Lisbon." and "i live in
+    lisbon" read the same, and containment is checked on whole words only."""
+    return "".join(f" {word} " for word in _WORD.findall(text.casefold()))
+
+
+def merged_content(existing: str, new: str) -> str:
+    """The content after folding `new` into `existing`: unchanged when `new` says nothing
+    more (the same words, whatever the case, spacing or punctuation, or fewer of them),
+    `new` itself when it says everything `existing` did and more, else both."""
+    old_words, new_words = _words(existing), _words(new)
+    if new_words in old_words:  # the empty string too: punctuation alone adds nothing
+        return existing
+    if old_words and old_words in new_words:
+        return new
+    return existing + ADDITIONAL_CONTEXT + new
 
 
 def merge_metadata(existing: Mapping[str, Any], new: Mapping[str, Any]) -> dict[str, Any]:
@@ -45,9 +63,7 @@ def merge(existing: Memory, new: Memory, now: datetime, base_rate: float) -> Mem
     decay clock restarts (the user just said it again); access count is kept. Type: the one
     injected first (a correction merged into a fact stays a correction).
     """
-    content = existing.content
-    if _flat(new.content) not in _flat(existing.content):  # saying it twice adds nothing
-        content += ADDITIONAL_CONTEXT + new.content
+    content = merged_content(existing.content, new.content)
     memory_type = min(existing.memory_type, new.memory_type, key=lambda t: t.priority)
     decayed = raw_importance(existing.heat, existing.memory_type, now, base_rate)
     heat = Heat(

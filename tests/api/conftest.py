@@ -18,9 +18,11 @@ from litestar import Litestar
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.facts.heuristic import HeuristicFactExtractor
+from memlane.adapters.imports.export_file import FileChatExportAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
 from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
+from memlane.adapters.postgres.import_ledger import PostgresImportLedgerAdapter
 from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.memory_ports import postgres_memory_ports
 from memlane.api.app import create_app
@@ -30,6 +32,7 @@ from memlane.domain.auth import Scope
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.facts import FactPorts
+from memlane.service.chat_import import ChatImporter
 from memlane.service.keys import KeyService
 from memlane.service.memory_service import MemoryService
 
@@ -88,15 +91,25 @@ def services_opener(services: ApiServices) -> Callable[[], Any]:
     return open_services
 
 
+@pytest.fixture(scope="session")
+def chat_importer(memory_service: MemoryService, pg_pool: asyncpg.Pool) -> ChatImporter:
+    return ChatImporter(
+        memory_service, PostgresImportLedgerAdapter(pg_pool), FileChatExportAdapter(),
+        XChaChaEncryptionAdapter(secrets.token_bytes(32)),
+    )
+
+
 @pytest.fixture
 def api_services(
     memory_service: MemoryService,
     key_service: KeyService,
+    chat_importer: ChatImporter,
     pg_pool: asyncpg.Pool,
     embedder: OnnxEmbeddingAdapter,
 ) -> ApiServices:
     return ApiServices(
-        service=memory_service, keys=key_service, readiness=pool_readiness(pg_pool, embedder)
+        service=memory_service, keys=key_service, readiness=pool_readiness(pg_pool, embedder),
+        imports=chat_importer,
     )
 
 

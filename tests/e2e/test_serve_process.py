@@ -47,28 +47,34 @@ class Deployment:
         return created.stdout.strip()
 
 
-@pytest.fixture(scope="module")
-def deployment() -> Iterator[Deployment]:
-    home = Path(tempfile.mkdtemp(prefix="memlane-e2e-"))
-    os.chmod(home, 0o755)
-    port = free_port()
+def embedded_env(home: Path, port: int, **settings: str) -> dict[str, str]:
+    """The environment of a memlane on its own embedded server and key under `home`."""
     env = {
         **os.environ,
         "MEMLANE_DATABASE__URL": "",
         "MEMLANE_DATABASE__DATA_DIR": str(home / "data"),
         "MEMLANE_MEMORY__ENCRYPTION_KEY_PATH": str(home / "memory_encryption.key"),
         "MEMLANE_SERVER__PORT": str(port),
-        "MEMLANE_WORKER__FIRST_RUN_DELAY": "1",
+        **settings,
     }
     env.pop("MEMLANE_TEST_DATABASE_URL", None)
-    server = subprocess.Popen(
-        [MEMLANE, "serve"],
-        env=env,
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
+    return env
+
+
+def start_serve(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [MEMLANE, "serve", *args], env=env, cwd=REPO,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
+
+
+@pytest.fixture(scope="module")
+def deployment() -> Iterator[Deployment]:
+    home = Path(tempfile.mkdtemp(prefix="memlane-e2e-"))
+    os.chmod(home, 0o755)
+    port = free_port()
+    env = embedded_env(home, port, MEMLANE_WORKER__FIRST_RUN_DELAY="1")
+    server = start_serve(env)
     base_url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_ready(server, base_url)

@@ -212,7 +212,9 @@ async def test_a_merge_that_would_outgrow_the_content_limit_stores_the_memory_on
     owner = new_owner()
     first = await world.service.remember(owner, NewMemory(content=base.strip()))
 
-    second = await world.service.remember(owner, NewMemory(content=base.strip() + " with honey"))
+    # Not a superset of the first (that would replace it, not grow it): a variation of it.
+    variation = base.strip().replace("every single", "each") + " with honey"
+    second = await world.service.remember(owner, NewMemory(content=variation))
 
     assert second.merged is False
     assert second.memory.id != first.memory.id

@@ -4,15 +4,15 @@ with its pool."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 import asyncpg
 
-from memlane.adapters.postgres.embedded import start_embedded
+from memlane.adapters.postgres.embedded import release_embedded, start_embedded
 from memlane.adapters.postgres.migrations import migrate
 from memlane.adapters.postgres.pool import create_pool
 
@@ -50,18 +50,37 @@ async def resolve_database_url(config: DatabaseConfig) -> str:
     )
 
 
+@contextmanager
+def hold_embedded(config: DatabaseConfig) -> Iterator[None]:
+    """Keep the embedded server (when there is one) in use by this process for the block,
+    released at its end: `serve`'s supervisor holds it while its workers come and go."""
+    if config.url:
+        yield
+        return
+    start_embedded(config.data_dir, shared_buffers=config.shared_buffers)
+    try:
+        yield
+    finally:
+        release_embedded(config.data_dir)
+
+
 @asynccontextmanager
 async def open_database(config: DatabaseConfig) -> AsyncIterator[Database]:
-    """Migrations on a plain connection first, then the pool (its init needs pgvector)."""
+    """Migrations on a plain connection first, then the pool (its init needs pgvector).
+    The embedded server is released on the way out (stopped when no process uses it)."""
     url = await resolve_database_url(config)
-    applied = await migrate(url, connect_timeout_ms=config.command_timeout_ms)
-    pool = await create_pool(
-        url,
-        min_size=config.pool_min_size,
-        max_size=config.pool_max_size,
-        command_timeout_ms=config.command_timeout_ms,
-    )
     try:
-        yield Database(url=url, pool=pool, applied_migrations=[m.name for m in applied])
+        applied = await migrate(url, connect_timeout_ms=config.command_timeout_ms)
+        pool = await create_pool(
+            url,
+            min_size=config.pool_min_size,
+            max_size=config.pool_max_size,
+            command_timeout_ms=config.command_timeout_ms,
+        )
+        try:
+            yield Database(url=url, pool=pool, applied_migrations=[m.name for m in applied])
+        finally:
+            await pool.close()
     finally:
-        await pool.close()
+        if not config.url:
+            await asyncio.to_thread(release_embedded, config.data_dir)

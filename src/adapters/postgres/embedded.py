@@ -16,6 +16,8 @@ from memlane.domain.errors import ConfigurationError
 
 MIN_PGVECTOR = (0, 8)
 _log = logging.getLogger(__name__)
+# How many opened databases of this process use each server: the last to close releases it.
+_users: dict[Path, int] = {}
 
 SELECT_PGVECTOR_VERSION = (
     "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'"
@@ -134,4 +136,31 @@ def start_embedded(
                 f"see {path / 'log'}"
             ) from exc
     _log.info("embedded PostgreSQL ready in %s", path)
+    _users[path] = _users.get(path, 0) + 1
     return dsn
+
+
+def release_embedded(data_dir: str | Path) -> None:
+    """This process is done with the server in `data_dir` (once per start_embedded): the
+    last user of it in this process unregisters, and the server stops when no live process
+    uses it any more. Blocking.
+
+    pgserver does this at interpreter exit, but a process killed by a signal never gets
+    there: uvicorn re-raises SIGTERM in each worker after its shutdown, and a crashed worker
+    leaves its pid behind. So it happens here, when the database closes, and the pids of
+    dead processes are pruned first (else a crashed worker keeps the server up forever)."""
+    path = Path(data_dir).expanduser().resolve()
+    remaining = _users.get(path, 0) - 1
+    if remaining > 0:
+        _users[path] = remaining
+        return
+    _users.pop(path, None)
+    pgserver = _pgserver()
+    server = pgserver.PostgresServer._instances.get(path)
+    if server is None:
+        return
+    with _data_dir_lock(path):
+        _prune_dead_handles(pgserver, path)
+        server._cleanup()
+        # A later start in this process must register again, not reuse this handle.
+        pgserver.PostgresServer._instances.pop(path, None)

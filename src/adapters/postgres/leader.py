@@ -38,17 +38,23 @@ class PostgresLeaderLockAdapter(LeaderLockPort):
             leading = bool(await conn.fetchval(TRY_LOCK, self._lock_key))
             yield leading
         finally:
-            if leading and not await _unlocked(conn, self._lock_key):
-                # The pool does not reset its connections' session state (pool.py): a lock
-                # that could not be released goes with its connection.
-                conn.terminate()
+            if leading:
+                await release_advisory_lock(conn, UNLOCK, self._lock_key)
             await self._pool.release(conn)
 
 
-async def _unlocked(conn: PoolConnectionProxy[asyncpg.Record], lock_key: int) -> bool:
+async def release_advisory_lock(
+    conn: PoolConnectionProxy[asyncpg.Record], unlock_sql: str, *args: object
+) -> None:
+    """Release a session-level lock before the connection goes back to the pool.
+
+    The pool does not reset its connections' session state (pool.py): a lock that cannot
+    be released goes with its connection, which is terminated."""
     if conn.is_closed():
-        return True  # the server dropped the lock with the connection
+        return  # the server dropped the lock with the connection
     try:
-        return bool(await conn.fetchval(UNLOCK, lock_key))
+        if await conn.fetchval(unlock_sql, *args):
+            return
     except (*CONNECTION_ERRORS, asyncpg.PostgresError, asyncpg.InterfaceError):
-        return False
+        pass
+    conn.terminate()
