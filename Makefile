@@ -7,6 +7,7 @@ STAMP  := $(VENV)/.installed-stamp
 .PHONY: install run test lint unit bench clean
 
 install: $(STAMP)
+	@$(BIN)/python scripts/ensure_pgvector.py
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "memlane needs Python >= 3.11")'

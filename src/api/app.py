@@ -16,7 +16,7 @@ from memlane.api.auth import provide_principal, scope_guard
 from memlane.api.config import ApiConfig
 from memlane.api.controllers.context import ContextController
 from memlane.api.controllers.conversations import ConversationsController
-from memlane.api.controllers.facts import FactsController, ProfileController
+from memlane.api.controllers.facts import FactsController, ProfileController, TopicsController
 from memlane.api.controllers.health import HealthController
 from memlane.api.controllers.imports import ImportsController
 from memlane.api.controllers.maintenance import CleanupController, DecayController
@@ -69,6 +69,7 @@ def create_app(
             FactsController,
             ProfileController,
             ImportsController,
+            TopicsController,
         ],
         guards=[scope_guard],
         dependencies={"principal": Provide(provide_principal)},

@@ -21,6 +21,7 @@ from memlane.domain.errors import (
     StorageUnavailable,
 )
 from memlane.domain.fact_records import FactNotFound
+from memlane.domain.topics import TopicNotFound
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +94,8 @@ def handle_http(request: Request[Any, Any, Any], exc: HTTPException) -> Response
 
 def handle_domain(request: Request[Any, Any, Any], exc: MemlaneError) -> Response[dict[str, Any]]:
     """Domain errors, each with exactly one HTTP meaning."""
+    if isinstance(exc, TopicNotFound):
+        return problem(404, "not-found", "no such topic", request)
     if isinstance(exc, FactNotFound):
         return problem(404, "not-found", "no such fact", request)
     if isinstance(exc, MemoryNotFound):

@@ -13,6 +13,8 @@ from memlane.api.schemas import UserId
 from memlane.domain.fact_records import MAX_FACT_CHARS, FactPatch, NewFact
 from memlane.domain.facts import MAX_USER_FACT_SCORE, USER, Fact, FactType, TimeSpan
 from memlane.domain.profile import Profile
+from memlane.domain.topics import TopicSummary
+from memlane.service.topics import TopicView
 
 FactText = Annotated[str, Meta(min_length=1, max_length=MAX_FACT_CHARS)]
 Relation = Annotated[str, Meta(pattern=r"^[a-z][a-z_]{0,39}$")]
@@ -111,4 +113,54 @@ def to_fact_patch(body: FactPatchIn) -> FactPatch:
         object=body.object, fact_type=body.fact_type, time_span=body.time_span,
         user_fact_score=None if isinstance(score, msgspec.UnsetType) else score,
         clear_score=score is None,
+    )
+
+
+class TopicOut(msgspec.Struct, kw_only=True):
+    """A topic (a tag or an imported chat's title), how many memories carry it, and when
+    the newest was said."""
+
+    topic: str
+    count: int
+    last_activity: datetime
+
+
+class TopicsOut(msgspec.Struct, kw_only=True):
+    topics: list[TopicOut]
+
+
+class OpenQuestionOut(msgspec.Struct, kw_only=True):
+    """A question the user asked in the topic that no later memory of it answered."""
+
+    memory_id: UUID
+    question: str
+    asked_at: datetime
+
+
+class TopicDetailOut(msgspec.Struct, kw_only=True):
+    """One topic, derived at read time: its current facts, its commitments as next actions,
+    its open questions, its last activity."""
+
+    topic: str
+    count: int
+    last_activity: datetime
+    facts: list[FactOut]
+    next_actions: list[FactOut]
+    open_questions: list[OpenQuestionOut]
+
+
+def topic_out(summary: TopicSummary) -> TopicOut:
+    return TopicOut(topic=summary.topic, count=summary.count,
+                    last_activity=summary.last_activity)
+
+
+def topic_detail_out(view: TopicView) -> TopicDetailOut:
+    return TopicDetailOut(
+        topic=view.topic, count=view.count, last_activity=view.last_activity,
+        facts=[fact_out(f) for f in view.facts],
+        next_actions=[fact_out(f) for f in view.next_actions],
+        open_questions=[
+            OpenQuestionOut(memory_id=q.memory_id, question=q.question, asked_at=q.asked_at)
+            for q in view.open_questions
+        ],
     )

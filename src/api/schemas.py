@@ -82,6 +82,8 @@ class ContextIn(_In):
         list[Annotated[str, Meta(min_length=1, max_length=4096)]], Meta(max_length=20)
     ] = msgspec.field(default_factory=list)
     order: Literal["priority", "timeline"] = "priority"
+    # The rendered block opens with the user's core facts (GET /v1/profile's core tier).
+    include_profile: bool = True
 
 
 class PatchIn(_In):

@@ -31,13 +31,15 @@ class ContextOptions:
     left out unless include_current. active_context: texts already in the prompt; memories
     at or above ACTIVE_CONTEXT_SIMILARITY to one of them are left out. include_superseded:
     memories another one replaced come back too (labelled), as they do for questions about
-    the past."""
+    the past. include_profile: the prompt block opens with the user's core facts."""
 
     conversation_id: str | None = None
     include_current: bool = False
     active_context: tuple[str, ...] = ()
     order: ContextOrder = ContextOrder.PRIORITY
     include_superseded: bool = False
+    # The "do not forget" profile's core tier opens the rendered block (docs/facts.md).
+    include_profile: bool = True
 
     def __post_init__(self) -> None:
         if len(self.active_context) > MAX_ACTIVE_CONTEXT:

@@ -41,10 +41,14 @@ class FactPort(ABC):
 
     @abstractmethod
     async def save(
-        self, owner: Owner, new: Sequence[StoredFact], ended: Sequence[StoredFact]
+        self, owner: Owner, new: Sequence[StoredFact], ended: Sequence[StoredFact],
+        *, derived: bool = False,
     ) -> int:
         """Insert `new` and overwrite `ended` (facts now superseded) in one transaction; a new
-        fact whose source memory is gone is skipped. Returns how many were inserted."""
+        fact whose source memory is gone is skipped. Returns how many were inserted.
+
+        `derived`: the facts were read from memories already stored durably, so the store
+        may trade their durability in a crash for speed (they can be read again)."""
 
     @abstractmethod
     async def update(self, stored: StoredFact) -> bool:

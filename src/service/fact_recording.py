@@ -72,6 +72,16 @@ class FactRecorder:
             return []
         return (await self.apply(owner, statements)).new
 
+    async def read_after_write(self, owner: Owner, said: Sequence[Said]) -> None:
+        """`read`, for memories already committed: a failure is logged, never raised, so it
+        cannot turn the write into an error a client would retry (and so store twice)."""
+        try:
+            await self.read(owner, said)
+        except Exception as error:  # whatever it was, the committed write stands
+            # The type only: a message may quote what was said.
+            log.warning("facts of %d new memories not stored: %s", len(said),
+                        type(error).__name__)
+
     async def apply(self, owner: Owner, statements: Sequence[Statement]) -> LedgerChanges:
         """Apply statements to the owner's current facts of the relations they touch (one
         read, one transaction), then give replaced memories the graph's supersedes edge."""
@@ -83,6 +93,8 @@ class FactRecorder:
             owner,
             [self._sealer.seal(owner, f) for f in changes.new],
             [self._sealer.seal(owner, f) for f in changes.ended.values()],
+            # Facts read from stored memories can be read again; stated ones cannot.
+            derived=all(s.source_memory_id is not None for s in statements),
         )
         await self._link(owner, changes, now)
         return changes

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from uuid import UUID
 
@@ -19,12 +19,23 @@ from memlane.domain.fact_records import (
     check_text,
     checked,
 )
-from memlane.domain.facts import ExtractedFact, Fact, validate_user_fact_score
+from memlane.domain.facts import (
+    RELATION_TYPES,
+    ExtractedFact,
+    Fact,
+    TimeSpan,
+    validate_user_fact_score,
+)
 from memlane.domain.model import Cursor, Owner, Page
-from memlane.domain.profile import Profile, ProfileCaps, build_profile
+from memlane.domain.policy import MemoryPolicy
+from memlane.domain.profile import Profile, ProfileCaps, build_profile, render_profile
 from memlane.ports.clock import Clock
-from memlane.ports.facts import FactPort
+from memlane.ports.encryption import EncryptionPort
+from memlane.ports.facts import FactPort, FactPorts
+from memlane.ports.graph import GraphPort
 from memlane.ports.memories import MemoryStorePort
+from memlane.ports.storage import MemoryPorts
+from memlane.service.fact_recall import FactRecall
 from memlane.service.fact_recording import FactRecorder
 from memlane.service.fact_sealing import FactSealer
 
@@ -39,6 +50,7 @@ class FactService:
         self,
         facts: FactPort,
         recorder: FactRecorder,
+        recall: FactRecall,
         sealer: FactSealer,
         store: MemoryStorePort,
         clock: Clock,
@@ -52,9 +64,30 @@ class FactService:
         self._clock = clock
         self._base_rate = base_rate
         self._caps = caps or ProfileCaps()
+        self.recall = recall  # what retrieval joins facts with
+
+    @classmethod
+    def build(
+        cls,
+        facts: FactPorts,
+        encryption: EncryptionPort,
+        memories: MemoryPorts,
+        graph: GraphPort | None,
+        policy: MemoryPolicy,
+        clock: Clock,
+        caps: ProfileCaps | None = None,
+    ) -> FactService:
+        """The service with its recorder (writes) and recall (retrieval) over one sealer."""
+        sealer = FactSealer(encryption)
+        recorder = FactRecorder(facts.store, facts.extractor, sealer, clock, graph, policy.graph)
+        recall = FactRecall(facts.store, sealer, memories.search, clock)
+        return cls(
+            facts.store, recorder, recall, sealer, memories.store, clock, policy.base_rate, caps
+        )
 
     @property
     def recorder(self) -> FactRecorder:
+        """What the write path reads facts with."""
         return self._recorder
 
     async def list(
@@ -77,15 +110,22 @@ class FactService:
         """Every current fact of the owner, in no particular order."""
         return [self._sealer.open(f) for f in await self._facts.current(owner, self._clock())]
 
+    async def of_memories(self, owner: Owner, memory_ids: Sequence[UUID]) -> builtins.list[Fact]:
+        """The current facts read from these memories."""
+        if not memory_ids:
+            return []
+        rows = await self._facts.current(owner, self._clock(), sources=memory_ids)
+        return [self._sealer.open(f) for f in rows]
+
     async def state(self, owner: Owner, new: NewFact) -> Fact:
         """Store a fact the user states directly; it supersedes like an extracted one. A fact
         that already holds is returned as it is (with the new score, when one is given)."""
         new = checked(new)
-        assert new.fact_type is not None and new.time_span is not None  # checked() fills them
         extracted = ExtractedFact(
             subject=new.subject, relation=new.relation, object=new.object,
-            fact_type=new.fact_type, time_span=new.time_span, confidence=new.confidence,
-        )
+            fact_type=new.fact_type or RELATION_TYPES[new.relation],
+            time_span=new.time_span or TimeSpan.CURRENT, confidence=new.confidence,
+        )  # checked() filled in type and time span; the defaults only satisfy the types
         statement = Statement(extracted, user_fact_score=new.user_fact_score)
         changes = await self._recorder.apply(owner, [statement])
         if 0 in changes.created:
@@ -134,6 +174,11 @@ class FactService:
             if page.next_cursor is None:
                 return
             cursor = page.next_cursor
+
+    async def profile_block(self, owner: Owner, char_budget: int) -> str:
+        """The core tier rendered for a prompt, in at most half of `char_budget` (the other
+        half stays for the memories the query finds)."""
+        return render_profile((await self.profile(owner)).core, char_budget // 2)
 
     async def profile(self, owner: Owner) -> Profile:
         """The "do not forget" view: current facts by type, ranked and capped per tier."""

@@ -39,9 +39,6 @@ from memlane.ports.graph import GraphPort
 from memlane.ports.keywords import KeywordPort
 from memlane.ports.storage import MemoryPorts
 from memlane.service.conversations import Conversations
-from memlane.service.fact_recall import FactRecall
-from memlane.service.fact_recording import FactRecorder
-from memlane.service.fact_sealing import FactSealer
 from memlane.service.facts import FactService
 from memlane.service.graph_expansion import GraphExpansion
 from memlane.service.graph_linking import GraphLinker
@@ -49,6 +46,7 @@ from memlane.service.graph_reading import GraphView, Neighbourhood
 from memlane.service.maintenance import Maintenance
 from memlane.service.retrieval import Retriever
 from memlane.service.sealing import Sealer, document_text
+from memlane.service.topics import TopicService
 from memlane.service.validation import check_patch
 from memlane.service.writing import Writer
 
@@ -88,19 +86,14 @@ class MemoryService:
         self._conversations = Conversations(self._writer, memories.store, graph, policy, clock)
         # -- facts (issue 13) --
         self._facts: FactService | None = None
+        self._topics: TopicService | None = None
         if facts is not None:
-            fact_sealer = FactSealer(encryption)
-            recorder = FactRecorder(
-                facts.store, facts.extractor, fact_sealer, clock, graph, policy.graph
+            self._facts = FactService.build(
+                facts, encryption, memories, graph, policy, clock, profile_caps
             )
-            self._facts = FactService(
-                facts.store, recorder, fact_sealer, memories.store, clock, policy.base_rate,
-                profile_caps,
-            )
-            self._writer.read_facts_with(recorder)
-            self._retriever.join_facts_with(
-                FactRecall(facts.store, fact_sealer, memories.search, clock)
-            )
+            self._writer.read_facts_with(self._facts.recorder)
+            self._retriever.join_facts_with(self._facts.recall)
+            self._topics = TopicService(memories.store, self._facts, self._sealer, clock)
 
     @property
     def policy(self) -> MemoryPolicy:
@@ -112,6 +105,13 @@ class MemoryService:
         if self._facts is None:
             raise InvalidMemory("this memlane runs without facts")
         return self._facts
+
+    @property
+    def topics(self) -> TopicService:
+        """Topics of the owner's memories, with their facts (derived at read time)."""
+        if self._topics is None:
+            raise InvalidMemory("this memlane runs without facts")
+        return self._topics
 
     # -- writing ---------------------------------------------------------------------------
     async def remember(self, owner: Owner, new: NewMemory) -> RememberResult:
@@ -262,8 +262,17 @@ class MemoryService:
         self, owner: Owner, query: str, limit: int | None = None,
         options: ContextOptions | None = None,
     ) -> PromptContext:
-        """The memories that fit the character budget and the rendered block."""
-        return await self._retriever.prompt_context(owner, query, limit, options)
+        """The memories that fit the character budget and the rendered block; the block
+        opens with the profile's core facts unless options.include_profile is off."""
+        options = options or ContextOptions()
+        if self._facts is None or not options.include_profile:
+            return await self._retriever.prompt_context(owner, query, limit, options)
+        budget = self._policy.context_char_budget
+        profile = await self._facts.profile_block(owner, budget)
+        rest = budget - (len(profile) + 1 if profile else 0)
+        found = await self._retriever.prompt_context(owner, query, limit, options, rest)
+        text = "\n".join(part for part in (profile, found.text) if part)
+        return PromptContext(memories=found.memories, text=text)
 
     async def stats(self, owner: Owner | None) -> MemoryStats:
         return await self._maintenance_port.stats(owner, self._clock(), self._policy.base_rate)

@@ -296,10 +296,12 @@ class Retriever(ServicePart):
         return chosen
 
     async def prompt_context(
-        self, owner: Owner, query: str, limit: int | None, options: ContextOptions | None = None
+        self, owner: Owner, query: str, limit: int | None, options: ContextOptions | None = None,
+        char_budget: int | None = None,
     ) -> PromptContext:
+        """`char_budget`: what the memories may use (the policy's context_char_budget)."""
         options = options or ContextOptions()
-        budget = self._policy.context_char_budget
+        budget = self._policy.context_char_budget if char_budget is None else char_budget
         chosen, graph = await self._select(owner, query, limit, options)
         fitting = in_order(fit_to_budget(chosen, budget, options.order), options.order)
         await self._record(owner, fitting, graph)

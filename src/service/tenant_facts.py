@@ -10,7 +10,9 @@ from memlane.domain.fact_records import FactFilter, FactPatch, NewFact
 from memlane.domain.facts import USER, Fact, FactType, InvalidFact, TimeSpan
 from memlane.domain.model import Cursor, Owner, Page
 from memlane.domain.profile import Profile
+from memlane.domain.topics import TopicSummary
 from memlane.service.memory_service import MemoryService
+from memlane.service.topics import TopicView
 
 E = TypeVar("E", bound=StrEnum)
 
@@ -101,3 +103,11 @@ class TenantFacts:
     async def profile(self, *, user_id: str) -> Profile:
         """The "do not forget" profile: core and secondary facts by type."""
         return await self._service.facts.profile(self.owner(user_id))
+
+    async def topics(self, *, user_id: str) -> list[TopicSummary]:
+        """The user's topics (tags, imported chats' titles), most recently active first."""
+        return await self._service.topics.topics(self.owner(user_id))
+
+    async def topic(self, *, user_id: str, topic: str) -> TopicView:
+        """One topic: current facts, commitments as next actions, open questions."""
+        return await self._service.topics.topic(self.owner(user_id), topic)

@@ -73,6 +73,7 @@ def context_options(
     active_context: Sequence[str] = (),
     order: str | ContextOrder = ContextOrder.PRIORITY,
     include_superseded: bool = False,
+    include_profile: bool = True,
 ) -> ContextOptions:
     """ContextOptions from keyword arguments; InvalidMemory names what is wrong."""
     if isinstance(active_context, str):
@@ -81,7 +82,7 @@ def context_options(
         return ContextOptions(
             conversation_id=conversation_id, include_current=include_current,
             active_context=tuple(active_context), order=ContextOrder(order),
-            include_superseded=include_superseded,
+            include_superseded=include_superseded, include_profile=include_profile,
         )
     except ValueError as error:
         raise InvalidMemory(str(error)) from None
@@ -104,7 +105,7 @@ class TenantMemory(TenantFacts, MemoryContextPort):
         self, user_id: str, query: str, limit: int | None = None, **options: Any
     ) -> list[MemoryContext]:
         """`options`: conversation_id, include_current, active_context, order ("priority" or
-        "timeline"), include_superseded (see ContextOptions)."""
+        "timeline"), include_superseded, include_profile (see ContextOptions)."""
         return await self._service.retrieve_context(
             self.owner(user_id), query, limit, context_options(**options)
         )

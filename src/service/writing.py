@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -10,7 +11,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from memlane.domain.decay import importance_at
-from memlane.domain.errors import DecryptionFailed, EmbeddingUnavailable, StorageUnavailable
+from memlane.domain.errors import EmbeddingUnavailable, StorageUnavailable
 from memlane.domain.importance import classify, estimate_importance
 from memlane.domain.knowledge_graph import role_of
 from memlane.domain.model import (
@@ -110,8 +111,11 @@ class Writer(ServicePart):
             sealed = {id(d): self._seal(d, now) for d in drafts if d.reembed or not d.existing}
             await session.insert_many([sealed[id(d)] for d in drafts if not d.existing])
             await session.replace_many([sealed[id(d)] for d in drafts if d.existing and d.reembed])
-        edges = await self._link(owner, fresh, nearby, decisions, outcome, now)
-        await self._read_facts(owner, fresh, outcome, said)
+        # Facts are read while the graph links are stored: both only follow the commit.
+        edges, _ = await asyncio.gather(
+            self._link(owner, fresh, nearby, decisions, outcome, now),
+            self._read_facts(owner, fresh, outcome, said),
+        )
         return [
             RememberResult(d.memory, merged, edges.get(d.memory.id, ())) for d, merged in outcome
         ]
@@ -178,16 +182,10 @@ class Writer(ServicePart):
         texts = said if said is not None else [
             None if _is_transcript(d.memory.metadata) else d.memory.content for d in fresh
         ]
-        items = [
+        await self._facts.read_after_write(owner, [
             Said(target.memory.id, text, draft.memory.created_at)
             for draft, (target, _), text in zip(fresh, outcome, texts, strict=True) if text
-        ]
-        try:
-            await self._facts.read(owner, items)
-        except (StorageUnavailable, DecryptionFailed) as error:
-            # The memories are committed: a lost fact must not turn the write into an error
-            # a client would retry (and so store twice).
-            log.warning("facts of %d new memories not stored: %s", len(items), error)
+        ])
 
     def _draft(self, owner: Owner, new: NewMemory, now: datetime) -> _Draft:
         content = new.content.strip()

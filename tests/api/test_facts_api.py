@@ -197,3 +197,30 @@ async def test_facts_are_paginated_by_cursor(
                              headers=tenant.alice)).json()
     assert [f["object"] for f in first["items"] + rest["items"]] == ["hiking", "jazz", "tea"]
     assert rest["next_cursor"] is None
+
+
+async def test_a_read_only_key_reads_facts_but_cannot_change_them(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    stated = (await client.post("/v1/facts", headers=tenant.alice,
+                                json={"relation": "likes", "object": "tea"})).json()
+    assert [f["id"] for f in await facts(client, tenant.alice_reader)] == [stated["id"]]
+    path = f"/v1/facts/{stated['id']}"
+    assert_problem(await client.post("/v1/facts", headers=tenant.alice_reader,
+                                     json={"relation": "likes", "object": "jazz"}), 403)
+    assert_problem(await client.patch(path, headers=tenant.alice_reader,
+                                      json={"object": "x"}), 403)
+    assert_problem(await client.delete(path, headers=tenant.alice_reader), 403)
+    assert (await client.get(path, headers=tenant.alice)).json()["object"] == "tea"
+
+
+async def test_the_openapi_document_names_every_fact_profile_and_topic_operation(
+    client: httpx.AsyncClient,
+) -> None:
+    document = (await client.get("/schema/openapi.json")).json()
+    operations = {
+        op["operationId"] for path in document["paths"].values() for op in path.values()
+        if isinstance(op, dict) and "operationId" in op
+    }
+    assert {"listFacts", "stateFact", "getFact", "updateFact", "deleteFact", "getProfile",
+            "listTopics", "getTopic"} <= operations

@@ -79,7 +79,8 @@ class FakeFacts(FactPort):
         ]
 
     async def save(
-        self, owner: Owner, new: Sequence[StoredFact], ended: Sequence[StoredFact]
+        self, owner: Owner, new: Sequence[StoredFact], ended: Sequence[StoredFact],
+        *, derived: bool = False,
     ) -> int:
         live = self._live(owner)
         rows = self._table._rows.get(owner, {})

@@ -79,7 +79,9 @@ async def test_the_remote_adapter_returns_the_same_context_as_the_service(
     async with HttpMemoryContextAdapter(base_url, token, timeout_ms=10_000) as remote:
         prompt = await remote.prompt_context("alice", "where does my sister live?", limit=3)
         memories = await remote.retrieve_context("alice", "where does my sister live?")
-    assert prompt.memories and prompt.text.startswith("Known facts")
+    # The block opens with the user's core facts (prefers trains), then the memories.
+    assert prompt.memories and prompt.text.startswith("What the user asked you never")
+    assert "\nKnown facts" in prompt.text
     assert prompt.memories[0].memory_type is MemoryType.CORRECTION
     assert "Porto" in prompt.text
     local = await memory_service.prompt_context(owner, "where does my sister live?", 3)

@@ -115,3 +115,30 @@ async def test_a_service_without_facts_says_so(world: FakeWorld) -> None:
                          world.policy, world.clock)
     with pytest.raises(InvalidMemory, match="without facts"):
         _ = bare.facts
+
+
+async def test_a_failing_fact_store_never_fails_the_write_nor_logs_content(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from memlane.adapters.facts.heuristic import HeuristicFactExtractor
+    from memlane.domain.errors import StorageUnavailable
+    from memlane.domain.model import NewMemory
+    from memlane.ports.facts import FactPorts
+    from memlane.service.memory_service import MemoryService
+    from tests.fakes.facts import FakeFacts
+    from tests.fakes.world import new_owner
+
+    class BrokenFacts(FakeFacts):
+        async def save(self, *args: object, **kwargs: object) -> int:
+            raise StorageUnavailable("database gone")
+
+    world = FakeWorld()
+    service = MemoryService(
+        world.memories, world.embedder, world.encryption, world.keywords, world.policy,
+        world.clock, facts=FactPorts(BrokenFacts(world.memories.store._table),  # type: ignore[attr-defined]
+                                     HeuristicFactExtractor()),
+    )
+    owner = new_owner()
+    result = await service.remember(owner, NewMemory(content="I live in Porto"))
+    assert (await service.get(owner, result.memory.id)).content == "I live in Porto"
+    assert "StorageUnavailable" in caplog.text and "Porto" not in caplog.text

@@ -101,22 +101,18 @@ class PostgresFactAdapter(FactPort):
         return [_fact(r) for r in records]
 
     async def save(
-        self, owner: Owner, new: Sequence[StoredFact], ended: Sequence[StoredFact]
+        self, owner: Owner, new: Sequence[StoredFact], ended: Sequence[StoredFact],
+        *, derived: bool = False,
     ) -> int:
         if not new and not ended:
             return 0
-        async with connection_from(self._pool) as connection, connection.transaction():
-            inserted = 0
-            if new:
-                inserted = await connection.fetchval(
-                    fact_sql.INSERT_MANY, owner.tenant, owner.user_id, *_columns(new, *_INSERTED)
-                )
-            if ended:
-                await connection.execute(
-                    fact_sql.UPDATE_MANY, owner.tenant, owner.user_id,
-                    *_columns(ended, *_UPDATED),
-                )
-        return int(inserted)
+        statement = fact_sql.SAVE_RELAXED if derived else fact_sql.SAVE
+        async with connection_from(self._pool) as connection:
+            record = await connection.fetchrow(
+                statement, owner.tenant, owner.user_id,
+                *_columns(new, *_INSERTED), *_columns(ended, *_UPDATED),
+            )
+        return int(record["stored"]) if record is not None else 0
 
     async def update(self, stored: StoredFact) -> bool:
         owner = stored.owner

@@ -38,6 +38,6 @@ class ContextController(Controller):
         options = ContextOptions(
             conversation_id=data.conversation_id, include_current=data.include_current,
             active_context=tuple(data.active_context), order=ContextOrder(data.order),
-            include_superseded=data.include_superseded,
+            include_superseded=data.include_superseded, include_profile=data.include_profile,
         )
         return context_out(await memories.prompt_context(owner, data.query, limit, options))

@@ -1,4 +1,4 @@
-"""A user's facts (/v1/facts) and the "do not forget" profile (/v1/profile)."""
+"""A user's facts (/v1/facts), the "do not forget" profile (/v1/profile), topics (/v1/topics)."""
 
 from __future__ import annotations
 
@@ -19,10 +19,14 @@ from memlane.api.fact_schemas import (
     FactPageOut,
     FactPatchIn,
     ProfileOut,
+    TopicDetailOut,
+    TopicsOut,
     fact_out,
     profile_out,
     to_fact_patch,
     to_new_fact,
+    topic_detail_out,
+    topic_out,
 )
 from memlane.api.params import ERRORS, READ, WRITE, bounded_limit
 from memlane.domain.fact_records import FactFilter
@@ -117,3 +121,27 @@ class ProfileController(Controller):
         """Current facts by type (identity, commitment, constraint, preference, trait,
         event), ranked by user_fact_score then confidence x importance, capped per tier."""
         return profile_out(await memories.facts.profile(owner))
+
+
+class TopicsController(Controller):
+    """Topics of a user's memories (tags, imported chats' titles), derived at read time."""
+
+    path = "/v1/topics"
+    tags = ["facts"]
+    dependencies = {"memories": MEMORIES, "owner": OWNER}
+
+    @get("/", operation_id="listTopics", opt=READ, raises=ERRORS)
+    async def list_topics(self, memories: Memories, owner: NamedDependency[Owner]) -> TopicsOut:
+        """Every topic with its memory count and last activity, most recently active first."""
+        return TopicsOut(topics=[topic_out(t) for t in await memories.topics.topics(owner)])
+
+    @get("/{topic:str}", operation_id="getTopic", opt=READ, raises=ERRORS)
+    async def get_topic(
+        self,
+        topic: Annotated[str, Parameter(min_length=1, max_length=200)],
+        memories: Memories,
+        owner: NamedDependency[Owner],
+    ) -> TopicDetailOut:
+        """One topic (case-blind): current facts, commitments as next actions, the user's
+        questions no later memory answered, last activity. 404 when no memory carries it."""
+        return topic_detail_out(await memories.topics.topic(owner, topic))

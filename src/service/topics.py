@@ -1,0 +1,98 @@
+"""Topics of an owner's memories, derived at read time: activity, facts, next actions, questions."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import datetime
+
+from memlane.domain.facts import Fact, FactType
+from memlane.domain.model import Cursor, MemoryFilter, Owner, StoredMemory
+from memlane.domain.topics import (
+    OpenQuestion,
+    TopicNotFound,
+    TopicSummary,
+    TopicTurn,
+    open_questions,
+    split_speakers,
+    summarise,
+    topics_of,
+)
+from memlane.ports.clock import Clock
+from memlane.ports.memories import MemoryStorePort
+from memlane.service.facts import FactService
+from memlane.service.sealing import Sealer
+
+# Rows read per page while walking an owner's memories (plaintext tags and metadata only;
+# content is decrypted for the one topic asked about).
+SCAN_PAGE = 500
+
+
+@dataclass(frozen=True, slots=True)
+class TopicView:
+    """One topic: its current facts, commitments as next actions, open questions."""
+
+    topic: str
+    count: int
+    last_activity: datetime
+    facts: tuple[Fact, ...]
+    next_actions: tuple[Fact, ...]
+    open_questions: tuple[OpenQuestion, ...]
+
+
+class TopicService:
+    """Nothing here is stored: every view is computed from memories and facts when asked."""
+
+    def __init__(
+        self, store: MemoryStorePort, facts: FactService, sealer: Sealer, clock: Clock
+    ) -> None:
+        self._store = store
+        self._facts = facts
+        self._sealer = sealer
+        self._clock = clock
+
+    async def _rows(self, owner: Owner) -> AsyncIterator[StoredMemory]:
+        cursor: Cursor | None = None
+        while True:
+            page = await self._store.list(owner, MemoryFilter(), cursor, SCAN_PAGE)
+            for row in page.items:
+                yield row
+            if page.next_cursor is None:
+                return
+            cursor = page.next_cursor
+
+    async def topics(self, owner: Owner) -> list[TopicSummary]:
+        """Every topic of the owner with its memory count and last activity, newest first."""
+        return summarise([
+            (topics_of(row.tags, row.metadata), row.created_at) async for row in self._rows(owner)
+        ])
+
+    async def topic(self, owner: Owner, name: str) -> TopicView:
+        """One topic (case-blind); TopicNotFound when no memory carries it."""
+        wanted = " ".join(name.split()).casefold()
+        rows = [
+            row async for row in self._rows(owner)
+            if wanted in (t.casefold() for t in topics_of(row.tags, row.metadata))
+        ]
+        if not rows:
+            raise TopicNotFound(name)
+        now = self._clock()
+        turns = []
+        for row in rows:
+            memory = self._sealer.open(row, now)
+            user_text, other_text = split_speakers(memory.content, memory.metadata)
+            turns.append(TopicTurn(memory.id, memory.created_at, user_text, other_text))
+        label = next(t for t in topics_of(rows[0].tags, rows[0].metadata)
+                     if t.casefold() == wanted)
+        facts = sorted(
+            await self._facts.of_memories(owner, [row.id for row in rows]),
+            key=lambda f: (f.valid_from, str(f.id)),
+        )
+        return TopicView(
+            topic=label,
+            count=len(rows),
+            last_activity=max(row.created_at for row in rows),
+            facts=tuple(f for f in facts if f.fact_type is not FactType.COMMITMENT),
+            next_actions=tuple(f for f in facts if f.fact_type is FactType.COMMITMENT),
+            open_questions=tuple(open_questions(turns)),
+        )
