@@ -24,6 +24,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import scale_data as data
+from bench import scale_graph
 from bench.scale_http import Server, drive
 from bench.scale_stats import Stopwatch, TimedEmbedder, TimedMemories, covered_ms, percentile
 
@@ -326,6 +327,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if not args.skip_context:
             result["context"] = await measure_context(memlane, settings, args.queries)
             _log(f"context: {result['context']}")
+        if args.graph:
+            result["graph"] = await scale_graph.measure(
+                memlane, settings, Owner(TENANT, CONTEXT_USER), args.queries
+            )
         if not args.skip_http:
             result.update(await measure_http(memlane, settings, args.http_seconds,
                                              args.ingest_seconds))
@@ -346,6 +351,8 @@ def main() -> None:
     parser.add_argument("--skip-context", action="store_true")
     parser.add_argument("--skip-http", action="store_true")
     parser.add_argument("--skip-maintenance", action="store_true")
+    parser.add_argument("--graph", action="store_true",
+                        help="graph figures: context with/without the graph, write cost")
     args = parser.parse_args()
     # A scratch dir unless one is given (kept, so a rerun reuses the loaded memories).
     args.data_dir = Path(args.data_dir or tempfile.mkdtemp(prefix="memlane-scale-")).resolve()

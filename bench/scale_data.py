@@ -204,7 +204,8 @@ def sealed_rows(
 
 async def stage(connection: asyncpg.Connection, rows: list[tuple[object, ...]]) -> None:
     await connection.execute(_STAGE)
-    await connection.copy_records_to_table("bench_stage", records=rows, columns=_STAGE_COLUMNS)
+    await connection.copy_records_to_table("bench_stage", records=rows, columns=_STAGE_COLUMNS,
+                                          timeout=LONG_S)
 
 
 async def move_stage(connection: asyncpg.Connection, rebuild_hnsw: bool) -> None:

@@ -25,6 +25,7 @@ from memlane.adapters.imports.export_file import FileChatExportAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres import database as postgres
 from memlane.adapters.postgres.database import Database
+from memlane.adapters.postgres.entity_adapter import PostgresEntityAdapter
 from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
 from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
 from memlane.adapters.postgres.import_ledger import PostgresImportLedgerAdapter
@@ -154,6 +155,7 @@ class Container(containers.DeclarativeContainer):
     api_keys = providers.Singleton(PostgresApiKeyAdapter, pool)
     leader = providers.Singleton(PostgresLeaderLockAdapter, pool)
     graph = providers.Singleton(PostgresGraphAdapter, pool)
+    entities = providers.Singleton(PostgresEntityAdapter, pool)
     facts = providers.Resource(_facts, settings, database, fact_fallback)
 
     # Meaning, secrecy, words
@@ -171,6 +173,7 @@ class Container(containers.DeclarativeContainer):
         keywords=keywords,
         policy=policy,
         graph=graph,
+        entities=entities,
         facts=facts,
         profile_caps=providers.Callable(lambda s: s.facts.profile_caps(), settings),
     )

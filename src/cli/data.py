@@ -8,7 +8,8 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
+from uuid import UUID
 
 import click
 
@@ -17,6 +18,7 @@ from memlane.cli.progress import progress_bar, progress_option
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.model import DEFAULT_TENANT, NewMemory, Owner
 from memlane.domain.portable import memory_to_record, record_to_new_memory
+from memlane.domain.portable_graph import MEMORY, check_graph_record, record_type
 
 IMPORT_BATCH = 256
 PROGRESS_STEP = 256  # memories between progress bar updates
@@ -40,20 +42,26 @@ async def export(
     """Write every memory of a user as NDJSON (plaintext: keep the file safe)."""
     from memlane.container import open_memlane
 
-    count = 0
+    count = links = 0
     owner = Owner(tenant, user_id)
     async with open_memlane(load_model=False) as memlane:
         total = (await memlane.service.stats(owner)).total
         with _private_output(output) as out, progress_bar(
             "exporting", show_progress, total
         ) as bar:
+            ids = []
             async for memory in memlane.service.export(owner):
                 out.write(json.dumps(memory_to_record(memory), ensure_ascii=False) + "\n")
-                count += 1
-                if count % PROGRESS_STEP == 0:
-                    bar.update(count)
-            bar.update(count)
-    err.print(f"export: {count} memories")
+                ids.append(memory.id)
+                if len(ids) % PROGRESS_STEP == 0:
+                    bar.update(len(ids))
+            bar.update(len(ids))
+            count = len(ids)
+            # The graph follows the memories it joins (edges, entities and their mentions).
+            async for record in memlane.service.export_graph(owner, ids):
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+                links += 1
+    err.print(f"export: {count} memories, {links} graph records")
 
 
 @contextmanager
@@ -85,9 +93,10 @@ async def import_(
     """
     from memlane.container import open_memlane
 
-    items = _read_records(source)
+    items, exported, graph = _read_records(source)
     owner = Owner(tenant, user_id)
     stored = merged = 0
+    ids: dict[UUID, UUID] = {}
     async with open_memlane() as memlane:
         with progress_bar("importing", show_progress, len(items)) as bar:
             for start in range(0, len(items), IMPORT_BATCH):
@@ -96,18 +105,47 @@ async def import_(
                 )
                 stored += sum(not r.merged for r in results)
                 merged += sum(r.merged for r in results)
+                batch = exported[start : start + IMPORT_BATCH]
+                for old, result in zip(batch, results, strict=True):
+                    if old is not None:
+                        ids[old] = result.memory.id
                 bar.advance(len(results))
-    click.echo(f"import: {stored} stored, {merged} merged into existing memories")
+        edges, mentions = await memlane.service.import_graph(owner, graph, ids)
+    click.echo(
+        f"import: {stored} stored, {merged} merged into existing memories; "
+        f"{edges} edges, {mentions} entity mentions"
+    )
 
 
-def _read_records(source: IO[str]) -> list[NewMemory]:
+def _read_records(
+    source: IO[str],
+) -> tuple[list[NewMemory], list[UUID | None], list[dict[str, Any]]]:
+    """The memories, the ids they were exported with, and the graph records; every line
+    is checked before anything is stored."""
     items: list[NewMemory] = []
+    exported: list[UUID | None] = []
+    graph: list[dict[str, Any]] = []
     for number, line in enumerate(source, start=1):
         if not line.strip():
             continue
         try:
-            items.append(record_to_new_memory(json.loads(line)))
+            record = json.loads(line)
+            if not isinstance(record, dict):
+                raise InvalidMemory("not a memlane export record: not an object")
+            if record_type(record) == MEMORY:
+                items.append(record_to_new_memory(record))
+                exported.append(_exported_id(record))
+            else:
+                check_graph_record(record)
+                graph.append(record)
         except (json.JSONDecodeError, InvalidMemory) as exc:
             err.print(f"[red]memlane: import: line {number}:[/] {exc}")
             raise SystemExit(EXIT_USAGE) from exc
-    return items
+    return items, exported, graph
+
+
+def _exported_id(record: dict[str, Any]) -> UUID | None:
+    try:
+        return UUID(str(record["id"])) if record.get("id") else None
+    except ValueError as exc:
+        raise InvalidMemory(f"not a memlane export record: id {record['id']!r}") from exc

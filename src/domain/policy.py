@@ -62,7 +62,10 @@ class GraphTuning:
     be the one a new statement replaces; supersession_candidates: how many of those are read
     and judged per new memory. At read time the best `expansion_seeds` entries spread
     activation up to `expansion_hops` edges; at most `expansion_limit` memories join, each
-    matching its activation x `expansion_weight` of the best entry's match.
+    matching its activation x `expansion_weight` of the best entry's match. Names in a
+    question reach up to `entity_candidates` memories that mention them, ranked by cosine
+    and fused with the dense and lexical rankings at `entity_weight` (0: off); a name more
+    than `entity_max_share` of the owner's memories mention is passed over.
     """
 
     enabled: bool = True
@@ -74,12 +77,19 @@ class GraphTuning:
     expansion_hops: int = 2
     expansion_limit: int = 20
     expansion_weight: float = 0.8
+    entity_weight: float = 0.5
+    entity_candidates: int = 500
+    entity_max_share: float = 0.1
 
     def __post_init__(self) -> None:
         if self.expansion_seeds < 0 or self.expansion_limit < 0 or self.expansion_hops < 1:
             raise ValueError("expansion seeds and limit must not be negative, hops at least 1")
         if not 0.0 <= self.expansion_weight <= 1.0:
             raise ValueError("expansion_weight must be within [0, 1]")
+        if self.entity_weight < 0 or self.entity_candidates < 0:
+            raise ValueError("entity_weight and entity_candidates must not be negative")
+        if not 0.0 <= self.entity_max_share <= 1.0:
+            raise ValueError("entity_max_share must be within [0, 1]")
         low, high = self.supersession_band
         if not -1.0 <= self.semantic_threshold <= 1.0 or not -1.0 <= low <= high <= 1.0:
             raise ValueError("graph thresholds are cosines: within [-1, 1], band low <= high")

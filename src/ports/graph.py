@@ -8,6 +8,7 @@ from uuid import UUID
 
 from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.model import Owner
+from memlane.domain.temporal import Moment
 
 
 class GraphPort(ABC):
@@ -38,3 +39,8 @@ class GraphPort(ABC):
         self, owner: Owner, source: UUID, target: UUID, kind: EdgeKind | None
     ) -> int:
         """Delete the edge(s) source -> target (of `kind`, or of every kind); how many."""
+
+    @abstractmethod
+    async def predecessors(self, owner: Owner, moments: Sequence[Moment]) -> dict[UUID, Moment]:
+        """For each moment, the owner's memory said just before it (by created_at, then id),
+        if there is one: where a temporal edge may start."""

@@ -13,10 +13,12 @@ def fused_scores(
     k: int,
     dense_weight: float,
     lexical_weight: float,
+    more: Sequence[tuple[float, Sequence[UUID]]] = (),
 ) -> dict[UUID, float]:
     """Summed weight/(k + rank) (Cormack et al., 2009; k and the weights come from the
     policy's RecallTuning) over both rankings (memory ids, best first), best first
-    (ties: dense before lexical).
+    (ties: dense before lexical). `more`: further (weight, ranking) pairs, such as the
+    memories the question's names reach.
 
     Rank fusion needs no calibration between a cosine and a BM25 score, which live on
     unrelated scales and shift with every query.
@@ -25,6 +27,7 @@ def fused_scores(
     for weight, ranking in (
         (dense_weight, dense),
         (lexical_weight, lexical),
+        *more,
     ):
         for rank, memory_id in enumerate(ranking, start=1):
             scores[memory_id] = scores.get(memory_id, 0.0) + weight / (k + rank)

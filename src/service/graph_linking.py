@@ -14,6 +14,7 @@ from memlane.domain.model import Nearby, Owner
 from memlane.domain.policy import GraphTuning
 from memlane.domain.semantic_edges import semantic_edges
 from memlane.domain.supersession import SupersessionDecision, judge_supersession
+from memlane.domain.temporal import Moment, temporal_edge_to
 from memlane.ports.graph import GraphPort
 from memlane.ports.memories import MemoryWriteSession
 from memlane.service.sealing import Sealer, speaker_of
@@ -29,6 +30,7 @@ class Written:
     memory_id: UUID
     nearby: Nearby
     decisions: Sequence[SupersessionDecision] = ()
+    moment: Moment | None = None  # when and where it was said: its temporal edge
 
 
 class GraphLinker:
@@ -104,9 +106,22 @@ class GraphLinker:
         ]
         return edges
 
+    async def _temporal(
+        self, owner: Owner, written: Sequence[Written], now: datetime
+    ) -> list[Edge]:
+        """An edge from the memory said just before each new one, when close in time and
+        not already chained (one read for the batch)."""
+        moments = [w.moment for w in written if w.moment is not None]
+        if not self._tuning.enabled or not moments:
+            return []
+        before = await self._graph.predecessors(owner, moments)
+        made = [temporal_edge_to(before.get(m.id), m, now) for m in moments]
+        return [edge for edge in made if edge is not None]
+
     async def link(self, owner: Owner, written: Sequence[Written], now: datetime) -> list[Edge]:
         """Store every written memory's edges in one call; the edges made."""
         edges = [edge for w in written for edge in self.edges_for(w, now)]
+        edges += await self._temporal(owner, written, now)
         if edges:
             await self._graph.add_edges(
                 owner, edges, cap_per_node=self._tuning.max_semantic_edges

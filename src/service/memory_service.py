@@ -34,14 +34,18 @@ from memlane.domain.summary import qa_content, summarize
 from memlane.ports.clock import Clock, system_clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
+from memlane.ports.entities import EntityPort
 from memlane.ports.facts import FactPorts
 from memlane.ports.graph import GraphPort
 from memlane.ports.keywords import KeywordPort
 from memlane.ports.storage import MemoryPorts
 from memlane.service.conversations import Conversations
+from memlane.service.entity_linking import EntityLinker
+from memlane.service.entity_recall import EntityRecall
 from memlane.service.facts import FactService
 from memlane.service.graph_expansion import GraphExpansion
 from memlane.service.graph_linking import GraphLinker
+from memlane.service.graph_porting import GraphPorting
 from memlane.service.graph_reading import GraphView, Neighbourhood
 from memlane.service.maintenance import Maintenance
 from memlane.service.retrieval import Retriever
@@ -63,11 +67,12 @@ class MemoryService:
         policy: MemoryPolicy,
         clock: Clock = system_clock,
         graph: GraphPort | None = None,
+        entities: EntityPort | None = None,
         facts: FactPorts | None = None,
         profile_caps: ProfileCaps | None = None,
     ) -> None:
-        """Without `graph` memories are islands (no links, no supersession); without `facts`
-        no facts are read or kept."""
+        """Without `graph` memories are islands (no links, no supersession); without
+        `entities` no names are read from them; without `facts` no facts are read or kept."""
         self._store = memories.store
         self._maintenance_port = memories.maintenance
         self._embedder = embedder
@@ -83,6 +88,14 @@ class MemoryService:
             self._writer.link_with(GraphLinker(graph, self._sealer, policy.graph))
             self._graph = GraphView(graph, memories.store, self._sealer, clock)
             self._retriever.expand_with(GraphExpansion(graph, memories.search, policy.graph))
+        self._names: EntityLinker | None = None
+        if entities is not None and policy.graph.enabled:
+            self._names = EntityLinker(entities, encryption)
+            self._writer.name_with(self._names)
+            self._retriever.recall_entities_with(
+                EntityRecall(entities, memories.search, encryption, policy.graph)
+            )
+        self._porting = None if graph is None else GraphPorting(graph, self._names, policy.graph)
         self._conversations = Conversations(self._writer, memories.store, graph, policy, clock)
         # -- facts (issue 13) --
         self._facts: FactService | None = None
@@ -242,6 +255,23 @@ class MemoryService:
         """Every memory of the owner, oldest first, decrypted, streamed."""
         async for stored in self._store.export(owner):
             yield self._sealer.open(stored, self._clock())
+
+    async def export_graph(
+        self, owner: Owner, memory_ids: Sequence[UUID]
+    ) -> AsyncIterator[dict[str, Any]]:
+        """The edges and entities of exported memories, as portable records."""
+        if self._porting is not None:
+            async for record in self._porting.records(owner, memory_ids):
+                yield record
+
+    async def import_graph(
+        self, owner: Owner, records: Sequence[Mapping[str, Any]], ids: Mapping[UUID, UUID]
+    ) -> tuple[int, int]:
+        """Edges and entities of an export, between the memories its ids became; how
+        many edges and mentions were stored."""
+        if self._porting is None:
+            return 0, 0
+        return await self._porting.restore(owner, records, ids, self._clock())
 
     async def search(
         self, owner: Owner, query: str, *, limit: int = 10, min_similarity: float | None = None

@@ -30,6 +30,7 @@ from memlane.domain.model import (
 )
 from memlane.domain.scoring import relevance
 from memlane.domain.supersession import asks_about_past
+from memlane.service.entity_recall import EntityRecall
 from memlane.service.fact_recall import FactRecall
 from memlane.service.fusion import fused_scores
 from memlane.service.graph_expansion import Expansion, GraphExpansion
@@ -46,6 +47,7 @@ CANDIDATES_PER_RESULT = 4
 class _Found:
     ranked: list[Candidate]
     vector: Vector | None
+    named: frozenset[UUID] = frozenset()
 
 
 class Retriever(ServicePart):
@@ -82,6 +84,7 @@ class Retriever(ServicePart):
             if terms else None
         )
         similarities: dict[UUID, float] = {}
+        naming = self._entity_recall.start(owner, query) if self._entity_recall else None
         try:
             vector = await self._embed_query(query)
             dense: list[SearchCandidate] = []
@@ -107,16 +110,32 @@ class Retriever(ServicePart):
                     await _settle(dense_task)
             elif lexical_task is not None:
                 lexical = await lexical_task
+            mentioning = await naming if naming is not None else []
         finally:
             if lexical_task is not None:
                 await _settle(lexical_task)
+            if naming is not None:
+                await _settle(naming)
         hits: dict[UUID, SearchCandidate] = {c.id: c for c in lexical}
         worded = set(hits)
         hits.update({c.id: c for c in dense})
         similarities.update({c.id: c.score for c in dense})
+        more: list[tuple[float, list[UUID]]] = []
+        named: frozenset[UUID] = frozenset()
+        if self._entity_recall is not None and mentioning:
+            by_name = await self._entity_recall.ranked(
+                owner, mentioning, hits, similarities, vector, pool
+            )
+            for c in by_name.ranking:
+                similarities.setdefault(c.id, c.score if vector is not None else 0.0)
+                hits.setdefault(c.id, c)
+            # A memory that names what the question names is eligible like a word match.
+            named = frozenset(by_name.ids)
+            worded |= named
+            more.append((self._entity_recall.weight, by_name.ids))
         scores = fused_scores(
             [c.id for c in dense], [c.id for c in lexical], k=tuning.rrf_k,
-            dense_weight=tuning.dense_weight, lexical_weight=tuning.lexical_weight,
+            dense_weight=tuning.dense_weight, lexical_weight=tuning.lexical_weight, more=more,
         )
         # Every candidate has its cosine here (lexical hits' read alongside the dense search).
         ranked = [
@@ -125,7 +144,7 @@ class Retriever(ServicePart):
         ]
         if self._fact_recall is not None:
             ranked = await self._fact_recall.join(owner, query, ranked, vector, tuning)
-        return _Found(ranked, vector)
+        return _Found(ranked, vector, named)
 
     _fact_recall: FactRecall | None = None
 
@@ -134,6 +153,11 @@ class Retriever(ServicePart):
         self._fact_recall = recall
 
     _expansion: GraphExpansion | None = None
+    _entity_recall: EntityRecall | None = None
+
+    def recall_entities_with(self, recall: EntityRecall) -> None:
+        """Let the names in a question reach the memories that mention them."""
+        self._entity_recall = recall
 
     def expand_with(self, expansion: GraphExpansion) -> None:
         """Bring what the graph links the entries to into every context."""
@@ -216,7 +240,12 @@ class Retriever(ServicePart):
         opened = await self._open(
             owner, chosen, now, {r.id: r for r in prefetched}, unindexed=True
         )
-        roles = {**{c.id: "chain" for c in added}, **graph.roles}
+        # A memory the embedding alone would not have brought, reached by a name: "entity".
+        roles = {
+            **{c.id: "entity" for c in eligible
+               if c.id in found.named and c.similarity < threshold},
+            **{c.id: "chain" for c in added}, **graph.roles,
+        }
         contexts = [
             _context(hit, roles.get(hit.memory.id, "entry"), graph.superseded_by)
             for hit in opened
@@ -329,7 +358,7 @@ class Retriever(ServicePart):
             return None
 
 
-async def _settle(task: asyncio.Task[list[SearchCandidate]]) -> None:
+async def _settle(task: asyncio.Task[list[SearchCandidate]] | asyncio.Task[list[UUID]]) -> None:
     """Cancel a search the caller no longer waits for, and mark a failed one as seen (when
     the embedding or the dense search failed first, that error is the one raised)."""
     if not task.done():

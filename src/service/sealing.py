@@ -9,7 +9,7 @@ from uuid import UUID
 
 from memlane.domain.decay import importance_at
 from memlane.domain.model import Memory, Owner, StoredMemory, Vector
-from memlane.domain.segments import SEGMENT_KEY
+from memlane.domain.segments import NAMES_KEY, SEGMENT_KEY
 from memlane.ports.encryption import EncryptionPort, FieldBinding
 from memlane.ports.keywords import KeywordPort
 
@@ -30,6 +30,12 @@ def speaker_of(metadata: Mapping[str, Any]) -> str | None:
     if not isinstance(speaker, str) or not speaker.strip():
         return None
     return " ".join(speaker.split()).casefold()
+
+
+def speakers_of(metadata: Mapping[str, Any]) -> tuple[str, ...]:
+    """Who spoke in a memory, as written: a turn's speaker, a segment's named speakers."""
+    names = [metadata.get(SPEAKER_KEY), *(metadata.get(NAMES_KEY) or ())]
+    return tuple(dict.fromkeys(n.strip() for n in names if isinstance(n, str) and n.strip()))
 
 
 def is_turn(metadata: Mapping[str, Any]) -> bool:

@@ -28,12 +28,14 @@ from memlane.domain.model import (
 from memlane.domain.segments import NAMES_KEY, SEGMENT_KEY
 from memlane.domain.summary import summarize
 from memlane.domain.supersession import SupersessionDecision
+from memlane.domain.temporal import Moment
 from memlane.ports.memories import MemoryWriteSession
+from memlane.service.entity_linking import EntityLinker, Named
 from memlane.service.fact_recording import FactRecorder, Said
 from memlane.service.graph_linking import GraphLinker, Written
 from memlane.service.merging import merge
 from memlane.service.part import ServicePart
-from memlane.service.sealing import document_text, is_turn, speaker_of
+from memlane.service.sealing import document_text, is_turn, speaker_of, speakers_of
 from memlane.service.validation import check_new
 from memlane.service.vectors import cosines
 
@@ -59,6 +61,12 @@ class Writer(ServicePart):
     def link_with(self, linker: GraphLinker) -> None:
         """Grow the graph on every write (semantic links, supersession)."""
         self._linker = linker
+
+    _namer: EntityLinker | None = None
+
+    def name_with(self, namer: EntityLinker) -> None:
+        """Read every written memory for entities (people, places, ...) and link them."""
+        self._namer = namer
 
     def read_facts_with(self, recorder: FactRecorder) -> None:
         """Read facts from what the user said in every write (after the memories commit)."""
@@ -111,9 +119,10 @@ class Writer(ServicePart):
             sealed = {id(d): self._seal(d, now) for d in drafts if d.reembed or not d.existing}
             await session.insert_many([sealed[id(d)] for d in drafts if not d.existing])
             await session.replace_many([sealed[id(d)] for d in drafts if d.existing and d.reembed])
-        # Facts are read while the graph links are stored: both only follow the commit.
-        edges, _ = await asyncio.gather(
+        # Facts and names are read while the graph links are stored: all only follow the commit.
+        edges, _, _ = await asyncio.gather(
             self._link(owner, fresh, nearby, decisions, outcome, now),
+            self._name(owner, outcome, now),
             self._read_facts(owner, fresh, outcome, said),
         )
         return [
@@ -153,7 +162,9 @@ class Writer(ServicePart):
             return {}
         stored = {id(d) for d, merged in outcome if not merged}
         written = [
-            Written(d.memory.id, near, replaces)
+            Written(d.memory.id, near, replaces, Moment(
+                d.memory.id, d.memory.created_at, d.memory.conversation_id
+            ))
             for d, near, replaces in zip(fresh, nearby, decisions, strict=True)
             if id(d) in stored and d.embedding is not None
         ]
@@ -168,6 +179,22 @@ class Writer(ServicePart):
         for edge in linked:
             made.setdefault(edge.source, []).append((edge.target, edge.kind.value, edge.weight))
         return {memory_id: tuple(edges) for memory_id, edges in made.items()}
+
+    async def _name(
+        self, owner: Owner, outcome: Sequence[tuple[_Draft, bool]], now: datetime
+    ) -> None:
+        """Entities of the memories written (new, or a merge's result), after the commit."""
+        if self._namer is None:
+            return
+        named = {
+            d.memory.id: Named(d.memory.id, document_text(d.memory), speakers_of(d.memory.metadata))
+            for d, _ in outcome
+        }
+        try:
+            await self._namer.link(owner, list(named.values()), now)
+        except StorageUnavailable as error:
+            # As for edges: the memories are committed, the write must not become an error.
+            log.warning("entities of %d memories not stored: %s", len(named), error)
 
     async def _read_facts(
         self,

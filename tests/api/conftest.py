@@ -20,6 +20,7 @@ from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.facts.heuristic import HeuristicFactExtractor
 from memlane.adapters.imports.export_file import FileChatExportAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
+from memlane.adapters.postgres.entity_adapter import PostgresEntityAdapter
 from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
 from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
 from memlane.adapters.postgres.import_ledger import PostgresImportLedgerAdapter
@@ -53,6 +54,7 @@ def build_service(pool: asyncpg.Pool, embedder: EmbeddingPort) -> MemoryService:
     return MemoryService(
         memories=postgres_memory_ports(pool),
         graph=PostgresGraphAdapter(pool),
+        entities=PostgresEntityAdapter(pool),
         embedder=embedder,
         encryption=XChaChaEncryptionAdapter(secrets.token_bytes(32)),
         keywords=SnowballKeywordAdapter(),

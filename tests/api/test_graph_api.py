@@ -112,7 +112,7 @@ async def test_context_leaves_out_the_current_conversation_and_takes_the_new_fie
     query = {"query": "Where will we hike with my sister?"}
     found = (await client.post("/v1/context", json=query, headers=tenant.alice)).json()
     assert {m["id"] for m in found["memories"]} & set(ids)
-    assert all(m["role"] in {"entry", "chain", "semantic", "activation"}
+    assert all(m["role"] in {"entry", "chain", "semantic", "activation", "entity"}
                for m in found["memories"])
     assert {m["conversation_id"] for m in found["memories"]} == {"visit"}
     current = await client.post(

@@ -12,6 +12,7 @@ import pytest
 
 from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.model import Owner, StoredMemory
+from memlane.domain.temporal import Moment
 from memlane.ports.graph import GraphPort
 from memlane.ports.storage import MemoryPorts
 from tests.contract.builders import T0, insert, stored
@@ -117,3 +118,40 @@ class GraphPortContract:
         }
         assert await graph.remove_edge(owner, b.id, a.id, None) == 0  # direction matters
         assert await graph.remove_edge(owner, a.id, b.id, None) == 2
+
+    async def test_predecessors_are_the_owners_memories_said_just_before(
+        self, ports: MemoryPorts, graph: GraphPort, owner: Owner
+    ) -> None:
+        stranger = Owner(owner.tenant, owner.user_id + "-stranger")
+        first = stored(owner, created_at=T0)
+        second = stored(owner, created_at=T0 + timedelta(minutes=5), conversation_id="c")
+        theirs = stored(stranger, created_at=T0 + timedelta(minutes=6))
+        third = stored(owner, created_at=T0 + timedelta(minutes=7))
+        await insert(ports.store, first, second, theirs, third)
+        found = await graph.predecessors(owner, [
+            Moment(m.id, m.created_at, m.conversation_id) for m in (first, second, third)
+        ])
+        assert found == {
+            second.id: Moment(first.id, first.created_at, None),
+            third.id: Moment(second.id, second.created_at, "c"),
+        }
+
+    async def test_replacing_edges_are_read_alone_from_either_end(
+        self, ports: MemoryPorts, graph: GraphPort, owner: Owner
+    ) -> None:
+        old, new, other = stored(owner), stored(owner), stored(owner)
+        await insert(ports.store, old, new, other)
+        await graph.add_edges(owner, [
+            edge(new, old, EdgeKind.SUPERSEDES, 1.0), edge(new, old),
+            edge(other, new, EdgeKind.CONTRADICTION, 1.0), edge(other, old, EdgeKind.CHAIN),
+        ], cap_per_node=CAP)
+        replacing = [EdgeKind.SUPERSEDES, EdgeKind.CONTRADICTION]
+        assert {(e.source, e.target, e.kind) for e in await graph.edges_of(
+            owner, [old.id], replacing
+        )} == {(new.id, old.id, EdgeKind.SUPERSEDES)}
+        assert {e.kind for e in await graph.edges_of(owner, [new.id], replacing)} == set(
+            replacing
+        )
+        assert [e.kind for e in await graph.edges_of(owner, [old.id], [EdgeKind.SUPERSEDES])] == [
+            EdgeKind.SUPERSEDES
+        ]

@@ -99,7 +99,10 @@ def test_export_writes_a_private_file_and_progress_goes_to_stderr_only(home: Hom
     exported = home.memlane("export", "--user", "dave", "-o", str(target), "--progress")
     assert exported.returncode == 0, exported.stderr
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
-    assert json.loads(target.read_text())["content"] == "I live in Lisbon"
+    # The memory first; the graph follows it (here Lisbon, an entity of dave's).
+    lines = [json.loads(line) for line in target.read_text().splitlines()]
+    assert lines[0]["content"] == "I live in Lisbon"
+    assert {r.get("record") for r in lines[1:]} <= {"edge", "entity"}
     assert "exporting" in exported.stderr
 
     decayed = home.memlane("decay", "--progress")

@@ -205,7 +205,10 @@ def test_writes_survive_an_embedder_outage_and_backfill_embeds_them(
         timeout=120,
     )
     assert imported.returncode == 0, imported.stderr
-    assert imported.stdout.strip() == "import: 2 stored, 0 merged into existing memories"
+    # Without embeddings nothing links (no probe), and the file carries no graph records.
+    assert imported.stdout.strip() == (
+        "import: 2 stored, 0 merged into existing memories; 0 edges, 0 entity mentions"
+    )
     before = json.loads(deployment.cli("stats", "--user", "eve").stdout)
     assert (before["total"], before["with_embeddings"]) == (2, 0)
 
@@ -213,3 +216,45 @@ def test_writes_survive_an_embedder_outage_and_backfill_embeds_them(
     assert backfilled.returncode == 0, backfilled.stderr
     after = json.loads(deployment.cli("stats", "--user", "eve").stdout)
     assert (after["total"], after["with_embeddings"]) == (2, 2)
+
+
+def test_export_and_import_carry_edges_and_entities_to_another_user(
+    deployment: Deployment, tmp_path: Path
+) -> None:
+    gwen = {"Authorization": f"Bearer {deployment.token('default', 'gwen')}"}
+    texts = ["My colleague Ravi moved to Munich in June",
+             "Ravi still owes me the book about Munich",
+             "The plumber comes on Thursday"]
+    with httpx.Client(base_url=deployment.base_url, timeout=30) as http:
+        made = http.post("/v1/memories/batch", json={"memories": [{"content": t} for t in texts]},
+                         headers=gwen)
+        assert made.status_code == 200, made.text
+        ids = [r["memory"]["id"] for r in made.json()["results"]]
+        stated = http.post(f"/v1/memories/{ids[2]}/edges",
+                           json={"target": ids[0], "kind": "narrative", "weight": 0.4},
+                           headers=gwen)
+        assert stated.status_code in (200, 201), stated.text
+
+    Graph = tuple[set[tuple[str, str, str]], set[tuple[str, str, frozenset[str]]]]
+
+    def graph_of(user: str) -> Graph:
+        out = tmp_path / f"{user}.ndjson"
+        exported = deployment.cli("export", "--user", user, "--output", str(out))
+        assert exported.returncode == 0, exported.stderr
+        lines = [json.loads(line) for line in out.read_text().splitlines()]
+        content = {r["id"]: r["content"] for r in lines if "record" not in r}
+        edges = {(content[r["source"]], content[r["target"]], r["kind"])
+                 for r in lines if r.get("record") == "edge"}
+        entities = {(r["name"], r["kind"], frozenset(content[m["memory"]] for m in r["mentions"]))
+                    for r in lines if r.get("record") == "entity"}
+        return edges, entities
+
+    edges, entities = graph_of("gwen")
+    assert (texts[2], texts[0], "narrative") in edges
+    assert ("Ravi", "person", frozenset(texts[:2])) in entities
+    imported = deployment.cli("import", "--user", "hal", str(tmp_path / "gwen.ndjson"))
+    assert imported.returncode == 0, imported.stderr
+    copied_edges, copied_entities = graph_of("hal")
+    # Every exported edge comes back; the import's own writes may link more (memories
+    # written in one batch share a time, so their temporal edges follow the new ids).
+    assert copied_edges >= edges and copied_entities == entities

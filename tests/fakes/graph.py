@@ -8,6 +8,7 @@ from uuid import UUID
 
 from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.model import Owner
+from memlane.domain.temporal import Moment
 from memlane.ports.graph import GraphPort
 from tests.fakes.memory_table import FakeMemoryTable
 
@@ -86,6 +87,16 @@ class FakeGraph(GraphPort):
         for key in keys:
             del live[key]
         return len(keys)
+
+    async def predecessors(self, owner: Owner, moments: Sequence[Moment]) -> dict[UUID, Moment]:
+        rows = list(self._table._rows.get(owner, {}).values())
+        found: dict[UUID, Moment] = {}
+        for moment in moments:
+            earlier = [r for r in rows if (r.created_at, r.id) < (moment.created_at, moment.id)]
+            if earlier:
+                last = max(earlier, key=lambda r: (r.created_at, r.id))
+                found[moment.id] = Moment(last.id, last.created_at, last.conversation_id)
+        return found
 
 
 def fake_graph_for(ports: object) -> FakeGraph:

@@ -14,6 +14,7 @@ from memlane.service.memory_service import MemoryService
 from tests.fakes.clock import FakeClock
 from tests.fakes.embedder import FakeEmbedder
 from tests.fakes.encryption import FakeEncryption
+from tests.fakes.entities import fake_entities_for
 from tests.fakes.facts import fake_facts_for
 from tests.fakes.graph import fake_graph_for
 from tests.fakes.keywords import FakeKeywords
@@ -35,10 +36,12 @@ class FakeWorld:
 
     def __post_init__(self) -> None:
         self.graph = fake_graph_for(self.memories)
+        self.entities = fake_entities_for(self.memories)
         self.facts = fake_facts_for(self.memories)
         self.service = MemoryService(
             self.memories, self.embedder, self.encryption, self.keywords, self.policy, self.clock,
-            graph=self.graph, facts=FactPorts(self.facts, HeuristicFactExtractor()),
+            graph=self.graph, entities=self.entities,
+            facts=FactPorts(self.facts, HeuristicFactExtractor()),
         )
 
 

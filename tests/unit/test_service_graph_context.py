@@ -3,12 +3,9 @@ graph never brings another owner's memory."""
 
 from __future__ import annotations
 
-import asyncio
 from uuid import UUID
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from memlane.domain.context import ContextOptions
 from memlane.domain.model import NewMemory, Owner
@@ -53,28 +50,8 @@ async def test_include_superseded_shows_the_old_memory_for_any_question() -> Non
     assert {m.id for m in chosen.memories} == {berlin, lisbon}
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(cosines=st.lists(st.floats(0.0, 1.0), min_size=2, max_size=8), seeds=st.integers(1, 5))
-def test_graph_expansion_never_brings_another_owners_memory(
-    cosines: list[float], seeds: int
-) -> None:
-    async def run() -> None:
-        world = FakeWorld(policy=MemoryPolicy(
-            graph=GraphTuning(expansion_seeds=seeds, semantic_threshold=0.0)
-        ))
-        mine, theirs = Owner("t", "mine"), Owner("t", "theirs")
-        ids: dict[Owner, set[object]] = {mine: set(), theirs: set()}
-        for owner in (theirs, mine):
-            for index, cosine in enumerate(cosines):
-                text = f"{owner.user_id} note {index}"
-                world.embedder.vectors[text] = at_cosine(DIMENSION, cosine, other=1 + index % 5)
-                result = await world.service.remember(owner, NewMemory(text))
-                ids[owner].add(result.memory.id)
-        world.embedder.vectors["question"] = axis(DIMENSION, 0)
-        chosen = await world.service.retrieve_context(mine, "question", 10)
-        assert {m.id for m in chosen} <= ids[mine]
-
-    asyncio.run(run())
+# That no expansion (nor recall by entity) brings another owner's memory is the property
+# test of tests/unit/test_service_entities.py.
 
 
 @pytest.mark.parametrize("seeds", [0, 5])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from memlane.domain.errors import StorageUnavailable
@@ -27,7 +29,7 @@ async def test_a_similar_new_memory_links_to_the_older_one_weighted_by_cosine() 
     second = await world.service.remember(owner, NewMemory(new))
     assert first.edges == ()
     assert [(t, k) for t, k, _ in second.edges] == [(first.memory.id, "semantic")]
-    (edge,) = await world.graph.edges_of(owner, [first.memory.id])
+    (edge,) = await world.graph.edges_of(owner, [first.memory.id], [EdgeKind.SEMANTIC])
     assert (edge.source, edge.kind) == (second.memory.id, EdgeKind.SEMANTIC)
     assert edge.weight == pytest.approx(0.6)
 
@@ -116,3 +118,28 @@ async def test_a_write_whose_links_cannot_be_stored_still_succeeds() -> None:
     stored = await world.service.remember(owner, NewMemory(new))
     assert stored.edges == () and not stored.merged
     assert (await world.service.get(owner, stored.memory.id)).content == new
+
+
+async def test_memories_said_close_in_time_are_joined_by_a_temporal_edge() -> None:
+    texts = ["Booked the dentist", "Bought stamps", "Paid the electricity bill"]
+    world, owner = world_with({}), new_owner()
+    start = world.clock()
+    gaps = [timedelta(0), timedelta(minutes=30), timedelta(hours=5)]
+    ids = [
+        (await world.service.remember(owner, NewMemory(t, created_at=start + gap))).memory.id
+        for t, gap in zip(texts, gaps, strict=True)
+    ]
+    temporal = await world.graph.edges_of(owner, ids, [EdgeKind.TEMPORAL])
+    # Half an hour apart: weight 1 - 0.5 / 2; five hours apart is beyond the window.
+    assert [(e.source, e.target) for e in temporal] == [(ids[0], ids[1])]
+    assert temporal[0].weight == pytest.approx(0.75)
+
+
+async def test_segments_of_one_conversation_get_no_temporal_edge_beside_their_chain() -> None:
+    world, owner = world_with({}), new_owner()
+    messages = [Message(Role.USER, "We start the kitchen renovation on Monday"),
+                Message(Role.ASSISTANT, "Good luck"),
+                Message(Role.USER, "The tiles arrive on Tuesday")]
+    added = await world.service.add_messages(owner, "renovation", messages)
+    ids = [m.id for m in added.memories]
+    assert await world.graph.edges_of(owner, ids, [EdgeKind.TEMPORAL]) == []

@@ -12,6 +12,7 @@ from memlane.adapters.postgres.pool import connection_from
 from memlane.adapters.postgres.rows import affected_rows
 from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.model import Owner
+from memlane.domain.temporal import Moment
 from memlane.ports.graph import GraphPort
 
 
@@ -88,3 +89,15 @@ class PostgresGraphAdapter(GraphPort):
                 None if kind is None else kind.value,
             )
         return affected_rows(status)
+
+    async def predecessors(self, owner: Owner, moments: Sequence[Moment]) -> dict[UUID, Moment]:
+        if not moments:
+            return {}
+        async with connection_from(self._pool) as connection:
+            records = await connection.fetch(
+                graph_sql.PREDECESSORS, owner.tenant, owner.user_id,
+                [m.id for m in moments], [m.created_at for m in moments],
+            )
+        return {
+            r["new_id"]: Moment(r["id"], r["created_at"], r["conversation_id"]) for r in records
+        }

@@ -83,3 +83,17 @@ DELETE FROM memory_edges
 WHERE tenant = $1 AND user_id = $2 AND source = $3 AND target = $4
   AND ($5::text IS NULL OR kind = $5)
 """
+
+# $3, $4 the new memories' ids and times: for each, the owner's memory just before it on
+# the timeline (the owner's created_at index, one probe each).
+PREDECESSORS = """
+SELECT n.id AS new_id, p.id, p.created_at, p.conversation_id
+FROM unnest($3::uuid[], $4::timestamptz[]) AS n(id, at)
+CROSS JOIN LATERAL (
+    SELECT m.id, m.created_at, m.conversation_id FROM memories AS m
+    WHERE m.tenant = $1 AND m.user_id = $2
+      AND (m.created_at < n.at OR (m.created_at = n.at AND m.id < n.id))
+    ORDER BY m.created_at DESC, m.id DESC
+    LIMIT 1
+) AS p
+"""

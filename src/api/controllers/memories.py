@@ -3,8 +3,8 @@ export, stats and erasure. Decay and cleanup are jobs with their own paths (main
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from typing import Annotated
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated, Any
 from uuid import UUID
 
 import msgspec
@@ -208,7 +208,11 @@ class MemoriesController(Controller):
         # Fetch the first row before answering, so a database failure is a proper 503
         # instead of a 200 whose body breaks off.
         first: Memory | None = await anext(rows, None)
-        return Stream(_ndjson(first, rows), media_type=NDJSON, status_code=HTTP_200_OK)
+        graph = memories.export_graph
+        return Stream(
+            _ndjson(first, rows, lambda ids: graph(owner, ids)),
+            media_type=NDJSON, status_code=HTTP_200_OK,
+        )
 
     @get("/{memory_id:uuid}", operation_id="getMemory", opt=READ, raises=ERRORS)
     async def get_memory(
@@ -255,9 +259,18 @@ class MemoriesController(Controller):
         return DeletedOut(deleted=await memories.delete_all(owner))
 
 
-async def _ndjson(first: Memory | None, rest: AsyncIterator[Memory]) -> AsyncIterator[bytes]:
+async def _ndjson(
+    first: Memory | None,
+    rest: AsyncIterator[Memory],
+    graph: Callable[[list[UUID]], AsyncIterator[dict[str, Any]]],
+) -> AsyncIterator[bytes]:
+    """The memories, then the graph between them (edges, entities with their mentions)."""
     if first is None:
         return
+    ids = [first.id]
     yield msgspec.json.encode(memory_to_record(first)) + b"\n"
     async for memory in rest:
+        ids.append(memory.id)
         yield msgspec.json.encode(memory_to_record(memory)) + b"\n"
+    async for record in graph(ids):
+        yield msgspec.json.encode(record) + b"\n"
