@@ -64,4 +64,4 @@ async def open_memory(
     from memlane.settings import load_settings
 
     async with open_memlane(settings or load_settings(**overrides)) as memlane:
-        yield TenantMemory(memlane.service, tenant=tenant)
+        yield TenantMemory(memlane.service, tenant=tenant, audit=memlane.audit)

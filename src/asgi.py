@@ -38,6 +38,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 imports=memlane.imports,
                 readiness=memlane.readiness,
                 worker=memlane.worker,
+                audit=memlane.audit,
                 knowledge_graph=memlane.knowledge_graph,
             )
 

@@ -24,6 +24,7 @@ from memlane.adapters.facts.ollama import OllamaFactExtractor
 from memlane.adapters.imports.export_file import FileChatExportAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres import database as postgres
+from memlane.adapters.postgres.audit_adapter import postgres_audit_ports
 from memlane.adapters.postgres.database import Database
 from memlane.adapters.postgres.entity_adapter import PostgresEntityAdapter
 from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
@@ -33,6 +34,7 @@ from memlane.adapters.postgres.installation_adapter import PostgresInstallationA
 from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
 from memlane.adapters.postgres.memory_ports import postgres_memory_ports
+from memlane.ports.audit import AuditPort, AuditPorts
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
 from memlane.ports.fact_extraction import FactExtractionPort, FallbackListener
@@ -40,6 +42,7 @@ from memlane.ports.facts import FactPorts
 from memlane.ports.installation import InstallationPort
 from memlane.ports.storage import MemoryPorts
 from memlane.service.chat_import import ChatImporter
+from memlane.service.history import AuditService
 from memlane.service.keys import KeyService
 from memlane.service.knowledge_graph import KnowledgeGraphService
 from memlane.service.memory_service import MemoryService
@@ -155,6 +158,7 @@ class Container(containers.DeclarativeContainer):
     api_keys = providers.Singleton(PostgresApiKeyAdapter, pool)
     leader = providers.Singleton(PostgresLeaderLockAdapter, pool)
     graph = providers.Singleton(PostgresGraphAdapter, pool)
+    audit = providers.Singleton(postgres_audit_ports, pool)
     entities = providers.Singleton(PostgresEntityAdapter, pool)
     facts = providers.Resource(_facts, settings, database, fact_fallback)
 
@@ -173,9 +177,14 @@ class Container(containers.DeclarativeContainer):
         keywords=keywords,
         policy=policy,
         graph=graph,
+        audit=audit,
         entities=entities,
         facts=facts,
         profile_caps=providers.Callable(lambda s: s.facts.profile_caps(), settings),
+    )
+    history = providers.Singleton(
+        AuditService, audit, providers.Callable(attrgetter("store"), memories), encryption,
+        facts=providers.Callable(lambda ports: None if ports is None else ports.store, facts),
     )
     keys = providers.Singleton(KeyService, api_keys)
     # Chat exports of other assistants (docs/import.md)
@@ -206,6 +215,7 @@ class Memlane:
     installation: InstallationPort
     embedder: EmbeddingPort
     worker: DecayWorker | None
+    audit: AuditService
     knowledge_graph: KnowledgeGraphService
 
     async def readiness(self) -> dict[str, bool]:
@@ -264,6 +274,7 @@ async def open_memlane(
             installation=installation,
             embedder=embedder,
             worker=await container.worker() if start_worker else None,  # type: ignore[misc]
+            audit=await container.history(),  # type: ignore[misc]
             knowledge_graph=await container.knowledge_graph(),  # type: ignore[misc]
         )
     finally:
@@ -276,6 +287,17 @@ async def open_keys(settings: Settings | None = None) -> AsyncIterator[KeyServic
     container = Container(settings=settings or load_settings())
     try:
         yield await container.keys()  # type: ignore[misc]
+    finally:
+        await container.shutdown_resources()  # type: ignore[misc]
+
+
+@asynccontextmanager
+async def open_audit_log(settings: Settings | None = None) -> AsyncIterator[AuditPort]:
+    """The audit log without the model or the key (`memlane verify-audit`)."""
+    container = Container(settings=settings or load_settings())
+    try:
+        ports: AuditPorts = await container.audit()  # type: ignore[misc]
+        yield ports.log
     finally:
         await container.shutdown_resources()  # type: ignore[misc]
 
@@ -308,6 +330,7 @@ __all__ = [
     "Database",
     "Memlane",
     "hold_database_server",
+    "open_audit_log",
     "open_database",
     "open_keys",
     "open_memlane",

@@ -12,12 +12,14 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.types import ControllerRouterHandler
 
+from memlane.api.actor import actor_middleware
 from memlane.api.auth import provide_principal, scope_guard
 from memlane.api.config import ApiConfig
 from memlane.api.controllers.context import ContextController
 from memlane.api.controllers.conversations import ConversationsController
 from memlane.api.controllers.facts import FactsController, ProfileController, TopicsController
 from memlane.api.controllers.health import HealthController
+from memlane.api.controllers.history import HistoryController
 from memlane.api.controllers.imports import ImportsController
 from memlane.api.controllers.maintenance import CleanupController, DecayController
 from memlane.api.controllers.memories import MemoriesController
@@ -66,6 +68,7 @@ def create_app(
             ContextController,
             ConversationsController,
             MemoryGraphController,
+            HistoryController,
             FactsController,
             ProfileController,
             ImportsController,
@@ -84,7 +87,7 @@ def create_app(
         },
         state=State({"api_config": config, "retry_after_s": config.retry_after_s}),
         exception_handlers=EXCEPTION_HANDLERS,
-        middleware=[metrics.middleware],
+        middleware=[metrics.middleware, actor_middleware],
         request_max_body_size=config.max_request_bytes,
         openapi_config=OpenAPIConfig(
             title="memlane",

@@ -10,8 +10,10 @@ from litestar.exceptions import NotAuthorizedException, NotFoundException, Permi
 from litestar.handlers.base import BaseRouteHandler
 
 from memlane.api.errors import UserRequired
+from memlane.domain.audit import key_actor
 from memlane.domain.auth import Principal, Scope
 from memlane.domain.model import Owner
+from memlane.service.actors import become
 
 if TYPE_CHECKING:
     from memlane.api.deps import ApiServices
@@ -25,6 +27,13 @@ async def authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Princi
     cached = connection.scope.get("state", {}).get(_STATE_KEY)
     if isinstance(cached, Principal):
         return cached
+    principal = await _authenticate(connection)
+    become(key_actor(principal.key_id))  # the audit trail names the key as the actor
+    connection.scope.setdefault("state", {})[_STATE_KEY] = principal
+    return principal
+
+
+async def _authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Principal:
     app_state = connection.app.state
     config = app_state.api_config
     if not config.auth_enabled:
@@ -47,7 +56,6 @@ async def authenticate(connection: ASGIConnection[Any, Any, Any, Any]) -> Princi
                 headers={"WWW-Authenticate": 'Bearer realm="memlane", error="invalid_token"'},
             )
         principal = found
-    connection.scope.setdefault("state", {})[_STATE_KEY] = principal
     return principal
 
 

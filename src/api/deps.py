@@ -17,6 +17,7 @@ from memlane.api.params import UserParam
 from memlane.domain.auth import Principal
 from memlane.domain.model import Owner
 from memlane.service.chat_import import ChatImporter
+from memlane.service.history import AuditService
 from memlane.service.keys import KeyService
 from memlane.service.knowledge_graph import KnowledgeGraphService
 from memlane.service.memory_service import MemoryService
@@ -33,6 +34,7 @@ class ApiServices:
     keys: KeyService
     readiness: Readiness
     worker: DecayWorker | None = None
+    audit: AuditService | None = None  # history routes answer 404 without it
     imports: ChatImporter | None = None  # None: POST /v1/imports answers 503
     knowledge_graph: KnowledgeGraphService | None = None  # the MCP graph tools (mcp_server/)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from memlane.cli.audit import verify_audit
 from memlane.cli.chats import import_chats
 from memlane.cli.data import export, import_
 from memlane.cli.keys import keys
@@ -40,6 +41,7 @@ for command in (
     import_,
     import_chats,
     prepare_model,
+    verify_audit,
     mcp,
 ):
     main.add_command(command)

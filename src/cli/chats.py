@@ -11,8 +11,10 @@ from rich.markup import escape
 
 from memlane.cli.common import EXIT_USAGE, err, run_async
 from memlane.cli.progress import progress_bar, progress_option
+from memlane.domain.audit import SYSTEM_IMPORT
 from memlane.domain.chats import CHAT_SOURCES, ChatSource, ImportFormatError
 from memlane.domain.model import DEFAULT_TENANT, Owner
+from memlane.service.actors import acting_as
 
 
 @click.command("import-chats")
@@ -42,8 +44,9 @@ async def import_chats(
     from memlane.container import open_memlane
 
     owner = Owner(tenant, user_id)
+    # The audit trail records the imported memories as done by the import, not by hand.
     async with open_memlane() as memlane:
-        with progress_bar("importing chats", show_progress) as bar:
+        with progress_bar("importing chats", show_progress) as bar, acting_as(SYSTEM_IMPORT):
             try:
                 summary = await memlane.imports.import_file(
                     owner, file, source, titles=titles, progress=bar

@@ -13,6 +13,7 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
+from memlane.domain.audit import CLI
 from memlane.domain.errors import (
     ConfigurationError,
     EmbeddingDimensionMismatch,
@@ -22,6 +23,7 @@ from memlane.domain.errors import (
     WrongEncryptionKey,
 )
 from memlane.domain.model import DEFAULT_TENANT, Owner
+from memlane.service.actors import acting_as
 
 T = TypeVar("T")
 err = Console(stderr=True, soft_wrap=True)
@@ -53,7 +55,7 @@ def run_async(func: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., T]:
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> T:
-        with exit_on_errors():
+        with exit_on_errors(), acting_as(CLI):  # a command's changes are done by `cli`
             return asyncio.run(func(*args, **kwargs))
 
     return wrapper

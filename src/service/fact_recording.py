@@ -24,6 +24,8 @@ from memlane.ports.clock import Clock
 from memlane.ports.fact_extraction import FactExtractionPort
 from memlane.ports.facts import FactPort
 from memlane.ports.graph import GraphPort
+from memlane.service import fact_audit
+from memlane.service.audit_trail import AuditTrail, change_of
 from memlane.service.fact_sealing import FactSealer
 
 log = logging.getLogger(__name__)
@@ -49,8 +51,10 @@ class FactRecorder:
         clock: Clock,
         graph: GraphPort | None = None,
         tuning: GraphTuning | None = None,
+        trail: AuditTrail | None = None,
     ) -> None:
         self._facts = facts
+        self._trail = trail
         self._extractor = extractor
         self._sealer = sealer
         self._clock = clock
@@ -87,16 +91,19 @@ class FactRecorder:
         read, one transaction), then give replaced memories the graph's supersedes edge."""
         now = self._clock()
         touched = relations_touched([s.fact for s in statements])
-        current = self._opened(await self._facts.current(owner, now, relations=touched))
-        changes = apply_statements(current, statements, now=now, new_id=uuid4)
-        await self._facts.save(
-            owner,
-            [self._sealer.seal(owner, f) for f in changes.new],
-            [self._sealer.seal(owner, f) for f in changes.ended.values()],
-            # Facts read from stored memories can be read again; stated ones cannot.
-            derived=all(s.source_memory_id is not None for s in statements),
-        )
-        await self._link(owner, changes, now)
+        # One unit of work: the facts read, what replaces them, the edges and their events.
+        async with change_of(self._trail, owner) as audit:
+            current = self._opened(await self._facts.current(owner, now, relations=touched))
+            changes = apply_statements(current, statements, now=now, new_id=uuid4)
+            await self._facts.save(
+                owner,
+                [self._sealer.seal(owner, f) for f in changes.new],
+                [self._sealer.seal(owner, f) for f in changes.ended.values()],
+                # Facts read from stored memories can be read again; stated ones cannot.
+                derived=all(s.source_memory_id is not None for s in statements),
+            )
+            await self._link(owner, changes, now)
+            audit.add(*fact_audit.recorded(changes.new, list(changes.ended.values())))
         return changes
 
     def _opened(self, rows: Sequence[StoredFact]) -> list[Fact]:

@@ -35,6 +35,8 @@ from memlane.ports.facts import FactPort, FactPorts
 from memlane.ports.graph import GraphPort
 from memlane.ports.memories import MemoryStorePort
 from memlane.ports.storage import MemoryPorts
+from memlane.service import fact_audit
+from memlane.service.audit_trail import AuditTrail, change_of
 from memlane.service.fact_recall import FactRecall
 from memlane.service.fact_recording import FactRecorder
 from memlane.service.fact_sealing import FactSealer
@@ -56,8 +58,10 @@ class FactService:
         clock: Clock,
         base_rate: float,
         caps: ProfileCaps | None = None,
+        trail: AuditTrail | None = None,
     ) -> None:
         self._facts = facts
+        self._trail = trail
         self._recorder = recorder
         self._sealer = sealer
         self._store = store
@@ -76,13 +80,18 @@ class FactService:
         policy: MemoryPolicy,
         clock: Clock,
         caps: ProfileCaps | None = None,
+        trail: AuditTrail | None = None,
     ) -> FactService:
-        """The service with its recorder (writes) and recall (retrieval) over one sealer."""
+        """The service with its recorder (writes) and recall (retrieval) over one sealer;
+        with `trail`, their changes leave audit events."""
         sealer = FactSealer(encryption)
-        recorder = FactRecorder(facts.store, facts.extractor, sealer, clock, graph, policy.graph)
+        recorder = FactRecorder(
+            facts.store, facts.extractor, sealer, clock, graph, policy.graph, trail
+        )
         recall = FactRecall(facts.store, sealer, memories.search, clock)
         return cls(
-            facts.store, recorder, recall, sealer, memories.store, clock, policy.base_rate, caps
+            facts.store, recorder, recall, sealer, memories.store, clock, policy.base_rate, caps,
+            trail,
         )
 
     @property
@@ -137,27 +146,33 @@ class FactService:
 
     async def update(self, owner: Owner, fact_id: UUID, patch: FactPatch) -> Fact:
         """Edit object, type, time span or the user's score; the rest is provenance."""
-        fact = await self.get(owner, fact_id)
-        now = self._clock()
-        score = None if patch.clear_score else patch.user_fact_score
-        if score is None and not patch.clear_score:
-            score = fact.user_fact_score
-        edited = replace(
-            fact,
-            object=fact.object if patch.object is None else check_text("object", patch.object),
-            fact_type=patch.fact_type or fact.fact_type,
-            time_span=patch.time_span or fact.time_span,
-            user_fact_score=validate_user_fact_score(score),
-            updated_at=now,
-        )
-        if not await self._facts.update(self._sealer.seal(owner, edited)):
-            raise FactNotFound(fact_id)
+        # Read and written in one unit of work: the audit's old values are what was replaced.
+        async with change_of(self._trail, owner) as changes:
+            fact = await self.get(owner, fact_id)
+            now = self._clock()
+            score = None if patch.clear_score else patch.user_fact_score
+            if score is None and not patch.clear_score:
+                score = fact.user_fact_score
+            edited = replace(
+                fact,
+                object=fact.object if patch.object is None
+                else check_text("object", patch.object),
+                fact_type=patch.fact_type or fact.fact_type,
+                time_span=patch.time_span or fact.time_span,
+                user_fact_score=validate_user_fact_score(score),
+                updated_at=now,
+            )
+            if not await self._facts.update(self._sealer.seal(owner, edited)):
+                raise FactNotFound(fact_id)
+            changes.add(*fact_audit.edited(fact, edited))
         return edited
 
     async def delete(self, owner: Owner, fact_id: UUID) -> None:
         """Delete a fact; the facts it had superseded hold again."""
-        if not await self._facts.delete(owner, fact_id):
-            raise FactNotFound(fact_id)
+        async with change_of(self._trail, owner) as changes:
+            if not await self._facts.delete(owner, fact_id):
+                raise FactNotFound(fact_id)
+            changes.add(fact_audit.deleted(fact_id))
 
     async def delete_all(self, owner: Owner) -> int:
         return await self._facts.delete_all(owner)

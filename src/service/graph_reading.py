@@ -12,6 +12,8 @@ from memlane.domain.model import Memory, Owner
 from memlane.ports.clock import Clock
 from memlane.ports.graph import GraphPort
 from memlane.ports.memories import MemoryStorePort
+from memlane.service import memory_audit
+from memlane.service.audit_trail import AuditTrail
 from memlane.service.sealing import Sealer
 
 MAX_DEPTH = 3
@@ -33,12 +35,14 @@ class GraphView:
     """The graph as the API and in-process callers see it, owner-scoped like memories."""
 
     def __init__(
-        self, graph: GraphPort, store: MemoryStorePort, sealer: Sealer, clock: Clock
+        self, graph: GraphPort, store: MemoryStorePort, sealer: Sealer, clock: Clock,
+        trail: AuditTrail,
     ) -> None:
         self._graph = graph
         self._store = store
         self._sealer = sealer
         self._clock = clock
+        self._trail = trail
 
     async def neighbourhood(
         self,
@@ -90,12 +94,17 @@ class GraphView:
             raise MemoryNotFound(missing)
         now = self._clock()
         edge = Edge(source, target, kind, value, now, now)
-        await self._graph.add_edges(owner, [edge], cap_per_node=MAX_NODES)
+        async with self._trail.change(owner) as changes:
+            await self._graph.add_edges(owner, [edge], cap_per_node=MAX_NODES)
+            changes.add(memory_audit.edge_created(edge))
         return edge
 
     async def disconnect(
         self, owner: Owner, source: UUID, target: UUID, kind: EdgeKind | None
     ) -> None:
         """Remove the edge(s) source -> target; MemoryNotFound when there is none."""
-        if not await self._graph.remove_edge(owner, source, target, kind):
-            raise MemoryNotFound(target)
+        async with self._trail.change(owner) as changes:
+            if not await self._graph.remove_edge(owner, source, target, kind):
+                raise MemoryNotFound(target)
+            changes.add(memory_audit.edge_removed(source, target, None if kind is None
+                                                  else kind.value))

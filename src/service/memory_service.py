@@ -31,6 +31,7 @@ from memlane.domain.policy import MemoryPolicy
 from memlane.domain.profile import ProfileCaps
 from memlane.domain.segments import AddedMessages, Message
 from memlane.domain.summary import qa_content, summarize
+from memlane.ports.audit import AuditPorts
 from memlane.ports.clock import Clock, system_clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
@@ -39,6 +40,8 @@ from memlane.ports.facts import FactPorts
 from memlane.ports.graph import GraphPort
 from memlane.ports.keywords import KeywordPort
 from memlane.ports.storage import MemoryPorts
+from memlane.service import memory_audit
+from memlane.service.audit_trail import AuditTrail
 from memlane.service.conversations import Conversations
 from memlane.service.entity_linking import EntityLinker
 from memlane.service.entity_recall import EntityRecall
@@ -67,12 +70,14 @@ class MemoryService:
         policy: MemoryPolicy,
         clock: Clock = system_clock,
         graph: GraphPort | None = None,
+        audit: AuditPorts | None = None,
         entities: EntityPort | None = None,
         facts: FactPorts | None = None,
         profile_caps: ProfileCaps | None = None,
     ) -> None:
-        """Without `graph` memories are islands (no links, no supersession); without
-        `entities` no names are read from them; without `facts` no facts are read or kept."""
+        """Without `graph` memories are islands (no links, no supersession); without `audit`
+        changes leave no trail (and open no transaction of their own); without `entities` no
+        names are read from them; without `facts` no facts are read or kept."""
         self._store = memories.store
         self._maintenance_port = memories.maintenance
         self._embedder = embedder
@@ -83,10 +88,12 @@ class MemoryService:
         self._writer = Writer(*parts)
         self._retriever = Retriever(*parts)
         self._maintenance = Maintenance(*parts)
+        self._trail = AuditTrail(audit, encryption, clock)
+        self._writer.record_with(self._trail)
         self._graph: GraphView | None = None
         if graph is not None:
             self._writer.link_with(GraphLinker(graph, self._sealer, policy.graph))
-            self._graph = GraphView(graph, memories.store, self._sealer, clock)
+            self._graph = GraphView(graph, memories.store, self._sealer, clock, self._trail)
             self._retriever.expand_with(GraphExpansion(graph, memories.search, policy.graph))
         self._names: EntityLinker | None = None
         if entities is not None and policy.graph.enabled:
@@ -102,7 +109,7 @@ class MemoryService:
         self._topics: TopicService | None = None
         if facts is not None:
             self._facts = FactService.build(
-                facts, encryption, memories, graph, policy, clock, profile_caps
+                facts, encryption, memories, graph, policy, clock, profile_caps, self._trail
             )
             self._writer.read_facts_with(self._facts.recorder)
             self._retriever.join_facts_with(self._facts.recall)
@@ -232,19 +239,28 @@ class MemoryService:
             memory = replace(
                 memory, embedding_model=None if vectors is None else self._embedder.model
             )
-        if not await self._store.update(self._sealer.seal(memory, embedding, now)):
-            raise MemoryNotFound(memory_id)  # deleted while we were editing it
+        async with self._trail.change(owner) as changes:
+            if self._trail.enabled:
+                # What the row holds now, under the owner's lock: the audit's "old" values.
+                before = self._sealer.open(await self._must_get(owner, memory_id), now)
+            if not await self._store.update(self._sealer.seal(memory, embedding, now)):
+                raise MemoryNotFound(memory_id)  # deleted while we were editing it
+            changes.add(*memory_audit.updated(before, memory))
         return self._sealer.open(await self._must_get(owner, memory_id), now)
 
     async def delete(self, owner: Owner, memory_id: UUID) -> None:
-        if not await self._store.delete(owner, memory_id):
-            raise MemoryNotFound(memory_id)
+        async with self._trail.change(owner) as changes:
+            if not await self._store.delete(owner, memory_id):
+                raise MemoryNotFound(memory_id)
+            changes.add(memory_audit.deleted(memory_id))
 
     async def delete_all(self, owner: Owner) -> int:
-        """Erase every memory of the owner, and their facts; how many memories there were."""
-        erased = await self._store.delete_all(owner)
-        if self._facts is not None:
-            await self._facts.delete_all(owner)
+        """Erase every memory of the owner and their facts, and their history down to
+        tombstones; how many memories there were."""
+        async with self._trail.change(owner) as changes:
+            erased = await self._store.delete_all(owner)
+            facts = 0 if self._facts is None else await self._facts.delete_all(owner)
+            await self._trail.erase(owner, changes, memories_deleted=erased, facts_deleted=facts)
         return erased
 
     # -- reading ---------------------------------------------------------------------------

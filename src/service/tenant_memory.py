@@ -27,6 +27,8 @@ from memlane.domain.model import (
 )
 from memlane.domain.segments import AddedMessages, Message, Role
 from memlane.ports.context import MemoryContextPort
+from memlane.service.audit_trail import HistoryEvent
+from memlane.service.history import AuditService
 from memlane.service.memory_service import MemoryService
 from memlane.service.tenant_facts import TenantFacts
 
@@ -91,8 +93,12 @@ def context_options(
 class TenantMemory(TenantFacts, MemoryContextPort):
     """Everything a host service needs, addressed by `user_id` within one tenant."""
 
-    def __init__(self, service: MemoryService, tenant: str = DEFAULT_TENANT) -> None:
+    def __init__(
+        self, service: MemoryService, tenant: str = DEFAULT_TENANT,
+        audit: AuditService | None = None,
+    ) -> None:
         self._service = service
+        self._audit = audit
         self.tenant = tenant
 
     def owner(self, user_id: str) -> Owner:
@@ -208,6 +214,13 @@ class TenantMemory(TenantFacts, MemoryContextPort):
 
     async def delete_all(self, *, user_id: str) -> int:
         return await self._service.delete_all(self.owner(user_id))
+
+    async def history(self, *, user_id: str, memory_id: UUID) -> list[HistoryEvent]:
+        """What happened to the memory, oldest first, deleted or not (MemoryNotFound when
+        the user has neither it nor its history)."""
+        if self._audit is None:
+            raise InvalidMemory("this memlane keeps no audit trail")
+        return await self._audit.memory_history(self.owner(user_id), memory_id)
 
     async def export(self, *, user_id: str) -> AsyncIterator[Memory]:
         async for memory in self._service.export(self.owner(user_id)):

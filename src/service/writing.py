@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -30,6 +31,8 @@ from memlane.domain.summary import summarize
 from memlane.domain.supersession import SupersessionDecision
 from memlane.domain.temporal import Moment
 from memlane.ports.memories import MemoryWriteSession
+from memlane.service import memory_audit
+from memlane.service.audit_trail import AuditTrail, Changes, change_of
 from memlane.service.entity_linking import EntityLinker, Named
 from memlane.service.fact_recording import FactRecorder, Said
 from memlane.service.graph_linking import GraphLinker, Written
@@ -56,11 +59,19 @@ class Writer(ServicePart):
     """The write path shared by remember, remember_many and learn."""
 
     _linker: GraphLinker | None = None
+    _trail: AuditTrail | None = None
     _facts: FactRecorder | None = None
 
     def link_with(self, linker: GraphLinker) -> None:
         """Grow the graph on every write (semantic links, supersession)."""
         self._linker = linker
+
+    def record_with(self, trail: AuditTrail) -> None:
+        """Record what each write creates, merges and supersedes in the audit trail."""
+        self._trail = trail
+
+    def _change(self, owner: Owner) -> AbstractAsyncContextManager[Changes]:
+        return change_of(self._trail, owner)
 
     _namer: EntityLinker | None = None
 
@@ -98,7 +109,8 @@ class Writer(ServicePart):
         vectors = await self.embed_documents([document_text(d.memory) for d in fresh])
         for index, draft in enumerate(fresh):
             draft.embedding = None if vectors is None else vectors[index]
-        async with self._store.write_session(owner) as session:
+        # The audit's unit of work first: the write session joins its transaction and lock.
+        async with self._change(owner) as changes, self._store.write_session(owner) as session:
             nearby = await self._probe(session, fresh)
             decisions = await self._judge(session, fresh, nearby, now)
             drafts: list[_Draft] = []
@@ -111,7 +123,12 @@ class Writer(ServicePart):
                 if target is None or merged is None:
                     drafts.append(draft)
                     outcome.append((draft, False))
+                    changes.add(memory_audit.created(draft.memory), *(
+                        memory_audit.superseded(d.replaces, draft.memory.id, d.kind.value)
+                        for d in replaces
+                    ))
                 else:
+                    changes.add(memory_audit.merged(target.memory, merged, draft.memory.id))
                     target.memory = merged
                     target.reembed = True
                     outcome.append((target, True))

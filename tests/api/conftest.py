@@ -20,12 +20,14 @@ from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.facts.heuristic import HeuristicFactExtractor
 from memlane.adapters.imports.export_file import FileChatExportAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
+from memlane.adapters.postgres.audit_adapter import postgres_audit_ports
 from memlane.adapters.postgres.entity_adapter import PostgresEntityAdapter
 from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
 from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
 from memlane.adapters.postgres.import_ledger import PostgresImportLedgerAdapter
 from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.memory_ports import postgres_memory_ports
+from memlane.adapters.postgres.store_adapter import PostgresMemoryStoreAdapter
 from memlane.api.app import create_app
 from memlane.api.config import ApiConfig
 from memlane.api.deps import ApiServices
@@ -34,6 +36,7 @@ from memlane.domain.policy import MemoryPolicy
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.facts import FactPorts
 from memlane.service.chat_import import ChatImporter
+from memlane.service.history import AuditService
 from memlane.service.keys import KeyService
 from memlane.service.memory_service import MemoryService
 
@@ -50,15 +53,20 @@ async def embedder() -> AsyncIterator[OnnxEmbeddingAdapter]:
         await onnx.close()
 
 
+# One key for the session: the memory service seals with it, the audit service opens with it.
+API_KEY = XChaChaEncryptionAdapter(secrets.token_bytes(32))
+
+
 def build_service(pool: asyncpg.Pool, embedder: EmbeddingPort) -> MemoryService:
     return MemoryService(
         memories=postgres_memory_ports(pool),
         graph=PostgresGraphAdapter(pool),
         entities=PostgresEntityAdapter(pool),
         embedder=embedder,
-        encryption=XChaChaEncryptionAdapter(secrets.token_bytes(32)),
+        encryption=API_KEY,
         keywords=SnowballKeywordAdapter(),
         policy=MemoryPolicy(),
+        audit=postgres_audit_ports(pool),
         facts=FactPorts(PostgresFactAdapter(pool), HeuristicFactExtractor()),
     )
 
@@ -66,6 +74,14 @@ def build_service(pool: asyncpg.Pool, embedder: EmbeddingPort) -> MemoryService:
 @pytest.fixture(scope="session")
 def memory_service(pg_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter) -> MemoryService:
     return build_service(pg_pool, embedder)
+
+
+@pytest.fixture(scope="session")
+def audit_service(pg_pool: asyncpg.Pool) -> AuditService:
+    return AuditService(
+        postgres_audit_ports(pg_pool), PostgresMemoryStoreAdapter(pg_pool), API_KEY,
+        facts=PostgresFactAdapter(pg_pool),
+    )
 
 
 @pytest.fixture(scope="session")
@@ -108,9 +124,11 @@ def api_services(
     chat_importer: ChatImporter,
     pg_pool: asyncpg.Pool,
     embedder: OnnxEmbeddingAdapter,
+    audit_service: AuditService,
 ) -> ApiServices:
     return ApiServices(
         service=memory_service, keys=key_service, readiness=pool_readiness(pg_pool, embedder),
+        audit=audit_service,
         imports=chat_importer,
     )
 

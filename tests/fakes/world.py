@@ -8,9 +8,12 @@ from uuid import uuid4
 from memlane.adapters.facts.heuristic import HeuristicFactExtractor
 from memlane.domain.model import Owner
 from memlane.domain.policy import MemoryPolicy
+from memlane.ports.audit import AuditPorts
 from memlane.ports.facts import FactPorts
 from memlane.ports.storage import MemoryPorts
+from memlane.service.history import AuditService
 from memlane.service.memory_service import MemoryService
+from tests.fakes.audit import fake_audit_ports
 from tests.fakes.clock import FakeClock
 from tests.fakes.embedder import FakeEmbedder
 from tests.fakes.encryption import FakeEncryption
@@ -33,6 +36,7 @@ class FakeWorld:
     encryption: FakeEncryption = field(default_factory=FakeEncryption)
     keywords: FakeKeywords = field(default_factory=FakeKeywords)
     clock: FakeClock = field(default_factory=FakeClock)
+    audit: AuditPorts = field(default_factory=fake_audit_ports)
 
     def __post_init__(self) -> None:
         self.graph = fake_graph_for(self.memories)
@@ -40,9 +44,11 @@ class FakeWorld:
         self.facts = fake_facts_for(self.memories)
         self.service = MemoryService(
             self.memories, self.embedder, self.encryption, self.keywords, self.policy, self.clock,
-            graph=self.graph, entities=self.entities,
+            graph=self.graph, audit=self.audit, entities=self.entities,
             facts=FactPorts(self.facts, HeuristicFactExtractor()),
         )
+        self.history = AuditService(self.audit, self.memories.store, self.encryption, self.clock,
+                                    facts=self.facts)
 
 
 def new_owner() -> Owner:

@@ -12,6 +12,7 @@ import asyncpg
 from pgvector.asyncpg import register_vector
 
 from memlane.adapters.postgres.errors import storage_errors
+from memlane.adapters.postgres.transactions import joined
 from memlane.domain.errors import EmbeddingDimensionMismatch
 
 _log = logging.getLogger(__name__)
@@ -117,7 +118,13 @@ async def create_pool(
 
 @asynccontextmanager
 async def connection_from(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
-    """A pooled connection; losing the database on the way becomes StorageUnavailable."""
+    """A pooled connection, or the one of the transaction this task has open on the pool
+    (`transactions.owner_transaction`); losing the database becomes StorageUnavailable."""
+    current = joined(pool)
+    if current is not None:
+        async with storage_errors("running a query"):
+            yield current.connection
+        return
     async with storage_errors("running a query"), pool.acquire() as connection:
         # The pool hands out a proxy that behaves as a Connection.
         yield cast(asyncpg.Connection, connection)

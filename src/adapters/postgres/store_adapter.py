@@ -12,6 +12,7 @@ import asyncpg
 from memlane.adapters.postgres import sql, write_sql
 from memlane.adapters.postgres.pool import connection_from
 from memlane.adapters.postgres.rows import to_stored, to_stored_many
+from memlane.adapters.postgres.transactions import owner_transaction
 from memlane.adapters.postgres.vector_checks import dimension_errors
 from memlane.adapters.postgres.write_session import PostgresWriteSession, batch_params
 from memlane.domain.model import Cursor, MemoryFilter, Owner, Page, StoredMemory
@@ -31,9 +32,9 @@ class PostgresMemoryStoreAdapter(MemoryStorePort):
 
     @asynccontextmanager
     async def _session(self, owner: Owner) -> AsyncIterator[MemoryWriteSession]:
-        async with self._connection() as connection, connection.transaction():
-            # Transaction-scoped: released at commit or rollback, even if the caller raises.
-            await connection.execute(sql.LOCK_OWNER, owner.tenant, owner.user_id)
+        # The owner's transaction and lock, or the one this task already has open (a write
+        # inside `TransactionPort.owner`, so its audit events commit with it).
+        async with owner_transaction(self._pool, owner) as connection:
             yield PostgresWriteSession(connection, owner)
 
     def write_session(self, owner: Owner) -> AbstractAsyncContextManager[MemoryWriteSession]:

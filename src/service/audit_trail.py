@@ -1,0 +1,160 @@
+"""AuditTrail: changes recorded as sealed, chained events in the transaction that makes them."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from uuid import UUID, uuid4
+
+from memlane.domain.audit import (
+    OWNER_SUBJECT,
+    AuditEntry,
+    AuditEvent,
+    EventKind,
+    SubjectKind,
+)
+from memlane.domain.audit_chain import ChainReport, ChainVerifier
+from memlane.domain.model import Owner
+from memlane.ports.audit import AuditPort, AuditPorts
+from memlane.ports.clock import Clock
+from memlane.ports.encryption import EncryptionPort, FieldBinding
+from memlane.service.actors import current_actor
+
+PAYLOAD_FIELD = "audit"
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One thing that happened to a subject; `payload` (old -> new values) is sealed."""
+
+    subject_kind: SubjectKind
+    subject_id: UUID
+    kind: EventKind
+    payload: Mapping[str, Any] | None = None
+    related_id: UUID | None = None
+
+
+@dataclass
+class Changes:
+    """What a unit of work changed, in order; stored as events when it commits."""
+
+    items: list[Change] = field(default_factory=list)
+
+    def add(self, *changes: Change) -> None:
+        self.items.extend(changes)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEvent:
+    """An event as a caller reads it: payload opened (None for a tombstone)."""
+
+    id: UUID
+    seq: int
+    subject_kind: SubjectKind
+    subject_id: UUID
+    related_id: UUID | None
+    kind: EventKind
+    actor: str
+    at: datetime
+    payload: dict[str, Any] | None
+
+
+def change_of(trail: AuditTrail | None, owner: Owner) -> AbstractAsyncContextManager[Changes]:
+    """`trail.change(owner)`, or, for a part built without a trail, a unit of work that
+    records nothing and opens no transaction."""
+    return nullcontext(Changes()) if trail is None else trail.change(owner)
+
+
+async def verify_chains(log: AuditPort, tenant: str | None, user_id: str | None) -> ChainReport:
+    """Check every chain (of the tenant, of the user), streaming the events once; needs no
+    key: the chain covers sealed payloads, never plaintext."""
+    verifier = ChainVerifier()
+    async for event in log.events(tenant, user_id):
+        verifier.feed(event)
+    return verifier.finish()
+
+
+def _binding(owner: Owner, event_id: UUID) -> FieldBinding:
+    return FieldBinding(owner.tenant, owner.user_id, event_id, PAYLOAD_FIELD)
+
+
+class AuditTrail:
+    """Without ports (`None`) it records nothing and opens no transaction: the old write path."""
+
+    def __init__(
+        self, ports: AuditPorts | None, encryption: EncryptionPort, clock: Clock
+    ) -> None:
+        self._ports = ports
+        self._encryption = encryption
+        self._clock = clock
+
+    @property
+    def enabled(self) -> bool:
+        return self._ports is not None
+
+    @asynccontextmanager
+    async def change(self, owner: Owner) -> AsyncIterator[Changes]:
+        """A unit of work of the owner: its writes and their events commit or roll back
+        together, under the owner's write lock (which also keeps the chain linear)."""
+        changes = Changes()
+        if self._ports is None:
+            yield changes
+            return
+        async with self._ports.transactions.owner(owner):
+            yield changes
+            if changes.items:
+                await self._ports.log.append(owner, self._entries(owner, changes.items))
+
+    async def erase(self, owner: Owner, changes: Changes, **counts: int) -> int:
+        """Tombstone the owner's events (inside `change`) and record the erasure after them,
+        with `counts` of what else it removed (memories_deleted=…, facts_deleted=…)."""
+        if self._ports is None:
+            return 0
+        erased = await self._ports.log.erase(owner)
+        changes.add(Change(SubjectKind.OWNER, OWNER_SUBJECT, EventKind.ERASURE,
+                           {"events_erased": erased, **counts}))
+        return erased
+
+    async def history(
+        self, owner: Owner, kinds: Sequence[SubjectKind], subject_id: UUID
+    ) -> list[HistoryEvent]:
+        """Oldest first, payloads opened."""
+        if self._ports is None:
+            return []
+        return [self._opened(e) for e in await self._ports.log.history(owner, kinds, subject_id)]
+
+    async def verify(self, tenant: str | None, user_id: str | None) -> ChainReport:
+        """Check every chain (of the tenant, of the user), streaming the events once."""
+        if self._ports is None:
+            return ChainReport()
+        return await verify_chains(self._ports.log, tenant, user_id)
+
+    def _entries(self, owner: Owner, changes: Sequence[Change]) -> list[AuditEntry]:
+        at, actor = self._clock(), current_actor()
+        entries = []
+        for change in changes:
+            event_id = uuid4()
+            payload = None
+            if change.payload is not None:
+                text = json.dumps(change.payload, sort_keys=True, default=str)
+                payload = self._encryption.seal(text, _binding(owner, event_id))
+            entries.append(AuditEntry(
+                event_id, change.subject_kind, change.subject_id, change.kind, actor, at,
+                payload, change.related_id,
+            ))
+        return entries
+
+    def _opened(self, event: AuditEvent) -> HistoryEvent:
+        entry = event.entry
+        payload = None
+        if entry.payload is not None:
+            payload = json.loads(self._encryption.open(entry.payload, _binding(event.owner,
+                                                                                 entry.id)))
+        return HistoryEvent(
+            entry.id, event.seq, entry.subject_kind, entry.subject_id, entry.related_id,
+            entry.kind, entry.actor, entry.at, payload,
+        )
