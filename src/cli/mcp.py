@@ -24,5 +24,5 @@ async def mcp(tenant: str, user_id: str) -> None:
     if not user_id.strip():
         raise click.BadParameter("must not be blank", param_hint="--user")
     async with open_memlane() as memlane:
-        services = McpServices(memlane.service, memlane.knowledge_graph)
+        services = McpServices(memlane.service, memlane.knowledge_graph, memlane.audit)
         await serve_stdio(services, tenant, user_id)

@@ -16,6 +16,7 @@ from memlane.api.errors import UserRequired
 from memlane.domain.auth import Principal, Scope
 from memlane.domain.errors import DecryptionFailed, MemlaneError, StorageUnavailable
 from memlane.domain.model import Owner
+from memlane.service.history import AuditService
 from memlane.service.knowledge_graph import KnowledgeGraphService
 from memlane.service.memory_service import MemoryService
 
@@ -28,6 +29,12 @@ class McpServices:
 
     memories: MemoryService
     graph: KnowledgeGraphService | None = None
+    audit: AuditService | None = None
+
+    def audit_trail(self) -> AuditService:
+        if self.audit is None:
+            raise ToolError("this memlane keeps no audit trail")
+        return self.audit
 
     def knowledge_graph(self) -> KnowledgeGraphService:
         if self.graph is None:

@@ -51,7 +51,9 @@ class McpMount:
         # The guard authenticated the key and kept its principal on the request's state.
         principal: Principal = scope["state"]["principal"]  # type: ignore[typeddict-item]
         services: ApiServices = scope["litestar_app"].state.services
-        caller = Caller(principal, McpServices(services.service, services.knowledge_graph))
+        caller = Caller(principal, McpServices(
+            services.service, services.knowledge_graph, services.audit
+        ))
         token = CALLER.set(caller)
         try:
             await self._manager.handle_request(scope, receive, send)  # type: ignore[arg-type]

@@ -8,6 +8,7 @@ from mcp.server.mcpserver import MCPServer
 
 from memlane.mcp_server.fact_tools import register_fact_tools
 from memlane.mcp_server.graph_tools import register_graph_tools
+from memlane.mcp_server.history_tools import register_history_tools
 from memlane.mcp_server.memory_tools import register_memory_tools
 
 INSTRUCTIONS = (
@@ -15,7 +16,8 @@ INSTRUCTIONS = (
     "with the user's message; when the user tells you something worth keeping (a fact, a "
     "preference, a correction), call remember with one self-contained statement. recall "
     "finds memories and their ids for update and forget; profile and list_facts show what "
-    "memlane knows about the user as facts. The knowledge-graph tools "
+    "memlane knows about the user as facts, history what happened to a memory or fact. "
+    "The knowledge-graph tools "
     "(create_entities, create_relations, add_observations, search_nodes, open_nodes, "
     "read_graph) keep people, places and things and how they relate."
 )
@@ -30,5 +32,6 @@ def build_server() -> MCPServer:
     logging.getLogger("mcp.server.mcpserver.server").setLevel(logging.WARNING)
     register_memory_tools(server)
     register_fact_tools(server)
+    register_history_tools(server)
     register_graph_tools(server)
     return server

@@ -8,6 +8,7 @@ from typing import Any
 from memlane.domain.facts import Fact
 from memlane.domain.knowledge_graph import Entity, KnowledgeGraph, Relation
 from memlane.domain.model import Memory, MemoryContext, ScoredMemory
+from memlane.service.audit_trail import HistoryEvent
 
 
 def memory_view(memory: Memory) -> dict[str, Any]:
@@ -79,4 +80,17 @@ def graph_view(graph: KnowledgeGraph) -> dict[str, Any]:
     return {
         "entities": [entity_view(e) for e in graph.entities],
         "relations": [relation_view(r) for r in graph.relations],
+    }
+
+
+def history_view(event: HistoryEvent) -> dict[str, Any]:
+    return {
+        "seq": event.seq,
+        "kind": event.kind.value,
+        "subject_kind": event.subject_kind.value,
+        "subject_id": str(event.subject_id),
+        "related_id": None if event.related_id is None else str(event.related_id),
+        "actor": event.actor,
+        "at": event.at.isoformat(),
+        "payload": event.payload,
     }

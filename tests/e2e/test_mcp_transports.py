@@ -22,7 +22,7 @@ pytestmark = pytest.mark.e2e
 
 MEMORY_TOOLS = {
     "remember", "add_messages", "recall", "get_context", "forget", "update",
-    "list_facts", "profile",
+    "list_facts", "profile", "history",
 }
 GRAPH_TOOLS = {
     "create_entities", "create_relations", "add_observations",
@@ -95,6 +95,9 @@ async def test_a_desktop_assistant_uses_every_tool_over_stdio(deployment: Deploy
 
         assert await call(client, "forget", memory_id=memory_id) == {"forgotten": memory_id}
         assert "not found" in await refused(client, "forget", memory_id=memory_id)
+        history = await call(client, "history", memory_id=memory_id)
+        kinds = [event["kind"] for event in history["events"]]
+        assert kinds[0] == "created" and "updated" in kinds and kinds[-1] == "deleted"
         assert "importance" in await refused(client, "remember", content="x", importance=7)
 
         await call(client, "create_entities", entities=[
