@@ -98,6 +98,7 @@ async def test_a_desktop_assistant_uses_every_tool_over_stdio(deployment: Deploy
         history = await call(client, "history", memory_id=memory_id)
         kinds = [event["kind"] for event in history["events"]]
         assert kinds[0] == "created" and "updated" in kinds and kinds[-1] == "deleted"
+        assert {event["actor"] for event in history["events"]} == {"cli"}
         assert "importance" in await refused(client, "remember", content="x", importance=7)
 
         await call(client, "create_entities", entities=[
@@ -203,6 +204,7 @@ async def test_a_key_of_one_user_never_reaches_another_users_memories(
         assert (await call(client, "read_graph")) == {"entities": [], "relations": []}
         assert "not found" in await refused(client, "forget", memory_id=memory_id)
         assert "not found" in await refused(client, "update", memory_id=memory_id, pinned=True)
+        assert "not found" in await refused(client, "history", memory_id=memory_id)
         assert "within this key's reach" in await refused(
             client, "recall", query="locker code", user_id="alice-mcp"
         )
@@ -210,6 +212,8 @@ async def test_a_key_of_one_user_never_reaches_another_users_memories(
     async with over_http(deployment, alice) as client:
         still = await call(client, "recall", query="locker code")
         assert memory_id in {hit["id"] for hit in still["results"]}
+        created = (await call(client, "history", memory_id=memory_id))["events"][0]
+        assert created["kind"] == "created" and created["actor"].startswith("key")
 
 
 async def test_a_read_only_key_reads_but_cannot_write(deployment: Deployment) -> None:
