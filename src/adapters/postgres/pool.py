@@ -118,9 +118,25 @@ async def create_pool(
 @asynccontextmanager
 async def connection_from(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
     """A pooled connection; losing the database on the way becomes StorageUnavailable."""
-    async with storage_errors("running a query"), pool.acquire() as connection:
+    async with storage_errors("running a query"), pool.acquire() as proxy:
         # The pool hands out a proxy that behaves as a Connection.
-        yield cast(asyncpg.Connection, connection)
+        connection = cast(asyncpg.Connection, proxy)
+        try:
+            yield connection
+        except asyncpg.InternalClientError as exc:
+            # The server vanished mid-message (a killed postmaster): the driver's protocol
+            # state is stale ("another operation is in progress") on a connection that is
+            # closed. That is a lost database, not a driver bug.
+            if _lost(connection):
+                raise ConnectionResetError("the connection was lost mid-query") from exc
+            raise
+
+
+def _lost(connection: asyncpg.Connection) -> bool:
+    try:
+        return connection.is_closed()
+    except asyncpg.InterfaceError:  # the pool already detached it: its connection died
+        return True
 
 
 async def embedding_column_dimension(pool: asyncpg.Pool) -> int | None:
