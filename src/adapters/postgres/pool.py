@@ -116,9 +116,11 @@ async def create_pool(
 
 
 @asynccontextmanager
-async def connection_from(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
+async def connection_from(
+    pool: asyncpg.Pool, doing: str = "running a query"
+) -> AsyncIterator[asyncpg.Connection]:
     """A pooled connection; losing the database on the way becomes StorageUnavailable."""
-    async with storage_errors("running a query"), pool.acquire() as proxy:
+    async with storage_errors(doing), pool.acquire() as proxy:
         # The pool hands out a proxy that behaves as a Connection.
         connection = cast(asyncpg.Connection, proxy)
         try:
