@@ -13,6 +13,8 @@ from memlane.api.config import ApiConfig
 from memlane.api.deps import ApiServices
 from memlane.api.metrics import ApiMetrics
 from memlane.container import open_memlane
+from memlane.mcp_server import build_server as build_mcp_server
+from memlane.mcp_server.http import McpMount
 from memlane.settings import Settings, load_settings
 
 
@@ -38,6 +40,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 readiness=memlane.readiness,
                 worker=memlane.worker,
                 audit=memlane.audit,
+                knowledge_graph=memlane.knowledge_graph,
             )
 
     config = ApiConfig(
@@ -45,4 +48,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
         max_import_bytes=settings.imports.max_upload_bytes,
         ui_enabled=settings.server.ui,
     )
-    return create_api_app(open_services, config, metrics)
+    # /mcp: the MCP tools over streamable HTTP, behind the same keys and body limit as /v1
+    mcp = McpMount(build_mcp_server(), config.max_request_bytes)
+    return create_api_app(
+        open_services, config, metrics, mounts=[mcp.handler], lifespans=[mcp.lifespan]
+    )

@@ -46,6 +46,7 @@ from memlane.ports.storage import MemoryPorts
 from memlane.service.chat_import import ChatImporter
 from memlane.service.history import AuditService
 from memlane.service.keys import KeyService
+from memlane.service.knowledge_graph import KnowledgeGraphService
 from memlane.service.memory_service import MemoryService
 from memlane.service.sealing import OnUnreadable, Sealer
 from memlane.service.verification import Verifier
@@ -215,6 +216,8 @@ class Container(containers.DeclarativeContainer):
     # `memlane verify`: every ciphertext checked, bad rows quarantined
     integrity = providers.Singleton(PostgresIntegrityAdapter, pool)
     verifier = providers.Singleton(_verifier, integrity, encryption, keywords, policy)
+    # The reference MCP memory server's knowledge graph, on the memories and edges above.
+    knowledge_graph = providers.Singleton(KnowledgeGraphService, service, encryption, graph)
     worker = providers.Resource(
         _worker, service, leader, settings, database, memories, embedder, facts
     )
@@ -234,6 +237,7 @@ class Memlane:
     embedder: EmbeddingPort
     worker: DecayWorker | None
     audit: AuditService
+    knowledge_graph: KnowledgeGraphService
 
     async def readiness(self) -> dict[str, bool]:
         """Whether the database and the embedder answer now."""
@@ -295,6 +299,7 @@ async def open_memlane(
             embedder=embedder,
             worker=await container.worker() if start_worker else None,  # type: ignore[misc]
             audit=await container.history(),  # type: ignore[misc]
+            knowledge_graph=await container.knowledge_graph(),  # type: ignore[misc]
         )
     finally:
         await container.shutdown_resources()  # type: ignore[misc]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from litestar import Litestar, Router
 from litestar.datastructures import State
 from litestar.di import Provide
+from litestar.types import ControllerRouterHandler
 
 from memlane.api.actor import actor_middleware
 from memlane.api.auth import provide_principal, scope_guard
@@ -29,18 +30,22 @@ from memlane.api.transport import check_json_body
 from memlane.api.ui import ui_routers, ui_template_config
 
 OpenServices = Callable[[], AbstractAsyncContextManager[ApiServices]]
+Lifespan = Callable[[Litestar], AbstractAsyncContextManager[None]]
 
 
 def create_app(
     open_services: OpenServices,
     config: ApiConfig | None = None,
     metrics: ApiMetrics | None = None,
+    mounts: Sequence[ControllerRouterHandler] = (),
+    lifespans: Sequence[Lifespan] = (),
 ) -> Litestar:
     """Build the app. `open_services` is entered in the lifespan: it runs migrations,
     opens the pool, loads the model and starts the worker, and closes them all on exit.
 
     Pass `metrics` when the composition root also times the embedder with
     `metrics.embedding_seconds`, so embedding latency lands in this app's registry.
+    `mounts` (e.g. `/mcp`) join the routes; their `lifespans` run inside the services'.
     """
     config = config or ApiConfig()
     metrics = metrics or ApiMetrics()
@@ -77,11 +82,11 @@ def create_app(
     )
     app = Litestar(
         route_handlers=[
-            v1, HealthController, swagger_assets(),
+            v1, HealthController, swagger_assets(), *mounts,
             *(ui_routers() if config.ui_enabled else []),
         ],
         template_config=ui_template_config() if config.ui_enabled else None,
-        lifespan=[lifespan],
+        lifespan=[lifespan, *lifespans],
         dependencies={
             "services": Provide(provide_services, sync_to_thread=False),
             "config": Provide(lambda: config, sync_to_thread=False, use_cache=True),

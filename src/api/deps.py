@@ -20,6 +20,7 @@ from memlane.domain.reach import Reach, TenantReach
 from memlane.service.chat_import import ChatImporter
 from memlane.service.history import AuditService
 from memlane.service.keys import KeyService
+from memlane.service.knowledge_graph import KnowledgeGraphService
 from memlane.service.memory_service import MemoryService
 from memlane.service.validation import check_identifier
 from memlane.service.worker import DecayWorker
@@ -37,6 +38,7 @@ class ApiServices:
     worker: DecayWorker | None = None
     audit: AuditService | None = None  # history routes answer 404 without it
     imports: ChatImporter | None = None  # None: POST /v1/imports answers 503
+    knowledge_graph: KnowledgeGraphService | None = None  # the MCP graph tools (mcp_server/)
 
 
 class NamesUser(Protocol):

@@ -9,6 +9,7 @@ from memlane.cli.chats import import_chats
 from memlane.cli.data import export, import_
 from memlane.cli.keys import keys
 from memlane.cli.maintenance import backfill, cleanup, db_url, decay, migrate, reembed, stats
+from memlane.cli.mcp import mcp
 from memlane.cli.model import prepare_model
 from memlane.cli.paths import hint_legacy_data
 from memlane.cli.serve import serve
@@ -43,5 +44,6 @@ for command in (
     prepare_model,
     verify,
     verify_audit,
+    mcp,
 ):
     main.add_command(command)

@@ -14,6 +14,7 @@ from uuid import UUID, uuid4
 from memlane.domain.decay import importance_at
 from memlane.domain.errors import EmbeddingUnavailable, StorageUnavailable
 from memlane.domain.importance import classify, estimate_importance
+from memlane.domain.knowledge_graph import role_of
 from memlane.domain.model import (
     DenseHit,
     Heat,
@@ -287,8 +288,8 @@ class Writer(ServicePart):
         ):
             if similarity > best_similarity:
                 best, best_similarity = other, similarity
-        if hit is not None and is_turn(hit.stored.metadata):
-            hit = None  # a fact is not folded into a turn of a conversation either
+        if hit is not None and (is_turn(hit.stored.metadata) or role_of(hit.stored.metadata)):
+            hit = None  # a fact is not folded into a turn, nor into a knowledge-graph node
         if hit is not None and hit.similarity > best_similarity:
             known = next((d for d in drafts if d.existing and d.memory.id == hit.stored.id), None)
             if known is not None:
@@ -334,7 +335,9 @@ def _dedups(draft: _Draft) -> bool:
     text shares date and speaker, so cosine would merge unrelated turns).
     """
     metadata = draft.memory.metadata
-    return draft.embedding is not None and not is_turn(metadata) and SEGMENT_KEY not in metadata
+    # A knowledge-graph node is one name or statement the caller keeps apart on purpose.
+    distinct = is_turn(metadata) or SEGMENT_KEY in metadata or role_of(metadata) is not None
+    return draft.embedding is not None and not distinct
 
 
 def _is_transcript(metadata: Mapping[str, Any]) -> bool:

@@ -12,6 +12,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,17 +69,21 @@ def start_serve(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
     )
 
 
-@pytest.fixture(scope="module")
-def deployment() -> Iterator[Deployment]:
-    home = Path(tempfile.mkdtemp(prefix="memlane-e2e-"))
+@contextmanager
+def serving(
+    prefix: str, **settings: str
+) -> Iterator[tuple[Deployment, subprocess.Popen[str], Path]]:
+    """`memlane serve` on a fresh home (key and embedded data dir), ready; stopped and
+    removed after. Yields the deployment, the process and the home."""
+    home = Path(tempfile.mkdtemp(prefix=prefix))
     os.chmod(home, 0o755)
     port = free_port()
-    env = embedded_env(home, port, MEMLANE_WORKER__FIRST_RUN_DELAY="1")
+    env = embedded_env(home, port, **settings)
     server = start_serve(env)
     base_url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_ready(server, base_url)
-        yield Deployment(env=env, base_url=base_url)
+        yield Deployment(env=env, base_url=base_url), server, home
     finally:
         server.send_signal(signal.SIGINT)
         try:
@@ -86,6 +91,12 @@ def deployment() -> Iterator[Deployment]:
         except subprocess.TimeoutExpired:
             server.kill()
         shutil.rmtree(home, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def deployment() -> Iterator[Deployment]:
+    with serving("memlane-e2e-", MEMLANE_WORKER__FIRST_RUN_DELAY="1") as (served, _, _):
+        yield served
 
 
 def _wait_until_ready(server: subprocess.Popen[str], base_url: str) -> None:

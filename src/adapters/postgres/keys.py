@@ -8,7 +8,7 @@ from uuid import UUID
 
 import asyncpg
 
-from memlane.adapters.postgres.errors import storage_errors
+from memlane.adapters.postgres.pool import connection_from
 from memlane.domain.auth import ApiKey, Scope
 from memlane.ports.keys import ApiKeyPort
 
@@ -62,8 +62,7 @@ class PostgresApiKeyAdapter(ApiKeyPort):
     async def create(self, key: ApiKey, token_hash: bytes) -> None:
         scopes = sorted(s.value for s in key.scopes)
         async with (
-            storage_errors("creating an API key"),
-            self._pool.acquire() as conn,
+            connection_from(self._pool, "creating an API key") as conn,
             conn.transaction(),
         ):
             await conn.execute(INSERT_TENANT, key.tenant)
@@ -75,19 +74,19 @@ class PostgresApiKeyAdapter(ApiKeyPort):
     async def find_active(
         self, token_hash: bytes, now: datetime, touch_after: timedelta
     ) -> ApiKey | None:
-        async with storage_errors("checking an API key"):
-            row = await self._pool.fetchrow(FIND_ACTIVE, token_hash, now, touch_after)
+        async with connection_from(self._pool, "checking an API key") as conn:
+            row = await conn.fetchrow(FIND_ACTIVE, token_hash, now, touch_after)
         return None if row is None else _to_key(row)
 
     async def list(self, tenant: str | None = None) -> list[ApiKey]:
-        async with storage_errors("listing API keys"):
+        async with connection_from(self._pool, "listing API keys") as conn:
             if tenant is None:
-                rows = await self._pool.fetch(LIST_ALL)
+                rows = await conn.fetch(LIST_ALL)
             else:
-                rows = await self._pool.fetch(LIST_TENANT, tenant)
+                rows = await conn.fetch(LIST_TENANT, tenant)
         return [_to_key(r) for r in rows]
 
     async def revoke(self, key_id: UUID, now: datetime) -> bool:
-        async with storage_errors("revoking an API key"):
-            status = await self._pool.execute(REVOKE, key_id, now)
+        async with connection_from(self._pool, "revoking an API key") as conn:
+            status = await conn.execute(REVOKE, key_id, now)
         return bool(status.endswith(" 1"))

@@ -117,17 +117,41 @@ async def create_pool(
 
 
 @asynccontextmanager
-async def connection_from(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
+async def connection_from(
+    pool: asyncpg.Pool, doing: str = "running a query"
+) -> AsyncIterator[asyncpg.Connection]:
     """A pooled connection, or the one of the transaction this task has open on the pool
     (`transactions.owner_transaction`); losing the database becomes StorageUnavailable."""
     current = joined(pool)
     if current is not None:
-        async with storage_errors("running a query"):
+        async with storage_errors(doing), _lost_mid_query(current.connection):
             yield current.connection
         return
-    async with storage_errors("running a query"), pool.acquire() as connection:
+    async with storage_errors(doing), pool.acquire() as proxy:
         # The pool hands out a proxy that behaves as a Connection.
-        yield cast(asyncpg.Connection, connection)
+        connection = cast(asyncpg.Connection, proxy)
+        async with _lost_mid_query(connection):
+            yield connection
+
+
+@asynccontextmanager
+async def _lost_mid_query(connection: asyncpg.Connection) -> AsyncIterator[None]:
+    try:
+        yield
+    except asyncpg.InternalClientError as exc:
+        # The server vanished mid-message (a killed postmaster): the driver's protocol
+        # state is stale ("another operation is in progress") on a connection that is
+        # closed. That is a lost database, not a driver bug.
+        if _lost(connection):
+            raise ConnectionResetError("the connection was lost mid-query") from exc
+        raise
+
+
+def _lost(connection: asyncpg.Connection) -> bool:
+    try:
+        return connection.is_closed()
+    except asyncpg.InterfaceError:  # the pool already detached it: its connection died
+        return True
 
 
 async def embedding_column_dimension(pool: asyncpg.Pool) -> int | None:
