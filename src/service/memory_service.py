@@ -90,6 +90,7 @@ class MemoryService:
         self._maintenance = Maintenance(*parts)
         self._trail = AuditTrail(audit, encryption, clock)
         self._writer.record_with(self._trail)
+        self._maintenance.record_with(self._trail)
         self._graph: GraphView | None = None
         if graph is not None:
             self._writer.link_with(GraphLinker(graph, self._sealer, policy.graph))

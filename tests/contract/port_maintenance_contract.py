@@ -159,6 +159,28 @@ class PortMaintenanceContract:
         assert await ports.maintenance.cleanup(None, 0.1, T0, BASE_RATE) >= 1
         assert await ports.store.get(other_user, theirs.id) is None
 
+    async def test_faded_owners_and_an_owner_delete_match_cleanup_and_return_the_ids(
+        self, ports: MemoryPorts, owner: Owner, other_user: Owner
+    ) -> None:
+        assert ports.faded is not None
+        fresh = Heat(0.1, 0, T0)
+        at_min = stored(owner, memory_type=MemoryType.CONTEXT, heat=fresh)
+        below = stored(owner, memory_type=MemoryType.TOOL_RESULT, heat=Heat(0.05, 0, T0))
+        pinned = stored(owner, memory_type=MemoryType.CONTEXT, heat=fresh, pinned=True)
+        above = stored(owner, memory_type=MemoryType.CONTEXT, heat=Heat(0.1000001, 0, T0))
+        theirs = stored(other_user, memory_type=MemoryType.CONTEXT, heat=fresh)
+        await insert(ports.store, at_min, below, pinned, above, theirs)
+        assert await ports.faded.owners(owner, 0.1, T0, BASE_RATE) == [owner]
+        everyone = await ports.faded.owners(None, 0.1, T0, BASE_RATE)
+        assert {owner, other_user} <= set(everyone) and len(everyone) == len(set(everyone))
+        deleted = await ports.faded.delete(owner, 0.1, T0, BASE_RATE)
+        assert sorted(deleted) == sorted([at_min.id, below.id])
+        assert await ports.store.get(owner, pinned.id) is not None
+        assert await ports.store.get(owner, above.id) is not None
+        assert await ports.store.get(other_user, theirs.id) is not None
+        assert await ports.faded.owners(owner, 0.1, T0, BASE_RATE) == []
+        assert await ports.faded.delete(owner, 0.1, T0, BASE_RATE) == []
+
     async def test_cleanup_judges_importance_at_now_not_the_stored_column(
         self, ports: MemoryPorts, owner: Owner
     ) -> None:
