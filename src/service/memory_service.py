@@ -276,9 +276,13 @@ class MemoryService:
     async def export_graph(
         self, owner: Owner, memory_ids: Sequence[UUID]
     ) -> AsyncIterator[dict[str, Any]]:
-        """The edges and entities of exported memories, as portable records."""
+        """The edges and entities of exported memories, then the owner's facts, as portable
+        records."""
         if self._porting is not None:
             async for record in self._porting.records(owner, memory_ids):
+                yield record
+        if self._facts is not None:
+            async for record in self._facts.porting.records(owner):
                 yield record
 
     async def import_graph(
@@ -289,6 +293,15 @@ class MemoryService:
         if self._porting is None:
             return 0, 0
         return await self._porting.restore(owner, records, ids, self._clock())
+
+    async def import_facts(
+        self, owner: Owner, records: Sequence[Mapping[str, Any]], ids: Mapping[UUID, UUID]
+    ) -> int:
+        """The fact records of an export, their sources the memories its ids became; how
+        many facts were stored (facts already held are skipped)."""
+        if self._facts is None:
+            return 0
+        return await self._facts.porting.restore(owner, records, ids)
 
     async def search(
         self, owner: Owner, query: str, *, limit: int = 10, min_similarity: float | None = None

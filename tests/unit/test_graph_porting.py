@@ -66,7 +66,7 @@ async def test_edges_and_entities_survive_export_and_import_under_new_ids() -> N
     ids = [r.memory.id for r in written]
     await w.service.connect(alice, ids[2], ids[0], EdgeKind.NARRATIVE, 0.4)
     lines = await exported(w, alice)
-    assert {r.get("record") for r in lines} == {None, "edge", "entity"}
+    assert {r.get("record") for r in lines} == {None, "edge", "entity", "fact"}
     edges, mentions = await imported(w, bob, lines)
     assert edges >= 3 and mentions >= 4
 
