@@ -37,6 +37,23 @@ def varied_rows(owner: Owner) -> list[StoredMemory]:
     ]
 
 
+async def cleanup_rows(
+    ports: MemoryPorts, owner: Owner, other_user: Owner
+) -> tuple[StoredMemory, ...]:
+    """Stored: the owner's rows at, below, pinned at and just above min importance 0.1 (at
+    T0), and another user's row at it."""
+    fresh = Heat(0.1, 0, T0)  # importance 0.1 at T0 for context and tool results
+    rows = (
+        stored(owner, memory_type=MemoryType.CONTEXT, heat=fresh),
+        stored(owner, memory_type=MemoryType.TOOL_RESULT, heat=Heat(0.05, 0, T0)),
+        stored(owner, memory_type=MemoryType.CONTEXT, heat=fresh, pinned=True),
+        stored(owner, memory_type=MemoryType.CONTEXT, heat=Heat(0.1000001, 0, T0)),
+        stored(other_user, memory_type=MemoryType.CONTEXT, heat=fresh),
+    )
+    await insert(ports.store, *rows)
+    return rows
+
+
 class PortMaintenanceContract:
     """Maintenance paths of MemoryPorts; fixtures come from the concrete test class."""
 
@@ -142,13 +159,7 @@ class PortMaintenanceContract:
     async def test_cleanup_deletes_at_or_below_min_importance_but_keeps_pinned_and_above(
         self, ports: MemoryPorts, owner: Owner, other_user: Owner
     ) -> None:
-        fresh = Heat(0.1, 0, T0)  # importance 0.1 at T0 for context and tool results
-        at_min = stored(owner, memory_type=MemoryType.CONTEXT, heat=fresh)
-        below = stored(owner, memory_type=MemoryType.TOOL_RESULT, heat=Heat(0.05, 0, T0))
-        pinned = stored(owner, memory_type=MemoryType.CONTEXT, heat=fresh, pinned=True)
-        above = stored(owner, memory_type=MemoryType.CONTEXT, heat=Heat(0.1000001, 0, T0))
-        theirs = stored(other_user, memory_type=MemoryType.CONTEXT, heat=fresh)
-        await insert(ports.store, at_min, below, pinned, above, theirs)
+        at_min, below, pinned, above, theirs = await cleanup_rows(ports, owner, other_user)
         assert await ports.maintenance.cleanup(owner, 0.1, T0, BASE_RATE) == 2
         assert await ports.store.get(owner, at_min.id) is None
         assert await ports.store.get(owner, below.id) is None
@@ -163,13 +174,7 @@ class PortMaintenanceContract:
         self, ports: MemoryPorts, owner: Owner, other_user: Owner
     ) -> None:
         assert ports.faded is not None
-        fresh = Heat(0.1, 0, T0)
-        at_min = stored(owner, memory_type=MemoryType.CONTEXT, heat=fresh)
-        below = stored(owner, memory_type=MemoryType.TOOL_RESULT, heat=Heat(0.05, 0, T0))
-        pinned = stored(owner, memory_type=MemoryType.CONTEXT, heat=fresh, pinned=True)
-        above = stored(owner, memory_type=MemoryType.CONTEXT, heat=Heat(0.1000001, 0, T0))
-        theirs = stored(other_user, memory_type=MemoryType.CONTEXT, heat=fresh)
-        await insert(ports.store, at_min, below, pinned, above, theirs)
+        at_min, below, pinned, above, theirs = await cleanup_rows(ports, owner, other_user)
         assert await ports.faded.owners(owner, 0.1, T0, BASE_RATE) == [owner]
         everyone = await ports.faded.owners(None, 0.1, T0, BASE_RATE)
         assert {owner, other_user} <= set(everyone) and len(everyone) == len(set(everyone))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 from typing import Any
 from uuid import UUID
@@ -13,27 +12,13 @@ from memlane.domain.errors import InvalidMemory
 from memlane.domain.fact_records import NewFact
 from memlane.domain.facts import Fact
 from memlane.domain.model import NewMemory, Owner
-from memlane.domain.portable import memory_to_record, record_to_new_memory
-from memlane.domain.portable_graph import MEMORY, check_graph_record, record_type
+from memlane.domain.portable_graph import check_graph_record, record_type
 from tests.fakes.world import FakeWorld, new_owner
-
-
-async def exported(world: FakeWorld, owner: Owner) -> list[dict[str, Any]]:
-    memories = [m async for m in world.service.export(owner)]
-    lines = [memory_to_record(m) for m in memories]
-    lines += [r async for r in world.service.export_graph(owner, [m.id for m in memories])]
-    return [json.loads(json.dumps(line)) for line in lines]  # through JSON, as a file is
+from tests.unit.portable_lines import exported, store_memories
 
 
 async def imported(world: FakeWorld, owner: Owner, lines: list[dict[str, Any]]) -> int:
-    memories = [r for r in lines if record_type(r) == MEMORY]
-    rest = [r for r in lines if record_type(r) != MEMORY]
-    for record in rest:
-        check_graph_record(record)
-    results = await world.service.remember_many(
-        owner, [record_to_new_memory(r) for r in memories]
-    )
-    ids = {UUID(r["id"]): res.memory.id for r, res in zip(memories, results, strict=True)}
+    rest, ids = await store_memories(world, owner, lines)
     await world.service.import_graph(owner, rest, ids)
     return await world.service.import_facts(owner, rest, ids)
 
