@@ -61,7 +61,7 @@ async def export(
             async for record in memlane.service.export_graph(owner, ids):
                 out.write(json.dumps(record, ensure_ascii=False) + "\n")
                 links += 1
-    err.print(f"export: {count} memories, {links} graph records")
+    err.print(f"export: {count} memories, {links} graph and fact records")
 
 
 @contextmanager
@@ -111,9 +111,10 @@ async def import_(
                         ids[old] = result.memory.id
                 bar.advance(len(results))
         edges, mentions = await memlane.service.import_graph(owner, graph, ids)
+        facts = await memlane.service.import_facts(owner, graph, ids)
     click.echo(
         f"import: {stored} stored, {merged} merged into existing memories; "
-        f"{edges} edges, {mentions} entity mentions"
+        f"{edges} edges, {mentions} entity mentions, {facts} facts"
     )
 
 

@@ -13,15 +13,16 @@ from memlane.domain.entities import EntityKind
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.graph import Edge, EdgeKind, check_weight
 from memlane.domain.portable import FORMAT_VERSION
+from memlane.domain.portable_facts import FACT, check_fact_record
 
 RECORD_KEY = "record"  # absent on a memory record (and in exports older than the graph)
 EDGE, ENTITY, MEMORY = "edge", "entity", "memory"
 
 
 def record_type(record: Mapping[str, Any]) -> str:
-    """What a line of an export holds: a memory, an edge or an entity."""
+    """What a line of an export holds: a memory, an edge, an entity or a fact."""
     kind = record.get(RECORD_KEY, MEMORY)
-    if kind not in (MEMORY, EDGE, ENTITY):
+    if kind not in (MEMORY, EDGE, ENTITY, FACT):
         raise InvalidMemory(f"not a memlane export record: unknown record {kind!r}")
     return str(kind)
 
@@ -93,7 +94,10 @@ def record_to_entity(record: Mapping[str, Any], ids: Mapping[UUID, UUID]) -> Por
 
 
 def check_graph_record(record: Mapping[str, Any]) -> None:
-    """Raise InvalidMemory when an edge or entity record is malformed (ids unmapped)."""
+    """Raise InvalidMemory when an edge, entity or fact record is malformed (ids unmapped)."""
+    if record_type(record) == FACT:
+        check_fact_record(record)
+        return
     mentions = record.get("mentions")
     named = [m.get("memory") for m in mentions if isinstance(m, Mapping)] if isinstance(
         mentions, list) else []

@@ -37,6 +37,7 @@ from memlane.ports.memories import MemoryStorePort
 from memlane.ports.storage import MemoryPorts
 from memlane.service import fact_audit
 from memlane.service.audit_trail import AuditTrail, change_of
+from memlane.service.fact_porting import FactPorting
 from memlane.service.fact_recall import FactRecall
 from memlane.service.fact_recording import FactRecorder
 from memlane.service.fact_sealing import FactSealer
@@ -69,6 +70,7 @@ class FactService:
         self._base_rate = base_rate
         self._caps = caps or ProfileCaps()
         self.recall = recall  # what retrieval joins facts with
+        self.porting = FactPorting(facts, sealer, self.export, trail)  # export and import
 
     @classmethod
     def build(

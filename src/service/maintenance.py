@@ -5,9 +5,13 @@ from __future__ import annotations
 import logging
 from uuid import UUID
 
+from memlane.domain.audit import SYSTEM_DECAY
 from memlane.domain.errors import DecryptionFailed
 from memlane.domain.model import Owner
 from memlane.domain.reach import Reach
+from memlane.service import memory_audit
+from memlane.service.actors import acting_as
+from memlane.service.audit_trail import AuditTrail
 from memlane.service.part import ServicePart
 from memlane.service.sealing import document_text
 
@@ -16,6 +20,12 @@ log = logging.getLogger(__name__)
 
 class Maintenance(ServicePart):
     """The scheduled side of the service (CLI commands, background worker, admin API)."""
+
+    _trail: AuditTrail | None = None
+
+    def record_with(self, trail: AuditTrail) -> None:
+        """Record each memory cleanup deletes in the audit trail (as `system:decay`)."""
+        self._trail = trail
 
     async def decay(self, owner: Reach) -> int:
         """Write importance(now) into the stored column; rows whose value changed."""
@@ -27,10 +37,24 @@ class Maintenance(ServicePart):
 
         Judged by the importance now (computed from the heat in the delete), so a memory that
         faded since the last decay run goes without decay being materialised first.
+
+        With the audit trail on, it goes owner by owner: each owner's delete and its
+        `deleted` events (actor `system:decay`) commit together under the owner's lock, which
+        the per-owner hash chain needs. Without it, one statement deletes for everyone.
         """
-        return await self._maintenance.cleanup(
-            owner, self._policy.min_importance, self._clock(), self._policy.base_rate
-        )
+        now, threshold, rate = self._clock(), self._policy.min_importance, self._policy.base_rate
+        trail, faded = self._trail, self._faded
+        if trail is None or not trail.enabled or faded is None:
+            return await self._maintenance.cleanup(owner, threshold, now, rate)
+        deleted = 0
+        with acting_as(SYSTEM_DECAY):
+            for each in await faded.owners(owner, threshold, now, rate):
+                async with trail.change(each) as changes:
+                    # One statement deletes the owner's faded rows; one appends their events.
+                    ids = await faded.delete(each, threshold, now, rate)
+                    changes.add(*(memory_audit.deleted(i) for i in ids))
+                deleted += len(ids)
+        return deleted
 
     async def backfill(self, batch_size: int) -> int:
         """Embed memories stored while the embedder was down, batch by batch; rows embedded.

@@ -94,6 +94,7 @@ class MemoryService:
         self._maintenance = Maintenance(*parts)
         self._trail = AuditTrail(audit, encryption, clock)
         self._writer.record_with(self._trail)
+        self._maintenance.record_with(self._trail)
         self._graph: GraphView | None = None
         if graph is not None:
             self._writer.link_with(GraphLinker(graph, self._sealer, policy.graph))
@@ -282,9 +283,13 @@ class MemoryService:
     async def export_graph(
         self, owner: Owner, memory_ids: Sequence[UUID]
     ) -> AsyncIterator[dict[str, Any]]:
-        """The edges and entities of exported memories, as portable records."""
+        """The edges and entities of exported memories, then the owner's facts, as portable
+        records."""
         if self._porting is not None:
             async for record in self._porting.records(owner, memory_ids):
+                yield record
+        if self._facts is not None:
+            async for record in self._facts.porting.records(owner):
                 yield record
 
     async def import_graph(
@@ -295,6 +300,15 @@ class MemoryService:
         if self._porting is None:
             return 0, 0
         return await self._porting.restore(owner, records, ids, self._clock())
+
+    async def import_facts(
+        self, owner: Owner, records: Sequence[Mapping[str, Any]], ids: Mapping[UUID, UUID]
+    ) -> int:
+        """The fact records of an export, their sources the memories its ids became; how
+        many facts were stored (facts already held are skipped)."""
+        if self._facts is None:
+            return 0
+        return await self._facts.porting.restore(owner, records, ids)
 
     async def search(
         self, owner: Owner, query: str, *, limit: int = 10, min_similarity: float | None = None

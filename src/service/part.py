@@ -24,6 +24,7 @@ class ServicePart:
         self._store = memories.store
         self._search = memories.search
         self._maintenance = memories.maintenance
+        self._faded = memories.faded
         self._embedder = embedder
         self._sealer = sealer
         self._policy = policy

@@ -127,3 +127,24 @@ async def test_a_facts_history_shows_its_statement_edits_score_and_deletion(
     assert events[1]["payload"] == {"old": {"object": "Acme"}, "new": {"object": "Globex"}}
     assert events[2]["payload"] == {"old": None, "new": 8.0}
     assert_problem(await client.get(f"/v1/facts/{fact_id}/history", headers=tenant.bob), 404)
+
+
+async def test_cleanup_ends_a_faded_memorys_history_with_a_deletion_by_the_decay_job(
+    client: Client, tenant: TenantKeys, audit_service: AuditService
+) -> None:
+    faded = await client.post(
+        "/v1/memories", headers=tenant.alice,
+        json={"content": "It drizzled this morning.", "memory_type": "context",
+              "importance": 0.05},  # under the context floor: faded from the start
+    )
+    assert faded.status_code in (200, 201), faded.text
+    faded_id = faded.json()["memory"]["id"]
+    kept = await store(client, tenant.alice)
+    cleanup = await client.post("/v1/memories/cleanup", headers=tenant.alice)
+    assert cleanup.status_code == 200 and cleanup.json() == {"affected": 1, "scope": "user"}
+    events = await history(client, tenant.alice, faded_id)
+    assert [(e["kind"], e["actor"]) for e in events][-1] == ("deleted", "system:decay")
+    assert events[0]["actor"].startswith("key:")
+    assert [e["kind"] for e in await history(client, tenant.alice, kept)] == ["created"]
+    report = await audit_service.verify(tenant.tenant, None)
+    assert report.intact

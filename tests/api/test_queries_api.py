@@ -70,7 +70,7 @@ async def test_export_streams_every_memory_as_ndjson(client: Client, tenant: Ten
     lines = [json.loads(line) for line in response.text.splitlines()]
     # The graph between them follows the memories (docs/graph.md, export and import).
     records = [r for r in lines if "record" not in r]
-    assert {r["record"] for r in lines if "record" in r} <= {"edge", "entity"}
+    assert {r["record"] for r in lines if "record" in r} <= {"edge", "entity", "fact"}
     assert sorted(r["id"] for r in records) == sorted(ids)
     assert sorted(r["content"] for r in records) == sorted(FACTS)
     assert all(r["user_id"] == "alice" for r in records)

@@ -38,6 +38,23 @@ def varied_rows(owner: Owner) -> list[StoredMemory]:
     ]
 
 
+async def cleanup_rows(
+    ports: MemoryPorts, owner: Owner, other_user: Owner
+) -> tuple[StoredMemory, ...]:
+    """Stored: the owner's rows at, below, pinned at and just above min importance 0.1 (at
+    T0), and another user's row at it."""
+    fresh = Heat(0.1, 0, T0)  # importance 0.1 at T0 for context and tool results
+    rows = (
+        stored(owner, memory_type=MemoryType.CONTEXT, heat=fresh),
+        stored(owner, memory_type=MemoryType.TOOL_RESULT, heat=Heat(0.05, 0, T0)),
+        stored(owner, memory_type=MemoryType.CONTEXT, heat=fresh, pinned=True),
+        stored(owner, memory_type=MemoryType.CONTEXT, heat=Heat(0.1000001, 0, T0)),
+        stored(other_user, memory_type=MemoryType.CONTEXT, heat=fresh),
+    )
+    await insert(ports.store, *rows)
+    return rows
+
+
 class PortMaintenanceContract:
     """Maintenance paths of MemoryPorts; fixtures come from the concrete test class."""
 
@@ -143,13 +160,7 @@ class PortMaintenanceContract:
     async def test_cleanup_deletes_at_or_below_min_importance_but_keeps_pinned_and_above(
         self, ports: MemoryPorts, owner: Owner, other_user: Owner
     ) -> None:
-        fresh = Heat(0.1, 0, T0)  # importance 0.1 at T0 for context and tool results
-        at_min = stored(owner, memory_type=MemoryType.CONTEXT, heat=fresh)
-        below = stored(owner, memory_type=MemoryType.TOOL_RESULT, heat=Heat(0.05, 0, T0))
-        pinned = stored(owner, memory_type=MemoryType.CONTEXT, heat=fresh, pinned=True)
-        above = stored(owner, memory_type=MemoryType.CONTEXT, heat=Heat(0.1000001, 0, T0))
-        theirs = stored(other_user, memory_type=MemoryType.CONTEXT, heat=fresh)
-        await insert(ports.store, at_min, below, pinned, above, theirs)
+        at_min, below, pinned, above, theirs = await cleanup_rows(ports, owner, other_user)
         assert await ports.maintenance.cleanup(owner, 0.1, T0, BASE_RATE) == 2
         assert await ports.store.get(owner, at_min.id) is None
         assert await ports.store.get(owner, below.id) is None
@@ -177,6 +188,22 @@ class PortMaintenanceContract:
         assert await ports.store.get(owner, rows[0].id) is None
         assert await ports.store.get(other_user, rows[1].id) is None
         assert await ports.store.get(stranger, rows[2].id) is not None
+
+    async def test_faded_owners_and_an_owner_delete_match_cleanup_and_return_the_ids(
+        self, ports: MemoryPorts, owner: Owner, other_user: Owner
+    ) -> None:
+        assert ports.faded is not None
+        at_min, below, pinned, above, theirs = await cleanup_rows(ports, owner, other_user)
+        assert await ports.faded.owners(owner, 0.1, T0, BASE_RATE) == [owner]
+        everyone = await ports.faded.owners(None, 0.1, T0, BASE_RATE)
+        assert {owner, other_user} <= set(everyone) and len(everyone) == len(set(everyone))
+        deleted = await ports.faded.delete(owner, 0.1, T0, BASE_RATE)
+        assert sorted(deleted) == sorted([at_min.id, below.id])
+        assert await ports.store.get(owner, pinned.id) is not None
+        assert await ports.store.get(owner, above.id) is not None
+        assert await ports.store.get(other_user, theirs.id) is not None
+        assert await ports.faded.owners(owner, 0.1, T0, BASE_RATE) == []
+        assert await ports.faded.delete(owner, 0.1, T0, BASE_RATE) == []
 
     async def test_cleanup_judges_importance_at_now_not_the_stored_column(
         self, ports: MemoryPorts, owner: Owner

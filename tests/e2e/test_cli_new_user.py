@@ -99,10 +99,16 @@ def test_export_writes_a_private_file_and_progress_goes_to_stderr_only(home: Hom
     exported = home.memlane("export", "--user", "dave", "-o", str(target), "--progress")
     assert exported.returncode == 0, exported.stderr
     assert stat.S_IMODE(target.stat().st_mode) == 0o600
-    # The memory first; the graph follows it (here Lisbon, an entity of dave's).
+    # The memory first; the graph and facts follow it (Lisbon, an entity and a fact of dave's).
     lines = [json.loads(line) for line in target.read_text().splitlines()]
     assert lines[0]["content"] == "I live in Lisbon"
-    assert {r.get("record") for r in lines[1:]} <= {"edge", "entity"}
+    assert {r.get("record") for r in lines[1:]} <= {"edge", "entity", "fact"}
+    facts = [r for r in lines if r.get("record") == "fact"]
+    assert [(f["relation"], f["object"], f["source_memory"]) for f in facts] == [
+        ("lives_in", "Lisbon", lines[0]["id"])]
+    again = home.memlane("import", "--user", "erin", str(target))
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.rstrip().endswith("0 facts")  # erin's import read it from the memory
     assert "exporting" in exported.stderr
 
     decayed = home.memlane("decay", "--progress")

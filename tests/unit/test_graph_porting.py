@@ -3,10 +3,8 @@ the exported ids became."""
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 from typing import Any
-from uuid import UUID
 
 import pytest
 
@@ -14,10 +12,10 @@ from memlane.domain.errors import InvalidMemory
 from memlane.domain.graph import EdgeKind
 from memlane.domain.model import NewMemory, Owner
 from memlane.domain.policy import GraphTuning, MemoryPolicy
-from memlane.domain.portable import memory_to_record, record_to_new_memory
-from memlane.domain.portable_graph import MEMORY, check_graph_record, record_type
+from memlane.domain.portable_graph import check_graph_record
 from tests.contract.builders import at_cosine, axis
 from tests.fakes.world import DIMENSION, FakeWorld, new_owner
+from tests.unit.portable_lines import exported, store_memories
 
 TEXTS = {
     "My colleague Ravi is moving to Munich in June": axis(DIMENSION, 0),
@@ -26,23 +24,8 @@ TEXTS = {
 }
 
 
-async def exported(world: FakeWorld, owner: Owner) -> list[dict[str, Any]]:
-    memories = [m async for m in world.service.export(owner)]
-    lines = [memory_to_record(m) for m in memories]
-    lines += [r async for r in world.service.export_graph(owner, [m.id for m in memories])]
-    # Through JSON, as the file carries them.
-    return [json.loads(json.dumps(line)) for line in lines]
-
-
 async def imported(world: FakeWorld, owner: Owner, lines: list[dict[str, Any]]) -> tuple[int, int]:
-    memories = [r for r in lines if record_type(r) == MEMORY]
-    graph = [r for r in lines if record_type(r) != MEMORY]
-    for record in graph:
-        check_graph_record(record)
-    results = await world.service.remember_many(
-        owner, [record_to_new_memory(r) for r in memories]
-    )
-    ids = {UUID(r["id"]): res.memory.id for r, res in zip(memories, results, strict=True)}
+    graph, ids = await store_memories(world, owner, lines)
     return await world.service.import_graph(owner, graph, ids)
 
 
@@ -66,7 +49,7 @@ async def test_edges_and_entities_survive_export_and_import_under_new_ids() -> N
     ids = [r.memory.id for r in written]
     await w.service.connect(alice, ids[2], ids[0], EdgeKind.NARRATIVE, 0.4)
     lines = await exported(w, alice)
-    assert {r.get("record") for r in lines} == {None, "edge", "entity"}
+    assert {r.get("record") for r in lines} == {None, "edge", "entity", "fact"}
     edges, mentions = await imported(w, bob, lines)
     assert edges >= 3 and mentions >= 4
 

@@ -6,10 +6,12 @@ from datetime import timedelta
 
 import pytest
 
+from memlane.domain.audit import CLI, SYSTEM_DECAY, EventKind
 from memlane.domain.decay import importance_at
 from memlane.domain.errors import EmbeddingUnavailable
 from memlane.domain.model import MemoryType, NewMemory, Owner
 from memlane.domain.policy import MemoryPolicy
+from memlane.service.actors import acting_as
 from tests.fakes.world import FakeWorld, new_owner
 
 
@@ -156,3 +158,43 @@ async def test_stats_count_by_type_and_average_importance_now(
     assert dict(stats.by_type) == {"preference": 1, "fact": 1}
     assert stats.with_embeddings == 2
     assert stats.avg_importance == pytest.approx(0.6)
+
+
+async def test_cleanup_records_a_deleted_event_by_system_decay_per_faded_memory_of_each_owner(
+    world: FakeWorld, owner: Owner
+) -> None:
+    other = new_owner()
+    faded = [
+        (await world.service.remember(
+            who, NewMemory(text, memory_type=MemoryType.CONTEXT))).memory.id
+        for who, text in ((owner, "Weather was rainy today."), (owner, "The bus was late."),
+                          (other, "Lunch was soup."))
+    ]
+    kept = (await world.service.remember(
+        owner, NewMemory("The user is allergic to nuts.", memory_type=MemoryType.FACT))).memory
+    world.clock.advance(timedelta(days=365))
+    with acting_as(CLI):  # the command line runs it, the decay job is who deletes
+        assert await world.service.cleanup(None) == 3
+    for who, memory_id in zip((owner, owner, other), faded, strict=True):
+        events = await world.history.memory_history(who, memory_id)
+        assert [(e.kind, e.actor) for e in events][-1] == (EventKind.DELETED, SYSTEM_DECAY)
+    assert [e.kind for e in await world.history.memory_history(owner, kept.id)] == [
+        EventKind.CREATED]
+    assert (await world.history.verify()).intact
+    assert await world.service.cleanup(None) == 0
+
+
+async def test_an_owner_scoped_cleanup_leaves_other_owners_memories_and_chains_alone(
+    world: FakeWorld, owner: Owner
+) -> None:
+    other = new_owner()
+    mine = await world.service.remember(
+        owner, NewMemory("Weather was rainy today.", memory_type=MemoryType.CONTEXT))
+    theirs = await world.service.remember(
+        other, NewMemory("Lunch was soup.", memory_type=MemoryType.CONTEXT))
+    world.clock.advance(timedelta(days=365))
+    assert await world.service.cleanup(owner) == 1
+    assert [e.kind for e in await world.history.memory_history(owner, mine.memory.id)] == [
+        EventKind.CREATED, EventKind.DELETED]
+    assert [e.kind for e in await world.history.memory_history(other, theirs.memory.id)] == [
+        EventKind.CREATED]

@@ -200,6 +200,19 @@ CLEANUP_SHARE = _CLEANUP.format(
     owner="AND abs(mod(memlane_owner_hash(h.tenant, h.user_id), $9)) = $10"
 )
 
+# The same selection one owner at a time, for a cleanup that records an audit event per
+# deleted memory in that owner's transaction: the owners to visit, then each owner's delete.
+FADED_OWNERS = f"""
+SELECT DISTINCT h.tenant, h.user_id
+FROM memory_heat AS h, {TYPE_DECAY_TABLE}
+WHERE d.memory_type = h.memory_type AND NOT h.pinned AND {_IMPORTANCE_NOW} <= $8
+  AND ($9::text IS NULL OR (h.tenant = $9 AND ($10::text IS NULL OR h.user_id = $10)))
+ORDER BY 1, 2
+"""
+DELETE_FADED_OWNER = _CLEANUP.format(owner="AND h.tenant = $9 AND h.user_id = $10").replace(
+    "RETURNING 1\n)\nSELECT count(*) FROM wide", "RETURNING m.id\n)\nSELECT id FROM wide"
+)
+
 LOCK_OWNER = "SELECT pg_advisory_xact_lock(memlane_owner_hash($1, $2))"
 
 GET_META = "SELECT value FROM memlane_meta WHERE key = $1"
