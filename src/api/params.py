@@ -14,10 +14,18 @@ from litestar.exceptions import (
 )
 from litestar.params import Parameter
 
+from memlane.api.config import MAX_PAGE_LIMIT
 from memlane.domain.auth import Scope
 
 USER_ID_DOC = "The user to act for; required for keys not pinned to a user."
 UserParam = Annotated[str | None, Parameter(description=USER_ID_DOC, max_length=200)]
+# Keyset pagination, as every listing route takes it.
+CursorParam = Annotated[
+    str | None, Parameter(description="`next_cursor` of the previous page.")
+]
+PageLimitParam = Annotated[
+    int | None, Parameter(ge=1, le=MAX_PAGE_LIMIT, description="Page size (default 50).")
+]
 
 # The scope a handler needs, read by the guard (api/auth.py).
 READ: dict[str, Any] = {"scope": Scope.READ.value}

@@ -10,7 +10,7 @@ from litestar.di import NamedDependency
 from litestar.params import FromPath, JSONBody, Parameter, QueryParameter
 from litestar.status_codes import HTTP_201_CREATED
 
-from memlane.api.config import MAX_PAGE_LIMIT, ApiConfig
+from memlane.api.config import ApiConfig
 from memlane.api.cursor import decode_cursor, encode_cursor
 from memlane.api.deps import MEMORIES, OWNER, Memories, owner_from_body
 from memlane.api.fact_schemas import (
@@ -28,7 +28,7 @@ from memlane.api.fact_schemas import (
     topic_detail_out,
     topic_out,
 )
-from memlane.api.params import ERRORS, READ, WRITE, bounded_limit
+from memlane.api.params import ERRORS, READ, WRITE, CursorParam, PageLimitParam, bounded_limit
 from memlane.domain.fact_records import FactFilter
 from memlane.domain.facts import FactType
 from memlane.domain.model import Owner
@@ -56,13 +56,8 @@ class FactsController(Controller):
             Literal["true", "false", "all"],
             Parameter(description="true: facts that hold now; false: ended ones; all."),
         ] = "true",
-        cursor: Annotated[
-            str | None, Parameter(description="`next_cursor` of the previous page.")
-        ] = None,
-        limit: Annotated[
-            int | None,
-            Parameter(ge=1, le=MAX_PAGE_LIMIT, description="Page size (default 50)."),
-        ] = None,
+        cursor: CursorParam = None,
+        limit: PageLimitParam = None,
     ) -> FactPageOut:
         """List a user's facts, newest first, with keyset pagination."""
         size = bounded_limit(limit, config.default_page_limit, config.max_page_limit)

@@ -16,7 +16,7 @@ from litestar.params import FromPath, JSONBody, Parameter, QueryParameter
 from litestar.response import Stream
 from litestar.status_codes import HTTP_200_OK, HTTP_201_CREATED
 
-from memlane.api.config import MAX_PAGE_LIMIT, MAX_SEARCH_LIMIT, ApiConfig
+from memlane.api.config import MAX_SEARCH_LIMIT, ApiConfig
 from memlane.api.cursor import decode_cursor, encode_cursor
 from memlane.api.deps import MEMORIES, OWNER, REACH, Memories, Reached, owner_from_body
 from memlane.api.mapping import (
@@ -29,7 +29,7 @@ from memlane.api.mapping import (
 )
 from memlane.api.metrics import ApiMetrics
 from memlane.api.openapi import MEMORY_UNREADABLE
-from memlane.api.params import ERRORS, READ, WRITE, bounded_limit
+from memlane.api.params import ERRORS, READ, WRITE, CursorParam, PageLimitParam, bounded_limit
 from memlane.api.schemas import (
     BatchIn,
     BatchOut,
@@ -163,13 +163,8 @@ class MemoriesController(Controller):
         min_importance: Annotated[
             float | None, Parameter(ge=0.0, le=1.0, schema_extra={"minimum": 0.0})
         ] = None,
-        cursor: Annotated[
-            str | None, Parameter(description="`next_cursor` of the previous page.")
-        ] = None,
-        limit: Annotated[
-            int | None,
-            Parameter(ge=1, le=MAX_PAGE_LIMIT, description="Page size (default 50)."),
-        ] = None,
+        cursor: CursorParam = None,
+        limit: PageLimitParam = None,
     ) -> PageOut:
         """List a user's memories, newest first, with keyset pagination (no skips, no repeats)."""
         size = bounded_limit(limit, config.default_page_limit, config.max_page_limit)
