@@ -18,10 +18,11 @@ from pathlib import Path
 import httpx
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support.expected_conditions import staleness_of
+from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.wait import WebDriverWait
 
 from tests.e2e.test_serve_process import MEMLANE, REPO, Deployment, free_port
@@ -148,11 +149,26 @@ def shoot(driver: WebDriver, name: str) -> None:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})  # type: ignore[attr-defined]
 
 
+def replaced(page: WebElement) -> Callable[[WebDriver], bool]:
+    """Whether the page `page` belonged to is gone. Chromium answers an element of a page
+    being swapped out with "stale element" or, mid-swap, "Node ... does not belong to the
+    document": both mean the old page is gone (selenium's staleness_of knows only the first)."""
+
+    def gone(_: WebDriver) -> bool:
+        try:
+            page.is_enabled()
+        except WebDriverException:
+            return True
+        return False
+
+    return gone
+
+
 def click_and_load(driver: WebDriver, element_id: str) -> None:
     """Click a button that posts or navigates, and wait until the next page replaced this one."""
     page = driver.find_element(By.TAG_NAME, "html")
     driver.find_element(By.ID, element_id).click()
-    WebDriverWait(driver, 30).until(staleness_of(page))
+    WebDriverWait(driver, 30).until(replaced(page))
 
 
 def text_of(driver: WebDriver, selector: str) -> str:
@@ -236,7 +252,7 @@ def test_the_inspector_in_chromium(deployment: Deployment, browser: WebDriver) -
     score.send_keys("10")
     page = browser.find_element(By.TAG_NAME, "html")
     row.find_element(By.CSS_SELECTOR, "button").click()
-    WebDriverWait(browser, 30).until(staleness_of(page))
+    WebDriverWait(browser, 30).until(replaced(page))
     assert text_of(browser, "#done") == "Score saved."
     assert "score 10" in text_of(browser, "#profile-core")
     shoot(browser, "facts")
@@ -260,7 +276,7 @@ def test_the_inspector_in_chromium(deployment: Deployment, browser: WebDriver) -
                 + "'><input name=confirm value=yes></form>")
     page = browser.find_element(By.TAG_NAME, "html")
     browser.execute_script("document.forms[0].submit()")
-    WebDriverWait(browser, 30).until(staleness_of(page))
+    WebDriverWait(browser, 30).until(replaced(page))
     assert browser.current_url == f"{ui}/sign-in"  # it arrived without the session
     browser.get(f"{ui}/memories/{coffee}")
     assert "I love coffee" in text_of(browser, "#content")
