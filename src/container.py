@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import AsyncIterator
 from contextlib import AbstractContextManager, asynccontextmanager
 from dataclasses import dataclass
@@ -16,15 +17,23 @@ from memlane.adapters.embedding.registry import open_embedder
 from memlane.adapters.embedding.registry import prepare_embedding_model as prepare_model_for
 from memlane.adapters.embedding.timed import TimedEmbeddingAdapter
 from memlane.adapters.encryption.fingerprint import admit_key, refuse_new_key_over_data
-from memlane.adapters.encryption.keyfile import load_or_create_key
+from memlane.adapters.encryption.keyfile import load_key, load_or_create_key
+from memlane.adapters.encryption.keyring import NoopKeyring, XChaChaKeyring
+from memlane.adapters.encryption.master_files import (
+    install_next,
+    load_masters,
+    prepare_next,
+    rotation_files,
+)
 from memlane.adapters.encryption.noop import NoopEncryptionAdapter
-from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
+from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter, key_fingerprint
 from memlane.adapters.facts.heuristic import HeuristicFactExtractor
 from memlane.adapters.facts.ollama import OllamaFactExtractor
 from memlane.adapters.imports.export_file import FileChatExportAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres import database as postgres
 from memlane.adapters.postgres.audit_adapter import postgres_audit_ports
+from memlane.adapters.postgres.data_keys import PostgresDataKeyAdapter
 from memlane.adapters.postgres.database import Database
 from memlane.adapters.postgres.entity_adapter import PostgresEntityAdapter
 from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
@@ -35,6 +44,8 @@ from memlane.adapters.postgres.integrity_adapter import PostgresIntegrityAdapter
 from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
 from memlane.adapters.postgres.memory_ports import postgres_memory_ports
+from memlane.adapters.postgres.sealed_fields import PostgresSealedFieldsAdapter
+from memlane.domain.errors import ConfigurationError
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.audit import AuditPort, AuditPorts
 from memlane.ports.embedding import EmbeddingPort
@@ -45,6 +56,9 @@ from memlane.ports.installation import InstallationPort
 from memlane.ports.storage import MemoryPorts
 from memlane.service.chat_import import ChatImporter
 from memlane.service.history import AuditService
+from memlane.service.key_migration import KeyMigration
+from memlane.service.key_rotation import MasterRotation
+from memlane.service.keyring import KeyringService
 from memlane.service.keys import KeyService
 from memlane.service.knowledge_graph import KnowledgeGraphService
 from memlane.service.memory_service import MemoryService
@@ -109,19 +123,40 @@ async def _facts(
         await extractor.close()
 
 
-async def _encryption(settings: Settings, installation: InstallationPort) -> EncryptionPort:
-    """The configured adapter, after checking it is the one the stored data was written with."""
+@dataclass(frozen=True, slots=True)
+class Secrecy:
+    """The encryption adapter and the keyring service filling its cache of data keys."""
+
+    encryption: EncryptionPort
+    keyring: KeyringService
+
+
+async def _secrecy(
+    settings: Settings, installation: InstallationPort, data_keys: PostgresDataKeyAdapter
+) -> Secrecy:
+    """The configured adapter, after checking it is the one the stored data was written with,
+    and the keyring with the installation's root key loaded."""
     adapter: XChaChaEncryptionAdapter | NoopEncryptionAdapter
-    if settings.memory.enable_encryption:
-        key_path = settings.memory.encryption_key_path
+    ring: XChaChaKeyring | NoopKeyring
+    rotation: dict[str, str] = {}
+    memory = settings.memory
+    if memory.enable_encryption:
+        key_path = memory.encryption_key_path
         if not await asyncio.to_thread(key_path.expanduser().exists):
             await refuse_new_key_over_data(installation, key_path)
         key = await asyncio.to_thread(load_or_create_key, key_path)
-        adapter = XChaChaEncryptionAdapter(key)
+        rotation = await asyncio.to_thread(rotation_files, key_path)
+        ring = XChaChaKeyring(
+            key, functools.partial(load_masters, key_path),
+            capacity=memory.data_key_cache_size, ttl_s=memory.data_key_cache_s,
+        )
+        adapter = XChaChaEncryptionAdapter(key, ring)
     else:
-        adapter = NoopEncryptionAdapter()
-    await admit_key(installation, adapter.fingerprint)
-    return adapter
+        adapter, ring = NoopEncryptionAdapter(), NoopKeyring()
+    await admit_key(installation, adapter.fingerprint, rotation)
+    keyring = KeyringService(data_keys, ring)
+    await keyring.start()
+    return Secrecy(adapter, keyring)
 
 
 async def _worker(
@@ -146,11 +181,12 @@ async def _worker(
 
 def _verifier(
     integrity: PostgresIntegrityAdapter,
-    encryption: EncryptionPort,
+    secrecy: Secrecy,
     keywords: SnowballKeywordAdapter,
     policy: MemoryPolicy,
 ) -> Verifier:
-    return Verifier(integrity, Sealer(encryption, keywords, policy.base_rate))
+    sealer = Sealer(secrecy.encryption, keywords, policy.base_rate)
+    return Verifier(integrity, sealer, keyring=secrecy.keyring)
 
 
 class Container(containers.DeclarativeContainer):
@@ -180,7 +216,10 @@ class Container(containers.DeclarativeContainer):
 
     # Meaning, secrecy, words
     embedder = providers.Resource(_embedder, settings, load_model, embedding_histogram)
-    encryption = providers.Resource(_encryption, settings, installation)
+    data_keys = providers.Singleton(PostgresDataKeyAdapter, pool)
+    secrecy = providers.Resource(_secrecy, settings, installation, data_keys)
+    encryption = providers.Callable(attrgetter("encryption"), secrecy)
+    keyring = providers.Callable(attrgetter("keyring"), secrecy)
     keywords = providers.Singleton(SnowballKeywordAdapter)
     policy = providers.Callable(lambda settings: settings.policy(), settings)
 
@@ -198,10 +237,12 @@ class Container(containers.DeclarativeContainer):
         facts=facts,
         profile_caps=providers.Callable(lambda s: s.facts.profile_caps(), settings),
         on_unreadable=on_unreadable,
+        keyring=keyring,
     )
     history = providers.Singleton(
         AuditService, audit, providers.Callable(attrgetter("store"), memories), encryption,
         facts=providers.Callable(lambda ports: None if ports is None else ports.store, facts),
+        keyring=keyring,
     )
     key_cache_s = providers.Callable(attrgetter("auth.key_cache_s"), settings)
     keys = providers.Singleton(KeyService, api_keys, cache_ttl_s=key_cache_s)
@@ -215,7 +256,10 @@ class Container(containers.DeclarativeContainer):
     )
     # `memlane verify`: every ciphertext checked, bad rows quarantined
     integrity = providers.Singleton(PostgresIntegrityAdapter, pool)
-    verifier = providers.Singleton(_verifier, integrity, encryption, keywords, policy)
+    verifier = providers.Singleton(_verifier, integrity, secrecy, keywords, policy)
+    # `memlane keys migrate`: version-1 ciphertexts re-sealed under data keys
+    sealed_fields = providers.Singleton(PostgresSealedFieldsAdapter, pool)
+    key_migration = providers.Singleton(KeyMigration, sealed_fields, encryption, keyring)
     # The reference MCP memory server's knowledge graph, on the memories and edges above.
     knowledge_graph = providers.Singleton(KnowledgeGraphService, service, encryption, graph)
     worker = providers.Resource(
@@ -326,6 +370,57 @@ async def open_verifier(settings: Settings | None = None) -> AsyncIterator[Verif
 
 
 @asynccontextmanager
+async def open_key_migration(settings: Settings | None = None) -> AsyncIterator[KeyMigration]:
+    """Re-sealing version-1 ciphertexts, without the model (`memlane keys migrate`)."""
+    container = Container(settings=settings or load_settings())
+    try:
+        yield await container.key_migration()  # type: ignore[misc]
+    finally:
+        await container.shutdown_resources()  # type: ignore[misc]
+
+
+@dataclass(frozen=True, slots=True)
+class MasterRotationJob:
+    """A rotation from the key file in use to its `.next` (created by the first run)."""
+
+    rotation: MasterRotation
+    old_fingerprint: str
+    new_fingerprint: str
+    new_key_path: Path
+
+
+@asynccontextmanager
+async def open_master_rotation(
+    settings: Settings | None = None,
+) -> AsyncIterator[MasterRotationJob]:
+    """`memlane keys rotate-master`: the data keys' store, the old and new master keys. It
+    skips the startup key check on purpose: a rotation finished in the database but not yet
+    on disk must still be finishable."""
+    settings = settings or load_settings()
+    memory = settings.memory
+    if not memory.enable_encryption:
+        raise ConfigurationError("encryption is off: there is no master key to rotate")
+    key_path = memory.encryption_key_path
+    if not await asyncio.to_thread(key_path.expanduser().exists):
+        raise ConfigurationError(f"the master key file {key_path} does not exist")
+    old = await asyncio.to_thread(load_key, key_path.expanduser())
+    new = await asyncio.to_thread(prepare_next, key_path)
+    async with postgres.open_database(settings.database) as database:
+        installation = PostgresInstallationAdapter(database.pool)
+        store = PostgresDataKeyAdapter(database.pool)
+        if await installation.recorded_fingerprint() == key_fingerprint(old):
+            # Data written before data keys existed: its root (the old master) is kept first.
+            await KeyringService(store, XChaChaKeyring(old)).start()
+        target = XChaChaKeyring(new, functools.partial(load_masters, key_path))
+        await asyncio.to_thread(target.refresh)
+        install = functools.partial(install_next, key_path)
+        yield MasterRotationJob(
+            MasterRotation(store, target, installation, install),
+            key_fingerprint(old), key_fingerprint(new), key_path,
+        )
+
+
+@asynccontextmanager
 async def open_audit_log(settings: Settings | None = None) -> AsyncIterator[AuditPort]:
     """The audit log without the model or the key (`memlane verify-audit`)."""
     container = Container(settings=settings or load_settings())
@@ -366,7 +461,9 @@ __all__ = [
     "hold_database_server",
     "open_audit_log",
     "open_database",
+    "open_key_migration",
     "open_keys",
+    "open_master_rotation",
     "open_memlane",
     "open_verifier",
     "prepare_embedding_model",

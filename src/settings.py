@@ -99,6 +99,9 @@ class MemorySettings(_Section):
     decay_factor: float = Field(0.95, gt=0, le=1)
     enable_encryption: bool = True
     encryption_key_path: Path = Field(default_factory=lambda: data_home() / "memory_encryption.key")
+    # -- data keys (docs/security.md, "Envelope encryption") --
+    data_key_cache_size: int = Field(10_000, ge=16, le=10_000_000)
+    data_key_cache_s: float = Field(30.0, ge=0, le=3600)
     context_char_budget: int = Field(2000, ge=100)
     max_content_bytes: int = Field(32 * 1024, ge=1, le=16 * 1024 * 1024)
     # Bounds of a memory's metadata (docs/security.md, "No 5xx on any input").

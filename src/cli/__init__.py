@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from memlane.cli import master_keys  # noqa: F401  (adds `keys rotate-master`, `keys migrate`)
 from memlane.cli.audit import verify_audit
 from memlane.cli.chats import import_chats
 from memlane.cli.data import export, import_

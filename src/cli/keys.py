@@ -15,7 +15,7 @@ UNBOUNDED = 10_000  # columns to measure the table's natural width in
 
 @click.group()
 def keys() -> None:
-    """Manage API keys (Bearer tokens for the /v1 API)."""
+    """Manage API keys (Bearer tokens for the /v1 API), the master key and data keys."""
 
 
 @keys.command("create")

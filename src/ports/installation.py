@@ -19,6 +19,11 @@ class InstallationPort(ABC):
         """The fingerprint stored with the data, without recording anything."""
 
     @abstractmethod
+    async def replace_fingerprint(self, old: str, new: str) -> bool:
+        """Record `new` where `old` is recorded (a finished master-key rotation); whether it
+        was (a concurrent change wins)."""
+
+    @abstractmethod
     async def has_memories(self) -> bool:
         """Whether any memory of any owner is stored."""
 

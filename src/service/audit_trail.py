@@ -23,6 +23,7 @@ from memlane.ports.audit import AuditPort, AuditPorts
 from memlane.ports.clock import Clock
 from memlane.ports.encryption import EncryptionPort, FieldBinding
 from memlane.service.actors import current_actor
+from memlane.service.keyring import KeyringService
 
 PAYLOAD_FIELD = "audit"
 
@@ -86,11 +87,18 @@ class AuditTrail:
     """Without ports (`None`) it records nothing and opens no transaction: the old write path."""
 
     def __init__(
-        self, ports: AuditPorts | None, encryption: EncryptionPort, clock: Clock
+        self, ports: AuditPorts | None, encryption: EncryptionPort, clock: Clock,
+        keyring: KeyringService | None = None,
     ) -> None:
         self._ports = ports
         self._encryption = encryption
         self._clock = clock
+        self.keyring = keyring
+
+    async def _key_for_write(self, owner: Owner) -> None:
+        # Under the owner's lock: the key row as it is now (an erasure elsewhere is seen).
+        if self.keyring is not None:
+            await self.keyring.ready_for_write([owner])
 
     @property
     def enabled(self) -> bool:
@@ -102,9 +110,11 @@ class AuditTrail:
         together, under the owner's write lock (which also keeps the chain linear)."""
         changes = Changes()
         if self._ports is None:
+            await self._key_for_write(owner)
             yield changes
             return
         async with self._ports.transactions.owner(owner):
+            await self._key_for_write(owner)
             yield changes
             if changes.items:
                 await self._ports.log.append(owner, self._entries(owner, changes.items))
@@ -115,6 +125,11 @@ class AuditTrail:
         if self._ports is None:
             return 0
         erased = await self._ports.log.erase(owner)
+        if self.keyring is not None:
+            # Crypto-shredding: the owner's key goes in this transaction; the erasure's own
+            # event (counts only) is sealed under a fresh key.
+            await self.keyring.destroy(owner)
+            await self._key_for_write(owner)
         changes.add(Change(SubjectKind.OWNER, OWNER_SUBJECT, EventKind.ERASURE,
                            {"events_erased": erased, **counts}))
         return erased

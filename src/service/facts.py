@@ -41,6 +41,7 @@ from memlane.service.fact_porting import FactPorting
 from memlane.service.fact_recall import FactRecall
 from memlane.service.fact_recording import FactRecorder
 from memlane.service.fact_sealing import FactSealer
+from memlane.service.keyring import KeyringService, keyed, keyed_stream
 
 MAX_LIST_LIMIT = 500
 EXPORT_PAGE = 200
@@ -63,6 +64,7 @@ class FactService:
     ) -> None:
         self._facts = facts
         self._trail = trail
+        self._keyring: KeyringService | None = None if trail is None else trail.keyring
         self._recorder = recorder
         self._sealer = sealer
         self._store = store
@@ -101,6 +103,7 @@ class FactService:
         """What the write path reads facts with."""
         return self._recorder
 
+    @keyed
     async def list(
         self, owner: Owner, filters: FactFilter | None = None, cursor: Cursor | None = None,
         limit: int = 50,
@@ -111,16 +114,19 @@ class FactService:
         page = await self._facts.list(owner, filters or FactFilter(), cursor, limit, self._clock())
         return Page([self._sealer.open(f) for f in page.items], page.next_cursor)
 
+    @keyed
     async def get(self, owner: Owner, fact_id: UUID) -> Fact:
         stored = await self._facts.get(owner, fact_id)
         if stored is None:
             raise FactNotFound(fact_id)
         return self._sealer.open(stored)
 
+    @keyed
     async def current(self, owner: Owner) -> builtins.list[Fact]:
         """Every current fact of the owner, in no particular order."""
         return [self._sealer.open(f) for f in await self._facts.current(owner, self._clock())]
 
+    @keyed
     async def of_memories(self, owner: Owner, memory_ids: Sequence[UUID]) -> builtins.list[Fact]:
         """The current facts read from these memories."""
         if not memory_ids:
@@ -128,6 +134,7 @@ class FactService:
         rows = await self._facts.current(owner, self._clock(), sources=memory_ids)
         return [self._sealer.open(f) for f in rows]
 
+    @keyed
     async def state(self, owner: Owner, new: NewFact) -> Fact:
         """Store a fact the user states directly; it supersedes like an extracted one. A fact
         that already holds is returned as it is (with the new score, when one is given)."""
@@ -146,6 +153,7 @@ class FactService:
             return held
         return await self.update(owner, held.id, FactPatch(user_fact_score=new.user_fact_score))
 
+    @keyed
     async def update(self, owner: Owner, fact_id: UUID, patch: FactPatch) -> Fact:
         """Edit object, type, time span or the user's score; the rest is provenance."""
         # Read and written in one unit of work: the audit's old values are what was replaced.
@@ -169,6 +177,7 @@ class FactService:
             changes.add(*fact_audit.edited(fact, edited))
         return edited
 
+    @keyed
     async def delete(self, owner: Owner, fact_id: UUID) -> None:
         """Delete a fact; the facts it had superseded hold again."""
         async with change_of(self._trail, owner) as changes:
@@ -176,9 +185,11 @@ class FactService:
                 raise FactNotFound(fact_id)
             changes.add(fact_audit.deleted(fact_id))
 
+    @keyed
     async def delete_all(self, owner: Owner) -> int:
         return await self._facts.delete_all(owner)
 
+    @keyed_stream
     async def export(self, owner: Owner) -> AsyncIterator[Fact]:
         """Every fact of the owner, ended ones too, newest first."""
         cursor: Cursor | None = None
@@ -192,11 +203,13 @@ class FactService:
                 return
             cursor = page.next_cursor
 
+    @keyed
     async def profile_block(self, owner: Owner, char_budget: int) -> str:
         """The core tier rendered for a prompt, in at most half of `char_budget` (the other
         half stays for the memories the query finds)."""
         return render_profile((await self.profile(owner)).core, char_budget // 2)
 
+    @keyed
     async def profile(self, owner: Owner) -> Profile:
         """The "do not forget" view: current facts by type, ranked and capped per tier."""
         now = self._clock()

@@ -15,6 +15,7 @@ from memlane.ports.encryption import EncryptionPort
 from memlane.ports.facts import FactPort
 from memlane.ports.memories import MemoryStorePort
 from memlane.service.audit_trail import AuditTrail, HistoryEvent
+from memlane.service.keyring import KeyringService, keyed
 
 # A memory's history shows its own events and those of the edges it is an end of.
 MEMORY_SUBJECTS = (SubjectKind.MEMORY, SubjectKind.EDGE)
@@ -30,11 +31,14 @@ class AuditService:
         encryption: EncryptionPort,
         clock: Clock = system_clock,
         facts: FactPort | None = None,
+        keyring: KeyringService | None = None,
     ) -> None:
-        self._trail = AuditTrail(audit, encryption, clock)
+        self._keyring = keyring
+        self._trail = AuditTrail(audit, encryption, clock, keyring)
         self._store = store
         self._facts = facts
 
+    @keyed
     async def memory_history(self, owner: Owner, memory_id: UUID) -> list[HistoryEvent]:
         """Oldest first; MemoryNotFound when the owner has neither the memory nor events of it
         (a memory stored before the audit existed has an empty history)."""
@@ -43,6 +47,7 @@ class AuditService:
             raise MemoryNotFound(memory_id)
         return events
 
+    @keyed
     async def fact_history(self, owner: Owner, fact_id: UUID) -> list[HistoryEvent]:
         """Oldest first; FactNotFound when the owner has neither the fact nor events of it."""
         events = await self._trail.history(owner, (SubjectKind.FACT,), fact_id)

@@ -12,6 +12,7 @@ from memlane.domain.reach import Reach
 from memlane.service import memory_audit
 from memlane.service.actors import acting_as
 from memlane.service.audit_trail import AuditTrail
+from memlane.service.keyring import owners_of
 from memlane.service.part import ServicePart
 from memlane.service.sealing import document_text
 
@@ -72,6 +73,8 @@ class Maintenance(ServicePart):
             rows = [r for r in rows if r.id not in skipped][:batch_size]
             if not rows:
                 return done
+            if self._trail is not None and self._trail.keyring is not None:
+                await self._trail.keyring.ready(owners_of(rows))
             items: list[tuple[Owner, UUID, str]] = []
             for row in rows:
                 try:

@@ -52,6 +52,7 @@ from memlane.service.graph_expansion import GraphExpansion
 from memlane.service.graph_linking import GraphLinker
 from memlane.service.graph_porting import GraphPorting
 from memlane.service.graph_reading import GraphView, Neighbourhood
+from memlane.service.keyring import KeyringService, keyed, keyed_stream
 from memlane.service.maintenance import Maintenance
 from memlane.service.retrieval import Retriever
 from memlane.service.sealing import OnUnreadable, Sealer, document_text
@@ -77,11 +78,14 @@ class MemoryService:
         facts: FactPorts | None = None,
         profile_caps: ProfileCaps | None = None,
         on_unreadable: OnUnreadable | None = None,
+        keyring: KeyringService | None = None,
     ) -> None:
         """Without `graph` memories are islands (no links, no supersession); without `audit`
         changes leave no trail (and open no transaction of their own); without `entities` no
         names are read from them; without `facts` no facts are read or kept. `on_unreadable`
-        hears the id of each memory left out of a read because it does not decrypt."""
+        hears the id of each memory left out of a read because it does not decrypt; `keyring`
+        makes each owner's data key ready at the entry points (None: keys are not in play)."""
+        self._keyring = keyring
         self._store = memories.store
         self._maintenance_port = memories.maintenance
         self._embedder = embedder
@@ -92,7 +96,7 @@ class MemoryService:
         self._writer = Writer(*parts)
         self._retriever = Retriever(*parts)
         self._maintenance = Maintenance(*parts)
-        self._trail = AuditTrail(audit, encryption, clock)
+        self._trail = AuditTrail(audit, encryption, clock, keyring)
         self._writer.record_with(self._trail)
         self._maintenance.record_with(self._trail)
         self._graph: GraphView | None = None
@@ -118,7 +122,9 @@ class MemoryService:
             )
             self._writer.read_facts_with(self._facts.recorder)
             self._retriever.join_facts_with(self._facts.recall)
-            self._topics = TopicService(memories.store, self._facts, self._sealer, clock)
+            self._topics = TopicService(
+                memories.store, self._facts, self._sealer, clock, keyring
+            )
 
     @property
     def policy(self) -> MemoryPolicy:
@@ -139,16 +145,19 @@ class MemoryService:
         return self._topics
 
     # -- writing ---------------------------------------------------------------------------
+    @keyed
     async def remember(self, owner: Owner, new: NewMemory) -> RememberResult:
         """Store one memory, or merge it into a near-duplicate (RememberResult.merged)."""
         return (await self._writer.remember_many(owner, [new]))[0]
 
+    @keyed
     async def remember_many(
         self, owner: Owner, items: Sequence[NewMemory]
     ) -> list[RememberResult]:
         """Store a batch with one embedding call; duplicates within the batch merge too."""
         return await self._writer.remember_many(owner, items)
 
+    @keyed
     async def add_messages(
         self,
         owner: Owner,
@@ -168,6 +177,7 @@ class MemoryService:
             raise InvalidMemory("this memlane runs without graph memory")
         return self._graph
 
+    @keyed
     async def neighbourhood(
         self, owner: Owner, memory_id: UUID, depth: int = 1,
         kinds: Collection[EdgeKind] | None = None,
@@ -175,6 +185,7 @@ class MemoryService:
         """The memory and what lies within `depth` (1-3) edges of it, owner-scoped."""
         return await self._graph_view().neighbourhood(owner, memory_id, depth, kinds)
 
+    @keyed
     async def connect(
         self, owner: Owner, source: UUID, target: UUID, kind: EdgeKind,
         weight: float | None = None,
@@ -182,11 +193,13 @@ class MemoryService:
         """State an edge (causal, temporal or narrative) between two of the owner's memories."""
         return await self._graph_view().connect(owner, source, target, kind, weight)
 
+    @keyed
     async def disconnect(
         self, owner: Owner, source: UUID, target: UUID, kind: EdgeKind | None = None
     ) -> None:
         await self._graph_view().disconnect(owner, source, target, kind)
 
+    @keyed
     async def learn(
         self,
         owner: Owner,
@@ -214,6 +227,7 @@ class MemoryService:
         # Facts come from the question: the answer is the assistant's "I".
         return (await self._writer.remember_many(owner, [new], said=[question]))[0]
 
+    @keyed
     async def update(self, owner: Owner, memory_id: UUID, patch: MemoryPatch) -> Memory:
         """Edit fields; new content is re-embedded, new importance restarts the decay clock."""
         patch = check_patch(patch, self._policy)
@@ -253,12 +267,14 @@ class MemoryService:
             changes.add(*memory_audit.updated(before, memory))
         return self._opened(await self._must_get(owner, memory_id), now)
 
+    @keyed
     async def delete(self, owner: Owner, memory_id: UUID) -> None:
         async with self._trail.change(owner) as changes:
             if not await self._store.delete(owner, memory_id):
                 raise MemoryNotFound(memory_id)
             changes.add(memory_audit.deleted(memory_id))
 
+    @keyed
     async def delete_all(self, owner: Owner) -> int:
         """Erase every memory of the owner and their facts, and their history down to
         tombstones; how many memories there were."""
@@ -269,9 +285,11 @@ class MemoryService:
         return erased
 
     # -- reading ---------------------------------------------------------------------------
+    @keyed
     async def get(self, owner: Owner, memory_id: UUID) -> Memory:
         return self._opened(await self._must_get(owner, memory_id), self._clock())
 
+    @keyed_stream
     async def export(self, owner: Owner) -> AsyncIterator[Memory]:
         """Every memory of the owner, oldest first, decrypted, streamed (one that does not
         decrypt is left out)."""
@@ -280,6 +298,7 @@ class MemoryService:
             if memory is not None:
                 yield memory
 
+    @keyed_stream
     async def export_graph(
         self, owner: Owner, memory_ids: Sequence[UUID]
     ) -> AsyncIterator[dict[str, Any]]:
@@ -292,6 +311,7 @@ class MemoryService:
             async for record in self._facts.porting.records(owner):
                 yield record
 
+    @keyed
     async def import_graph(
         self, owner: Owner, records: Sequence[Mapping[str, Any]], ids: Mapping[UUID, UUID]
     ) -> tuple[int, int]:
@@ -301,6 +321,7 @@ class MemoryService:
             return 0, 0
         return await self._porting.restore(owner, records, ids, self._clock())
 
+    @keyed
     async def import_facts(
         self, owner: Owner, records: Sequence[Mapping[str, Any]], ids: Mapping[UUID, UUID]
     ) -> int:
@@ -310,6 +331,7 @@ class MemoryService:
             return 0
         return await self._facts.porting.restore(owner, records, ids)
 
+    @keyed
     async def search(
         self, owner: Owner, query: str, *, limit: int = 10, min_similarity: float | None = None
     ) -> list[ScoredMemory]:
@@ -318,6 +340,7 @@ class MemoryService:
             owner, query, limit=limit, min_similarity=min_similarity, now=self._clock()
         )
 
+    @keyed
     async def retrieve_context(
         self, owner: Owner, query: str, limit: int | None = None,
         options: ContextOptions | None = None,
@@ -326,6 +349,7 @@ class MemoryService:
         check_options(options or ContextOptions())
         return await self._retriever.retrieve_context(owner, query, limit, options)
 
+    @keyed
     async def prompt_context(
         self, owner: Owner, query: str, limit: int | None = None,
         options: ContextOptions | None = None,
@@ -371,6 +395,7 @@ class MemoryService:
         return stored
 
     # Last: inside the class body this name shadows the builtin `list` in later annotations.
+    @keyed
     async def list(
         self, owner: Owner, filters: MemoryFilter, cursor: Cursor | None, limit: int
     ) -> Page[Memory]:

@@ -21,6 +21,7 @@ from memlane.domain.topics import (
 from memlane.ports.clock import Clock
 from memlane.ports.memories import MemoryStorePort
 from memlane.service.facts import FactService
+from memlane.service.keyring import KeyringService, keyed
 from memlane.service.sealing import Sealer
 
 # Rows read per page while walking an owner's memories (plaintext tags and metadata only;
@@ -44,8 +45,10 @@ class TopicService:
     """Nothing here is stored: every view is computed from memories and facts when asked."""
 
     def __init__(
-        self, store: MemoryStorePort, facts: FactService, sealer: Sealer, clock: Clock
+        self, store: MemoryStorePort, facts: FactService, sealer: Sealer, clock: Clock,
+        keyring: KeyringService | None = None,
     ) -> None:
+        self._keyring = keyring
         self._store = store
         self._facts = facts
         self._sealer = sealer
@@ -61,12 +64,14 @@ class TopicService:
                 return
             cursor = page.next_cursor
 
+    @keyed
     async def topics(self, owner: Owner) -> list[TopicSummary]:
         """Every topic of the owner with its memory count and last activity, newest first."""
         return summarise([
             (topics_of(row.tags, row.metadata), row.created_at) async for row in self._rows(owner)
         ])
 
+    @keyed
     async def topic(self, owner: Owner, name: str) -> TopicView:
         """One topic (case-blind); TopicNotFound when no memory carries it."""
         wanted = " ".join(name.split()).casefold()

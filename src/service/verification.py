@@ -8,6 +8,7 @@ from collections.abc import Callable
 from memlane.domain.integrity import RowKey, UnreadableRow, VerifyReport
 from memlane.ports.clock import Clock, system_clock
 from memlane.ports.integrity import IntegrityPort
+from memlane.service.keyring import KeyringService, owners_of
 from memlane.service.sealing import Sealer
 
 log = logging.getLogger(__name__)
@@ -17,7 +18,11 @@ DEFAULT_BATCH_ROWS = 500
 class Verifier:
     """Streams every memory of every owner in batches and checks each sealed field."""
 
-    def __init__(self, integrity: IntegrityPort, sealer: Sealer, clock: Clock = system_clock):
+    def __init__(
+        self, integrity: IntegrityPort, sealer: Sealer, clock: Clock = system_clock,
+        keyring: KeyringService | None = None,
+    ):
+        self._keyring = keyring
         self._integrity = integrity
         self._sealer = sealer
         self._clock = clock
@@ -37,6 +42,8 @@ class Verifier:
         bad: list[UnreadableRow] = []
         after: RowKey | None = None
         while batch := await self._integrity.sealed_batch(after, batch_rows):
+            if self._keyring is not None:
+                await self._keyring.ready(owners_of(batch))
             found = [
                 UnreadableRow(row.owner, row.id, fields)
                 for row in batch

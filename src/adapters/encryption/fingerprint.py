@@ -4,19 +4,34 @@ plaintext mode) is the one the data was written with."""
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
 from memlane.adapters.encryption.noop import PLAINTEXT_FINGERPRINT
 from memlane.domain.errors import WrongEncryptionKey
 from memlane.ports.installation import InstallationPort
 
 
-def verify_key_fingerprint(stored: str | None, actual: str) -> None:
+def verify_key_fingerprint(
+    stored: str | None, actual: str, rotation: Mapping[str, str] | None = None
+) -> None:
     """Refuse a key (or plaintext mode) other than the one the data was written with.
 
-    `stored` is None on a fresh database: the caller then stores `actual`.
+    `stored` is None on a fresh database: the caller then stores `actual`. `rotation` maps
+    the fingerprints of a rotation's other key files (`.next`, `.previous`) to their paths.
     """
     if stored is None or stored == actual:
         return
+    if rotation and stored in rotation:
+        found = rotation[stored]
+        if found.endswith(".next"):
+            raise WrongEncryptionKey(
+                f"a master-key rotation to {found} finished in the database but the key file "
+                "was not moved into place: run `memlane keys rotate-master` again to finish it"
+            )
+        raise WrongEncryptionKey(
+            f"the data's master key is the one in {found}, not the loaded key file: the "
+            "files of a rotation were moved by hand. Put that key back at encryption_key_path"
+        )
     if stored == PLAINTEXT_FINGERPRINT:
         raise WrongEncryptionKey(
             "existing memories were stored without encryption; switch enable_encryption off "
@@ -52,7 +67,9 @@ async def refuse_new_key_over_data(
     )
 
 
-async def admit_key(installation: InstallationPort, fingerprint: str) -> None:
+async def admit_key(
+    installation: InstallationPort, fingerprint: str, rotation: Mapping[str, str] | None = None
+) -> None:
     """Record the fingerprint on a fresh installation, else check it against the record;
     memories without a recorded fingerprint are refused, never adopted by this key."""
     stored = await installation.key_fingerprint(fingerprint)
@@ -62,4 +79,4 @@ async def admit_key(installation: InstallationPort, fingerprint: str) -> None:
             "(the encryption_key_fingerprint row of memlane_meta is gone): memlane will not "
             "record the loaded key as theirs. Restore that row from a backup"
         )
-    verify_key_fingerprint(stored, fingerprint)
+    verify_key_fingerprint(stored, fingerprint, rotation)

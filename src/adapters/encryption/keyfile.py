@@ -17,7 +17,7 @@ def load_or_create_key(path: str | os.PathLike[str]) -> bytes:
     key_path = Path(path).expanduser()
     if not key_path.exists():
         _create(key_path)
-    return _load(key_path)
+    return load_key(key_path)
 
 
 def _create(key_path: Path) -> None:
@@ -35,10 +35,11 @@ def _create(key_path: Path) -> None:
             os.link(tmp, key_path)
     finally:
         tmp.unlink(missing_ok=True)
-    _fsync_dir(key_path.parent)
+    fsync_dir(key_path.parent)
 
 
-def _load(key_path: Path) -> bytes:
+def load_key(key_path: Path) -> bytes:
+    """The key at `key_path`, checked: a regular private file of exactly 32 bytes."""
     try:
         info = key_path.stat()
     except OSError as exc:
@@ -63,7 +64,7 @@ def _load(key_path: Path) -> bytes:
     return key
 
 
-def _fsync_dir(directory: Path) -> None:
+def fsync_dir(directory: Path) -> None:
     # Makes the new name durable; not every platform can open a directory.
     try:
         fd = os.open(directory, os.O_RDONLY)

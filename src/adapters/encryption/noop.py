@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memlane.adapters.encryption.xchacha import ENVELOPE_VERSION, MIN_ENVELOPE_BYTES
+from memlane.adapters.encryption.xchacha import (
+    DATA_KEY_VERSION,
+    ENVELOPE_VERSION,
+    MIN_ENVELOPE_BYTES,
+)
 from memlane.domain.errors import DecryptionFailed, InvalidMemory
 from memlane.ports.encryption import EncryptionPort, FieldBinding
 
@@ -33,9 +37,9 @@ class NoopEncryptionAdapter(EncryptionPort):
     def open(self, ciphertext: bytes, binding: FieldBinding) -> str:
         data = bytes(ciphertext)
         where = f"{binding.field} of memory {binding.memory_id}"
-        # Text never starts with U+0001; an envelope always does. Refuse to hand
+        # Text never starts with U+0001 or U+0002; an envelope always does. Refuse to hand
         # ciphertext out as content.
-        if len(data) >= MIN_ENVELOPE_BYTES and data[0] == ENVELOPE_VERSION:
+        if len(data) >= MIN_ENVELOPE_BYTES and data[0] in (ENVELOPE_VERSION, DATA_KEY_VERSION):
             raise DecryptionFailed(f"{where} is encrypted but encryption is switched off")
         try:
             return data.decode("utf-8")

@@ -19,6 +19,8 @@ SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM memories)
 ON CONFLICT (key) DO NOTHING
 """
 
+REPLACE_FINGERPRINT = "UPDATE memlane_meta SET value = $3 WHERE key = $1 AND value = $2"
+
 
 class PostgresInstallationAdapter(InstallationPort):
     """Facts about the stored data as a whole, read and written on the pool."""
@@ -36,6 +38,13 @@ class PostgresInstallationAdapter(InstallationPort):
         async with connection_from(self._pool) as connection:
             stored: str | None = await connection.fetchval(sql.GET_META, KEY_FINGERPRINT_META)
         return stored
+
+    async def replace_fingerprint(self, old: str, new: str) -> bool:
+        async with connection_from(self._pool) as connection:
+            status = await connection.execute(
+                REPLACE_FINGERPRINT, KEY_FINGERPRINT_META, old, new
+            )
+        return bool(status.endswith(" 1"))
 
     async def has_memories(self) -> bool:
         async with connection_from(self._pool) as connection:

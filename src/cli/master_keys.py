@@ -1,0 +1,69 @@
+"""`memlane keys rotate-master` and `memlane keys migrate`: the master key and data keys."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from memlane.cli.common import EXIT_ERROR, err, run_async
+from memlane.cli.keys import keys
+from memlane.domain.errors import ConfigurationError, WrongEncryptionKey
+
+
+@keys.command("rotate-master")
+@click.option("--batch", default=500, show_default=True, type=click.IntRange(1, 100_000))
+@click.option("--max-batches", default=None, type=click.IntRange(1), hidden=True)
+@run_async
+async def rotate_master(batch: int, max_batches: int | None) -> None:
+    """Rewrap every data key by a new master key, online; memories are not re-encrypted.
+
+    The first run writes the new key to `<key file>.next`; a rerun (after an interruption)
+    continues with it. At the end the data records the new key, the old file is kept as
+    `<key file>.previous` and the new one takes its place. Prints a JSON summary.
+    """
+    from memlane.container import open_master_rotation
+
+    try:
+        async with open_master_rotation() as job:
+            err.print(f"rotating to the master key in {job.new_key_path}.next "
+                      f"(fingerprint {job.new_fingerprint[:16]}...)")
+            report = await job.rotation.run(
+                job.old_fingerprint, job.new_fingerprint, batch=batch, max_batches=max_batches,
+                progress=lambda done: err.print(f"rotate-master: {done} keys rewrapped"),
+            )
+    except (ConfigurationError, WrongEncryptionKey) as exc:
+        err.print(f"[red]memlane: keys rotate-master:[/] {exc}")
+        raise SystemExit(EXIT_ERROR) from exc
+    click.echo(json.dumps({
+        "master_key_id": report.master_id, "rewrapped": report.rewrapped,
+        "remaining": report.remaining, "finished": report.finished,
+    }))
+    if not report.finished:
+        err.print("rotate-master: interrupted; run it again to continue")
+        raise SystemExit(EXIT_ERROR)
+    if report.remaining:
+        err.print(f"rotate-master: {report.remaining} keys were created meanwhile by processes "
+                  "still on the old key: restart them, then run rotate-master again")
+
+
+@keys.command("migrate")
+@click.option("--batch", default=500, show_default=True, type=click.IntRange(1, 100_000))
+@run_async
+async def migrate_keys(batch: int) -> None:
+    """Re-seal every version-1 ciphertext (sealed with the master key itself) under its
+    owner's data key, so erasing a user shreds it. Resumable, safe while memlane runs.
+    Prints a JSON summary."""
+    from memlane.container import open_key_migration
+
+    async with open_key_migration() as migration:
+        report = await migration.run(
+            batch=batch,
+            progress=lambda column, done: err.print(f"keys migrate: {column}: {done} re-sealed"),
+        )
+    click.echo(json.dumps({"resealed": report.resealed, "total": report.total,
+                           "unreadable": report.unreadable}))
+    if report.unreadable:
+        err.print(f"keys migrate: {report.unreadable} ciphertexts do not decrypt and were left "
+                  "as they are: see `memlane verify`")
+        raise SystemExit(EXIT_ERROR)
