@@ -1,0 +1,36 @@
+"""The DataKeyPort contract on real PostgreSQL, and the root's rule on a database of its own."""
+
+from __future__ import annotations
+
+import asyncpg
+import pytest
+
+from memlane.adapters.postgres.data_keys import PostgresDataKeyAdapter
+from memlane.adapters.postgres.pool import create_pool
+from memlane.domain.keyring import ROOT
+from memlane.domain.model import Owner
+from memlane.ports.keyring import DataKeyPort
+from tests.contract.data_key_contract import DataKeyPortContract, wrapped
+
+pytestmark = pytest.mark.integration
+
+
+class TestPostgresDataKeys(DataKeyPortContract):
+    @pytest.fixture
+    def data_keys(self, pg_pool: asyncpg.Pool) -> DataKeyPort:
+        return PostgresDataKeyAdapter(pg_pool)
+
+
+async def test_the_root_is_created_into_an_empty_table_and_never_replaced(
+    fresh_database_url: str, owner: Owner
+) -> None:
+    pool = await create_pool(fresh_database_url, min_size=1, max_size=2)
+    try:
+        store = PostgresDataKeyAdapter(pool)
+        root = wrapped(ROOT)
+        assert await store.create([root]) == [root]
+        await store.create([wrapped(owner)])
+        await store.destroy(ROOT)  # lost (a bad restore): a new root would match no index
+        assert await store.create([wrapped(ROOT)]) == []
+    finally:
+        await pool.close()
