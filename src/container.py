@@ -410,7 +410,8 @@ async def open_master_rotation(
         store = PostgresDataKeyAdapter(database.pool)
         if await installation.recorded_fingerprint() == key_fingerprint(old):
             # Data written before data keys existed: its root (the old master) is kept first.
-            await KeyringService(store, XChaChaKeyring(old)).start()
+            old_ring = XChaChaKeyring(old, functools.partial(load_masters, key_path))
+            await KeyringService(store, old_ring).start()
         target = XChaChaKeyring(new, functools.partial(load_masters, key_path))
         await asyncio.to_thread(target.refresh)
         install = functools.partial(install_next, key_path)

@@ -8,7 +8,6 @@ import click
 
 from memlane.cli.common import EXIT_ERROR, err, run_async
 from memlane.cli.keys import keys
-from memlane.domain.errors import ConfigurationError, WrongEncryptionKey
 
 
 @keys.command("rotate-master")
@@ -24,17 +23,14 @@ async def rotate_master(batch: int, max_batches: int | None) -> None:
     """
     from memlane.container import open_master_rotation
 
-    try:
-        async with open_master_rotation() as job:
-            err.print(f"rotating to the master key in {job.new_key_path}.next "
-                      f"(fingerprint {job.new_fingerprint[:16]}...)")
-            report = await job.rotation.run(
-                job.old_fingerprint, job.new_fingerprint, batch=batch, max_batches=max_batches,
-                progress=lambda done: err.print(f"rotate-master: {done} keys rewrapped"),
-            )
-    except (ConfigurationError, WrongEncryptionKey) as exc:
-        err.print(f"[red]memlane: keys rotate-master:[/] {exc}")
-        raise SystemExit(EXIT_ERROR) from exc
+    # A wrong or missing key exits 78 (EX_CONFIG) with its message, as at every startup.
+    async with open_master_rotation() as job:
+        err.print(f"rotating to the master key in {job.new_key_path}.next "
+                  f"(fingerprint {job.new_fingerprint[:16]}...)")
+        report = await job.rotation.run(
+            job.old_fingerprint, job.new_fingerprint, batch=batch, max_batches=max_batches,
+            progress=lambda done: err.print(f"rotate-master: {done} keys rewrapped"),
+        )
     click.echo(json.dumps({
         "master_key_id": report.master_id, "rewrapped": report.rewrapped,
         "remaining": report.remaining, "finished": report.finished,
