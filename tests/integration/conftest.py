@@ -40,6 +40,19 @@ async def embedder() -> AsyncIterator[OnnxEmbeddingAdapter]:
     await adapter.close()
 
 
+@pytest.fixture
+async def fresh_pool(fresh_database_url: str) -> AsyncIterator[asyncpg.Pool]:
+    """A pool on a database of its own (installation-wide state: the root key, the
+    fingerprint, every row of a table)."""
+    from memlane.adapters.postgres.pool import create_pool
+
+    pool = await create_pool(fresh_database_url, min_size=1, max_size=4)
+    try:
+        yield pool
+    finally:
+        await pool.close()
+
+
 def build_service(
     pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter, key: bytes, **recall: Any
 ) -> MemoryService:

@@ -5,7 +5,7 @@ and a master-key rotation interrupted then resumed while another process keeps r
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import asyncpg
 import pytest
@@ -19,7 +19,6 @@ from memlane.adapters.postgres.audit_adapter import postgres_audit_ports
 from memlane.adapters.postgres.data_keys import PostgresDataKeyAdapter
 from memlane.adapters.postgres.installation_adapter import PostgresInstallationAdapter
 from memlane.adapters.postgres.memory_ports import postgres_memory_ports
-from memlane.adapters.postgres.pool import create_pool
 from memlane.adapters.postgres.sealed_fields import PostgresSealedFieldsAdapter
 from memlane.domain.errors import DecryptionFailed
 from memlane.domain.model import MemoryFilter, NewMemory, Owner
@@ -55,15 +54,6 @@ class Process:
     async def texts(self, owner: Owner) -> list[str]:
         page = await self.service.list(owner, MemoryFilter(), None, 100)
         return sorted(m.content for m in page.items)
-
-
-@pytest.fixture
-async def fresh_pool(fresh_database_url: str) -> AsyncIterator[asyncpg.Pool]:
-    pool = await create_pool(fresh_database_url, min_size=1, max_size=4)
-    try:
-        yield pool
-    finally:
-        await pool.close()
 
 
 async def started(process: Process) -> Process:

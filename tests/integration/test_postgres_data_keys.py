@@ -6,7 +6,6 @@ import asyncpg
 import pytest
 
 from memlane.adapters.postgres.data_keys import PostgresDataKeyAdapter
-from memlane.adapters.postgres.pool import create_pool
 from memlane.domain.keyring import ROOT
 from memlane.domain.model import Owner
 from memlane.ports.keyring import DataKeyPort
@@ -22,15 +21,11 @@ class TestPostgresDataKeys(DataKeyPortContract):
 
 
 async def test_the_root_is_created_into_an_empty_table_and_never_replaced(
-    fresh_database_url: str, owner: Owner
+    fresh_pool: asyncpg.Pool, owner: Owner
 ) -> None:
-    pool = await create_pool(fresh_database_url, min_size=1, max_size=2)
-    try:
-        store = PostgresDataKeyAdapter(pool)
-        root = wrapped(ROOT)
-        assert await store.create([root]) == [root]
-        await store.create([wrapped(owner)])
-        await store.destroy(ROOT)  # lost (a bad restore): a new root would match no index
-        assert await store.create([wrapped(ROOT)]) == []
-    finally:
-        await pool.close()
+    store = PostgresDataKeyAdapter(fresh_pool)
+    root = wrapped(ROOT)
+    assert await store.create([root]) == [root]
+    await store.create([wrapped(owner)])
+    await store.destroy(ROOT)  # lost (a bad restore): a new root would match no index
+    assert await store.create([wrapped(ROOT)]) == []

@@ -67,6 +67,7 @@ class XChaChaEncryptionAdapter(EncryptionPort):
         self._header = bytes([ENVELOPE_VERSION]) + self._key_id
         self._tenant_keys: dict[str, bytes] = {}
         self._keyring = keyring
+        self._root_id: tuple[bytes, bytes] | None = None  # the root key and its v1 key id
 
     @property
     def enabled(self) -> bool:
@@ -138,7 +139,9 @@ class XChaChaEncryptionAdapter(EncryptionPort):
             return self._key
         if self._keyring is not None:
             root = self._keyring.root()
-            if bytes.fromhex(key_fingerprint(root))[:KEY_ID_BYTES] == key_id:
+            if self._root_id is None or self._root_id[0] != root:
+                self._root_id = (root, bytes.fromhex(key_fingerprint(root))[:KEY_ID_BYTES])
+            if self._root_id[1] == key_id:
                 return root
         raise DecryptionFailed(
             f"{where} was sealed with key {key_id.hex()}, not the loaded key "
