@@ -9,11 +9,13 @@ from datetime import UTC, datetime, timedelta
 from uuid import uuid4
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memlane.adapters.encryption.keyring import XChaChaKeyring, master_id
 from memlane.adapters.encryption.noop import NoopEncryptionAdapter
 from memlane.adapters.encryption.xchacha import DATA_KEY_VERSION, XChaChaEncryptionAdapter
-from memlane.domain.errors import DecryptionFailed
+from memlane.domain.errors import DecryptionFailed, InvalidMemory
 from memlane.domain.keyring import ROOT, KeyringNotReady, UnknownMasterKey
 from memlane.domain.model import Owner
 from memlane.ports.encryption import FieldBinding
@@ -222,3 +224,23 @@ def test_plaintext_mode_refuses_to_hand_out_a_version_2_envelope() -> None:
     sealed = bytes([DATA_KEY_VERSION]) + os.urandom(60)
     with pytest.raises(DecryptionFailed):
         NoopEncryptionAdapter().open(sealed, bound(ALICE))
+
+
+@given(text=st.text(max_size=300), user=st.text(min_size=1, max_size=20))
+@settings(max_examples=60, deadline=None)
+def test_any_text_of_any_owner_round_trips_under_its_data_key_and_nowhere_else(
+    text: str, user: str
+) -> None:
+    master = bytes(range(32))
+    ring = XChaChaKeyring(master)
+    owner, other = Owner("acme", user), Owner("acme", user + "x")
+    ring.install([ring.mint(owner), ring.mint(other)], (), T0)
+    crypto = XChaChaEncryptionAdapter(master, ring)
+    binding = bound(owner)
+    try:
+        sealed = crypto.seal(text, binding)
+    except InvalidMemory:
+        return  # lone surrogates are not text memlane stores
+    assert crypto.open(sealed, binding) == text
+    with pytest.raises(DecryptionFailed):
+        crypto.open(sealed, replace(binding, user_id=other.user_id))
