@@ -120,16 +120,16 @@ class AuditTrail:
                 await self._ports.log.append(owner, self._entries(owner, changes.items))
 
     async def erase(self, owner: Owner, changes: Changes, **counts: int) -> int:
-        """Tombstone the owner's events (inside `change`) and record the erasure after them,
-        with `counts` of what else it removed (memories_deleted=…, facts_deleted=…)."""
+        """Destroy the owner's data key, tombstone their events (inside `change`) and record
+        the erasure after them, with `counts` of what else it removed (memories_deleted=…)."""
+        if self.keyring is not None:
+            # Crypto-shredding: the owner's key goes in this transaction.
+            await self.keyring.destroy(owner)
         if self._ports is None:
             return 0
+        # The erasure's own event (counts only) is sealed under a fresh key.
+        await self._key_for_write(owner)
         erased = await self._ports.log.erase(owner)
-        if self.keyring is not None:
-            # Crypto-shredding: the owner's key goes in this transaction; the erasure's own
-            # event (counts only) is sealed under a fresh key.
-            await self.keyring.destroy(owner)
-            await self._key_for_write(owner)
         changes.add(Change(SubjectKind.OWNER, OWNER_SUBJECT, EventKind.ERASURE,
                            {"events_erased": erased, **counts}))
         return erased
