@@ -18,6 +18,7 @@ from memlane.domain.facts import (
     validate_user_fact_score,
 )
 from memlane.domain.model import Owner
+from memlane.domain.text_rules import has_nul, is_blank
 
 MAX_FACT_CHARS = 500
 # Relations are a vocabulary ("works_at", "allergic_to"), stored in plaintext like a memory's
@@ -97,8 +98,12 @@ class FactPatch:
 def check_text(part: str, value: str) -> str:
     """A subject or object: trimmed, not empty, at most MAX_FACT_CHARS."""
     cleaned = " ".join(value.split())
-    if not cleaned:
-        raise InvalidFact(f"a fact's {part} must not be empty")
+    # The same rule as a memory's content: zero-width or other invisible characters alone
+    # are nothing to remember (and NUL cannot be stored).
+    if is_blank(cleaned):
+        raise InvalidFact(f"a fact's {part} must not be empty or invisible")
+    if has_nul(cleaned):
+        raise InvalidFact(f"a fact's {part} must not contain NUL characters")
     if len(cleaned) > MAX_FACT_CHARS:
         raise InvalidFact(f"a fact's {part} must be at most {MAX_FACT_CHARS} characters")
     return cleaned
