@@ -108,7 +108,9 @@ class MemoryService:
                 EntityRecall(entities, memories.search, encryption, policy.graph)
             )
         self._porting = None if graph is None else GraphPorting(graph, self._names, policy.graph)
-        self._conversations = Conversations(self._writer, memories.store, graph, policy, clock)
+        self._conversations = Conversations(
+            self._writer, memories.store, self._sealer, graph, policy, clock
+        )
         # -- facts (issue 13) --
         self._facts: FactService | None = None
         self._topics: TopicService | None = None
@@ -378,7 +380,8 @@ class MemoryService:
         if limit < 1:
             raise InvalidMemory("limit must be at least 1")
         check_filter(filters)
-        page = await self._store.list(owner, filters, cursor, limit)
+        wanted = self._sealer.attributes.index_filter(owner.tenant, filters)
+        page = await self._store.list(owner, wanted, cursor, limit)
         now = self._clock()
         opened = (self._sealer.readable(s, now) for s in page.items)
         # A row that does not decrypt is left out; the cursor still moves past it.

@@ -46,16 +46,18 @@ WITH bad AS (
     DELETE FROM memories AS m USING bad
     WHERE m.tenant = bad.tenant AND m.user_id = bad.user_id AND m.id = bad.id
     RETURNING m.tenant, m.user_id, m.id, bad.fields, m.memory_type, m.content, m.summary,
-              m.conversation_id, m.tags, m.metadata, m.pinned, m.embedding::real[] AS embedding,
+              m.conversation_id, m.tags, m.metadata, m.attributes, m.pinned,
+              m.embedding::real[] AS embedding,
               m.embedding_model, m.created_at, m.updated_at
 ), moved AS (
     INSERT INTO memory_quarantine (
         tenant, user_id, id, unreadable, quarantined_at, memory_type, content, summary,
-        conversation_id, tags, metadata, pinned, embedding, embedding_model, created_at,
-        updated_at, importance, base_importance, access_count, accessed_at
+        conversation_id, tags, metadata, attributes, pinned, embedding, embedding_model,
+        created_at, updated_at, importance, base_importance, access_count, accessed_at
     )
     SELECT w.tenant, w.user_id, w.id, string_to_array(w.fields, ','), $5, w.memory_type,
-           w.content, w.summary, w.conversation_id, w.tags, w.metadata, w.pinned, w.embedding,
+           w.content, w.summary, w.conversation_id, w.tags, w.metadata, w.attributes, w.pinned,
+           w.embedding,
            w.embedding_model, w.created_at, w.updated_at, h.importance, h.base_importance,
            h.access_count, h.accessed_at
     FROM wide AS w

@@ -69,6 +69,7 @@ def to_stored(record: Mapping[str, Any]) -> StoredMemory:
         embedding=_embedding(record["embedding"]),
         embedding_model=record["embedding_model"],
         keywords=tuple(record["keywords"]),
+        attributes=None if record["attributes"] is None else bytes(record["attributes"]),
     )
 
 
