@@ -34,6 +34,7 @@ from memlane.adapters.postgres.installation_adapter import PostgresInstallationA
 from memlane.adapters.postgres.integrity_adapter import PostgresIntegrityAdapter
 from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
+from memlane.adapters.postgres.legacy_rows_adapter import PostgresLegacyRowsAdapter
 from memlane.adapters.postgres.memory_ports import postgres_memory_ports
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.audit import AuditPort, AuditPorts
@@ -47,6 +48,7 @@ from memlane.service.chat_import import ChatImporter
 from memlane.service.history import AuditService
 from memlane.service.keys import KeyService
 from memlane.service.knowledge_graph import KnowledgeGraphService
+from memlane.service.legacy_sealing import LegacySealer
 from memlane.service.memory_service import MemoryService
 from memlane.service.sealing import OnUnreadable, Sealer
 from memlane.service.verification import Verifier
@@ -216,6 +218,10 @@ class Container(containers.DeclarativeContainer):
     # `memlane verify`: every ciphertext checked, bad rows quarantined
     integrity = providers.Singleton(PostgresIntegrityAdapter, pool)
     verifier = providers.Singleton(_verifier, integrity, encryption, keywords, policy)
+    # `memlane seal-existing`: attributes stored in plaintext before migration 0110, sealed
+    legacy_sealer = providers.Singleton(
+        LegacySealer, providers.Singleton(PostgresLegacyRowsAdapter, pool), encryption
+    )
     # The reference MCP memory server's knowledge graph, on the memories and edges above.
     knowledge_graph = providers.Singleton(KnowledgeGraphService, service, encryption, graph)
     worker = providers.Resource(
@@ -326,6 +332,16 @@ async def open_verifier(settings: Settings | None = None) -> AsyncIterator[Verif
 
 
 @asynccontextmanager
+async def open_legacy_sealer(settings: Settings | None = None) -> AsyncIterator[LegacySealer]:
+    """Sealing rows stored before migration 0110 (`memlane seal-existing`), no model."""
+    container = Container(settings=settings or load_settings())
+    try:
+        yield await container.legacy_sealer()  # type: ignore[misc]
+    finally:
+        await container.shutdown_resources()  # type: ignore[misc]
+
+
+@asynccontextmanager
 async def open_audit_log(settings: Settings | None = None) -> AsyncIterator[AuditPort]:
     """The audit log without the model or the key (`memlane verify-audit`)."""
     container = Container(settings=settings or load_settings())
@@ -367,6 +383,7 @@ __all__ = [
     "open_audit_log",
     "open_database",
     "open_keys",
+    "open_legacy_sealer",
     "open_memlane",
     "open_verifier",
     "prepare_embedding_model",

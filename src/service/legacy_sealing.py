@@ -1,0 +1,64 @@
+"""`memlane seal-existing`: seal the tags, metadata and conversation ids stored in plaintext
+before migration 0110, in batches that each commit (stop it any time, run it again)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from memlane.domain.integrity import RowKey
+from memlane.domain.legacy_rows import LegacyRow, SealedRow, SealReport
+from memlane.ports.encryption import EncryptionPort
+from memlane.ports.legacy_rows import LegacyRowsPort
+from memlane.service.attributes import Attributes, AttributeSealer
+
+log = logging.getLogger(__name__)
+DEFAULT_BATCH_ROWS = 500
+
+
+class LegacySealer:
+    """Walks the unsealed rows of every owner (live, then quarantined) and seals them."""
+
+    def __init__(self, rows: LegacyRowsPort, encryption: EncryptionPort) -> None:
+        self._rows = rows
+        self._attributes = AttributeSealer(encryption)
+
+    async def seal_existing(
+        self, *, batch_rows: int = DEFAULT_BATCH_ROWS, progress: Callable[[int], None] | None = None
+    ) -> SealReport:
+        """Seal every legacy row; `progress` hears the rows sealed so far. Reads keep working
+        throughout: a row is either wholly plaintext or wholly sealed."""
+        if batch_rows < 1:
+            raise ValueError("batch_rows must be at least 1")
+        sealed = await self._pass(batch_rows, False, progress, 0)
+        quarantined = await self._pass(batch_rows, True, progress, sealed)
+        remaining = await self._rows.count_legacy()
+        log.info("seal-existing: %d memories and %d quarantined rows sealed, %d left",
+                 sealed, quarantined, remaining)
+        return SealReport(sealed=sealed, quarantined_sealed=quarantined, remaining=remaining)
+
+    async def _pass(
+        self, batch_rows: int, quarantined: bool, progress: Callable[[int], None] | None,
+        done_before: int,
+    ) -> int:
+        done = 0
+        after: RowKey | None = None
+        while batch := await self._rows.legacy_batch(after, batch_rows, quarantined=quarantined):
+            done += await self._rows.store_sealed(
+                [self._sealed(row) for row in batch], quarantined=quarantined
+            )
+            last = batch[-1]
+            after = (last.owner.tenant, last.owner.user_id, last.memory_id)
+            if progress is not None:
+                progress(done_before + done)
+        return done
+
+    def _sealed(self, row: LegacyRow) -> SealedRow:
+        columns = self._attributes.seal(
+            row.owner, row.memory_id,
+            Attributes(row.tags, dict(row.metadata), row.conversation_id),
+        )
+        return SealedRow(
+            row.owner, row.memory_id, columns.sealed, columns.tag_tokens,
+            columns.conversation_token,
+        )
