@@ -204,6 +204,7 @@ class Container(containers.DeclarativeContainer):
     history = providers.Singleton(
         AuditService, audit, providers.Callable(attrgetter("store"), memories), encryption,
         facts=providers.Callable(lambda ports: None if ports is None else ports.store, facts),
+        on_unreadable=on_unreadable,
     )
     key_cache_s = providers.Callable(attrgetter("auth.key_cache_s"), settings)
     keys = providers.Singleton(KeyService, api_keys, cache_ttl_s=key_cache_s)

@@ -22,7 +22,7 @@ from memlane.domain.errors import (
     MemoryUnreadable,
     StorageUnavailable,
 )
-from memlane.domain.fact_records import FactNotFound
+from memlane.domain.fact_records import FactNotFound, FactUnreadable
 from memlane.domain.text_rules import clipped
 from memlane.domain.topics import TopicNotFound
 
@@ -128,6 +128,12 @@ def handle_domain(request: Request[Any, Any, Any], exc: MemlaneError) -> Respons
         # Its own type, so a client tells a missing memory from a user outside its reach.
         return problem(
             404, "memory-not-found", "no such memory", request, memory_id=str(exc.memory_id)
+        )
+    if isinstance(exc, FactUnreadable):
+        return problem(
+            409, "fact-unreadable",
+            "this fact is damaged and cannot be decrypted; delete it or restore it from a "
+            "backup", request, fact_id=str(exc.memory_id),
         )
     if isinstance(exc, MemoryUnreadable):
         # 409: the memory is there and the request is sound, but the row's state (a ciphertext

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.errors import MemoryNotFound
+from memlane.domain.errors import MemoryNotFound, MemoryUnreadable
 from memlane.domain.facts import (
     RELATION_TYPES,
     USER,
@@ -26,6 +26,15 @@ MAX_FACT_CHARS = 500
 RELATION_PATTERN = re.compile(r"^[a-z][a-z_]{0,39}$")
 # A fact the user stated directly carries this importance in the profile (no memory to ask).
 STATED_IMPORTANCE = 1.0
+
+
+class FactUnreadable(MemoryUnreadable):
+    """The owner's fact exists but its subject or object does not decrypt (a damaged row):
+    left out of lists, profile, recall and export; refused by id (`fact-unreadable`)."""
+
+    def __init__(self, fact_id: object) -> None:
+        super().__init__(fact_id)
+        self.args = (f"fact {fact_id} cannot be decrypted",)
 
 
 class FactNotFound(MemoryNotFound):

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID, uuid4
 
-from memlane.domain.errors import DecryptionFailed
 from memlane.domain.fact_ledger import (
     LedgerChanges,
     Statement,
@@ -107,13 +106,7 @@ class FactRecorder:
         return changes
 
     def _opened(self, rows: Sequence[StoredFact]) -> list[Fact]:
-        opened: list[Fact] = []
-        for row in rows:
-            try:
-                opened.append(self._sealer.open(row))
-            except DecryptionFailed:
-                log.warning("fact %s does not decrypt; left out", row.id)
-        return opened
+        return self._sealer.readable_all(rows)
 
     async def _link(self, owner: Owner, changes: LedgerChanges, now: datetime) -> None:
         """newer memory --supersedes--> older memory, for each fact a new one replaced."""

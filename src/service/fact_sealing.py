@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from memlane.domain.fact_records import StoredFact
+import logging
+from collections.abc import Callable, Iterable
+from uuid import UUID
+
+from memlane.domain.errors import DecryptionFailed
+from memlane.domain.fact_records import FactUnreadable, StoredFact
 from memlane.domain.facts import Fact, normalise
 from memlane.domain.model import Owner
 from memlane.ports.encryption import EncryptionPort, FieldBinding
 
+log = logging.getLogger(__name__)
 # A prefix keeps a fact's index apart from a memory's lexical term of the same text.
 _INDEX_PREFIX = "fact\x1f"
 
@@ -14,8 +20,11 @@ _INDEX_PREFIX = "fact\x1f"
 class FactSealer:
     """Fact <-> StoredFact for one EncryptionPort."""
 
-    def __init__(self, encryption: EncryptionPort) -> None:
+    def __init__(
+        self, encryption: EncryptionPort, on_unreadable: Callable[[UUID], None] | None = None
+    ) -> None:
         self._encryption = encryption
+        self._on_unreadable = on_unreadable
 
     def index(self, owner: Owner, text: str) -> str:
         """The blind index of a subject or object: a keyed hash of its normalised form."""
@@ -52,6 +61,29 @@ class FactSealer:
             valid_until=stored.valid_until, superseded_by=stored.superseded_by,
             source_time=stored.source_time,
         )
+
+
+    def opened(self, stored: StoredFact) -> Fact:
+        """The fact asked for by id; FactUnreadable (fact-unreadable) when it is damaged."""
+        fact = self.readable(stored)
+        if fact is None:
+            raise FactUnreadable(stored.id)
+        return fact
+
+    def readable(self, stored: StoredFact) -> Fact | None:
+        """The opened fact, or None when a field does not decrypt: the damaged fact is left
+        out (warned by id, counted) instead of failing the whole list, profile or export."""
+        try:
+            return self.open(stored)
+        except DecryptionFailed:
+            log.warning("fact %s does not decrypt: left out of this read", stored.id)
+            if self._on_unreadable is not None:
+                self._on_unreadable(stored.id)
+            return None
+
+    def readable_all(self, rows: Iterable[StoredFact]) -> list[Fact]:
+        """The facts of `rows` that open, in order."""
+        return [fact for row in rows if (fact := self.readable(row)) is not None]
 
 
 def _binding(owner: Owner, fact: Fact | StoredFact, part: str) -> FieldBinding:

@@ -15,6 +15,7 @@ from memlane.ports.encryption import EncryptionPort
 from memlane.ports.facts import FactPort
 from memlane.ports.memories import MemoryStorePort
 from memlane.service.audit_trail import AuditTrail, HistoryEvent
+from memlane.service.sealing import OnUnreadable, of_kind
 
 # A memory's history shows its own events and those of the edges it is an end of.
 MEMORY_SUBJECTS = (SubjectKind.MEMORY, SubjectKind.EDGE)
@@ -30,8 +31,11 @@ class AuditService:
         encryption: EncryptionPort,
         clock: Clock = system_clock,
         facts: FactPort | None = None,
+        on_unreadable: OnUnreadable | None = None,
     ) -> None:
-        self._trail = AuditTrail(audit, encryption, clock)
+        """`on_unreadable` hears each event left out of a history (its payload is damaged)."""
+        listener = None if on_unreadable is None else of_kind(on_unreadable, "audit")
+        self._trail = AuditTrail(audit, encryption, clock, listener)
         self._store = store
         self._facts = facts
 

@@ -54,7 +54,7 @@ from memlane.service.graph_porting import GraphPorting
 from memlane.service.graph_reading import GraphView, Neighbourhood
 from memlane.service.maintenance import Maintenance
 from memlane.service.retrieval import Retriever
-from memlane.service.sealing import OnUnreadable, Sealer, document_text
+from memlane.service.sealing import OnUnreadable, Sealer, document_text, of_kind
 from memlane.service.topics import TopicService
 from memlane.service.validation import check_filter, check_options, check_patch
 from memlane.service.writing import Writer
@@ -116,7 +116,8 @@ class MemoryService:
         self._topics: TopicService | None = None
         if facts is not None:
             self._facts = FactService.build(
-                facts, encryption, memories, graph, policy, clock, profile_caps, self._trail
+                facts, encryption, memories, graph, policy, clock, profile_caps, self._trail,
+                None if on_unreadable is None else of_kind(on_unreadable, "fact"),
             )
             self._writer.read_facts_with(self._facts.recorder)
             self._retriever.join_facts_with(self._facts.recall)
@@ -386,3 +387,4 @@ class MemoryService:
         opened = (self._sealer.readable(s, now) for s in page.items)
         # A row that does not decrypt is left out; the cursor still moves past it.
         return Page([m for m in opened if m is not None], page.next_cursor)
+

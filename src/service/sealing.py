@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 from uuid import UUID
 
 from memlane.domain.decay import importance_at
@@ -29,7 +29,15 @@ SPEAKER_KEY = "speaker"
 log = logging.getLogger(__name__)
 # Told the id of every memory that fails to decrypt on a read (the API counts them in a
 # metric); never its content, which nobody has.
-OnUnreadable = Callable[[UUID], None]
+class OnUnreadable(Protocol):
+    """Hears each record left out of a read: its id and kind ("memory", "fact", "audit")."""
+
+    def __call__(self, record_id: UUID, kind: str = "memory", /) -> None: ...
+
+
+def of_kind(listener: OnUnreadable, kind: str) -> Callable[[UUID], None]:
+    """`listener` told the kind of record it hears of (the metric counts kinds apart)."""
+    return lambda record_id: listener(record_id, kind)
 
 
 def speaker_of(metadata: Mapping[str, Any]) -> str | None:
