@@ -9,7 +9,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memlane.domain.facts import RELATION_TYPES, Fact, FactType, TimeSpan
-from memlane.domain.text_rules import is_blank
 from memlane.domain.profile import (
     PROFILE_HEADER,
     TYPE_ORDER,
@@ -17,6 +16,7 @@ from memlane.domain.profile import (
     build_profile,
     render_profile,
 )
+from memlane.domain.text_rules import is_blank
 
 NOW = datetime(2030, 6, 1, tzinfo=UTC)
 RELATION_OF = {t: next(r for r, ft in RELATION_TYPES.items() if ft is t) for t in FactType}
