@@ -13,7 +13,11 @@ _log = logging.getLogger(__name__)
 # parameters (log_statement, the duration and sample settings, log_parameter_max_length*),
 # the statement of a failed command (log_min_error_statement), and the DETAIL, HINT, QUERY
 # and CONTEXT lines of an error, which quote key values, rows, JSON input and PL/pgSQL
-# variables (log_error_verbosity = terse keeps the message line alone). All are reloadable.
+# variables (log_error_verbosity = terse keeps the message line alone). Even that line can
+# quote input ('invalid input syntax for type integer: "..."'), so a client's errors and
+# warnings are not logged at all (log_min_messages = log keeps the server's own LOG, FATAL and
+# PANIC lines: start, stop, checkpoints); the client gets the error, and memlane's own log
+# names its kind without the values. All are reloadable.
 NO_VALUE_LOGGING: dict[str, str] = {
     "log_statement": "none",
     "log_duration": "off",
@@ -24,6 +28,7 @@ NO_VALUE_LOGGING: dict[str, str] = {
     "log_parameter_max_length_on_error": "0",
     "log_min_error_statement": "panic",
     "log_error_verbosity": "terse",
+    "log_min_messages": "log",
     "log_replication_commands": "off",
     "debug_print_parse": "off",
     "debug_print_rewritten": "off",
