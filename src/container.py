@@ -28,6 +28,7 @@ from memlane.adapters.postgres.audit_adapter import postgres_audit_ports
 from memlane.adapters.postgres.database import Database
 from memlane.adapters.postgres.entity_adapter import PostgresEntityAdapter
 from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
+from memlane.adapters.postgres.fact_scan_adapter import PostgresFactScanAdapter
 from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
 from memlane.adapters.postgres.import_ledger import PostgresImportLedgerAdapter
 from memlane.adapters.postgres.installation_adapter import PostgresInstallationAdapter
@@ -151,8 +152,13 @@ def _verifier(
     encryption: EncryptionPort,
     keywords: SnowballKeywordAdapter,
     policy: MemoryPolicy,
+    facts: PostgresFactScanAdapter,
+    audit: AuditPorts,
 ) -> Verifier:
-    return Verifier(integrity, Sealer(encryption, keywords, policy.base_rate))
+    return Verifier(
+        integrity, Sealer(encryption, keywords, policy.base_rate),
+        encryption=encryption, facts=facts, audit=audit.log,
+    )
 
 
 class Container(containers.DeclarativeContainer):
@@ -218,7 +224,10 @@ class Container(containers.DeclarativeContainer):
     )
     # `memlane verify`: every ciphertext checked, bad rows quarantined
     integrity = providers.Singleton(PostgresIntegrityAdapter, pool)
-    verifier = providers.Singleton(_verifier, integrity, encryption, keywords, policy)
+    verifier = providers.Singleton(
+        _verifier, integrity, encryption, keywords, policy,
+        providers.Singleton(PostgresFactScanAdapter, pool), audit,
+    )
     # `memlane seal-existing`: attributes stored in plaintext before migration 0110, sealed
     legacy_sealer = providers.Singleton(
         LegacySealer, providers.Singleton(PostgresLegacyRowsAdapter, pool), encryption

@@ -85,6 +85,18 @@ def _binding(owner: Owner, event_id: UUID) -> FieldBinding:
     return FieldBinding(owner.tenant, owner.user_id, event_id, PAYLOAD_FIELD)
 
 
+def payload_opens(encryption: EncryptionPort, event: AuditEvent) -> bool:
+    """Whether an event's sealed payload decrypts (a tombstone has none: it does)."""
+    payload = event.entry.payload
+    if payload is None:
+        return True
+    try:
+        json.loads(encryption.open(payload, _binding(event.owner, event.entry.id)))
+    except (DecryptionFailed, ValueError):
+        return False
+    return True
+
+
 class AuditTrail:
     """Without ports (`None`) it records nothing and opens no transaction: the old write path."""
 

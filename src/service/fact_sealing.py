@@ -81,6 +81,16 @@ class FactSealer:
                 self._on_unreadable(stored.id)
             return None
 
+    def unreadable_fields(self, stored: StoredFact) -> tuple[str, ...]:
+        """The sealed fields of a fact that do not decrypt (`memlane verify`); empty if none."""
+        bad: list[str] = []
+        for part, sealed in (("subject", stored.subject), ("object", stored.object)):
+            try:
+                self._encryption.open(sealed, _binding(stored.owner, stored, part))
+            except DecryptionFailed:
+                bad.append(part)
+        return tuple(bad)
+
     def readable_all(self, rows: Iterable[StoredFact]) -> list[Fact]:
         """The facts of `rows` that open, in order."""
         return [fact for row in rows if (fact := self.readable(row)) is not None]
