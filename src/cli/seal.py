@@ -21,6 +21,7 @@ async def seal_existing(batch_rows: int) -> None:
     async with open_legacy_sealer() as sealer:
         report = await sealer.seal_existing(batch_rows=batch_rows)
     err.print(
-        f"seal-existing: {report.sealed} memories and {report.quarantined_sealed} quarantined "
-        f"rows sealed, {report.remaining} left"
+        f"seal-existing: {report.sealed} memories, {report.quarantined_sealed} quarantined "
+        f"rows and {report.relations_sealed} fact relations sealed, {report.remaining} "
+        "memories left"
     )

@@ -68,6 +68,8 @@ class StoredFact:
     source_time: datetime | None = None
     valid_until: datetime | None = None
     superseded_by: UUID | None = None
+    # A relation outside memlane's vocabulary, sealed; `relation` then holds its blind token.
+    relation_sealed: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)

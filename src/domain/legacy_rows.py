@@ -1,4 +1,5 @@
-"""Memories stored before their attributes were sealed, and what sealing them writes."""
+"""Memories stored before their attributes were sealed (and facts before their own relation
+names were), and what sealing them writes."""
 
 from __future__ import annotations
 
@@ -33,9 +34,31 @@ class SealedRow:
 
 
 @dataclass(frozen=True, slots=True)
+class LegacyRelation:
+    """A fact whose relation is a caller's own name, stored as written."""
+
+    owner: Owner
+    fact_id: UUID
+    relation: str
+
+
+@dataclass(frozen=True, slots=True)
+class SealedRelation:
+    """What replaces it: the relation's blind token and its sealed name."""
+
+    owner: Owner
+    fact_id: UUID
+    relation: str  # the one it replaces: a row changed since it was read is left alone
+    token: str
+    sealed: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class SealReport:
-    """A seal-existing run: rows sealed, live and quarantined, and how many remain."""
+    """A seal-existing run: rows sealed (live and quarantined memories, fact relations) and
+    how many memories remain."""
 
     sealed: int = 0
     quarantined_sealed: int = 0
+    relations_sealed: int = 0
     remaining: int = 0

@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
 from memlane.domain.integrity import RowKey
-from memlane.domain.legacy_rows import LegacyRow, SealedRow
+from memlane.domain.legacy_rows import LegacyRelation, LegacyRow, SealedRelation, SealedRow
 
 
 class LegacyRowsPort(ABC):
@@ -23,6 +23,15 @@ class LegacyRowsPort(ABC):
     async def store_sealed(self, rows: Sequence[SealedRow], *, quarantined: bool = False) -> int:
         """Replace these rows' plaintext columns in one statement; a row written since it
         was read (sealed by a live write) is left as it is. Returns how many were sealed."""
+
+    @abstractmethod
+    async def legacy_relations(self, after: RowKey | None, limit: int) -> list[LegacyRelation]:
+        """Up to `limit` facts after `after` whose relation is neither memlane's own nor
+        sealed, in (tenant, user_id, id) order."""
+
+    @abstractmethod
+    async def store_relations(self, rows: Sequence[SealedRelation]) -> int:
+        """Replace these facts' relations by token and sealed name, in one statement."""
 
     @abstractmethod
     async def count_legacy(self) -> int:

@@ -92,7 +92,8 @@ class FactRecorder:
         touched = relations_touched([s.fact for s in statements])
         # One unit of work: the facts read, what replaces them, the edges and their events.
         async with change_of(self._trail, owner) as audit:
-            current = self._opened(await self._facts.current(owner, now, relations=touched))
+            stored_as = {self._sealer.relation_token(owner, r) for r in touched}
+            current = self._opened(await self._facts.current(owner, now, relations=stored_as))
             changes = apply_statements(current, statements, now=now, new_id=uuid4)
             await self._facts.save(
                 owner,

@@ -1,5 +1,6 @@
 """`memlane seal-existing`: seal the tags, metadata and conversation ids stored in plaintext
-before migration 0110, in batches that each commit (stop it any time, run it again)."""
+before migration 0110, and facts' own relation names before 0111, in batches that each commit
+(stop it any time, run it again)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,16 @@ import logging
 from collections.abc import Callable
 
 from memlane.domain.integrity import RowKey
-from memlane.domain.legacy_rows import LegacyRow, SealedRow, SealReport
+from memlane.domain.legacy_rows import (
+    LegacyRow,
+    SealedRelation,
+    SealedRow,
+    SealReport,
+)
 from memlane.ports.encryption import EncryptionPort
 from memlane.ports.legacy_rows import LegacyRowsPort
 from memlane.service.attributes import Attributes, AttributeSealer
+from memlane.service.fact_sealing import FactSealer
 
 log = logging.getLogger(__name__)
 DEFAULT_BATCH_ROWS = 500
@@ -22,6 +29,7 @@ class LegacySealer:
     def __init__(self, rows: LegacyRowsPort, encryption: EncryptionPort) -> None:
         self._rows = rows
         self._attributes = AttributeSealer(encryption)
+        self._facts = FactSealer(encryption)
 
     async def seal_existing(
         self, *, batch_rows: int = DEFAULT_BATCH_ROWS, progress: Callable[[int], None] | None = None
@@ -32,10 +40,27 @@ class LegacySealer:
             raise ValueError("batch_rows must be at least 1")
         sealed = await self._pass(batch_rows, False, progress, 0)
         quarantined = await self._pass(batch_rows, True, progress, sealed)
+        relations = await self._relations(batch_rows)
         remaining = await self._rows.count_legacy()
-        log.info("seal-existing: %d memories and %d quarantined rows sealed, %d left",
-                 sealed, quarantined, remaining)
-        return SealReport(sealed=sealed, quarantined_sealed=quarantined, remaining=remaining)
+        log.info("seal-existing: %d memories, %d quarantined rows and %d fact relations "
+                 "sealed, %d memories left", sealed, quarantined, relations, remaining)
+        return SealReport(sealed=sealed, quarantined_sealed=quarantined,
+                          relations_sealed=relations, remaining=remaining)
+
+    async def _relations(self, batch_rows: int) -> int:
+        """Facts whose relation is the caller's own name: its token and sealed name."""
+        done = 0
+        after: RowKey | None = None
+        while batch := await self._rows.legacy_relations(after, batch_rows):
+            sealed = []
+            for row in batch:
+                token, name = self._facts.sealed_relation(row.owner, row.fact_id, row.relation)
+                if name is not None:  # None: encryption is off, the name stays as it is
+                    sealed.append(SealedRelation(row.owner, row.fact_id, row.relation, token, name))
+            done += await self._rows.store_relations(sealed)
+            last = batch[-1]
+            after = (last.owner.tenant, last.owner.user_id, last.fact_id)
+        return done
 
     async def _pass(
         self, batch_rows: int, quarantined: bool, progress: Callable[[int], None] | None,

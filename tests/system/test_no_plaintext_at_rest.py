@@ -23,6 +23,7 @@ from memlane.adapters.postgres.server_logging import NO_VALUE_LOGGING
 from memlane.container import open_memlane
 from memlane.domain.auth import Scope
 from memlane.domain.fact_records import NewFact
+from memlane.domain.facts import FactType
 from memlane.domain.knowledge_graph import Entity
 from memlane.domain.model import MemoryFilter, MemoryPatch, NewMemory, Owner
 from memlane.domain.segments import Message, Role
@@ -46,8 +47,8 @@ FIELDS = (
     "content", "content_new", "tag", "tag_new", "tag_deleted", "content_deleted",
     "meta_key", "meta_value", "meta_key_new", "meta_value_new", "conversation_id",
     "message", "message_name", "conversation_id_messages", "entity_name", "fact_subject",
-    "fact_object", "topic", "kg_entity", "kg_observation", "import_title", "import_message",
-    "search_query", "error_detail", "error_context",
+    "fact_object", "fact_relation", "topic", "kg_entity", "kg_observation", "import_title",
+    "import_message", "search_query", "error_detail", "error_context",
 )
 
 
@@ -119,6 +120,11 @@ async def _write_everything(home: Path, mark: dict[str, str]) -> None:
         ])
         await service.facts.state(owner, NewFact(
             relation="likes", subject=mark["fact_subject"], object=mark["fact_object"]
+        ))
+        # A relation of the caller's own naming (memlane's own names are public vocabulary).
+        await service.facts.state(owner, NewFact(
+            relation=mark["fact_relation"].lower(), object="the harbour at dawn",
+            fact_type=FactType.PREFERENCE,
         ))
         await memlane.knowledge_graph.create_entities(owner, [
             Entity(mark["kg_entity"], "person", (f"{mark['kg_observation']} plays chess",))

@@ -10,6 +10,8 @@ from uuid import uuid4
 import pytest
 
 from memlane.container import Memlane, open_legacy_sealer
+from memlane.domain.fact_records import NewFact
+from memlane.domain.facts import FactType
 from memlane.domain.model import MemoryFilter, NewMemory, Owner
 from tests.system.conftest import system_settings
 
@@ -110,3 +112,34 @@ async def test_seal_existing_seals_old_rows_which_read_the_same_before_and_after
     )
     listed = await memlane.service.list(owner, MemoryFilter(tag="legacy-tag"), None, 10)
     assert {m.id for m in listed.items} == set(ids)
+
+
+async def test_a_relation_of_the_callers_own_is_sealed_and_old_ones_are_sealed_by_seal_existing(
+    memlane: Memlane, system_database_url: str, session_key_path: Path
+) -> None:
+    owner = _owner()
+    own = await memlane.service.facts.state(owner, NewFact(
+        relation="secretly_admires", object="the lighthouse keeper", fact_type=FactType.TRAIT,
+    ))
+    known = await memlane.service.facts.state(owner, NewFact(relation="lives_in", object="Porto"))
+    columns = "SELECT relation, relation_sealed FROM facts WHERE id = $1"
+    stored = await memlane.database.pool.fetchrow(columns, own.id)
+    assert stored["relation"].startswith("custom_") and stored["relation_sealed"] is not None
+    assert (await memlane.database.pool.fetchrow(columns, known.id))["relation"] == "lives_in"
+    # Stating it again finds it by its token: held, not stored twice.
+    again = await memlane.service.facts.state(owner, NewFact(
+        relation="secretly_admires", object="the lighthouse keeper", fact_type=FactType.TRAIT,
+    ))
+    assert again.id == own.id
+
+    await memlane.database.pool.execute(
+        "UPDATE facts SET relation = 'secretly_admires', relation_sealed = NULL WHERE id = $1",
+        own.id,
+    )
+    assert (await memlane.service.facts.get(owner, own.id)).relation == "secretly_admires"
+    async with open_legacy_sealer(system_settings(system_database_url, session_key_path)) as s:
+        report = await s.seal_existing()
+
+    assert report.relations_sealed >= 1
+    assert (await memlane.database.pool.fetchrow(columns, own.id))["relation"] == stored["relation"]
+    assert (await memlane.service.facts.get(owner, own.id)).relation == "secretly_admires"

@@ -33,6 +33,8 @@ def to_stored_fact(record: Mapping[str, Any]) -> StoredFact:
         valid_from=record["valid_from"], valid_until=record["valid_until"],
         superseded_by=record["superseded_by"], created_at=record["created_at"],
         updated_at=record["updated_at"],
+        relation_sealed=None if record["relation_sealed"] is None
+        else bytes(record["relation_sealed"]),
     )
 
 
@@ -47,7 +49,7 @@ def _columns(facts: Sequence[StoredFact], *names: str) -> list[list[Any]]:
 _INSERTED = (
     "id", "subject", "object", "subject_index", "object_index", "relation", "fact_type",
     "time_span", "confidence", "user_fact_score", "source_memory_id", "source_time",
-    "valid_from", "valid_until", "superseded_by", "created_at", "updated_at",
+    "valid_from", "valid_until", "superseded_by", "created_at", "updated_at", "relation_sealed",
 )
 _UPDATED = (
     "id", "object", "object_index", "fact_type", "time_span", "confidence", "user_fact_score",

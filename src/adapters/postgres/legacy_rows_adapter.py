@@ -11,8 +11,9 @@ import asyncpg
 from memlane.adapters.postgres.errors import storage_errors
 from memlane.adapters.postgres.pool import connection_from
 from memlane.adapters.postgres.rows import affected_rows
+from memlane.domain.facts import RELATION_TYPES
 from memlane.domain.integrity import RowKey
-from memlane.domain.legacy_rows import LegacyRow, SealedRow
+from memlane.domain.legacy_rows import LegacyRelation, LegacyRow, SealedRelation, SealedRow
 from memlane.domain.model import Owner
 from memlane.ports.legacy_rows import LegacyRowsPort
 
@@ -36,6 +37,21 @@ SET attributes = u.attributes,
 FROM unnest($1::text[], $2::text[], $3::uuid[], $4::bytea[], $5::text[], $6::text[])
     AS u(tenant, user_id, id, attributes, tags, conversation_id)
 WHERE m.tenant = u.tenant AND m.user_id = u.user_id AND m.id = u.id AND m.attributes IS NULL
+"""
+# Facts whose relation is a caller's own word, stored before migration 0111.
+_RELATIONS = """
+SELECT f.tenant, f.user_id, f.id, f.relation FROM facts AS f
+WHERE f.relation_sealed IS NULL AND f.relation <> ALL($5::text[])
+  AND f.relation NOT LIKE 'custom\\_%' AND (f.tenant, f.user_id, f.id) > ($2, $3, $4::uuid)
+ORDER BY f.tenant, f.user_id, f.id
+LIMIT $1
+"""
+_STORE_RELATIONS = """
+UPDATE facts AS f SET relation = u.token, relation_sealed = u.sealed
+FROM unnest($1::text[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::bytea[])
+    AS u(tenant, user_id, id, relation, token, sealed)
+WHERE f.tenant = u.tenant AND f.user_id = u.user_id AND f.id = u.id
+  AND f.relation = u.relation AND f.relation_sealed IS NULL
 """
 _COUNT = """
 SELECT (SELECT count(*) FROM memories WHERE attributes IS NULL)
@@ -85,6 +101,31 @@ class PostgresLegacyRowsAdapter(LegacyRowsPort):
         async with storage_errors("sealing memories"), connection_from(self._pool) as conn:
             status = await conn.execute(_STORE.format(table=_table(quarantined)), *params)
         return affected_rows(status)
+
+    async def legacy_relations(self, after: RowKey | None, limit: int) -> list[LegacyRelation]:
+        async with storage_errors("scanning fact relations"), connection_from(
+            self._pool
+        ) as conn:
+            records = await conn.fetch(
+                _RELATIONS, limit, *(after or _START), sorted(RELATION_TYPES)
+            )
+        return [
+            LegacyRelation(Owner(r["tenant"], r["user_id"]), r["id"], r["relation"])
+            for r in records
+        ]
+
+    async def store_relations(self, rows: Sequence[SealedRelation]) -> int:
+        if not rows:
+            return 0
+        params = (
+            [r.owner.tenant for r in rows], [r.owner.user_id for r in rows],
+            [r.fact_id for r in rows], [r.relation for r in rows], [r.token for r in rows],
+            [r.sealed for r in rows],
+        )
+        async with storage_errors("sealing fact relations"), connection_from(
+            self._pool
+        ) as conn:
+            return affected_rows(await conn.execute(_STORE_RELATIONS, *params))
 
     async def count_legacy(self) -> int:
         async with storage_errors("counting unsealed memories"), connection_from(
