@@ -8,6 +8,7 @@ from memlane.adapters.postgres.errors import storage_errors
 from memlane.adapters.postgres.fact_adapter import to_stored_fact
 from memlane.adapters.postgres.fact_sql import FACT_COLUMNS
 from memlane.adapters.postgres.pool import connection_from
+from memlane.adapters.postgres.rows import keyset_fetch
 from memlane.domain.fact_records import StoredFact
 from memlane.domain.integrity import RowKey
 from memlane.ports.fact_scan import FactScanPort
@@ -33,8 +34,5 @@ class PostgresFactScanAdapter(FactScanPort):
 
     async def fact_batch(self, after: RowKey | None, limit: int) -> list[StoredFact]:
         async with storage_errors("scanning facts"), connection_from(self._pool) as conn:
-            if after is None:
-                records = await conn.fetch(SCAN_FIRST, limit)
-            else:
-                records = await conn.fetch(SCAN_AFTER, limit, *after)
+            records = await keyset_fetch(conn, SCAN_FIRST, SCAN_AFTER, limit, after)
         return [to_stored_fact(r) for r in records]

@@ -10,7 +10,7 @@ import asyncpg
 from memlane.adapters.postgres import sql
 from memlane.adapters.postgres.errors import storage_errors
 from memlane.adapters.postgres.pool import connection_from
-from memlane.adapters.postgres.rows import to_stored_many
+from memlane.adapters.postgres.rows import key_arrays, keyset_fetch, to_stored_many
 from memlane.domain.integrity import RowKey, UnreadableRow
 from memlane.domain.model import StoredMemory
 from memlane.ports.integrity import IntegrityPort
@@ -77,19 +77,14 @@ class PostgresIntegrityAdapter(IntegrityPort):
 
     async def sealed_batch(self, after: RowKey | None, limit: int) -> list[StoredMemory]:
         async with storage_errors("scanning memories"), connection_from(self._pool) as conn:
-            if after is None:
-                records = await conn.fetch(SCAN_FIRST, limit)
-            else:
-                records = await conn.fetch(SCAN_AFTER, limit, *after)
+            records = await keyset_fetch(conn, SCAN_FIRST, SCAN_AFTER, limit, after)
         return to_stored_many(records)
 
     async def quarantine(self, rows: Sequence[UnreadableRow], now: datetime) -> int:
         if not rows:
             return 0
         params = (
-            [r.owner.tenant for r in rows],
-            [r.owner.user_id for r in rows],
-            [r.memory_id for r in rows],
+            *key_arrays([(r.owner, r.memory_id) for r in rows]),
             [",".join(r.fields) for r in rows],
             now,
         )

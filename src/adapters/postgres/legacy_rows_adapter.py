@@ -10,7 +10,7 @@ import asyncpg
 
 from memlane.adapters.postgres.errors import storage_errors
 from memlane.adapters.postgres.pool import connection_from
-from memlane.adapters.postgres.rows import affected_rows
+from memlane.adapters.postgres.rows import affected_rows, key_arrays
 from memlane.domain.facts import RELATION_TYPES
 from memlane.domain.integrity import RowKey
 from memlane.domain.legacy_rows import LegacyRelation, LegacyRow, SealedRelation, SealedRow
@@ -91,9 +91,7 @@ class PostgresLegacyRowsAdapter(LegacyRowsPort):
         if not rows:
             return 0
         params = (
-            [r.owner.tenant for r in rows],
-            [r.owner.user_id for r in rows],
-            [r.memory_id for r in rows],
+            *key_arrays([(r.owner, r.memory_id) for r in rows]),
             [r.attributes for r in rows],
             [json.dumps(list(r.tag_tokens)) for r in rows],
             [r.conversation_token for r in rows],
@@ -118,9 +116,8 @@ class PostgresLegacyRowsAdapter(LegacyRowsPort):
         if not rows:
             return 0
         params = (
-            [r.owner.tenant for r in rows], [r.owner.user_id for r in rows],
-            [r.fact_id for r in rows], [r.relation for r in rows], [r.token for r in rows],
-            [r.sealed for r in rows],
+            *key_arrays([(r.owner, r.fact_id) for r in rows]),
+            [r.relation for r in rows], [r.token for r in rows], [r.sealed for r in rows],
         )
         async with storage_errors("sealing fact relations"), connection_from(
             self._pool
