@@ -47,3 +47,24 @@ async def storage_errors(doing: str) -> AsyncIterator[None]:
         raise StorageUnavailable(
             f"PostgreSQL unavailable while {doing}: {type(exc).__name__}"
         ) from exc
+
+
+@asynccontextmanager
+async def lost_mid_query(connection: asyncpg.Connection) -> AsyncIterator[None]:
+    """A connection the server vanished under raises ConnectionResetError (an outage)."""
+    try:
+        yield
+    except asyncpg.InternalClientError as exc:
+        # The server vanished mid-message (a killed postmaster): the driver's protocol
+        # state is stale ("another operation is in progress") on a connection that is
+        # closed. That is a lost database, not a driver bug.
+        if _lost(connection):
+            raise ConnectionResetError("the connection was lost mid-query") from exc
+        raise
+
+
+def _lost(connection: asyncpg.Connection) -> bool:
+    try:
+        return connection.is_closed()
+    except asyncpg.InterfaceError:  # the pool already detached it: its connection died
+        return True

@@ -11,7 +11,7 @@ from typing import cast
 import asyncpg
 from pgvector.asyncpg import register_vector
 
-from memlane.adapters.postgres.errors import storage_errors
+from memlane.adapters.postgres.errors import lost_mid_query, storage_errors
 from memlane.adapters.postgres.transactions import joined
 from memlane.domain.errors import EmbeddingDimensionMismatch
 
@@ -124,34 +124,14 @@ async def connection_from(
     (`transactions.owner_transaction`); losing the database becomes StorageUnavailable."""
     current = joined(pool)
     if current is not None:
-        async with storage_errors(doing), _lost_mid_query(current.connection):
+        async with storage_errors(doing), lost_mid_query(current.connection):
             yield current.connection
         return
     async with storage_errors(doing), pool.acquire() as proxy:
         # The pool hands out a proxy that behaves as a Connection.
         connection = cast(asyncpg.Connection, proxy)
-        async with _lost_mid_query(connection):
+        async with lost_mid_query(connection):
             yield connection
-
-
-@asynccontextmanager
-async def _lost_mid_query(connection: asyncpg.Connection) -> AsyncIterator[None]:
-    try:
-        yield
-    except asyncpg.InternalClientError as exc:
-        # The server vanished mid-message (a killed postmaster): the driver's protocol
-        # state is stale ("another operation is in progress") on a connection that is
-        # closed. That is a lost database, not a driver bug.
-        if _lost(connection):
-            raise ConnectionResetError("the connection was lost mid-query") from exc
-        raise
-
-
-def _lost(connection: asyncpg.Connection) -> bool:
-    try:
-        return connection.is_closed()
-    except asyncpg.InterfaceError:  # the pool already detached it: its connection died
-        return True
 
 
 async def embedding_column_dimension(pool: asyncpg.Pool) -> int | None:

@@ -12,7 +12,7 @@ from typing import cast
 import asyncpg
 
 from memlane.adapters.postgres import sql
-from memlane.adapters.postgres.errors import storage_errors
+from memlane.adapters.postgres.errors import lost_mid_query, storage_errors
 from memlane.domain.model import Owner
 from memlane.ports.audit import TransactionPort
 
@@ -50,7 +50,9 @@ async def owner_transaction(pool: asyncpg.Pool, owner: Owner) -> AsyncIterator[a
         return
     async with storage_errors("running a transaction"), pool.acquire() as proxy:
         connection = cast(asyncpg.Connection, proxy)
-        async with connection.transaction():
+        # A pooled connection whose server was killed may fail even its BEGIN with a stale
+        # protocol state: an outage (503), like a lost connection anywhere else.
+        async with lost_mid_query(connection), connection.transaction():
             # Transaction-scoped: released at commit or rollback, even if the caller raises.
             await connection.execute(sql.LOCK_OWNER, owner.tenant, owner.user_id)
             token = _OPEN.set(_Open(pool, connection, owner, asyncio.current_task()))
