@@ -151,17 +151,18 @@ CREATE UNLOGGED TABLE IF NOT EXISTS bench_stage (
     tenant text, user_id text, id uuid, memory_type text, content bytea, summary bytea,
     tags text[], pinned boolean, embedding vector(384), embedding_model text, keywords text[],
     created_at timestamptz, importance float8, base_importance float8, access_count int,
-    accessed_at timestamptz)
+    accessed_at timestamptz, attributes bytea)
 """
 _STAGE_COLUMNS = [
     "tenant", "user_id", "id", "memory_type", "content", "summary", "tags", "pinned",
     "embedding", "embedding_model", "keywords", "created_at", "importance", "base_importance",
-    "access_count", "accessed_at",
+    "access_count", "accessed_at", "attributes",
 ]
 _MOVE_WIDE = """
 INSERT INTO memories (tenant, user_id, id, memory_type, content, summary, tags, metadata,
-                      pinned, embedding, embedding_model, keywords, created_at, updated_at)
-SELECT tenant, user_id, id, memory_type, content, summary, tags, '{"source": "bench"}',
+                      attributes, pinned, embedding, embedding_model, keywords, created_at,
+                      updated_at)
+SELECT tenant, user_id, id, memory_type, content, summary, tags, '{}', attributes,
        pinned, embedding, embedding_model, memlane_terms_tsvector(keywords), created_at, created_at
 FROM bench_stage
 """
@@ -187,7 +188,7 @@ def sealed_rows(
         memory = Memory(
             id=uuid.uuid4(), owner=owner, memory_type=memory_type, content=text,
             summary=text.split(".")[0][:200], importance=heat.base_importance, heat=heat,
-            created_at=created, updated_at=created, tags=("bench",),
+            created_at=created, updated_at=created, tags=("bench",), metadata={"source": "bench"},
             pinned=rng.random() < 0.02, embedding_model="all-MiniLM-L6-v2",
         )
         vector = None if vectors is None else vectors[index]
@@ -197,7 +198,7 @@ def sealed_rows(
             owner.tenant, owner.user_id, stored.id, memory_type.value, stored.content,
             stored.summary, list(stored.tags), stored.pinned, vector, stored.embedding_model,
             list(stored.keywords), created, stored.importance, heat.base_importance,
-            heat.access_count, heat.accessed_at,
+            heat.access_count, heat.accessed_at, stored.attributes,
         ))
     return rows
 
@@ -240,7 +241,7 @@ INSERT INTO bench_stage
 SELECT s.tenant, 'decay-' || (g % $2), gen_random_uuid(), s.memory_type, s.content, s.summary,
        s.tags, s.pinned, NULL, NULL, s.keywords, s.created_at - make_interval(secs => g % 86400),
        s.importance, s.base_importance, s.access_count,
-       s.accessed_at - make_interval(secs => g % 86400)
+       s.accessed_at - make_interval(secs => g % 86400), s.attributes
 FROM generate_series(0, $1 - 1) AS g
 JOIN bench_template AS s ON s.n = g % $3
 """

@@ -37,12 +37,14 @@ from memlane.adapters.postgres.data_keys import PostgresDataKeyAdapter
 from memlane.adapters.postgres.database import Database
 from memlane.adapters.postgres.entity_adapter import PostgresEntityAdapter
 from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
+from memlane.adapters.postgres.fact_scan_adapter import PostgresFactScanAdapter
 from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
 from memlane.adapters.postgres.import_ledger import PostgresImportLedgerAdapter
 from memlane.adapters.postgres.installation_adapter import PostgresInstallationAdapter
 from memlane.adapters.postgres.integrity_adapter import PostgresIntegrityAdapter
 from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
+from memlane.adapters.postgres.legacy_rows_adapter import PostgresLegacyRowsAdapter
 from memlane.adapters.postgres.memory_ports import postgres_memory_ports
 from memlane.adapters.postgres.sealed_fields import PostgresSealedFieldsAdapter
 from memlane.domain.errors import ConfigurationError
@@ -61,6 +63,7 @@ from memlane.service.key_rotation import MasterRotation
 from memlane.service.keyring import KeyringService
 from memlane.service.keys import KeyService
 from memlane.service.knowledge_graph import KnowledgeGraphService
+from memlane.service.legacy_sealing import LegacySealer
 from memlane.service.memory_service import MemoryService
 from memlane.service.sealing import OnUnreadable, Sealer
 from memlane.service.verification import Verifier
@@ -184,9 +187,14 @@ def _verifier(
     secrecy: Secrecy,
     keywords: SnowballKeywordAdapter,
     policy: MemoryPolicy,
+    facts: PostgresFactScanAdapter,
+    audit: AuditPorts,
 ) -> Verifier:
-    sealer = Sealer(secrecy.encryption, keywords, policy.base_rate)
-    return Verifier(integrity, sealer, keyring=secrecy.keyring)
+    encryption = secrecy.encryption
+    return Verifier(
+        integrity, Sealer(encryption, keywords, policy.base_rate),
+        encryption=encryption, facts=facts, audit=audit.log, keyring=secrecy.keyring,
+    )
 
 
 class Container(containers.DeclarativeContainer):
@@ -243,6 +251,7 @@ class Container(containers.DeclarativeContainer):
         AuditService, audit, providers.Callable(attrgetter("store"), memories), encryption,
         facts=providers.Callable(lambda ports: None if ports is None else ports.store, facts),
         keyring=keyring,
+        on_unreadable=on_unreadable,
     )
     key_cache_s = providers.Callable(attrgetter("auth.key_cache_s"), settings)
     keys = providers.Singleton(KeyService, api_keys, cache_ttl_s=key_cache_s)
@@ -256,10 +265,17 @@ class Container(containers.DeclarativeContainer):
     )
     # `memlane verify`: every ciphertext checked, bad rows quarantined
     integrity = providers.Singleton(PostgresIntegrityAdapter, pool)
-    verifier = providers.Singleton(_verifier, integrity, secrecy, keywords, policy)
+    verifier = providers.Singleton(
+        _verifier, integrity, secrecy, keywords, policy,
+        providers.Singleton(PostgresFactScanAdapter, pool), audit,
+    )
     # `memlane keys migrate`: version-1 ciphertexts re-sealed under data keys
     sealed_fields = providers.Singleton(PostgresSealedFieldsAdapter, pool)
     key_migration = providers.Singleton(KeyMigration, sealed_fields, encryption, keyring)
+    # `memlane seal-existing`: attributes stored in plaintext before migration 0110, sealed
+    legacy_sealer = providers.Singleton(
+        LegacySealer, providers.Singleton(PostgresLegacyRowsAdapter, pool), encryption, keyring
+    )
     # The reference MCP memory server's knowledge graph, on the memories and edges above.
     knowledge_graph = providers.Singleton(KnowledgeGraphService, service, encryption, graph)
     worker = providers.Resource(
@@ -379,6 +395,16 @@ async def open_key_migration(settings: Settings | None = None) -> AsyncIterator[
         await container.shutdown_resources()  # type: ignore[misc]
 
 
+@asynccontextmanager
+async def open_legacy_sealer(settings: Settings | None = None) -> AsyncIterator[LegacySealer]:
+    """Sealing rows stored before migration 0110 (`memlane seal-existing`), no model."""
+    container = Container(settings=settings or load_settings())
+    try:
+        yield await container.legacy_sealer()  # type: ignore[misc]
+    finally:
+        await container.shutdown_resources()  # type: ignore[misc]
+
+
 @dataclass(frozen=True, slots=True)
 class MasterRotationJob:
     """A rotation from the key file in use to its `.next` (created by the first run)."""
@@ -464,6 +490,7 @@ __all__ = [
     "open_database",
     "open_key_migration",
     "open_keys",
+    "open_legacy_sealer",
     "open_master_rotation",
     "open_memlane",
     "open_verifier",

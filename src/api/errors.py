@@ -22,7 +22,7 @@ from memlane.domain.errors import (
     MemoryUnreadable,
     StorageUnavailable,
 )
-from memlane.domain.fact_records import FactNotFound
+from memlane.domain.fact_records import FactNotFound, FactUnreadable
 from memlane.domain.text_rules import clipped
 from memlane.domain.topics import TopicNotFound
 
@@ -118,6 +118,13 @@ def _clipped_errors(errors: list[Any]) -> list[Any]:
     ]
 
 
+def logged_route(request: Request[Any, Any, Any]) -> str:
+    """The route a log line names: its template ("/v1/topics/{topic:str}"), never the path
+    itself, which carries conversation ids and topic names, nor the query (a search's text)."""
+    template = request.scope.get("path_template")
+    return template if isinstance(template, str) else "(no route)"
+
+
 def handle_domain(request: Request[Any, Any, Any], exc: MemlaneError) -> Response[dict[str, Any]]:
     """Domain errors, each with exactly one HTTP meaning."""
     if isinstance(exc, TopicNotFound):
@@ -128,6 +135,12 @@ def handle_domain(request: Request[Any, Any, Any], exc: MemlaneError) -> Respons
         # Its own type, so a client tells a missing memory from a user outside its reach.
         return problem(
             404, "memory-not-found", "no such memory", request, memory_id=str(exc.memory_id)
+        )
+    if isinstance(exc, FactUnreadable):
+        return problem(
+            409, "fact-unreadable",
+            "this fact is damaged and cannot be decrypted; delete it or restore it from a "
+            "backup", request, fact_id=str(exc.memory_id),
         )
     if isinstance(exc, MemoryUnreadable):
         # 409: the memory is there and the request is sound, but the row's state (a ciphertext
@@ -147,9 +160,9 @@ def handle_domain(request: Request[Any, Any, Any], exc: MemlaneError) -> Respons
     if isinstance(exc, EmbeddingUnavailable):
         return _unavailable(request, "the embedding model is unavailable; retry shortly")
     if isinstance(exc, DecryptionFailed):
-        log.error("decryption failed on %s %s", request.method, request.url.path)
+        log.error("decryption failed on %s %s", request.method, logged_route(request))
         return problem(500, "decryption-failed", "a stored memory could not be decrypted", request)
-    log.error("unmapped domain error %s on %s", type(exc).__name__, request.url.path)
+    log.error("unmapped domain error %s on %s", type(exc).__name__, logged_route(request))
     return problem(500, "internal", "internal error", request)
 
 
@@ -170,7 +183,7 @@ def handle_other(request: Request[Any, Any, Any], exc: Exception) -> Response[di
         "unexpected %s on %s %s\n%s",
         type(exc).__name__,
         request.method,
-        request.url.path,
+        logged_route(request),
         "".join(traceback.format_tb(exc.__traceback__)),
     )
     return problem(HTTP_500_INTERNAL_SERVER_ERROR, "internal", "internal error", request)

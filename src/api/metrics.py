@@ -63,6 +63,12 @@ class ApiMetrics:
             "Memories left out of a read (or refused by id) because they do not decrypt",
             registry=self.registry,
         )
+        self.unreadable_records = Counter(
+            "memlane_records_unreadable",
+            "Facts and audit events left out of a read (or refused by id): they do not decrypt",
+            ["kind"],
+            registry=self.registry,
+        )
         self.decay_runs = Counter(
             "memlane_decay_runs",
             "Decay runs requested through the API",
@@ -80,10 +86,13 @@ class ApiMetrics:
     def watch_worker(self, worker: DecayWorker | None) -> None:
         self._worker.worker = worker
 
-    def unreadable(self, memory_id: object) -> None:
-        """The service's report of a memory that does not decrypt (counted, never labelled
-        by id: the warning in the log names it)."""
-        self.unreadable_memories.inc()
+    def unreadable(self, record_id: object, kind: str = "memory") -> None:
+        """The service's report of a record that does not decrypt (counted by kind, never
+        labelled by id: the warning in the log names it)."""
+        if kind == "memory":
+            self.unreadable_memories.inc()
+        else:
+            self.unreadable_records.labels(kind).inc()
 
     def stored(self, merged: bool) -> None:
         self.memories_stored.labels("merged" if merged else "new").inc()

@@ -61,6 +61,9 @@ UNSUPPORTED_MEDIA_TYPE = _problem("The body was not sent as application/json (pr
 MEMORY_UNREADABLE = _problem(
     "The memory is damaged and cannot be decrypted: memory-unreadable (problem+json)"
 )
+FACT_UNREADABLE = _problem(
+    "The fact is damaged and cannot be decrypted: fact-unreadable (problem+json)"
+)
 
 
 def openapi_config() -> OpenAPIConfig:

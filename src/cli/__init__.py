@@ -13,6 +13,7 @@ from memlane.cli.maintenance import backfill, cleanup, db_url, decay, migrate, r
 from memlane.cli.mcp import mcp
 from memlane.cli.model import prepare_model
 from memlane.cli.paths import hint_legacy_data
+from memlane.cli.seal import seal_existing
 from memlane.cli.serve import serve
 from memlane.cli.verify import verify
 
@@ -45,6 +46,7 @@ for command in (
     prepare_model,
     verify,
     verify_audit,
+    seal_existing,
     mcp,
 ):
     main.add_command(command)

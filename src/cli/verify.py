@@ -18,8 +18,9 @@ from memlane.cli.common import EXIT_ERROR, err, run_async
 @click.option("--batch-rows", default=500, show_default=True, type=click.IntRange(1, 100_000))
 @run_async
 async def verify(quarantine: bool, batch_rows: int) -> None:
-    """Decrypt every memory's sealed fields; print one JSON line per damaged memory (id,
-    tenant, user, fields) and a summary. Exits 1 while damaged memories stay live."""
+    """Decrypt every memory's, fact's and audit event's sealed fields; print one JSON line per
+    damaged record (id, tenant, user, fields; facts and events with their kind) and a summary.
+    Exits 1 while damaged records stay live (only memories can be quarantined)."""
     from memlane.container import open_verifier
 
     async with open_verifier() as verifier:
@@ -29,9 +30,18 @@ async def verify(quarantine: bool, batch_rows: int) -> None:
             "id": str(row.memory_id), "tenant": row.owner.tenant, "user_id": row.owner.user_id,
             "fields": list(row.fields), "quarantined": quarantine,
         }))
+    others = (("fact", report.unreadable_facts), ("audit_event", report.unreadable_events))
+    for kind, rows in others:
+        for row in rows:
+            click.echo(json.dumps({
+                "kind": kind, "id": str(row.memory_id), "tenant": row.owner.tenant,
+                "user_id": row.owner.user_id, "fields": list(row.fields),
+            }))
     err.print(
         f"verify: {report.checked} memories checked, {len(report.unreadable)} unreadable, "
-        f"{report.quarantined} quarantined"
+        f"{report.quarantined} quarantined; {report.facts_checked} facts checked, "
+        f"{len(report.unreadable_facts)} unreadable; {report.events_checked} audit events "
+        f"checked, {len(report.unreadable_events)} unreadable"
     )
     if not report.clean:
         raise SystemExit(EXIT_ERROR)

@@ -49,7 +49,7 @@ def parse_retry_after(value: str | None, now: datetime | None = None) -> float |
     if value is None or not value.strip():
         return None
     text = value.strip()
-    if text.isdigit():
+    if text.isascii() and text.isdigit():  # "²" is a digit to str.isdigit, not to float()
         return float(text)
     try:
         when = parsedate_to_datetime(text)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.errors import MemoryNotFound
+from memlane.domain.errors import MemoryNotFound, MemoryUnreadable
 from memlane.domain.facts import (
     RELATION_TYPES,
     USER,
@@ -18,6 +18,7 @@ from memlane.domain.facts import (
     validate_user_fact_score,
 )
 from memlane.domain.model import Owner
+from memlane.domain.text_rules import has_nul, is_blank
 
 MAX_FACT_CHARS = 500
 # Relations are a vocabulary ("works_at", "allergic_to"), stored in plaintext like a memory's
@@ -25,6 +26,15 @@ MAX_FACT_CHARS = 500
 RELATION_PATTERN = re.compile(r"^[a-z][a-z_]{0,39}$")
 # A fact the user stated directly carries this importance in the profile (no memory to ask).
 STATED_IMPORTANCE = 1.0
+
+
+class FactUnreadable(MemoryUnreadable):
+    """The owner's fact exists but its subject or object does not decrypt (a damaged row):
+    left out of lists, profile, recall and export; refused by id (`fact-unreadable`)."""
+
+    def __init__(self, fact_id: object) -> None:
+        super().__init__(fact_id)
+        self.args = (f"fact {fact_id} cannot be decrypted",)
 
 
 class FactNotFound(MemoryNotFound):
@@ -58,6 +68,8 @@ class StoredFact:
     source_time: datetime | None = None
     valid_until: datetime | None = None
     superseded_by: UUID | None = None
+    # A relation outside memlane's vocabulary, sealed; `relation` then holds its blind token.
+    relation_sealed: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +109,12 @@ class FactPatch:
 def check_text(part: str, value: str) -> str:
     """A subject or object: trimmed, not empty, at most MAX_FACT_CHARS."""
     cleaned = " ".join(value.split())
-    if not cleaned:
-        raise InvalidFact(f"a fact's {part} must not be empty")
+    # The same rule as a memory's content: zero-width or other invisible characters alone
+    # are nothing to remember (and NUL cannot be stored).
+    if is_blank(cleaned):
+        raise InvalidFact(f"a fact's {part} must not be empty or invisible")
+    if has_nul(cleaned):
+        raise InvalidFact(f"a fact's {part} must not contain NUL characters")
     if len(cleaned) > MAX_FACT_CHARS:
         raise InvalidFact(f"a fact's {part} must be at most {MAX_FACT_CHARS} characters")
     return cleaned

@@ -10,6 +10,7 @@ from enum import StrEnum
 from uuid import UUID
 
 from memlane.domain.errors import InvalidMemory
+from memlane.domain.text_rules import is_blank
 
 USER = "user"
 MAX_USER_FACT_SCORE = 10.0
@@ -104,8 +105,8 @@ def validate_user_fact_score(score: float | None) -> float | None:
 
 def _require_text(**parts: str) -> None:
     for part, value in parts.items():
-        if not value.strip():
-            raise InvalidFact(f"a fact's {part} must not be empty")
+        if is_blank(value):  # zero-width characters alone, as for a memory's content
+            raise InvalidFact(f"a fact's {part} must not be empty or invisible")
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,5 @@
-"""What `memlane verify` finds: memories whose sealed fields no longer decrypt."""
+"""What `memlane verify` finds: memories, facts and audit events whose sealed fields no longer
+decrypt."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ RowKey = tuple[str, str, UUID]
 
 @dataclass(frozen=True, slots=True)
 class UnreadableRow:
-    """A damaged memory: whose it is, its id, and which sealed fields fail to open."""
+    """A damaged memory (or fact, audit event): whose it is, its id, and which sealed fields
+    fail to open."""
 
     owner: Owner
     memory_id: UUID
@@ -27,8 +29,17 @@ class VerifyReport:
     checked: int
     unreadable: tuple[UnreadableRow, ...]
     quarantined: int = 0
+    # Facts and audit events are reported, never moved: the owner deletes a damaged fact,
+    # and an audit event stays where its chain has it (verify-audit names it too).
+    facts_checked: int = 0
+    unreadable_facts: tuple[UnreadableRow, ...] = ()
+    events_checked: int = 0
+    unreadable_events: tuple[UnreadableRow, ...] = ()
 
     @property
     def clean(self) -> bool:
-        """Whether nothing unreadable is left in the live table."""
-        return len(self.unreadable) == self.quarantined
+        """Whether nothing unreadable is left live: no memory, fact or event."""
+        return (
+            len(self.unreadable) == self.quarantined
+            and not self.unreadable_facts and not self.unreadable_events
+        )

@@ -89,7 +89,7 @@ class Memory:
 
 @dataclass(frozen=True, slots=True)
 class StoredMemory:
-    """A memory as storage holds it: content and summary sealed, embedding in clear.
+    """A memory as storage holds it: content, summary and attributes sealed, vector in clear.
 
     `keywords` are the lexical index terms (keyed hashes when encryption is on).
     `importance` is the last materialised value; callers compute the exact one.
@@ -111,6 +111,10 @@ class StoredMemory:
     embedding: Vector | None = None
     embedding_model: str | None = None
     keywords: tuple[str, ...] = ()
+    # Tags, metadata and conversation id sealed as one JSON document; `tags` and
+    # `conversation_id` then hold keyed blind tokens and `metadata` is empty. None marks a
+    # row stored before they were sealed (plaintext columns, until `memlane seal-existing`).
+    attributes: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)

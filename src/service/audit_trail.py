@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping, Sequence
+import logging
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,6 +19,7 @@ from memlane.domain.audit import (
     SubjectKind,
 )
 from memlane.domain.audit_chain import ChainReport, ChainVerifier
+from memlane.domain.errors import DecryptionFailed
 from memlane.domain.model import Owner
 from memlane.ports.audit import AuditPort, AuditPorts
 from memlane.ports.clock import Clock
@@ -26,6 +28,7 @@ from memlane.service.actors import current_actor
 from memlane.service.keyring import KeyringService
 
 PAYLOAD_FIELD = "audit"
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,17 +86,31 @@ def _binding(owner: Owner, event_id: UUID) -> FieldBinding:
     return FieldBinding(owner.tenant, owner.user_id, event_id, PAYLOAD_FIELD)
 
 
+def payload_opens(encryption: EncryptionPort, event: AuditEvent) -> bool:
+    """Whether an event's sealed payload decrypts (a tombstone has none: it does)."""
+    payload = event.entry.payload
+    if payload is None:
+        return True
+    try:
+        json.loads(encryption.open(payload, _binding(event.owner, event.entry.id)))
+    except (DecryptionFailed, ValueError):
+        return False
+    return True
+
+
 class AuditTrail:
     """Without ports (`None`) it records nothing and opens no transaction: the old write path."""
 
     def __init__(
         self, ports: AuditPorts | None, encryption: EncryptionPort, clock: Clock,
         keyring: KeyringService | None = None,
+        on_unreadable: Callable[[UUID], None] | None = None,
     ) -> None:
         self._ports = ports
         self._encryption = encryption
         self._clock = clock
         self.keyring = keyring
+        self._on_unreadable = on_unreadable
 
     async def _key_for_write(self, owner: Owner) -> None:
         # Under the owner's lock: the key row as it is now (an erasure elsewhere is seen).
@@ -137,10 +154,22 @@ class AuditTrail:
     async def history(
         self, owner: Owner, kinds: Sequence[SubjectKind], subject_id: UUID
     ) -> list[HistoryEvent]:
-        """Oldest first, payloads opened."""
+        """Oldest first, payloads opened; an event whose payload does not decrypt is left out
+        (warned by id, counted), as a damaged memory is left out of a list."""
         if self._ports is None:
             return []
-        return [self._opened(e) for e in await self._ports.log.history(owner, kinds, subject_id)]
+        events = await self._ports.log.history(owner, kinds, subject_id)
+        return [opened for e in events if (opened := self._readable(e)) is not None]
+
+    def _readable(self, event: AuditEvent) -> HistoryEvent | None:
+        try:
+            return self._opened(event)
+        except (DecryptionFailed, ValueError):  # ValueError: not the JSON we sealed
+            log.warning("audit event %s does not decrypt: left out of this history",
+                        event.entry.id)
+            if self._on_unreadable is not None:
+                self._on_unreadable(event.entry.id)
+            return None
 
     async def verify(self, tenant: str | None, user_id: str | None) -> ChainReport:
         """Check every chain (of the tenant, of the user), streaming the events once."""

@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from memlane.domain.causal import CAUSAL_WEIGHT, follows_causally
-from memlane.domain.errors import InvalidMemory, StorageUnavailable
+from memlane.domain.errors import DecryptionFailed, InvalidMemory, StorageUnavailable
 from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.importance import classify, estimate_importance
 from memlane.domain.model import (
@@ -32,6 +32,7 @@ from memlane.domain.segments import (
 from memlane.ports.clock import Clock
 from memlane.ports.graph import GraphPort
 from memlane.ports.memories import MemoryStorePort
+from memlane.service.sealing import Sealer
 from memlane.service.validation import check_identifier
 from memlane.service.writing import Writer
 
@@ -49,12 +50,14 @@ class Conversations:
         self,
         writer: Writer,
         store: MemoryStorePort,
+        sealer: Sealer,
         graph: GraphPort | None,
         policy: MemoryPolicy,
         clock: Clock,
     ) -> None:
         self._writer = writer
         self._store = store
+        self._sealer = sealer
         self._graph = graph
         self._policy = policy
         self._clock = clock
@@ -71,7 +74,7 @@ class Conversations:
         segments = segment_messages(messages)
         now = self._clock()
         previous = await self._last_segment(owner, conversation_id)
-        first = 0 if previous is None else int(previous.metadata.get(SEGMENT_KEY, -1)) + 1
+        first = 0 if previous is None else self._position(previous) + 1
         items = [
             self._new_memory(segment, conversation_id, first + i, now + i * ORDER_STEP, metadata)
             for i, segment in enumerate(segments)
@@ -113,9 +116,20 @@ class Conversations:
         )
 
     async def _last_segment(self, owner: Owner, conversation_id: str) -> StoredMemory | None:
-        """The conversation's newest memory (its id and plaintext metadata suffice)."""
-        page = await self._store.list(owner, MemoryFilter(conversation_id=conversation_id), None, 1)
+        """The conversation's newest memory (its id and sealed attributes suffice)."""
+        wanted = self._sealer.attributes.index_filter(
+            owner.tenant, MemoryFilter(conversation_id=conversation_id)
+        )
+        page = await self._store.list(owner, wanted, None, 1)
         return page.items[0] if page.items else None
+
+    def _position(self, previous: StoredMemory) -> int:
+        """The segment number of the conversation's newest memory (-1 if unreadable)."""
+        try:
+            metadata = self._sealer.attributes.open(previous).metadata
+        except DecryptionFailed:
+            return -1  # numbering restarts; the chain edge to it is still made by id
+        return int(metadata.get(SEGMENT_KEY, -1))
 
     def _conversation_edges(
         self, previous: StoredMemory | None, memories: Sequence[Memory], now: datetime

@@ -44,7 +44,8 @@ class FactRecall:
         asked = relations_asked(query)
         if not asked:
             return []
-        found = await self._facts.current(owner, self._clock(), relations=asked)
+        stored_as = [self._sealer.relation_token(owner, r) for r in asked]
+        found = await self._facts.current(owner, self._clock(), relations=stored_as)
         user = self._sealer.index(owner, USER)
         ranked = sorted(
             (f for f in found if f.subject_index == user and f.source_memory_id is not None),

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID, uuid4
 
-from memlane.domain.errors import DecryptionFailed
 from memlane.domain.fact_ledger import (
     LedgerChanges,
     Statement,
@@ -93,7 +92,8 @@ class FactRecorder:
         touched = relations_touched([s.fact for s in statements])
         # One unit of work: the facts read, what replaces them, the edges and their events.
         async with change_of(self._trail, owner) as audit:
-            current = self._opened(await self._facts.current(owner, now, relations=touched))
+            stored_as = {self._sealer.relation_token(owner, r) for r in touched}
+            current = self._opened(await self._facts.current(owner, now, relations=stored_as))
             changes = apply_statements(current, statements, now=now, new_id=uuid4)
             await self._facts.save(
                 owner,
@@ -107,13 +107,7 @@ class FactRecorder:
         return changes
 
     def _opened(self, rows: Sequence[StoredFact]) -> list[Fact]:
-        opened: list[Fact] = []
-        for row in rows:
-            try:
-                opened.append(self._sealer.open(row))
-            except DecryptionFailed:
-                log.warning("fact %s does not decrypt; left out", row.id)
-        return opened
+        return self._sealer.readable_all(rows)
 
     async def _link(self, owner: Owner, changes: LedgerChanges, now: datetime) -> None:
         """newer memory --supersedes--> older memory, for each fact a new one replaced."""

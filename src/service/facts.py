@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import replace
 from uuid import UUID
 
@@ -85,10 +85,11 @@ class FactService:
         clock: Clock,
         caps: ProfileCaps | None = None,
         trail: AuditTrail | None = None,
+        on_unreadable: Callable[[UUID], None] | None = None,
     ) -> FactService:
         """The service with its recorder (writes) and recall (retrieval) over one sealer;
-        with `trail`, their changes leave audit events."""
-        sealer = FactSealer(encryption)
+        with `trail`, their changes leave audit events; `on_unreadable` hears damaged facts."""
+        sealer = FactSealer(encryption, on_unreadable)
         recorder = FactRecorder(
             facts.store, facts.extractor, sealer, clock, graph, policy.graph, trail
         )
@@ -112,19 +113,20 @@ class FactService:
         if not 1 <= limit <= MAX_LIST_LIMIT:
             raise InvalidMemory(f"limit must be between 1 and {MAX_LIST_LIMIT}")
         page = await self._facts.list(owner, filters or FactFilter(), cursor, limit, self._clock())
-        return Page([self._sealer.open(f) for f in page.items], page.next_cursor)
+        # A damaged fact is left out; the cursor still moves past it.
+        return Page(self._sealer.readable_all(page.items), page.next_cursor)
 
     @keyed
     async def get(self, owner: Owner, fact_id: UUID) -> Fact:
         stored = await self._facts.get(owner, fact_id)
         if stored is None:
             raise FactNotFound(fact_id)
-        return self._sealer.open(stored)
+        return self._sealer.opened(stored)
 
     @keyed
     async def current(self, owner: Owner) -> builtins.list[Fact]:
         """Every current fact of the owner, in no particular order."""
-        return [self._sealer.open(f) for f in await self._facts.current(owner, self._clock())]
+        return self._sealer.readable_all(await self._facts.current(owner, self._clock()))
 
     @keyed
     async def of_memories(self, owner: Owner, memory_ids: Sequence[UUID]) -> builtins.list[Fact]:
@@ -132,7 +134,7 @@ class FactService:
         if not memory_ids:
             return []
         rows = await self._facts.current(owner, self._clock(), sources=memory_ids)
-        return [self._sealer.open(f) for f in rows]
+        return self._sealer.readable_all(rows)
 
     @keyed
     async def state(self, owner: Owner, new: NewFact) -> Fact:
@@ -197,8 +199,8 @@ class FactService:
             page = await self._facts.list(
                 owner, FactFilter(current=None), cursor, EXPORT_PAGE, self._clock()
             )
-            for stored in page.items:
-                yield self._sealer.open(stored)
+            for fact in self._sealer.readable_all(page.items):
+                yield fact
             if page.next_cursor is None:
                 return
             cursor = page.next_cursor

@@ -76,10 +76,12 @@ class GraphLinker:
         said_by: dict[UUID, str | None] = {}
         for row in await session.read_many(list(ids)):
             try:
-                plain[row.id] = self._sealer.open(row, now).content
+                opened = self._sealer.open(row, now)
             except DecryptionFailed:
                 log.warning("supersession skips memory %s: it does not decrypt", row.id)
-            said_by[row.id] = speaker_of(row.metadata)
+                continue
+            plain[row.id] = opened.content
+            said_by[row.id] = speaker_of(opened.metadata)
         # "I" of one speaker is not "I" of another: a turn only replaces its speaker's words.
         who = list(speakers) if speakers is not None else [None] * len(texts)
         return [

@@ -16,6 +16,7 @@ from memlane.ports.facts import FactPort
 from memlane.ports.memories import MemoryStorePort
 from memlane.service.audit_trail import AuditTrail, HistoryEvent
 from memlane.service.keyring import KeyringService, keyed
+from memlane.service.sealing import OnUnreadable, of_kind
 
 # A memory's history shows its own events and those of the edges it is an end of.
 MEMORY_SUBJECTS = (SubjectKind.MEMORY, SubjectKind.EDGE)
@@ -32,9 +33,12 @@ class AuditService:
         clock: Clock = system_clock,
         facts: FactPort | None = None,
         keyring: KeyringService | None = None,
+        on_unreadable: OnUnreadable | None = None,
     ) -> None:
+        """`on_unreadable` hears each event left out of a history (its payload is damaged)."""
         self._keyring = keyring
-        self._trail = AuditTrail(audit, encryption, clock, keyring)
+        listener = None if on_unreadable is None else of_kind(on_unreadable, "audit")
+        self._trail = AuditTrail(audit, encryption, clock, keyring, listener)
         self._store = store
         self._facts = facts
 

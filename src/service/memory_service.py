@@ -55,7 +55,7 @@ from memlane.service.graph_reading import GraphView, Neighbourhood
 from memlane.service.keyring import KeyringService, keyed, keyed_stream
 from memlane.service.maintenance import Maintenance
 from memlane.service.retrieval import Retriever
-from memlane.service.sealing import OnUnreadable, Sealer, document_text
+from memlane.service.sealing import OnUnreadable, Sealer, document_text, of_kind
 from memlane.service.topics import TopicService
 from memlane.service.validation import check_filter, check_options, check_patch
 from memlane.service.writing import Writer
@@ -112,13 +112,16 @@ class MemoryService:
                 EntityRecall(entities, memories.search, encryption, policy.graph)
             )
         self._porting = None if graph is None else GraphPorting(graph, self._names, policy.graph)
-        self._conversations = Conversations(self._writer, memories.store, graph, policy, clock)
+        self._conversations = Conversations(
+            self._writer, memories.store, self._sealer, graph, policy, clock
+        )
         # -- facts (issue 13) --
         self._facts: FactService | None = None
         self._topics: TopicService | None = None
         if facts is not None:
             self._facts = FactService.build(
-                facts, encryption, memories, graph, policy, clock, profile_caps, self._trail
+                facts, encryption, memories, graph, policy, clock, profile_caps, self._trail,
+                None if on_unreadable is None else of_kind(on_unreadable, "fact"),
             )
             self._writer.read_facts_with(self._facts.recorder)
             self._retriever.join_facts_with(self._facts.recall)
@@ -403,8 +406,10 @@ class MemoryService:
         if limit < 1:
             raise InvalidMemory("limit must be at least 1")
         check_filter(filters)
-        page = await self._store.list(owner, filters, cursor, limit)
+        wanted = self._sealer.attributes.index_filter(owner.tenant, filters)
+        page = await self._store.list(owner, wanted, cursor, limit)
         now = self._clock()
         opened = (self._sealer.readable(s, now) for s in page.items)
         # A row that does not decrypt is left out; the cursor still moves past it.
         return Page([m for m in opened if m is not None], page.next_cursor)
+

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from uuid import UUID
 
@@ -168,6 +168,15 @@ class Retriever(ServicePart):
     ) -> list[MemoryContext]:
         return (await self._select(owner, query, limit, options or ContextOptions()))[0]
 
+    def _excluded_conversation(
+        self, owner: Owner, options: ContextOptions
+    ) -> Callable[[str | None], bool]:
+        """Whether a candidate's stored conversation is the current one: the id's blind
+        token, or the plaintext id of a row stored before sealing (seal-existing not run)."""
+        token = self._sealer.attributes.conversation_token(owner.tenant, options.conversation_id)
+        stored = replace(options, conversation_id=token)
+        return lambda c: options.excludes_conversation(c) or stored.excludes_conversation(c)
+
     async def _select(
         self, owner: Owner, query: str, limit: int | None, options: ContextOptions
     ) -> tuple[list[MemoryContext], Expansion]:
@@ -186,12 +195,13 @@ class Retriever(ServicePart):
             return [], Expansion()
         pool = max(tuning.candidate_pool, CANDIDATES_PER_RESULT * wanted)
         found = await self._candidates(owner, query, pool, None)
+        excluded = self._excluded_conversation(owner, options)
         threshold = self._policy.rag_threshold
         # Lexical hits are eligible whatever their cosine.
         eligible = [
             c for c in found.ranked
             if (found.vector is None or c.lexical or c.similarity >= threshold)
-            and not options.excludes_conversation(c.hit.conversation_id)
+            and not excluded(c.hit.conversation_id)
         ]
         if not eligible:
             return [], Expansion()
@@ -202,7 +212,7 @@ class Retriever(ServicePart):
                 eligible = [c for c in eligible if c.id not in graph.superseded_by]
                 graph.added = [c for c in graph.added if c.id not in graph.superseded_by]
             eligible = eligible + [
-                c for c in graph.added if not options.excludes_conversation(c.hit.conversation_id)
+                c for c in graph.added if not excluded(c.hit.conversation_id)
             ]
         active = await self._active_vectors(options.active_context)
         eligible = await self._without_active(owner, eligible, active)
@@ -233,7 +243,7 @@ class Retriever(ServicePart):
         )
         added = await self._without_active(
             owner,
-            [c for c in added if not options.excludes_conversation(c.hit.conversation_id)],
+            [c for c in added if not excluded(c.hit.conversation_id)],
             active,
         )
         chosen = ranked(eligible + added)

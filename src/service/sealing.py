@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 from uuid import UUID
 
 from memlane.domain.decay import importance_at
@@ -14,6 +14,7 @@ from memlane.domain.model import Memory, Owner, StoredMemory, Vector
 from memlane.domain.segments import NAMES_KEY, SEGMENT_KEY
 from memlane.ports.encryption import EncryptionPort, FieldBinding
 from memlane.ports.keywords import KeywordPort
+from memlane.service.attributes import ATTRIBUTES, Attributes, AttributeSealer
 
 CONTENT = "content"
 SUMMARY = "summary"
@@ -28,7 +29,15 @@ SPEAKER_KEY = "speaker"
 log = logging.getLogger(__name__)
 # Told the id of every memory that fails to decrypt on a read (the API counts them in a
 # metric); never its content, which nobody has.
-OnUnreadable = Callable[[UUID], None]
+class OnUnreadable(Protocol):
+    """Hears each record left out of a read: its id and kind ("memory", "fact", "audit")."""
+
+    def __call__(self, record_id: UUID, kind: str = "memory", /) -> None: ...
+
+
+def of_kind(listener: OnUnreadable, kind: str) -> Callable[[UUID], None]:
+    """`listener` told the kind of record it hears of (the metric counts kinds apart)."""
+    return lambda record_id: listener(record_id, kind)
 
 
 def speaker_of(metadata: Mapping[str, Any]) -> str | None:
@@ -70,8 +79,9 @@ def binding(owner: Owner, memory_id: UUID, field: str) -> FieldBinding:
 class Sealer:
     """Seals memories on the way into storage and opens them on the way out.
 
-    Plaintext never reaches a StoredMemory: content and summary are sealed, and the
-    lexical index terms are blinded per tenant by the encryption port.
+    Plaintext never reaches a StoredMemory: content, summary and attributes (tags, metadata,
+    conversation id) are sealed; the lexical index terms, tags and conversation id are
+    blinded per tenant by the encryption port for the lookups that need equality.
     """
 
     def __init__(
@@ -82,6 +92,7 @@ class Sealer:
         on_unreadable: OnUnreadable | None = None,
     ) -> None:
         self._encryption = encryption
+        self.attributes = AttributeSealer(encryption)
         self._keywords = keywords
         self._base_rate = base_rate
         self._on_unreadable = on_unreadable
@@ -94,6 +105,10 @@ class Sealer:
     def seal(self, memory: Memory, embedding: Vector | None, now: datetime) -> StoredMemory:
         """The stored form; the materialised importance is importance(now)."""
         owner = memory.owner
+        attributes = self.attributes.seal(
+            owner, memory.id,
+            Attributes(tuple(memory.tags), dict(memory.metadata), memory.conversation_id),
+        )
         return StoredMemory(
             id=memory.id,
             owner=owner,
@@ -104,9 +119,10 @@ class Sealer:
             heat=memory.heat,
             created_at=memory.created_at,
             updated_at=memory.updated_at,
-            conversation_id=memory.conversation_id,
-            tags=tuple(memory.tags),
-            metadata=dict(memory.metadata),
+            conversation_id=attributes.conversation_token,
+            tags=attributes.tag_tokens,
+            metadata={},
+            attributes=attributes.sealed,
             pinned=memory.pinned,
             embedding=embedding,
             embedding_model=memory.embedding_model if embedding is not None else None,
@@ -124,6 +140,7 @@ class Sealer:
         summary = self._encryption.open(
             bytes(stored.summary), binding(stored.owner, stored.id, SUMMARY)
         )
+        attributes = self.attributes.open(stored)
         return Memory(
             id=stored.id,
             owner=stored.owner,
@@ -134,9 +151,9 @@ class Sealer:
             heat=stored.heat,
             created_at=stored.created_at,
             updated_at=stored.updated_at,
-            conversation_id=stored.conversation_id,
-            tags=tuple(stored.tags),
-            metadata=dict(stored.metadata),
+            conversation_id=attributes.conversation_id,
+            tags=attributes.tags,
+            metadata=dict(attributes.metadata),
             pinned=stored.pinned,
             embedding_model=stored.embedding_model if stored.embedding is not None else None,
         )
@@ -147,9 +164,20 @@ class Sealer:
         try:
             return self.open(stored, now)
         except DecryptionFailed:
-            log.warning("memory %s does not decrypt: left out of this read", stored.id)
-            if self._on_unreadable is not None:
-                self._on_unreadable(stored.id)
+            self._unreadable(stored.id)
+            return None
+
+    def _unreadable(self, memory_id: UUID) -> None:
+        log.warning("memory %s does not decrypt: left out of this read", memory_id)
+        if self._on_unreadable is not None:
+            self._on_unreadable(memory_id)
+
+    def readable_attributes(self, stored: StoredMemory) -> Attributes | None:
+        """A row's attributes alone (topics scan them), or None, warned, when they do not open."""
+        try:
+            return self.attributes.open(stored)
+        except DecryptionFailed:
+            self._unreadable(stored.id)
             return None
 
     def unreadable_fields(self, stored: StoredMemory) -> tuple[str, ...]:
@@ -161,4 +189,8 @@ class Sealer:
                 self._encryption.open(bytes(sealed), binding(stored.owner, stored.id, field))
             except DecryptionFailed:
                 bad.append(field)
+        try:
+            self.attributes.open(stored)
+        except DecryptionFailed:
+            bad.append(ATTRIBUTES)
         return tuple(bad)

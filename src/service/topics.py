@@ -54,12 +54,16 @@ class TopicService:
         self._sealer = sealer
         self._clock = clock
 
-    async def _rows(self, owner: Owner) -> AsyncIterator[StoredMemory]:
+    async def _rows(self, owner: Owner) -> AsyncIterator[tuple[StoredMemory, tuple[str, ...]]]:
+        """Every row with its topics (from its sealed tags and metadata); a row whose
+        attributes do not open is left out, warned and counted like any unreadable memory."""
         cursor: Cursor | None = None
         while True:
             page = await self._store.list(owner, MemoryFilter(), cursor, SCAN_PAGE)
             for row in page.items:
-                yield row
+                attributes = self._sealer.readable_attributes(row)
+                if attributes is not None:
+                    yield row, topics_of(attributes.tags, attributes.metadata)
             if page.next_cursor is None:
                 return
             cursor = page.next_cursor
@@ -67,18 +71,17 @@ class TopicService:
     @keyed
     async def topics(self, owner: Owner) -> list[TopicSummary]:
         """Every topic of the owner with its memory count and last activity, newest first."""
-        return summarise([
-            (topics_of(row.tags, row.metadata), row.created_at) async for row in self._rows(owner)
-        ])
+        return summarise([(topics, row.created_at) async for row, topics in self._rows(owner)])
 
     @keyed
     async def topic(self, owner: Owner, name: str) -> TopicView:
         """One topic (case-blind); TopicNotFound when no memory carries it."""
         wanted = " ".join(name.split()).casefold()
-        rows = [
-            row async for row in self._rows(owner)
-            if wanted in (t.casefold() for t in topics_of(row.tags, row.metadata))
+        found = [
+            (row, topics) async for row, topics in self._rows(owner)
+            if wanted in (t.casefold() for t in topics)
         ]
+        rows = [row for row, _ in found]
         if not rows:
             raise TopicNotFound(name)
         now = self._clock()
@@ -89,8 +92,7 @@ class TopicService:
                 continue  # a damaged memory is left out, never fails the topic
             user_text, other_text = split_speakers(memory.content, memory.metadata)
             turns.append(TopicTurn(memory.id, memory.created_at, user_text, other_text))
-        label = next(t for t in topics_of(rows[0].tags, rows[0].metadata)
-                     if t.casefold() == wanted)
+        label = next(t for t in found[0][1] if t.casefold() == wanted)
         facts = sorted(
             await self._facts.of_memories(owner, [row.id for row in rows]),
             key=lambda f: (f.valid_from, str(f.id)),

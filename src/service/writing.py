@@ -179,8 +179,11 @@ class Writer(ServicePart):
             return {}
         stored = {id(d) for d, merged in outcome if not merged}
         written = [
+            # The conversation as stored (its blind token): the earlier memories it is
+            # compared with are read from storage.
             Written(d.memory.id, near, replaces, Moment(
-                d.memory.id, d.memory.created_at, d.memory.conversation_id
+                d.memory.id, d.memory.created_at,
+                self._sealer.attributes.conversation_token(owner.tenant, d.memory.conversation_id),
             ))
             for d, near, replaces in zip(fresh, nearby, decisions, strict=True)
             if id(d) in stored and d.embedding is not None
@@ -288,7 +291,8 @@ class Writer(ServicePart):
         ):
             if similarity > best_similarity:
                 best, best_similarity = other, similarity
-        if hit is not None and (is_turn(hit.stored.metadata) or role_of(hit.stored.metadata)):
+        held = None if hit is None else self._sealer.readable_attributes(hit.stored)
+        if held is None or is_turn(held.metadata) or role_of(held.metadata):
             hit = None  # a fact is not folded into a turn, nor into a knowledge-graph node
         if hit is not None and hit.similarity > best_similarity:
             known = next((d for d in drafts if d.existing and d.memory.id == hit.stored.id), None)

@@ -175,3 +175,8 @@ def test_a_wait_never_exceeds_the_cap_or_the_budget_or_the_attempts(
     if delay is not None:
         assert 0.0 <= delay <= 10.0 and waited_s + delay <= 30.0 and attempt < 4
     assert policy.delay_s(500, retry_after, attempt, waited_s) is None
+
+
+def test_a_retry_after_of_non_ascii_digits_is_ignored_not_an_error() -> None:
+    assert parse_retry_after("²") is None
+    assert parse_retry_after("٣") is None

@@ -165,3 +165,13 @@ def test_superseded_facts_are_current_facts_of_the_same_subject(
     if not negated:  # restating a value never supersedes it
         assert all(normalise(f.object) != normalise(obj) or f.relation != relation
                    for f in ended)
+
+
+@pytest.mark.parametrize("blank", ["", "   ", "\u200b", "\u200b\u200d\ufeff", "\u2800 \u3164"])
+def test_a_fact_whose_subject_or_object_shows_nothing_is_refused(blank: str) -> None:
+    with pytest.raises(InvalidFact, match="empty or invisible"):
+        said("likes", blank)
+    with pytest.raises(InvalidFact, match="empty or invisible"):
+        ExtractedFact(subject=blank, relation="likes", object="tea",
+                      fact_type=FactType.PREFERENCE, time_span=TimeSpan.CURRENT,
+                      confidence=0.9)

@@ -16,6 +16,7 @@ from memlane.domain.profile import (
     build_profile,
     render_profile,
 )
+from memlane.domain.text_rules import is_blank
 
 NOW = datetime(2030, 6, 1, tzinfo=UTC)
 RELATION_OF = {t: next(r for r, ft in RELATION_TYPES.items() if ft is t) for t in FactType}
@@ -99,6 +100,6 @@ def test_the_rendered_profile_keeps_whole_lines_within_the_budget() -> None:
 
 
 @given(budget=st.integers(0, 400), objects=st.lists(st.text(min_size=1, max_size=80).filter(
-    str.strip), max_size=10))
+    lambda o: not is_blank(o)), max_size=10))
 def test_a_rendered_profile_never_exceeds_its_budget(budget: int, objects: list[str]) -> None:
     assert len(render_profile([fact(obj=o) for o in objects], budget)) <= budget

@@ -26,7 +26,7 @@ def shared_buffers_size(setting: str = "auto") -> str:
     return f"{min(high, max(low, memory_mb // 8))}MB"
 
 
-def _psql(psql: Path, dsn: str, sql: str, **variables: str) -> str:
+def run_psql(psql: Path, dsn: str, sql: str, **variables: str) -> str:
     """One statement through psql; `variables` are quoted by psql (:'name')."""
     options = [f"--variable={name}={value}" for name, value in variables.items()]
     result = subprocess.run(
@@ -43,19 +43,19 @@ def tune(pgserver_module, server, psql: Path, dsn: str, shared_buffers: str) -> 
     less than the vector index of 100k memories: every search then copied pages from the
     OS cache). Runs under the data-dir lock: the server restarts only when this process is
     its sole user, else the size applies from its next start."""
-    current, wanted = _psql(
+    current, wanted = run_psql(
         psql, dsn,
         "SELECT pg_size_bytes(current_setting('shared_buffers')), pg_size_bytes(:'size');",
         size=shared_buffers,
     ).split("|")
     if current == wanted:
         return
-    _psql(psql, dsn, "ALTER SYSTEM SET shared_buffers = :'size';", size=shared_buffers)
+    run_psql(psql, dsn, "ALTER SYSTEM SET shared_buffers = :'size';", size=shared_buffers)
     from pgserver.utils import DiskList
 
     if DiskList(server.pgdata / ".handle_pids.json").get() != [os.getpid()]:
         # A reload shows the waiting change in pg_settings.pending_restart.
-        _psql(psql, dsn, "SELECT pg_reload_conf();")
+        run_psql(psql, dsn, "SELECT pg_reload_conf();")
         _log.info("embedded PostgreSQL: shared_buffers %s from its next start", shared_buffers)
         return
     with pgserver_module.PostgresServer._lock:

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from memlane.adapters.postgres.buffer_cache import get_server, shared_buffers_size, tune
+from memlane.adapters.postgres.server_logging import quiet_server_log
 from memlane.domain.errors import ConfigurationError
 
 MIN_PGVECTOR = (0, 8)
@@ -130,6 +131,7 @@ def start_embedded(
             psql = Path(POSTGRES_BIN_PATH) / "psql"
             _check_pgvector(psql, dsn)
             tune(pgserver, server, psql, dsn, shared_buffers_size(shared_buffers))
+            quiet_server_log(psql, dsn)
         except (OSError, subprocess.SubprocessError, RuntimeError, AssertionError) as exc:
             raise ConfigurationError(
                 f"could not start the embedded PostgreSQL in {path}: {type(exc).__name__}; "

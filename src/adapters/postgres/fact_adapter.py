@@ -19,7 +19,8 @@ from memlane.domain.model import Cursor, Owner, Page
 from memlane.ports.facts import FactPort
 
 
-def _fact(record: Mapping[str, Any]) -> StoredFact:
+def to_stored_fact(record: Mapping[str, Any]) -> StoredFact:
+    """A StoredFact from one row of fact_sql.FACT_COLUMNS."""
     score = record["user_fact_score"]
     return StoredFact(
         id=record["id"], owner=Owner(record["tenant"], record["user_id"]),
@@ -32,6 +33,8 @@ def _fact(record: Mapping[str, Any]) -> StoredFact:
         valid_from=record["valid_from"], valid_until=record["valid_until"],
         superseded_by=record["superseded_by"], created_at=record["created_at"],
         updated_at=record["updated_at"],
+        relation_sealed=None if record["relation_sealed"] is None
+        else bytes(record["relation_sealed"]),
     )
 
 
@@ -46,7 +49,7 @@ def _columns(facts: Sequence[StoredFact], *names: str) -> list[list[Any]]:
 _INSERTED = (
     "id", "subject", "object", "subject_index", "object_index", "relation", "fact_type",
     "time_span", "confidence", "user_fact_score", "source_memory_id", "source_time",
-    "valid_from", "valid_until", "superseded_by", "created_at", "updated_at",
+    "valid_from", "valid_until", "superseded_by", "created_at", "updated_at", "relation_sealed",
 )
 _UPDATED = (
     "id", "object", "object_index", "fact_type", "time_span", "confidence", "user_fact_score",
@@ -63,7 +66,7 @@ class PostgresFactAdapter(FactPort):
     async def get(self, owner: Owner, fact_id: UUID) -> StoredFact | None:
         async with connection_from(self._pool) as connection:
             record = await connection.fetchrow(fact_sql.GET, owner.tenant, owner.user_id, fact_id)
-        return None if record is None else _fact(record)
+        return None if record is None else to_stored_fact(record)
 
     async def list(
         self, owner: Owner, filters: FactFilter, cursor: Cursor | None, limit: int, now: datetime
@@ -77,7 +80,7 @@ class PostgresFactAdapter(FactPort):
                 None if cursor is None else cursor.id,
                 limit + 1,
             )
-        items = [_fact(r) for r in records[:limit]]
+        items = [to_stored_fact(r) for r in records[:limit]]
         more = len(records) > limit
         last = items[-1] if items and more else None
         return Page(items, None if last is None else Cursor(last.created_at, last.id))
@@ -98,7 +101,7 @@ class PostgresFactAdapter(FactPort):
                 None if relations is None else list(relations),
                 None if sources is None else list(sources),
             )
-        return [_fact(r) for r in records]
+        return [to_stored_fact(r) for r in records]
 
     async def save(
         self, owner: Owner, new: Sequence[StoredFact], ended: Sequence[StoredFact],

@@ -10,7 +10,7 @@ import asyncpg
 from memlane.adapters.postgres import sql
 from memlane.adapters.postgres.errors import storage_errors
 from memlane.adapters.postgres.pool import connection_from
-from memlane.adapters.postgres.rows import to_stored_many
+from memlane.adapters.postgres.rows import key_arrays, keyset_fetch, to_stored_many
 from memlane.domain.integrity import RowKey, UnreadableRow
 from memlane.domain.model import StoredMemory
 from memlane.ports.integrity import IntegrityPort
@@ -46,16 +46,18 @@ WITH bad AS (
     DELETE FROM memories AS m USING bad
     WHERE m.tenant = bad.tenant AND m.user_id = bad.user_id AND m.id = bad.id
     RETURNING m.tenant, m.user_id, m.id, bad.fields, m.memory_type, m.content, m.summary,
-              m.conversation_id, m.tags, m.metadata, m.pinned, m.embedding::real[] AS embedding,
+              m.conversation_id, m.tags, m.metadata, m.attributes, m.pinned,
+              m.embedding::real[] AS embedding,
               m.embedding_model, m.created_at, m.updated_at
 ), moved AS (
     INSERT INTO memory_quarantine (
         tenant, user_id, id, unreadable, quarantined_at, memory_type, content, summary,
-        conversation_id, tags, metadata, pinned, embedding, embedding_model, created_at,
-        updated_at, importance, base_importance, access_count, accessed_at
+        conversation_id, tags, metadata, attributes, pinned, embedding, embedding_model,
+        created_at, updated_at, importance, base_importance, access_count, accessed_at
     )
     SELECT w.tenant, w.user_id, w.id, string_to_array(w.fields, ','), $5, w.memory_type,
-           w.content, w.summary, w.conversation_id, w.tags, w.metadata, w.pinned, w.embedding,
+           w.content, w.summary, w.conversation_id, w.tags, w.metadata, w.attributes, w.pinned,
+           w.embedding,
            w.embedding_model, w.created_at, w.updated_at, h.importance, h.base_importance,
            h.access_count, h.accessed_at
     FROM wide AS w
@@ -75,19 +77,14 @@ class PostgresIntegrityAdapter(IntegrityPort):
 
     async def sealed_batch(self, after: RowKey | None, limit: int) -> list[StoredMemory]:
         async with storage_errors("scanning memories"), connection_from(self._pool) as conn:
-            if after is None:
-                records = await conn.fetch(SCAN_FIRST, limit)
-            else:
-                records = await conn.fetch(SCAN_AFTER, limit, *after)
+            records = await keyset_fetch(conn, SCAN_FIRST, SCAN_AFTER, limit, after)
         return to_stored_many(records)
 
     async def quarantine(self, rows: Sequence[UnreadableRow], now: datetime) -> int:
         if not rows:
             return 0
         params = (
-            [r.owner.tenant for r in rows],
-            [r.owner.user_id for r in rows],
-            [r.memory_id for r in rows],
+            *key_arrays([(r.owner, r.memory_id) for r in rows]),
             [",".join(r.fields) for r in rows],
             now,
         )

@@ -69,6 +69,7 @@ def to_stored(record: Mapping[str, Any]) -> StoredMemory:
         embedding=_embedding(record["embedding"]),
         embedding_model=record["embedding_model"],
         keywords=tuple(record["keywords"]),
+        attributes=None if record["attributes"] is None else bytes(record["attributes"]),
     )
 
 
@@ -79,3 +80,18 @@ def to_stored_many(records: Sequence[Mapping[str, Any]]) -> list[StoredMemory]:
 def affected_rows(status: str) -> int:
     """The row count of a command status such as 'UPDATE 3'."""
     return int(status.rsplit(" ", 1)[-1])
+
+
+def key_arrays(keys: Sequence[tuple[Owner, Any]]) -> tuple[list[str], list[str], list[Any]]:
+    """(owner, id) pairs as the tenant, user_id and id arrays of an `unnest` batch."""
+    return [o.tenant for o, _ in keys], [o.user_id for o, _ in keys], [i for _, i in keys]
+
+
+async def keyset_fetch(
+    connection: Any, first: str, after_sql: str, limit: int, after: tuple[Any, ...] | None
+) -> list[Any]:
+    """One batch of a scan in (tenant, user_id, id) order: `first` ($1 limit) from the
+    start, else `after_sql` ($1 limit, $2-$4 the last key read)."""
+    if after is None:
+        return list(await connection.fetch(first, limit))
+    return list(await connection.fetch(after_sql, limit, *after))

@@ -5,7 +5,7 @@ from __future__ import annotations
 # A memory is the wide row `m` joined to its hot columns in `h`.
 COLUMNS = """
     m.tenant, m.user_id, m.id, m.memory_type, m.content, m.summary, m.conversation_id,
-    m.tags, m.metadata, m.pinned, m.embedding, m.embedding_model,
+    m.tags, m.metadata, m.attributes, m.pinned, m.embedding, m.embedding_model,
     memlane_tsvector_terms(m.keywords) AS keywords, m.created_at, m.updated_at,
     h.importance, h.base_importance, h.access_count, h.accessed_at"""
 FROM_JOINED = """

@@ -50,6 +50,8 @@ async def owner_transaction(pool: asyncpg.Pool, owner: Owner) -> AsyncIterator[a
         return
     async with storage_errors("running a transaction"), pool.acquire() as proxy:
         connection = cast(asyncpg.Connection, proxy)
+        # A pooled connection whose server was killed may fail even its BEGIN with a stale
+        # protocol state: an outage (503), like a lost connection anywhere else.
         async with lost_mid_query(connection), connection.transaction():
             # Transaction-scoped: released at commit or rollback, even if the caller raises.
             await connection.execute(sql.LOCK_OWNER, owner.tenant, owner.user_id)

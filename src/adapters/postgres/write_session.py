@@ -37,6 +37,7 @@ def batch_params(stored: Sequence[StoredMemory]) -> tuple[Any, ...]:
         [float(s.heat.base_importance) for s in stored],
         [int(s.heat.access_count) for s in stored],
         [s.heat.accessed_at for s in stored],
+        [None if s.attributes is None else bytes(s.attributes) for s in stored],
     )
 
 

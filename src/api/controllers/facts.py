@@ -28,6 +28,7 @@ from memlane.api.fact_schemas import (
     topic_detail_out,
     topic_out,
 )
+from memlane.api.openapi import FACT_UNREADABLE
 from memlane.api.params import ERRORS, READ, WRITE, CursorParam, PageLimitParam, bounded_limit
 from memlane.domain.fact_records import FactFilter
 from memlane.domain.facts import FactType
@@ -79,14 +80,16 @@ class FactsController(Controller):
         object supersedes the current fact; a fact that already holds is returned as is."""
         return fact_out(await memories.facts.state(owner, to_new_fact(data)))
 
-    @get("/{fact_id:uuid}", operation_id="getFact", opt=READ, raises=ERRORS)
+    @get("/{fact_id:uuid}", operation_id="getFact", opt=READ, raises=ERRORS,
+         responses={409: FACT_UNREADABLE})
     async def get_fact(
         self, fact_id: FromPath[UUID], memories: Memories, owner: NamedDependency[Owner]
     ) -> FactOut:
         """One fact (404 when it is not this user's)."""
         return fact_out(await memories.facts.get(owner, fact_id))
 
-    @patch("/{fact_id:uuid}", operation_id="updateFact", opt=WRITE, raises=ERRORS)
+    @patch("/{fact_id:uuid}", operation_id="updateFact", opt=WRITE, raises=ERRORS,
+           responses={409: FACT_UNREADABLE})
     async def update_fact(
         self,
         fact_id: FromPath[UUID],

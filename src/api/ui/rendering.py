@@ -11,6 +11,7 @@ from litestar.exceptions import HTTPException, NotFoundException
 from litestar.response import Redirect, Template
 
 from memlane.api.cursor import BadCursor
+from memlane.api.errors import logged_route
 from memlane.api.ui.session import (
     CSRF_FIELD,
     UI_PATH,
@@ -82,10 +83,10 @@ def handle_ui_error(request: Request[Any, Any, Any], exc: Exception) -> Response
         status = exc.status_code
         return _error_page(status, "Request refused", str(exc.detail) if status < 500 else "")
     if isinstance(exc, MemlaneError):
-        log.error("inspector: %s on %s", type(exc).__name__, request.url.path)
+        log.error("inspector: %s on %s", type(exc).__name__, logged_route(request))
         return _error_page(503, "Unavailable", "The memory store is unavailable; retry shortly.")
     # Type only, never the message: messages may quote memory content.
-    log.error("inspector: unexpected %s on %s", type(exc).__name__, request.url.path)
+    log.error("inspector: unexpected %s on %s", type(exc).__name__, logged_route(request))
     return _error_page(500, "Internal error", "Something went wrong; nothing was shown.")
 
 
