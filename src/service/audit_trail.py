@@ -36,6 +36,9 @@ class Change:
     kind: EventKind
     payload: Mapping[str, Any] | None = None
     related_id: UUID | None = None
+    # An imported event keeps the time and actor of its first recording; else: now, whoever acts.
+    at: datetime | None = None
+    actor: str | None = None
 
 
 @dataclass
@@ -127,6 +130,17 @@ class AuditTrail:
             return []
         return [self._opened(e) for e in await self._ports.log.history(owner, kinds, subject_id)]
 
+    async def histories(self, owner: Owner) -> dict[UUID, list[HistoryEvent]]:
+        """Every event of the owner that still says something (no tombstone, no erasure
+        record), payload opened, by subject id, oldest first: one streamed read for an export."""
+        found: dict[UUID, list[HistoryEvent]] = {}
+        if self._ports is None:
+            return found
+        async for event in self._ports.log.events(owner.tenant, owner.user_id):
+            if event.entry.kind not in (EventKind.ERASED, EventKind.ERASURE):
+                found.setdefault(event.entry.subject_id, []).append(self._opened(event))
+        return found
+
     async def verify(self, tenant: str | None, user_id: str | None) -> ChainReport:
         """Check every chain (of the tenant, of the user), streaming the events once."""
         if self._ports is None:
@@ -143,8 +157,8 @@ class AuditTrail:
                 text = json.dumps(change.payload, sort_keys=True, default=str)
                 payload = self._encryption.seal(text, _binding(owner, event_id))
             entries.append(AuditEntry(
-                event_id, change.subject_kind, change.subject_id, change.kind, actor, at,
-                payload, change.related_id,
+                event_id, change.subject_kind, change.subject_id, change.kind,
+                change.actor or actor, change.at or at, payload, change.related_id,
             ))
         return entries
 

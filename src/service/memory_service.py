@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Collection, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -53,6 +53,8 @@ from memlane.service.graph_linking import GraphLinker
 from memlane.service.graph_porting import GraphPorting
 from memlane.service.graph_reading import GraphView, Neighbourhood
 from memlane.service.maintenance import Maintenance
+from memlane.service.memory_porting import MemoryPorting
+from memlane.service.porting import ImportReport, Porting
 from memlane.service.retrieval import Retriever
 from memlane.service.sealing import OnUnreadable, Sealer, document_text
 from memlane.service.topics import TopicService
@@ -119,6 +121,14 @@ class MemoryService:
             self._writer.read_facts_with(self._facts.recorder)
             self._retriever.join_facts_with(self._facts.recall)
             self._topics = TopicService(memories.store, self._facts, self._sealer, clock)
+        # -- export and import of everything, histories included (issue 13) --
+        restoring = MemoryPorting(*parts)
+        restoring.use(self._trail, self._writer.embed_documents,
+                      None if self._facts is None else self._facts.recorder, self._names)
+        self._everything = Porting(
+            restoring, self.export, self._trail, clock, self._porting,
+            None if self._facts is None else self._facts.porting,
+        )
 
     @property
     def policy(self) -> MemoryPolicy:
@@ -308,7 +318,20 @@ class MemoryService:
         many facts were stored (facts already held are skipped)."""
         if self._facts is None:
             return 0
-        return await self._facts.porting.restore(owner, records, ids)
+        return (await self._facts.porting.restore(owner, records, ids)).stored
+
+    def export_records(self, owner: Owner) -> AsyncIterator[dict[str, Any]]:
+        """The owner's whole export as portable records: memories with their histories,
+        edges, entities, facts with their histories."""
+        return self._everything.records(owner)
+
+    async def import_records(
+        self, owner: Owner, records: Sequence[Mapping[str, Any]],
+        progress: Callable[[int], object] | None = None,
+    ) -> ImportReport:
+        """Restore an export under its own ids (what the owner holds is skipped); every
+        record is checked first; `progress` hears how many memories each batch handled."""
+        return await self._everything.restore(owner, records, progress)
 
     async def search(
         self, owner: Owner, query: str, *, limit: int = 10, min_similarity: float | None = None

@@ -108,7 +108,7 @@ def test_export_writes_a_private_file_and_progress_goes_to_stderr_only(home: Hom
         ("lives_in", "Lisbon", lines[0]["id"])]
     again = home.memlane("import", "--user", "erin", str(target))
     assert again.returncode == 0, again.stderr
-    assert again.stdout.rstrip().endswith("0 facts")  # erin's import read it from the memory
+    assert again.stdout.rstrip().endswith("1 facts stored, 0 skipped")  # from its record
     assert "exporting" in exported.stderr
 
     decayed = home.memlane("decay", "--progress")
