@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memlane.ports.candidates import CandidateSearchPort
+from memlane.ports.consolidation import ConsolidationPort
 from memlane.ports.faded import FadedMemoriesPort
 from memlane.ports.maintenance import MaintenancePort
 from memlane.ports.memories import MemoryStorePort
@@ -20,3 +21,6 @@ class MemoryPorts:
     # Cleanup owner by owner, so an audited cleanup records each deletion with it; without
     # it cleanup deletes in one statement over everyone and records nothing.
     faded: FadedMemoriesPort | None = None
+    # Deleting a consolidation's sources in one statement; without it consolidation keeps
+    # them (superseded) and refuses to delete them.
+    consolidation: ConsolidationPort | None = None

@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from memlane.domain.consolidation import Consolidation
 from memlane.domain.context import ContextOptions
 from memlane.domain.errors import InvalidMemory, MemoryNotFound, MemoryUnreadable
 from memlane.domain.graph import Edge, EdgeKind
@@ -44,6 +45,7 @@ from memlane.ports.keywords import KeywordPort
 from memlane.ports.storage import MemoryPorts
 from memlane.service import memory_audit
 from memlane.service.audit_trail import AuditTrail
+from memlane.service.consolidation import Consolidated, Consolidator
 from memlane.service.conversations import Conversations
 from memlane.service.entity_linking import EntityLinker
 from memlane.service.entity_recall import EntityRecall
@@ -121,6 +123,9 @@ class MemoryService:
             self._writer.read_facts_with(self._facts.recorder)
             self._retriever.join_facts_with(self._facts.recall)
             self._topics = TopicService(memories.store, self._facts, self._sealer, clock)
+        # -- consolidation (issue 13) --
+        self._consolidator = Consolidator(*parts)
+        self._consolidator.use(self._trail, self._writer.embed_documents, graph, self._names)
         # -- export and import of everything, histories included (issue 13) --
         restoring = MemoryPorting(*parts)
         restoring.use(self._trail, self._writer.embed_documents,
@@ -223,6 +228,11 @@ class MemoryService:
         )
         # Facts come from the question: the answer is the assistant's "I".
         return (await self._writer.remember_many(owner, [new], said=[question]))[0]
+
+    async def consolidate(self, owner: Owner, request: Consolidation) -> Consolidated:
+        """One new memory in place of the sources (kept as superseded history, or deleted),
+        linked to them and recorded on each, in one transaction."""
+        return await self._consolidator.consolidate(owner, request)
 
     async def update(self, owner: Owner, memory_id: UUID, patch: MemoryPatch) -> Memory:
         """Edit fields; new content is re-embedded, new importance restarts the decay clock."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncpg
 
+from memlane.adapters.postgres.consolidation_adapter import PostgresConsolidationAdapter
 from memlane.adapters.postgres.faded_adapter import PostgresFadedMemoriesAdapter
 from memlane.adapters.postgres.maintenance_adapter import (
     MAINTENANCE_SHARES,
@@ -34,4 +35,5 @@ def postgres_memory_ports(
         search=PostgresCandidateSearchAdapter(pool, dimension, lexical_postings_per_term),
         maintenance=PostgresMaintenanceAdapter(pool, access_flush_ms, maintenance_shares),
         faded=PostgresFadedMemoriesAdapter(pool),
+        consolidation=PostgresConsolidationAdapter(pool),
     )
