@@ -15,6 +15,7 @@ from .retry import NO_RETRY, RetryPolicy
 from .sync_client import MemlaneClient
 from .types import (
     AddedMessages,
+    Consolidated,
     FactPage,
     GraphEdge,
     GraphNode,
@@ -28,6 +29,7 @@ from .types import (
 __all__ = [
     "NO_RETRY",
     "AddedMessages",
+    "Consolidated",
     "AsyncMemlaneClient",
     "FactPage",
     "Forbidden",
