@@ -29,8 +29,8 @@ from .types import (
 __all__ = [
     "NO_RETRY",
     "AddedMessages",
-    "Consolidated",
     "AsyncMemlaneClient",
+    "Consolidated",
     "FactPage",
     "Forbidden",
     "GraphEdge",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 from typing import Any
+from uuid import UUID
 
 import pytest
 
@@ -70,17 +71,18 @@ async def test_export_erase_import_export_gives_the_same_file_and_the_chain_veri
     assert report.edges >= 1 and report.facts.stored >= 1
     after = await export_lines(world, alice)
 
-    def comparable(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def comparable(lines: list[dict[str, Any]]) -> list[str]:
         # Current importance is computed at export time; everything else is stored.
-        return sorted((json.dumps({k: v for k, v in r.items() if k != "importance"},
-                                  sort_keys=True) for r in lines))  # type: ignore[misc]
+        return sorted(json.dumps({k: v for k, v in r.items() if k != "importance"},
+                                  sort_keys=True) for r in lines)
 
     assert comparable(after) == comparable(before)
     report_chain = await world.history.verify(alice.tenant, alice.user_id)
     assert report_chain.intact and report_chain.broken == 0
     # The re-chained events say when and by whom they came in, under which id.
     deadline = next(r for r in memory_records(after) if "April" in r["content"])
-    events = await world.history.memory_history(alice, deadline_id := _id(deadline))
+    deadline_id = _id(deadline)
+    events = await world.history.memory_history(alice, deadline_id)
     live = [e for e in events if e.kind.value != "erased"]
     assert [e.payload["imported"]["by"] for e in live if e.payload] == ["cli"] * 3
     assert [e.actor for e in live] == [e["actor"] for e in deadline["history"]]
@@ -88,9 +90,7 @@ async def test_export_erase_import_export_gives_the_same_file_and_the_chain_veri
     assert all(e.subject_id == deadline_id for e in live)
 
 
-def _id(record: dict[str, Any]) -> Any:
-    from uuid import UUID
-
+def _id(record: dict[str, Any]) -> UUID:
     return UUID(record["id"])
 
 

@@ -22,7 +22,7 @@ async def stored(world: FakeWorld, owner: Owner, tags: tuple[str, ...] = ()) -> 
     for index, text in enumerate(NOTES):
         result = await world.service.remember(owner, NewMemory(
             text, memory_type=MemoryType.FACT if index else MemoryType.CONTEXT,
-            importance=0.3 + index / 10, tags=tags + (f"t{index}",)))
+            importance=0.3 + index / 10, tags=(*tags, f"t{index}")))
         ids.append(result.memory.id)
         world.clock.advance(timedelta(minutes=5))
     return ids
