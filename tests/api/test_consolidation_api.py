@@ -113,8 +113,10 @@ async def test_every_event_kind_of_memories_and_facts_is_in_a_history(
     stated = await client.post("/v1/facts", json={"relation": "works_at", "object": "Acme"},
                                headers=tenant.alice)
     fact_id = stated.json()["id"]
-    for edit in ({"object": "Globex"}, {"user_fact_score": 8}):
-        response = await client.patch(f"/v1/facts/{fact_id}", json=edit, headers=tenant.alice)
+    fact_edits: list[dict[str, Any]] = [{"object": "Globex"}, {"user_fact_score": 8}]
+    for fact_edit in fact_edits:
+        response = await client.patch(f"/v1/facts/{fact_id}", json=fact_edit,
+                                      headers=tenant.alice)
         assert response.status_code == 200, response.text
     assert (await client.delete(f"/v1/facts/{fact_id}", headers=tenant.alice)).status_code == 204
     for fact in [*facts, {"id": fact_id}]:
