@@ -70,6 +70,17 @@ class OpenQuestion:
     asked_at: datetime
 
 
+def topic_label(raw: str) -> str:
+    """A topic as shown: runs of whitespace made one space, trimmed, cut to its bound."""
+    return " ".join(raw.split())[:MAX_TOPIC_CHARS]
+
+
+def topic_key(raw: str) -> str:
+    """What makes two topics one: the label lower-cased (as PostgreSQL's lower() does, so
+    the database's topic index and this rule agree; migration 0120)."""
+    return topic_label(raw).lower()
+
+
 def topics_of(tags: Iterable[str], metadata: Mapping[str, Any]) -> tuple[str, ...]:
     """A memory's topics: its tags, then its conversation's title; each once (case-blind)."""
     title = metadata.get(CONVERSATION_TITLE_KEY)
@@ -77,9 +88,9 @@ def topics_of(tags: Iterable[str], metadata: Mapping[str, Any]) -> tuple[str, ..
     seen: set[str] = set()
     found: list[str] = []
     for raw in candidates:
-        topic = " ".join(raw.split())[:MAX_TOPIC_CHARS]
-        if topic and topic.casefold() not in seen:
-            seen.add(topic.casefold())
+        topic = topic_label(raw)
+        if topic and topic_key(topic) not in seen:
+            seen.add(topic_key(topic))
             found.append(topic)
     return tuple(found)
 
@@ -89,11 +100,11 @@ def summarise(memories: Iterable[tuple[Sequence[str], datetime]]) -> list[TopicS
     counts: dict[str, list[Any]] = {}
     for topics, created_at in memories:
         for topic in topics:
-            entry = counts.setdefault(topic.casefold(), [topic, 0, created_at])
+            entry = counts.setdefault(topic_key(topic), [topic, 0, created_at])
             entry[1] += 1
             entry[2] = max(entry[2], created_at)
     summaries = [TopicSummary(name, count, last) for name, count, last in counts.values()]
-    return sorted(summaries, key=lambda s: (-s.last_activity.timestamp(), s.topic.casefold()))
+    return sorted(summaries, key=lambda s: (-s.last_activity.timestamp(), topic_key(s.topic)))
 
 
 def split_speakers(content: str, metadata: Mapping[str, Any]) -> tuple[str, str]:

@@ -9,6 +9,7 @@ from memlane.ports.consolidation import ConsolidationPort
 from memlane.ports.faded import FadedMemoriesPort
 from memlane.ports.maintenance import MaintenancePort
 from memlane.ports.memories import MemoryStorePort
+from memlane.ports.topics import TopicPort
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,3 +25,5 @@ class MemoryPorts:
     # Deleting a consolidation's sources in one statement; without it consolidation keeps
     # them (superseded) and refuses to delete them.
     consolidation: ConsolidationPort | None = None
+    # Topic views read set-based through it; without it there are no topic views.
+    topics: TopicPort | None = None

@@ -122,7 +122,8 @@ class MemoryService:
             )
             self._writer.read_facts_with(self._facts.recorder)
             self._retriever.join_facts_with(self._facts.recall)
-            self._topics = TopicService(memories.store, self._facts, self._sealer, clock)
+            if memories.topics is not None:
+                self._topics = TopicService(memories.topics, self._facts, self._sealer, clock)
         # -- consolidation (issue 13) --
         self._consolidator = Consolidator(*parts)
         self._consolidator.use(self._trail, self._writer.embed_documents, graph, self._names)
@@ -150,7 +151,7 @@ class MemoryService:
     def topics(self) -> TopicService:
         """Topics of the owner's memories, with their facts (derived at read time)."""
         if self._topics is None:
-            raise InvalidMemory("this memlane runs without facts")
+            raise InvalidMemory("this memlane runs without facts or topic views")
         return self._topics
 
     # -- writing ---------------------------------------------------------------------------

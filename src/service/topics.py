@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import datetime
 
+from memlane.domain.errors import InvalidMemory
 from memlane.domain.facts import Fact, FactType
-from memlane.domain.model import Cursor, MemoryFilter, Owner, StoredMemory
+from memlane.domain.model import Owner
 from memlane.domain.topics import (
     OpenQuestion,
     TopicNotFound,
@@ -15,17 +15,19 @@ from memlane.domain.topics import (
     TopicTurn,
     open_questions,
     split_speakers,
-    summarise,
+    topic_key,
+    topic_label,
     topics_of,
 )
 from memlane.ports.clock import Clock
-from memlane.ports.memories import MemoryStorePort
+from memlane.ports.topics import TopicPort
 from memlane.service.facts import FactService
 from memlane.service.sealing import Sealer
 
-# Rows read per page while walking an owner's memories (plaintext tags and metadata only;
-# content is decrypted for the one topic asked about).
-SCAN_PAGE = 500
+# GET /v1/topics lists at most this many topics (most recently active first) unless asked
+# for fewer; a user with more sees the newest and `truncated`.
+DEFAULT_TOPICS = 100
+MAX_TOPICS = 500
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,37 +46,34 @@ class TopicService:
     """Nothing here is stored: every view is computed from memories and facts when asked."""
 
     def __init__(
-        self, store: MemoryStorePort, facts: FactService, sealer: Sealer, clock: Clock
+        self, topics: TopicPort, facts: FactService, sealer: Sealer, clock: Clock
     ) -> None:
-        self._store = store
+        self._topics = topics
         self._facts = facts
         self._sealer = sealer
         self._clock = clock
 
-    async def _rows(self, owner: Owner) -> AsyncIterator[StoredMemory]:
-        cursor: Cursor | None = None
-        while True:
-            page = await self._store.list(owner, MemoryFilter(), cursor, SCAN_PAGE)
-            for row in page.items:
-                yield row
-            if page.next_cursor is None:
-                return
-            cursor = page.next_cursor
+    async def topics(self, owner: Owner, limit: int = DEFAULT_TOPICS) -> list[TopicSummary]:
+        """The owner's topics with their memory count and last activity, newest first, at
+        most `limit` (1..MAX_TOPICS); counted in one statement, nothing decrypted."""
+        return (await self.listing(owner, limit))[0]
 
-    async def topics(self, owner: Owner) -> list[TopicSummary]:
-        """Every topic of the owner with its memory count and last activity, newest first."""
-        return summarise([
-            (topics_of(row.tags, row.metadata), row.created_at) async for row in self._rows(owner)
-        ])
+    async def listing(
+        self, owner: Owner, limit: int = DEFAULT_TOPICS
+    ) -> tuple[list[TopicSummary], bool]:
+        """`topics`, and whether the owner has more topics than `limit`."""
+        if not 1 <= limit <= MAX_TOPICS:
+            raise InvalidMemory(f"limit must be between 1 and {MAX_TOPICS}")
+        found = await self._topics.summaries(owner, limit + 1)
+        return found[:limit], len(found) > limit
 
     async def topic(self, owner: Owner, name: str) -> TopicView:
-        """One topic (case-blind); TopicNotFound when no memory carries it."""
-        wanted = " ".join(name.split()).casefold()
-        rows = [
-            row async for row in self._rows(owner)
-            if wanted in (t.casefold() for t in topics_of(row.tags, row.metadata))
-        ]
-        if not rows:
+        """One topic (case-blind); TopicNotFound when no memory carries it. Reads that
+        topic's memories only (through the topic index), and decrypts only them."""
+        wanted = topic_key(name)
+        rows = sorted(await self._topics.memories_with(owner, name),
+                      key=lambda r: (r.created_at, str(r.id)), reverse=True)
+        if not wanted or not rows:
             raise TopicNotFound(name)
         now = self._clock()
         turns = []
@@ -84,8 +83,9 @@ class TopicService:
                 continue  # a damaged memory is left out, never fails the topic
             user_text, other_text = split_speakers(memory.content, memory.metadata)
             turns.append(TopicTurn(memory.id, memory.created_at, user_text, other_text))
-        label = next(t for t in topics_of(rows[0].tags, rows[0].metadata)
-                     if t.casefold() == wanted)
+        # The label as the newest memory carrying the topic spells it.
+        label = next((t for t in topics_of(rows[0].tags, rows[0].metadata)
+                      if topic_key(t) == wanted), topic_label(name))
         facts = sorted(
             await self._facts.of_memories(owner, [row.id for row in rows]),
             key=lambda f: (f.valid_from, str(f.id)),

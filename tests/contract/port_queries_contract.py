@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from uuid import UUID
 
 import pytest
@@ -179,3 +180,25 @@ class PortQueriesContract:
         fetched = await ports.store.get_many(owner, [dense[0].id, lexical[0].id])
         assert [bytes(m.content) for m in fetched] == [row.content]
         assert [tuple(m.keywords) for m in fetched] == [("h-kiwi",)]
+
+    async def test_topics_are_tags_and_chat_titles_case_blind_and_the_owners_alone(
+        self, ports: MemoryPorts, owner: Owner, other_user: Owner
+    ) -> None:
+        assert ports.topics is not None
+        older = stored(owner, tags=("Garden", "taxes"), created_at=T0)
+        newer = stored(owner, tags=("GARDEN",), created_at=T0 + timedelta(minutes=5))
+        titled = stored(owner, metadata={"conversation_title": "  Trip   to Japan "},
+                        created_at=T0 + timedelta(minutes=1))
+        theirs = stored(other_user, tags=("garden",), created_at=T0 + timedelta(minutes=9))
+        await insert(ports.store, older, newer, titled, theirs)
+        found = await ports.topics.memories_with(owner, "garden")
+        assert sorted(r.id for r in found) == sorted([older.id, newer.id])
+        assert all(r.embedding is None for r in found)
+        assert [r.id for r in await ports.topics.memories_with(owner, "trip to japan")] == [
+            titled.id]
+        assert await ports.topics.memories_with(owner, "nothing") == []
+        summaries = await ports.topics.summaries(owner, 10)
+        assert [(s.topic, s.count, s.last_activity) for s in summaries] == [
+            ("GARDEN", 2, newer.created_at), ("Trip to Japan", 1, titled.created_at),
+            ("taxes", 1, older.created_at)]
+        assert [s.topic for s in await ports.topics.summaries(owner, 1)] == ["GARDEN"]

@@ -15,6 +15,7 @@ from memlane.adapters.postgres.search_adapter import (
     PostgresCandidateSearchAdapter,
 )
 from memlane.adapters.postgres.store_adapter import PostgresMemoryStoreAdapter
+from memlane.adapters.postgres.topic_adapter import PostgresTopicAdapter
 from memlane.ports.storage import MemoryPorts
 
 
@@ -36,4 +37,5 @@ def postgres_memory_ports(
         maintenance=PostgresMaintenanceAdapter(pool, access_flush_ms, maintenance_shares),
         faded=PostgresFadedMemoriesAdapter(pool),
         consolidation=PostgresConsolidationAdapter(pool),
+        topics=PostgresTopicAdapter(pool),
     )
