@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.facts import Fact, FactType
-from memlane.domain.model import Owner
+from memlane.domain.model import Owner, StoredMemory
 from memlane.domain.topics import (
     OpenQuestion,
     TopicNotFound,
@@ -75,14 +77,9 @@ class TopicService:
                       key=lambda r: (r.created_at, str(r.id)), reverse=True)
         if not wanted or not rows:
             raise TopicNotFound(name)
-        now = self._clock()
-        turns = []
-        for row in rows:
-            memory = self._sealer.readable(row, now)
-            if memory is None:
-                continue  # a damaged memory is left out, never fails the topic
-            user_text, other_text = split_speakers(memory.content, memory.metadata)
-            turns.append(TopicTurn(memory.id, memory.created_at, user_text, other_text))
+        # Opening every memory and matching questions to later statements is CPU work that
+        # grows with the topic (~1 s at 4k memories): off the event loop.
+        questions = await asyncio.to_thread(self._open_questions, rows, self._clock())
         # The label as the newest memory carrying the topic spells it.
         label = next((t for t in topics_of(rows[0].tags, rows[0].metadata)
                       if topic_key(t) == wanted), topic_label(name))
@@ -96,5 +93,15 @@ class TopicService:
             last_activity=max(row.created_at for row in rows),
             facts=tuple(f for f in facts if f.fact_type is not FactType.COMMITMENT),
             next_actions=tuple(f for f in facts if f.fact_type is FactType.COMMITMENT),
-            open_questions=tuple(open_questions(turns)),
+            open_questions=tuple(questions),
         )
+
+    def _open_questions(self, rows: Sequence[StoredMemory], now: datetime) -> list[OpenQuestion]:
+        turns = []
+        for row in rows:
+            memory = self._sealer.readable(row, now)
+            if memory is None:
+                continue  # a damaged memory is left out, never fails the topic
+            user_text, other_text = split_speakers(memory.content, memory.metadata)
+            turns.append(TopicTurn(memory.id, memory.created_at, user_text, other_text))
+        return open_questions(turns)
