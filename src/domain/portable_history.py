@@ -19,7 +19,8 @@ PORTABLE_KINDS = frozenset(EventKind) - {EventKind.ERASED, EventKind.ERASURE}
 
 @dataclass(frozen=True, slots=True)
 class PortableEvent:
-    """An event as the owner reads it (payload opened), as it was first recorded."""
+    """An event as the owner reads it, payload opened (the history routes' HistoryEvent adds
+    its place in the chain)."""
 
     id: UUID
     subject_kind: SubjectKind
@@ -28,7 +29,7 @@ class PortableEvent:
     kind: EventKind
     actor: str
     at: datetime
-    payload: Mapping[str, Any] | None
+    payload: dict[str, Any] | None
 
 
 def as_first_recorded(event: PortableEvent) -> PortableEvent:

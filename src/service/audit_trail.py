@@ -19,6 +19,7 @@ from memlane.domain.audit import (
 )
 from memlane.domain.audit_chain import ChainReport, ChainVerifier
 from memlane.domain.model import Owner
+from memlane.domain.portable_history import PortableEvent
 from memlane.ports.audit import AuditPort, AuditPorts
 from memlane.ports.clock import Clock
 from memlane.ports.encryption import EncryptionPort, FieldBinding
@@ -52,18 +53,11 @@ class Changes:
 
 
 @dataclass(frozen=True, slots=True)
-class HistoryEvent:
-    """An event as a caller reads it: payload opened (None for a tombstone)."""
+class HistoryEvent(PortableEvent):
+    """An event as a caller reads it: payload opened (None for a tombstone), and its place
+    in the owner's chain."""
 
-    id: UUID
     seq: int
-    subject_kind: SubjectKind
-    subject_id: UUID
-    related_id: UUID | None
-    kind: EventKind
-    actor: str
-    at: datetime
-    payload: dict[str, Any] | None
 
 
 def change_of(trail: AuditTrail | None, owner: Owner) -> AbstractAsyncContextManager[Changes]:
@@ -169,6 +163,7 @@ class AuditTrail:
             payload = json.loads(self._encryption.open(entry.payload, _binding(event.owner,
                                                                                  entry.id)))
         return HistoryEvent(
-            entry.id, event.seq, entry.subject_kind, entry.subject_id, entry.related_id,
-            entry.kind, entry.actor, entry.at, payload,
+            id=entry.id, seq=event.seq, subject_kind=entry.subject_kind,
+            subject_id=entry.subject_id, related_id=entry.related_id, kind=entry.kind,
+            actor=entry.actor, at=entry.at, payload=payload,
         )

@@ -17,19 +17,12 @@ from memlane.service.actors import current_actor
 from memlane.service.audit_trail import Change, HistoryEvent
 
 
-def portable(event: HistoryEvent) -> PortableEvent:
-    return PortableEvent(
-        event.id, event.subject_kind, event.subject_id, event.related_id, event.kind,
-        event.actor, event.at, event.payload,
-    )
-
-
 def with_history(
     record: dict[str, Any], subject_id: UUID, histories: dict[UUID, list[HistoryEvent]]
 ) -> dict[str, Any]:
     """The record with the subject's own events (an edge's events travel on its source)."""
     events = [e for e in histories.get(subject_id, ()) if e.subject_id == subject_id]
-    return {**record, HISTORY_KEY: [event_to_record(portable(e)) for e in events]}
+    return {**record, HISTORY_KEY: [event_to_record(e) for e in events]}
 
 
 def reimported(
