@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -10,6 +11,7 @@ from uuid import uuid4
 
 from memlane.domain.audit import SubjectKind
 from memlane.domain.decay import importance_at
+from memlane.domain.errors import StorageUnavailable
 from memlane.domain.importance import classify, estimate_importance
 from memlane.domain.model import Memory, Owner, Vector
 from memlane.domain.portable import Restored, exported_id, record_heat, record_to_new_memory
@@ -24,6 +26,8 @@ from memlane.service.history_porting import reimported
 from memlane.service.part import ServicePart
 from memlane.service.sealing import document_text, is_turn, speakers_of
 from memlane.service.validation import check_new
+
+log = logging.getLogger(__name__)
 
 # A memory's history holds its own events and those of the edges it is the source of.
 MEMORY_HISTORY = (SubjectKind.MEMORY, SubjectKind.EDGE)
@@ -121,5 +125,11 @@ class MemoryPorting(ServicePart):
             await self._facts.read_after_write(
                 owner, [Said(m.id, m.content, m.created_at) for m in said])
         if self._names is not None:
-            await self._names.link(owner, [
-                Named(m.id, document_text(m), speakers_of(m.metadata)) for m in memories], now)
+            try:
+                await self._names.link(owner, [
+                    Named(m.id, document_text(m), speakers_of(m.metadata)) for m in memories],
+                    now)
+            except StorageUnavailable as error:
+                # As on a write: the memories are committed; a rerun skips them.
+                log.warning("entities of %d restored memories not stored: %s",
+                            len(memories), error)
