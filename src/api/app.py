@@ -13,6 +13,7 @@ from litestar.types import ControllerRouterHandler
 from memlane.api.actor import actor_middleware
 from memlane.api.auth import provide_principal, scope_guard
 from memlane.api.config import ApiConfig
+from memlane.api.controllers.consolidation import ConsolidationController
 from memlane.api.controllers.context import ContextController
 from memlane.api.controllers.conversations import ConversationsController
 from memlane.api.controllers.facts import FactsController, ProfileController, TopicsController
@@ -74,6 +75,7 @@ def create_app(
             ProfileController,
             ImportsController,
             TopicsController,
+            ConsolidationController,  # issue 13
         ],
         guards=[scope_guard],
         dependencies={"principal": Provide(provide_principal)},

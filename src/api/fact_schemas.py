@@ -126,7 +126,10 @@ class TopicOut(msgspec.Struct, kw_only=True):
 
 
 class TopicsOut(msgspec.Struct, kw_only=True):
+    """The most recently active topics, at most `limit`; `truncated`: the user has more."""
+
     topics: list[TopicOut]
+    truncated: bool = False
 
 
 class OpenQuestionOut(msgspec.Struct, kw_only=True):

@@ -10,6 +10,7 @@ import msgspec
 from msgspec import Meta
 
 from memlane.api.schemas import ZERO_MINIMUM, Content, MemoryOut, UserId
+from memlane.domain.model import MemoryType
 from memlane.domain.segments import MAX_MESSAGES
 
 EdgeKindName = Literal[
@@ -74,3 +75,23 @@ class EdgeIn(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     kind: Literal["causal", "temporal", "narrative"]
     weight: Annotated[float, Meta(ge=0.0, le=1.0, extra_json_schema=ZERO_MINIMUM)] | None = None
     user_id: UserId | None = None
+
+
+class ConsolidateIn(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """Memories to condense into one; without `content` the new one joins theirs in time
+    order. `delete_sources` deletes them instead of keeping them as superseded history."""
+
+    sources: Annotated[list[UUID], Meta(min_length=2, max_length=100)]
+    content: Content | None = None
+    memory_type: MemoryType | None = None
+    delete_sources: bool = False
+    user_id: UserId | None = None
+
+
+class ConsolidatedOut(msgspec.Struct, kw_only=True):
+    """The new memory, the sources (oldest first), whether they were deleted, the edges made."""
+
+    memory: MemoryOut
+    sources: list[UUID]
+    sources_deleted: bool
+    edges: list[EdgeOut]

@@ -9,18 +9,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
-from uuid import UUID
 
 import click
 
 from memlane.cli.common import EXIT_USAGE, err, run_async
 from memlane.cli.progress import progress_bar, progress_option
 from memlane.domain.errors import InvalidMemory
-from memlane.domain.model import DEFAULT_TENANT, NewMemory, Owner
-from memlane.domain.portable import memory_to_record, record_to_new_memory
-from memlane.domain.portable_graph import MEMORY, check_graph_record, record_type
+from memlane.domain.model import DEFAULT_TENANT, Owner
+from memlane.domain.portable_graph import MEMORY, record_type
 
-IMPORT_BATCH = 256
 PROGRESS_STEP = 256  # memories between progress bar updates
 
 
@@ -49,18 +46,16 @@ async def export(
         with _private_output(output) as out, progress_bar(
             "exporting", show_progress, total
         ) as bar:
-            ids = []
-            async for memory in memlane.service.export(owner):
-                out.write(json.dumps(memory_to_record(memory), ensure_ascii=False) + "\n")
-                ids.append(memory.id)
-                if len(ids) % PROGRESS_STEP == 0:
-                    bar.update(len(ids))
-            bar.update(len(ids))
-            count = len(ids)
-            # The graph follows the memories it joins (edges, entities and their mentions).
-            async for record in memlane.service.export_graph(owner, ids):
+            # Memories (with their histories) first, then the graph and the facts.
+            async for record in memlane.service.export_records(owner):
                 out.write(json.dumps(record, ensure_ascii=False) + "\n")
-                links += 1
+                if record_type(record) != MEMORY:
+                    links += 1
+                    continue
+                count += 1
+                if count % PROGRESS_STEP == 0:
+                    bar.update(count)
+            bar.update(count)
     err.print(f"export: {count} memories, {links} graph and fact records")
 
 
@@ -86,46 +81,36 @@ def _private_output(path: Path) -> Iterator[IO[str]]:
 async def import_(
     tenant: str, user_id: str, source: IO[str], show_progress: bool | None
 ) -> None:
-    """Store memories from NDJSON (as written by `memlane export`) for a user.
+    """Restore memories from NDJSON (as written by `memlane export`) for a user.
 
-    The whole file is validated before anything is stored; similar memories
-    merge as on any write.
+    Memories, facts and their histories keep their exported ids; what the user already
+    holds is skipped, so importing a file twice (or again after a failure) adds each
+    thing once. The whole file is checked before anything is stored.
     """
     from memlane.container import open_memlane
 
-    items, exported, graph = _read_records(source)
+    records = _read_records(source)
     owner = Owner(tenant, user_id)
-    stored = merged = 0
-    ids: dict[UUID, UUID] = {}
+    memories = sum(record_type(r) == MEMORY for r in records)
     async with open_memlane() as memlane:
-        with progress_bar("importing", show_progress, len(items)) as bar:
-            for start in range(0, len(items), IMPORT_BATCH):
-                results = await memlane.service.remember_many(
-                    owner, items[start : start + IMPORT_BATCH]
-                )
-                stored += sum(not r.merged for r in results)
-                merged += sum(r.merged for r in results)
-                batch = exported[start : start + IMPORT_BATCH]
-                for old, result in zip(batch, results, strict=True):
-                    if old is not None:
-                        ids[old] = result.memory.id
-                bar.advance(len(results))
-        edges, mentions = await memlane.service.import_graph(owner, graph, ids)
-        facts = await memlane.service.import_facts(owner, graph, ids)
+        with progress_bar("importing", show_progress, memories) as bar:
+            try:
+                report = await memlane.service.import_records(owner, records, bar.advance)
+            except InvalidMemory as exc:
+                err.print(f"[red]memlane: import:[/] {exc}")
+                raise SystemExit(EXIT_USAGE) from exc
+    done = report.as_dict()
     click.echo(
-        f"import: {stored} stored, {merged} merged into existing memories; "
-        f"{edges} edges, {mentions} entity mentions, {facts} facts"
+        f"import: {done['memories_stored']} stored, {done['memories_skipped']} skipped "
+        f"(already held); {done['edges']} edges, {done['mentions']} entity mentions, "
+        f"{done['facts_stored']} facts stored, {done['facts_skipped']} skipped"
     )
 
 
-def _read_records(
-    source: IO[str],
-) -> tuple[list[NewMemory], list[UUID | None], list[dict[str, Any]]]:
-    """The memories, the ids they were exported with, and the graph records; every line
-    is checked before anything is stored."""
-    items: list[NewMemory] = []
-    exported: list[UUID | None] = []
-    graph: list[dict[str, Any]] = []
+def _read_records(source: IO[str]) -> list[dict[str, Any]]:
+    """Every line as a JSON object; a line that is not one stops the import before anything
+    is stored (the records themselves are checked by the service, all before storing)."""
+    records: list[dict[str, Any]] = []
     for number, line in enumerate(source, start=1):
         if not line.strip():
             continue
@@ -133,20 +118,9 @@ def _read_records(
             record = json.loads(line)
             if not isinstance(record, dict):
                 raise InvalidMemory("not a memlane export record: not an object")
-            if record_type(record) == MEMORY:
-                items.append(record_to_new_memory(record))
-                exported.append(_exported_id(record))
-            else:
-                check_graph_record(record)
-                graph.append(record)
+            record_type(record)
         except (json.JSONDecodeError, InvalidMemory) as exc:
             err.print(f"[red]memlane: import: line {number}:[/] {exc}")
             raise SystemExit(EXIT_USAGE) from exc
-    return items, exported, graph
-
-
-def _exported_id(record: dict[str, Any]) -> UUID | None:
-    try:
-        return UUID(str(record["id"])) if record.get("id") else None
-    except ValueError as exc:
-        raise InvalidMemory(f"not a memlane export record: id {record['id']!r}") from exc
+        records.append(record)
+    return records

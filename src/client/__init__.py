@@ -15,6 +15,7 @@ from .retry import NO_RETRY, RetryPolicy
 from .sync_client import MemlaneClient
 from .types import (
     AddedMessages,
+    Consolidated,
     FactPage,
     GraphEdge,
     GraphNode,
@@ -29,6 +30,7 @@ __all__ = [
     "NO_RETRY",
     "AddedMessages",
     "AsyncMemlaneClient",
+    "Consolidated",
     "FactPage",
     "Forbidden",
     "GraphEdge",

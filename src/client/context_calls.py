@@ -16,12 +16,12 @@ import msgspec
 from memlane.domain.chat_import import ImportSummary
 from memlane.domain.context import ContextOrder
 from memlane.domain.graph import EdgeKind
-from memlane.domain.model import MemoryContext, PromptContext
+from memlane.domain.model import MemoryContext, MemoryType, PromptContext
 from memlane.domain.segments import Message
 
 from . import wire
 from .call import Call, body, nothing, query, segment, uuid_of
-from .types import AddedMessages, GraphEdge, Neighbourhood
+from .types import AddedMessages, Consolidated, GraphEdge, Neighbourhood
 
 P = ParamSpec("P")
 
@@ -142,6 +142,22 @@ def connect(
     payload = body(target=uuid_of(target), kind=str(getattr(kind, "value", kind)),
                    weight=weight, user_id=user_id)
     return Call("POST", f"/v1/memories/{uuid_of(memory_id)}/edges", wire.edge, body=payload)
+
+
+def consolidate(
+    *,
+    user_id: str | None = None,
+    sources: Sequence[UUID | str],
+    content: str | None = None,
+    memory_type: str | MemoryType | None = None,
+    delete_sources: bool = False,
+) -> Call[Consolidated]:
+    """One new memory in place of the sources (kept as superseded history, or deleted)."""
+    payload = body(sources=[uuid_of(s) for s in sources], content=content,
+                   memory_type=None if memory_type is None
+                   else str(getattr(memory_type, "value", memory_type)),
+                   delete_sources=delete_sources, user_id=user_id)
+    return Call("POST", "/v1/memories/consolidate", wire.consolidated, body=payload)
 
 
 def disconnect(

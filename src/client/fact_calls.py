@@ -175,10 +175,11 @@ def profile(*, user_id: str | None = None) -> Call[Profile]:
     return Call("GET", "/v1/profile", _profile, params=query(user_id=user_id))
 
 
-def topics(*, user_id: str | None = None) -> Call[list[TopicSummary]]:
-    """The user's topics (tags, imported chats' titles), most recently active first."""
+def topics(*, user_id: str | None = None, limit: int = 100) -> Call[list[TopicSummary]]:
+    """The user's topics (tags, imported chats' titles), most recently active first, at
+    most `limit` (up to 500)."""
     return Call("GET", "/v1/topics", lambda raw: msgspec.json.decode(raw, type=WireTopics).topics,
-                params=query(user_id=user_id))
+                params=query(user_id=user_id, limit=limit))
 
 
 def topic(*, user_id: str | None = None, topic: str) -> Call[TopicView]:

@@ -68,6 +68,7 @@ class Routes:
     neighbourhood = Route(context_calls.neighbourhood)
     connect = Route(context_calls.connect)
     disconnect = Route(context_calls.disconnect)
+    consolidate = Route(context_calls.consolidate)
     # facts and the profile
     facts = Route(fact_calls.facts)
     state_fact = Route(fact_calls.state_fact)

@@ -72,6 +72,17 @@ class AddedMessages:
 
 
 @dataclass(frozen=True, slots=True)
+class Consolidated:
+    """The memory a consolidation made, its sources' ids (oldest first), whether they were
+    deleted, and the edges made (the in-process value carries the sources themselves)."""
+
+    memory: Memory
+    sources: tuple[UUID, ...]
+    sources_deleted: bool
+    edges: tuple[GraphEdge, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Readiness:
     """/readyz: whether the database and the embedder both answer."""
 

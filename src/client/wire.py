@@ -27,7 +27,14 @@ from memlane.domain.model import (
     ScoredMemory,
 )
 
-from .types import AddedMessages, GraphEdge, HistoryEvent, MemoryPage, Neighbourhood
+from .types import (
+    AddedMessages,
+    Consolidated,
+    GraphEdge,
+    HistoryEvent,
+    MemoryPage,
+    Neighbourhood,
+)
 
 REMOTE_TENANT = ""
 
@@ -180,6 +187,18 @@ def stats(raw: bytes) -> MemoryStats:
 def added(raw: bytes) -> AddedMessages:
     body = msgspec.json.decode(raw, type=WireAdded)
     return AddedMessages(tuple(m.domain() for m in body.memories), body.edges)
+
+
+class WireConsolidated(msgspec.Struct):
+    memory: WireMemory
+    sources: tuple[UUID, ...]
+    sources_deleted: bool
+    edges: tuple[GraphEdge, ...]
+
+
+def consolidated(raw: bytes) -> Consolidated:
+    body = msgspec.json.decode(raw, type=WireConsolidated)
+    return Consolidated(body.memory.domain(), body.sources, body.sources_deleted, body.edges)
 
 
 def neighbourhood(raw: bytes) -> Neighbourhood:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+from uuid import UUID
 
 from memlane.domain.errors import InvalidMemory
-from memlane.domain.model import Memory, MemoryType, NewMemory
+from memlane.domain.model import Heat, Memory, MemoryType, NewMemory
 
 FORMAT_VERSION = 1
 
@@ -54,4 +56,37 @@ def record_to_new_memory(record: Mapping[str, Any]) -> NewMemory:
             created_at=datetime.fromisoformat(created) if created else None,
         )
     except (KeyError, TypeError, ValueError) as exc:
+        raise InvalidMemory(f"not a memlane export record: {exc}") from exc
+
+
+@dataclass(frozen=True, slots=True)
+class Restored:
+    """What an import did with one kind of record: stored anew, or skipped as already held."""
+
+    stored: int = 0
+    skipped: int = 0
+
+
+def exported_id(record: Mapping[str, Any]) -> UUID | None:
+    """The id a record was exported with (None in a hand-written record without one)."""
+    try:
+        return UUID(str(record["id"])) if record.get("id") else None
+    except ValueError as exc:
+        raise InvalidMemory(f"not a memlane export record: id {record['id']!r}") from exc
+
+
+def record_heat(
+    record: Mapping[str, Any], base_importance: float, created_at: datetime
+) -> tuple[Heat, datetime]:
+    """The exported heat (accesses, the last one) and last edit time: a restore keeps them."""
+    try:
+        accessed = record.get("accessed_at")
+        updated = record.get("updated_at")
+        heat = Heat(
+            base_importance=base_importance,
+            access_count=int(record.get("access_count") or 0),
+            accessed_at=datetime.fromisoformat(accessed) if accessed else created_at,
+        )
+        return heat, datetime.fromisoformat(updated) if updated else created_at
+    except (TypeError, ValueError) as exc:
         raise InvalidMemory(f"not a memlane export record: {exc}") from exc

@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memlane.ports.candidates import CandidateSearchPort
+from memlane.ports.consolidation import ConsolidationPort
 from memlane.ports.faded import FadedMemoriesPort
 from memlane.ports.maintenance import MaintenancePort
 from memlane.ports.memories import MemoryStorePort
+from memlane.ports.topics import TopicPort
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,3 +22,8 @@ class MemoryPorts:
     # Cleanup owner by owner, so an audited cleanup records each deletion with it; without
     # it cleanup deletes in one statement over everyone and records nothing.
     faded: FadedMemoriesPort | None = None
+    # Deleting a consolidation's sources in one statement; without it consolidation keeps
+    # them (superseded) and refuses to delete them.
+    consolidation: ConsolidationPort | None = None
+    # Topic views read set-based through it; without it there are no topic views.
+    topics: TopicPort | None = None

@@ -21,6 +21,7 @@ from memlane.domain.audit import (
 from memlane.domain.audit_chain import ChainReport, ChainVerifier
 from memlane.domain.errors import DecryptionFailed
 from memlane.domain.model import Owner
+from memlane.domain.portable_history import PortableEvent
 from memlane.ports.audit import AuditPort, AuditPorts
 from memlane.ports.clock import Clock
 from memlane.ports.encryption import EncryptionPort, FieldBinding
@@ -40,6 +41,9 @@ class Change:
     kind: EventKind
     payload: Mapping[str, Any] | None = None
     related_id: UUID | None = None
+    # An imported event keeps the time and actor of its first recording; else: now, whoever acts.
+    at: datetime | None = None
+    actor: str | None = None
 
 
 @dataclass
@@ -53,18 +57,11 @@ class Changes:
 
 
 @dataclass(frozen=True, slots=True)
-class HistoryEvent:
-    """An event as a caller reads it: payload opened (None for a tombstone)."""
+class HistoryEvent(PortableEvent):
+    """An event as a caller reads it: payload opened (None for a tombstone), and its place
+    in the owner's chain."""
 
-    id: UUID
     seq: int
-    subject_kind: SubjectKind
-    subject_id: UUID
-    related_id: UUID | None
-    kind: EventKind
-    actor: str
-    at: datetime
-    payload: dict[str, Any] | None
 
 
 def change_of(trail: AuditTrail | None, owner: Owner) -> AbstractAsyncContextManager[Changes]:
@@ -171,6 +168,17 @@ class AuditTrail:
                 self._on_unreadable(event.entry.id)
             return None
 
+    async def histories(self, owner: Owner) -> dict[UUID, list[HistoryEvent]]:
+        """Every event of the owner that still says something (no tombstone, no erasure
+        record), payload opened, by subject id, oldest first: one streamed read for an export."""
+        found: dict[UUID, list[HistoryEvent]] = {}
+        if self._ports is None:
+            return found
+        async for event in self._ports.log.events(owner.tenant, owner.user_id):
+            if event.entry.kind not in (EventKind.ERASED, EventKind.ERASURE):
+                found.setdefault(event.entry.subject_id, []).append(self._opened(event))
+        return found
+
     async def verify(self, tenant: str | None, user_id: str | None) -> ChainReport:
         """Check every chain (of the tenant, of the user), streaming the events once."""
         if self._ports is None:
@@ -187,8 +195,8 @@ class AuditTrail:
                 text = json.dumps(change.payload, sort_keys=True, default=str)
                 payload = self._encryption.seal(text, _binding(owner, event_id))
             entries.append(AuditEntry(
-                event_id, change.subject_kind, change.subject_id, change.kind, actor, at,
-                payload, change.related_id,
+                event_id, change.subject_kind, change.subject_id, change.kind,
+                change.actor or actor, change.at or at, payload, change.related_id,
             ))
         return entries
 
@@ -199,6 +207,7 @@ class AuditTrail:
             payload = json.loads(self._encryption.open(entry.payload, _binding(event.owner,
                                                                                  entry.id)))
         return HistoryEvent(
-            entry.id, event.seq, entry.subject_kind, entry.subject_id, entry.related_id,
-            entry.kind, entry.actor, entry.at, payload,
+            id=entry.id, seq=event.seq, subject_kind=entry.subject_kind,
+            subject_id=entry.subject_id, related_id=entry.related_id, kind=entry.kind,
+            actor=entry.actor, at=entry.at, payload=payload,
         )

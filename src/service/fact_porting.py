@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
-from uuid import UUID, uuid4
+from uuid import UUID
 
+from memlane.domain.audit import SubjectKind
 from memlane.domain.facts import Fact
 from memlane.domain.model import Owner
+from memlane.domain.portable import Restored
 from memlane.domain.portable_facts import (
     FACT,
     exported_fact_id,
@@ -16,10 +18,13 @@ from memlane.domain.portable_facts import (
     record_to_fact,
 )
 from memlane.domain.portable_graph import record_type
+from memlane.domain.portable_history import record_to_history
+from memlane.ports.clock import Clock
 from memlane.ports.facts import FactPort
 from memlane.service import fact_audit
 from memlane.service.audit_trail import AuditTrail, change_of
 from memlane.service.fact_sealing import FactSealer
+from memlane.service.history_porting import reimported
 
 
 def _key(fact: Fact) -> tuple[str, str, str, Any]:
@@ -28,7 +33,7 @@ def _key(fact: Fact) -> tuple[str, str, str, Any]:
 
 
 class FactPorting:
-    """Writes an owner's facts as portable records; stores imported ones under new ids."""
+    """Writes an owner's facts as portable records; stores imported ones under their ids."""
 
     def __init__(
         self,
@@ -36,11 +41,13 @@ class FactPorting:
         sealer: FactSealer,
         every: Callable[[Owner], AsyncIterator[Fact]],
         trail: AuditTrail | None,
+        clock: Clock,
     ) -> None:
         self._facts = facts
         self._sealer = sealer
         self._every = every  # FactService.export: every fact, ended ones too, opened
         self._trail = trail
+        self._clock = clock
 
     async def records(self, owner: Owner) -> AsyncIterator[dict[str, Any]]:
         async for fact in self._every(owner):
@@ -48,42 +55,45 @@ class FactPorting:
 
     async def restore(
         self, owner: Owner, records: Sequence[Mapping[str, Any]], memories: Mapping[UUID, UUID]
-    ) -> int:
+    ) -> Restored:
         """Store the fact records (`memories`: exported memory id -> the memory it became)
-        with their validity as exported. A fact the owner already holds (the same statement
-        from the same time: re-read from an imported memory, or a re-import) is not stored
-        twice; it takes the exported score, and the exported end when both have ended. How
-        many facts were stored. Malformed records raise InvalidMemory before anything is."""
-        held = {_key(f): f async for f in self._every(owner)}
-        exported = [r for r in records if record_type(r) == FACT]
-        new_ids = {exported_fact_id(r): uuid4() for r in exported}
-        facts = [record_to_fact(r, new_ids[exported_fact_id(r)], memories) for r in exported]
+        under their exported ids, with their validity and histories as exported. A fact the
+        owner already holds (that id, or the same statement from the same time, e.g. re-read
+        from an imported memory) is skipped; it takes the exported score, and the exported
+        end when both have ended. Malformed records raise InvalidMemory before anything is."""
+        every = [f async for f in self._every(owner)]
+        by_id = {f.id: f for f in every}
+        by_key = {_key(f): f for f in every}
+        exported = list({exported_fact_id(r): r for r in records if record_type(r) == FACT}
+                        .values())
+        facts = [record_to_fact(r, exported_fact_id(r), memories) for r in exported]
+        histories = {f.id: record_to_history(r, f.id, (SubjectKind.FACT,))
+                     for f, r in zip(facts, exported, strict=True)}
+        known = {f.id: by_id.get(f.id) or by_key.get(_key(f)) for f in facts}
         # A fact already held keeps its id, so the facts it superseded point at it.
-        for old, fact in zip(list(new_ids), facts, strict=True):
-            known = held.get(_key(fact))
-            new_ids[old] = fact.id if known is None else known.id
+        new_ids = {f.id: f.id if (k := known[f.id]) is None else k.id for f in facts}
         fresh = [
             replace(f, superseded_by=None if f.superseded_by is None
                     else new_ids.get(f.superseded_by))
-            for f in facts if _key(f) not in held
+            for f in facts if known[f.id] is None
         ]
-        adjusted = [
-            (before, after) for before, after in (
-                (held[_key(f)], _adopt(held[_key(f)], f)) for f in facts if _key(f) in held)
-            if after != before
-        ]
-        if not fresh and not adjusted:
-            return 0
-        async with change_of(self._trail, owner) as changes:
-            # One save: the new facts inserted, the adjusted ones overwritten.
-            stored = await self._facts.save(
-                owner, [self._sealer.seal(owner, f) for f in fresh],
-                [self._sealer.seal(owner, after) for _, after in adjusted],
-            )
-            changes.add(*fact_audit.recorded(fresh, []))
-            for before, after in adjusted:
-                changes.add(*fact_audit.edited(before, after))
-        return stored
+        pairs = [(held, _adopt(held, f)) for f in facts if (held := known[f.id]) is not None]
+        adjusted = [(before, after) for before, after in pairs if after != before]
+        if fresh or adjusted:
+            async with change_of(self._trail, owner) as changes:
+                # One save: the new facts inserted, the adjusted ones overwritten.
+                await self._facts.save(
+                    owner, [self._sealer.seal(owner, f) for f in fresh],
+                    [self._sealer.seal(owner, after) for _, after in adjusted],
+                )
+                now = self._clock()
+                for fact in fresh:
+                    history = histories[fact.id]
+                    changes.add(*(fact_audit.recorded([fact], []) if history is None
+                                  else reimported(fact.id, history, now)))
+                for before, after in adjusted:
+                    changes.add(*fact_audit.edited(before, after))
+        return Restored(len(fresh), len(facts) - len(fresh))
 
 
 def _adopt(held: Fact, exported: Fact) -> Fact:

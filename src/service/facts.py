@@ -72,7 +72,7 @@ class FactService:
         self._base_rate = base_rate
         self._caps = caps or ProfileCaps()
         self.recall = recall  # what retrieval joins facts with
-        self.porting = FactPorting(facts, sealer, self.export, trail)  # export and import
+        self.porting = FactPorting(facts, sealer, self.export, trail, clock)  # export and import
 
     @classmethod
     def build(

@@ -65,9 +65,15 @@ def superseded(old: UUID, by: UUID, kind: str) -> Change:
 
 
 def consolidated(into: UUID, sources: Sequence[UUID]) -> Change:
-    """Several memories condensed into one (no consolidation job exists yet: the kind does)."""
+    """Several memories condensed into this new one."""
     return Change(SubjectKind.MEMORY, into, EventKind.CONSOLIDATED,
                   {"from": [str(s) for s in sources]})
+
+
+def consolidated_into(source: UUID, into: UUID) -> Change:
+    """A source of a consolidation: what it was condensed into."""
+    return Change(SubjectKind.MEMORY, source, EventKind.CONSOLIDATED, {"into": str(into)},
+                  related_id=into)
 
 
 def deleted(memory_id: UUID) -> Change:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Collection, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from memlane.domain.consolidation import Consolidation
 from memlane.domain.context import ContextOptions
 from memlane.domain.errors import InvalidMemory, MemoryNotFound, MemoryUnreadable
 from memlane.domain.graph import Edge, EdgeKind
@@ -44,6 +45,7 @@ from memlane.ports.keywords import KeywordPort
 from memlane.ports.storage import MemoryPorts
 from memlane.service import memory_audit
 from memlane.service.audit_trail import AuditTrail
+from memlane.service.consolidation import Consolidated, Consolidator
 from memlane.service.conversations import Conversations
 from memlane.service.entity_linking import EntityLinker
 from memlane.service.entity_recall import EntityRecall
@@ -54,6 +56,8 @@ from memlane.service.graph_porting import GraphPorting
 from memlane.service.graph_reading import GraphView, Neighbourhood
 from memlane.service.keyring import KeyringService, keyed, keyed_stream
 from memlane.service.maintenance import Maintenance
+from memlane.service.memory_porting import MemoryPorting
+from memlane.service.porting import ImportReport, Porting
 from memlane.service.retrieval import Retriever
 from memlane.service.sealing import OnUnreadable, Sealer, document_text, of_kind
 from memlane.service.topics import TopicService
@@ -125,9 +129,21 @@ class MemoryService:
             )
             self._writer.read_facts_with(self._facts.recorder)
             self._retriever.join_facts_with(self._facts.recall)
-            self._topics = TopicService(
-                memories.store, self._facts, self._sealer, clock, keyring
-            )
+            if memories.topics is not None:
+                self._topics = TopicService(
+                    memories.topics, self._facts, self._sealer, clock, keyring
+                )
+        # -- consolidation (issue 13) --
+        self._consolidator = Consolidator(*parts)
+        self._consolidator.use(self._trail, self._writer.embed_documents, graph, self._names)
+        # -- export and import of everything, histories included (issue 13) --
+        restoring = MemoryPorting(*parts)
+        restoring.use(self._trail, self._writer.embed_documents,
+                      None if self._facts is None else self._facts.recorder, self._names)
+        self._everything = Porting(
+            restoring, self.export, self._trail, clock, self._porting,
+            None if self._facts is None else self._facts.porting,
+        )
 
     @property
     def policy(self) -> MemoryPolicy:
@@ -144,7 +160,7 @@ class MemoryService:
     def topics(self) -> TopicService:
         """Topics of the owner's memories, with their facts (derived at read time)."""
         if self._topics is None:
-            raise InvalidMemory("this memlane runs without facts")
+            raise InvalidMemory("this memlane runs without facts or topic views")
         return self._topics
 
     # -- writing ---------------------------------------------------------------------------
@@ -229,6 +245,12 @@ class MemoryService:
         )
         # Facts come from the question: the answer is the assistant's "I".
         return (await self._writer.remember_many(owner, [new], said=[question]))[0]
+
+    @keyed
+    async def consolidate(self, owner: Owner, request: Consolidation) -> Consolidated:
+        """One new memory in place of the sources (kept as superseded history, or deleted),
+        linked to them and recorded on each, in one transaction."""
+        return await self._consolidator.consolidate(owner, request)
 
     @keyed
     async def update(self, owner: Owner, memory_id: UUID, patch: MemoryPatch) -> Memory:
@@ -332,7 +354,21 @@ class MemoryService:
         many facts were stored (facts already held are skipped)."""
         if self._facts is None:
             return 0
-        return await self._facts.porting.restore(owner, records, ids)
+        return (await self._facts.porting.restore(owner, records, ids)).stored
+
+    def export_records(self, owner: Owner) -> AsyncIterator[dict[str, Any]]:
+        """The owner's whole export as portable records: memories with their histories,
+        edges, entities, facts with their histories."""
+        return self._everything.records(owner)
+
+    @keyed
+    async def import_records(
+        self, owner: Owner, records: Sequence[Mapping[str, Any]],
+        progress: Callable[[int], object] | None = None,
+    ) -> ImportReport:
+        """Restore an export under its own ids (what the owner holds is skipped); every
+        record is checked first; `progress` hears how many memories each batch handled."""
+        return await self._everything.restore(owner, records, progress)
 
     @keyed
     async def search(

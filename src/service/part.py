@@ -25,6 +25,7 @@ class ServicePart:
         self._search = memories.search
         self._maintenance = memories.maintenance
         self._faded = memories.faded
+        self._consolidation = memories.consolidation
         self._embedder = embedder
         self._sealer = sealer
         self._policy = policy

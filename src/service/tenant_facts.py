@@ -104,9 +104,10 @@ class TenantFacts:
         """The "do not forget" profile: core and secondary facts by type."""
         return await self._service.facts.profile(self.owner(user_id))
 
-    async def topics(self, *, user_id: str) -> list[TopicSummary]:
-        """The user's topics (tags, imported chats' titles), most recently active first."""
-        return await self._service.topics.topics(self.owner(user_id))
+    async def topics(self, *, user_id: str, limit: int = 100) -> list[TopicSummary]:
+        """The user's topics (tags, imported chats' titles), most recently active first, at
+        most `limit` (up to 500)."""
+        return await self._service.topics.topics(self.owner(user_id), limit)
 
     async def topic(self, *, user_id: str, topic: str) -> TopicView:
         """One topic: current facts, commitments as next actions, open questions."""

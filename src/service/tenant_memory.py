@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from memlane.domain.consolidation import Consolidation
 from memlane.domain.context import ContextOptions, ContextOrder
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.model import (
@@ -28,6 +29,7 @@ from memlane.domain.model import (
 from memlane.domain.segments import AddedMessages, Message, Role
 from memlane.ports.context import MemoryContextPort
 from memlane.service.audit_trail import HistoryEvent
+from memlane.service.consolidation import Consolidated
 from memlane.service.history import AuditService
 from memlane.service.memory_service import MemoryService
 from memlane.service.tenant_facts import TenantFacts
@@ -216,6 +218,20 @@ class TenantMemory(TenantFacts, MemoryContextPort):
 
     async def delete_all(self, *, user_id: str) -> int:
         return await self._service.delete_all(self.owner(user_id))
+
+    async def consolidate(
+        self,
+        *,
+        user_id: str,
+        sources: Sequence[UUID],
+        content: str | None = None,
+        memory_type: str | MemoryType | None = None,
+        delete_sources: bool = False,
+    ) -> Consolidated:
+        """One new memory in place of the sources (POST /v1/memories/consolidate)."""
+        request = Consolidation(tuple(sources), content, as_memory_type(memory_type),
+                                delete_sources)
+        return await self._service.consolidate(self.owner(user_id), request)
 
     async def history(self, *, user_id: str, memory_id: UUID) -> list[HistoryEvent]:
         """What happened to the memory, oldest first, deleted or not (MemoryNotFound when

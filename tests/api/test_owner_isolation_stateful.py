@@ -224,6 +224,30 @@ class Isolation(RuleBasedStateMachine):
         model.edges = {e for e in model.edges if memory_id not in e}
         assert self.send(who, "GET", f"/v1/memories/{memory_id}").status_code == 404
 
+    @held("memories")
+    @rule(holder=PICK, first=PICK, second=PICK, sentence=st.none() | SENTENCES,
+          delete_sources=st.booleans())
+    def consolidate(self, holder: int, first: int, second: int, sentence: str | None,
+                    delete_sources: bool) -> None:
+        who, model = self.act_as_holder(holder, "memories")
+        sources = [pick(model.memories, first), pick(model.memories, second)]
+        if None in sources or sources[0] == sources[1]:
+            return
+        body: dict[str, Any] = {"sources": sources, "delete_sources": delete_sources}
+        if sentence is not None:
+            body["content"] = model.text(sentence)
+        response = self.send(who, "POST", "/v1/memories/consolidate", json=body)
+        assert response.status_code == 201, response.text
+        done = response.json()
+        assert set(done["sources"]) == set(sources)
+        assert frozenset(done["memory"]["tags"]) == frozenset().union(
+            *(model.memories[s][1] for s in sources))
+        model.keep(done["memory"])
+        if delete_sources:
+            for gone in sources:
+                del model.memories[gone]  # type: ignore[arg-type]
+                model.edges = {e for e in model.edges if gone not in e}
+
     @rule(who=OWNERS, tag=TAGS)
     def list_by_tag(self, who: int, tag: str) -> None:
         model = self.act(who)
@@ -379,6 +403,8 @@ class Isolation(RuleBasedStateMachine):
         if mine is not None:
             attempts.append(("POST", f"/v1/memories/{mine}/edges",
                              {"json": {"target": theirs, "kind": "causal"}}))
+            attempts.append(("POST", "/v1/memories/consolidate",
+                             {"json": {"sources": [mine, theirs], "delete_sources": True}}))
         for method, url, kwargs in attempts:
             assert self.send(who, method, url, **kwargs).status_code == 404, (method, url)
 

@@ -75,7 +75,31 @@ async def test_topics_list_tags_and_chat_titles_with_counts_and_activity(
     topics = {t["topic"]: t["count"] for t in response.json()["topics"]}
     assert topics == {"renovation": 2, "shopping": 1, "Trip to Japan": 1}
     assert response.json()["topics"][0]["topic"] == "Trip to Japan"  # the newest activity
-    assert (await client.get("/v1/topics", headers=tenant.bob)).json() == {"topics": []}
+    assert (await client.get("/v1/topics", headers=tenant.bob)).json() == {
+        "topics": [], "truncated": False}
+
+
+async def test_the_topic_list_is_capped_newest_first_and_says_when_there_are_more(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    for name in ("garden", "Garden  Plans", "taxes"):
+        await remember(client, tenant.alice, f"Notes about {name} for this week", tags=[name])
+    await remember(client, tenant.alice, "More about the GARDEN", tags=["GARDEN"])
+    first = await client.get("/v1/topics", params={"limit": 2}, headers=tenant.alice)
+    assert first.status_code == 200, first.text
+    # "GARDEN" is "garden" (case-blind), spelled as its newest memory spells it.
+    assert first.json() == {"truncated": True, "topics": [
+        {"topic": "GARDEN", "count": 2, "last_activity": first.json()["topics"][0][
+            "last_activity"]},
+        {"topic": "taxes", "count": 1, "last_activity": first.json()["topics"][1][
+            "last_activity"]}]}
+    every = (await client.get("/v1/topics", params={"limit": 3}, headers=tenant.alice)).json()
+    assert every["truncated"] is False and every["topics"][2]["topic"] == "Garden Plans"
+    one = await client.get("/v1/topics/garden%20%20plans", headers=tenant.alice)
+    assert one.status_code == 200 and one.json()["count"] == 1
+    for limit in (0, 501):
+        response = await client.get("/v1/topics", params={"limit": limit}, headers=tenant.alice)
+        assert response.status_code in (400, 422), response.text
 
 
 async def test_a_topic_shows_its_facts_next_actions_and_open_questions(

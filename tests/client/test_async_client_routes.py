@@ -8,7 +8,14 @@ from uuid import uuid4
 import pytest
 from litestar import Litestar
 
-from memlane.client import AddedMessages, GraphEdge, MemoryPage, Neighbourhood, Readiness
+from memlane.client import (
+    AddedMessages,
+    Consolidated,
+    GraphEdge,
+    MemoryPage,
+    Neighbourhood,
+    Readiness,
+)
 from memlane.domain.errors import MemoryNotFound
 from memlane.domain.graph import EdgeKind
 from memlane.domain.model import (
@@ -128,6 +135,24 @@ async def test_context_conversations_and_the_graph_round_trip(
     assert isinstance(graph, Neighbourhood) and {n.id for n in graph.nodes} == {first, second}
     assert {e.kind for e in graph.edges} == {EdgeKind.CHAIN}
     assert (edge.source, edge.target, edge.kind) == (first, second, EdgeKind.CAUSAL)
+
+
+async def test_consolidating_through_the_client_returns_the_new_memory_and_its_edges(
+    app: Litestar, tenant: TenantKeys
+) -> None:
+    async with remote(app, token_of(tenant.alice)) as client:
+        first = await client.remember(content="The dentist is on Tuesday at ten")
+        second = await client.remember(content="Bring the insurance card to the dentist")
+        done = await client.consolidate(sources=[first.id, second.id], memory_type="fact")
+        events = await client.history(memory_id=done.memory.id)
+        with pytest.raises(MemoryNotFound):
+            await client.consolidate(sources=[first.id, uuid4()])
+    assert isinstance(done, Consolidated) and done.sources == (first.id, second.id)
+    assert done.memory.memory_type is MemoryType.FACT and not done.sources_deleted
+    assert {(e.target, e.kind) for e in done.edges} == {
+        (s, k) for s in (first.id, second.id) for k in (EdgeKind.NARRATIVE, EdgeKind.SUPERSEDES)}
+    assert [e.kind for e in events if e.subject_id == done.memory.id] == [
+        "created", "consolidated"]
 
 
 async def test_export_maintenance_and_erasure_round_trip(

@@ -205,6 +205,21 @@ class PortMaintenanceContract:
         assert await ports.faded.owners(owner, 0.1, T0, BASE_RATE) == []
         assert await ports.faded.delete(owner, 0.1, T0, BASE_RATE) == []
 
+    async def test_consolidation_deletes_the_owners_sources_only_and_returns_their_ids(
+        self, ports: MemoryPorts, owner: Owner, other_user: Owner
+    ) -> None:
+        assert ports.consolidation is not None
+        first, second, kept = stored(owner), stored(owner), stored(owner)
+        theirs = stored(other_user)
+        await insert(ports.store, first, second, kept, theirs)
+        deleted = await ports.consolidation.delete_sources(
+            owner, [first.id, second.id, theirs.id, uuid4()])
+        assert sorted(deleted) == sorted([first.id, second.id])
+        assert await ports.store.get(owner, first.id) is None
+        assert await ports.store.get(owner, kept.id) is not None
+        assert await ports.store.get(other_user, theirs.id) is not None
+        assert await ports.consolidation.delete_sources(owner, [first.id]) == []
+
     async def test_cleanup_judges_importance_at_now_not_the_stored_column(
         self, ports: MemoryPorts, owner: Owner
     ) -> None:

@@ -108,7 +108,15 @@ def test_export_writes_a_private_file_and_progress_goes_to_stderr_only(home: Hom
         ("lives_in", "Lisbon", lines[0]["id"])]
     again = home.memlane("import", "--user", "erin", str(target))
     assert again.returncode == 0, again.stderr
-    assert again.stdout.rstrip().endswith("0 facts")  # erin's import read it from the memory
+    assert again.stdout.rstrip().endswith("1 facts stored, 0 skipped")  # from its record
+    # Idempotent by id: the same file again adds nothing, and every chain still verifies.
+    twice = home.memlane("import", "--user", "erin", str(target))
+    assert twice.returncode == 0, twice.stderr
+    assert twice.stdout.startswith("import: 0 stored, 1 skipped (already held);")
+    assert twice.stdout.rstrip().endswith("0 facts stored, 1 skipped")
+    verified = home.memlane("verify-audit")
+    assert verified.returncode == 0, verified.stdout
+    assert json.loads(verified.stdout.splitlines()[0])["intact"] is True
     assert "exporting" in exported.stderr
 
     decayed = home.memlane("decay", "--progress")

@@ -218,7 +218,8 @@ def test_writes_survive_an_embedder_outage_and_backfill_embeds_them(
     assert imported.returncode == 0, imported.stderr
     # Without embeddings nothing links (no probe), and the file carries no graph records.
     assert imported.stdout.strip() == (
-        "import: 2 stored, 0 merged into existing memories; 0 edges, 0 entity mentions, 0 facts"
+        "import: 2 stored, 0 skipped (already held); 0 edges, 0 entity mentions, "
+        "0 facts stored, 0 skipped"
     )
     before = json.loads(deployment.cli("stats", "--user", "eve").stdout)
     assert (before["total"], before["with_embeddings"]) == (2, 0)

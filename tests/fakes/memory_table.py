@@ -77,12 +77,14 @@ class FakeMemoryTable:
 def fake_memory_ports(dimension: int | None = None) -> MemoryPorts:
     """The three fakes over one table, as `postgres_memory_ports` gives the real ones."""
     from tests.fakes.candidate_search import FakeCandidateSearch
+    from tests.fakes.consolidation import FakeConsolidation
     from tests.fakes.faded import FakeFadedMemories
     from tests.fakes.maintenance import FakeMaintenance
     from tests.fakes.memory_store import FakeMemoryStore
+    from tests.fakes.topics import FakeTopics
 
     table = FakeMemoryTable(dimension)
     return MemoryPorts(
         FakeMemoryStore(table), FakeCandidateSearch(table), FakeMaintenance(table),
-        FakeFadedMemories(table),
+        FakeFadedMemories(table), FakeConsolidation(table), FakeTopics(table),
     )

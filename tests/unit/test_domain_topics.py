@@ -5,10 +5,16 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from uuid import UUID, uuid4
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from memlane.domain.segments import SEGMENT_KEY
 from memlane.domain.topics import (
+    ANSWERED_SHARE,
     CONVERSATION_TITLE_KEY,
+    OpenQuestion,
     TopicTurn,
+    _sentences,
     keywords,
     open_questions,
     split_speakers,
@@ -86,3 +92,39 @@ def test_sentences_that_are_no_questions_or_have_no_keywords_are_not_questions()
 def test_keywords_ignore_short_and_function_words_and_common_endings() -> None:
     assert keywords("What should I do about the moving boxes?") == {"mov", "box"}
     assert keywords("Soll ich den Umzug planen?") == {"umzug", "plan"}
+
+
+def _every_later_statement(turns: list[TopicTurn]) -> list[OpenQuestion]:
+    """The rule as first written: each question against every later statement."""
+    ordered = sorted(turns, key=lambda t: t.said_at)
+    statements = [(t, keywords(" ".join(
+        s for s in _sentences(f"{t.user_text}\n{t.other_text}") if not s.endswith("?"))))
+        for t in ordered]
+    found: dict[frozenset[str], OpenQuestion] = {}
+    for t in ordered:
+        for sentence in _sentences(t.user_text):
+            asked = keywords(sentence)
+            if not sentence.endswith("?") or not asked:
+                continue
+            needed = max(1, int(len(asked) * ANSWERED_SHARE + 0.999))
+            if any(len(asked & said) >= needed for later, said in statements
+                   if later.said_at > t.said_at and later.memory_id != t.memory_id):
+                found.pop(asked, None)
+            else:
+                found[asked] = OpenQuestion(t.memory_id, sentence, t.said_at)
+    return sorted(found.values(), key=lambda q: q.asked_at)
+
+
+WORDS = ["garden", "tomatoes", "water", "plants", "roses", "summer", "seeds", "fence"]
+SENTENCE = st.lists(st.sampled_from(WORDS), min_size=1, max_size=5).map(" ".join)
+TURN = st.tuples(st.integers(0, 6), st.lists(
+    st.tuples(SENTENCE, st.sampled_from(["?", "."])), min_size=1, max_size=3), SENTENCE)
+
+
+@given(st.lists(TURN, max_size=12))
+def test_matching_questions_through_keyword_postings_finds_what_every_pair_would(
+    raw: list[tuple[int, list[tuple[str, str]], str]],
+) -> None:
+    turns = [turn(minutes, " ".join(s + end for s, end in said), reply)
+             for minutes, said, reply in raw]
+    assert open_questions(turns) == _every_later_statement(turns)

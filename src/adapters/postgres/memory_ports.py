@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncpg
 
+from memlane.adapters.postgres.consolidation_adapter import PostgresConsolidationAdapter
 from memlane.adapters.postgres.faded_adapter import PostgresFadedMemoriesAdapter
 from memlane.adapters.postgres.maintenance_adapter import (
     MAINTENANCE_SHARES,
@@ -14,6 +15,7 @@ from memlane.adapters.postgres.search_adapter import (
     PostgresCandidateSearchAdapter,
 )
 from memlane.adapters.postgres.store_adapter import PostgresMemoryStoreAdapter
+from memlane.adapters.postgres.topic_adapter import PostgresTopicAdapter
 from memlane.ports.storage import MemoryPorts
 
 
@@ -34,4 +36,6 @@ def postgres_memory_ports(
         search=PostgresCandidateSearchAdapter(pool, dimension, lexical_postings_per_term),
         maintenance=PostgresMaintenanceAdapter(pool, access_flush_ms, maintenance_shares),
         faded=PostgresFadedMemoriesAdapter(pool),
+        consolidation=PostgresConsolidationAdapter(pool),
+        topics=PostgresTopicAdapter(pool),
     )

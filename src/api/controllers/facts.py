@@ -33,6 +33,7 @@ from memlane.api.params import ERRORS, READ, WRITE, CursorParam, PageLimitParam,
 from memlane.domain.fact_records import FactFilter
 from memlane.domain.facts import FactType
 from memlane.domain.model import Owner
+from memlane.service.topics import DEFAULT_TOPICS, MAX_TOPICS
 
 _CURRENT = {"true": True, "false": False, "all": None}
 
@@ -130,9 +131,17 @@ class TopicsController(Controller):
     dependencies = {"memories": MEMORIES, "owner": OWNER}
 
     @get("/", operation_id="listTopics", opt=READ, raises=ERRORS)
-    async def list_topics(self, memories: Memories, owner: NamedDependency[Owner]) -> TopicsOut:
-        """Every topic with its memory count and last activity, most recently active first."""
-        return TopicsOut(topics=[topic_out(t) for t in await memories.topics.topics(owner)])
+    async def list_topics(
+        self,
+        memories: Memories,
+        owner: NamedDependency[Owner],
+        limit: Annotated[int, Parameter(ge=1, le=MAX_TOPICS, description=(
+            "At most this many topics, most recently active first."))] = DEFAULT_TOPICS,
+    ) -> TopicsOut:
+        """The topics with their memory count and last activity, most recently active first,
+        at most `limit` (default 100, up to 500); `truncated` says whether there are more."""
+        found, truncated = await memories.topics.listing(owner, limit)
+        return TopicsOut(topics=[topic_out(t) for t in found], truncated=truncated)
 
     @get("/{topic:str}", operation_id="getTopic", opt=READ, raises=ERRORS)
     async def get_topic(

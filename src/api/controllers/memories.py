@@ -3,7 +3,7 @@ export, stats and erasure. Decay and cleanup are jobs with their own paths (main
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -44,8 +44,7 @@ from memlane.api.schemas import (
     SearchOut,
     StatsOut,
 )
-from memlane.domain.model import Memory, MemoryFilter, MemoryType, Owner
-from memlane.domain.portable import memory_to_record
+from memlane.domain.model import MemoryFilter, MemoryType, Owner
 from memlane.service.validation import check_content
 
 NDJSON = "application/x-ndjson"
@@ -216,16 +215,13 @@ class MemoriesController(Controller):
         response_description="One JSON object per line (memlane's portable export form).",
     )
     async def export(self, service: Memories, owner: NamedDependency[Owner]) -> Stream:
-        """All of a user's memories, oldest first, decrypted, streamed as NDJSON."""
-        rows = aiter(service.export(owner))
-        # Fetch the first row before answering, so a database failure is a proper 503
+        """All of a user's memories, oldest first, decrypted, streamed as NDJSON, each with
+        its history; then the graph between them and the facts (each with its history)."""
+        records = aiter(service.export_records(owner))
+        # Fetch the first record before answering, so a database failure is a proper 503
         # instead of a 200 whose body breaks off.
-        first: Memory | None = await anext(rows, None)
-        graph = service.export_graph
-        return Stream(
-            _ndjson(first, rows, lambda ids: graph(owner, ids)),
-            media_type=NDJSON, status_code=HTTP_200_OK,
-        )
+        first: dict[str, Any] | None = await anext(records, None)
+        return Stream(_ndjson(first, records), media_type=NDJSON, status_code=HTTP_200_OK)
 
     @get(
         "/{memory_id:uuid}", operation_id="getMemory", opt=READ, raises=ERRORS,
@@ -279,17 +275,10 @@ class MemoriesController(Controller):
 
 
 async def _ndjson(
-    first: Memory | None,
-    rest: AsyncIterator[Memory],
-    graph: Callable[[list[UUID]], AsyncIterator[dict[str, Any]]],
+    first: dict[str, Any] | None, rest: AsyncIterator[dict[str, Any]]
 ) -> AsyncIterator[bytes]:
-    """The memories, then the graph between them (edges, entities with their mentions)."""
     if first is None:
         return
-    ids = [first.id]
-    yield msgspec.json.encode(memory_to_record(first)) + b"\n"
-    async for memory in rest:
-        ids.append(memory.id)
-        yield msgspec.json.encode(memory_to_record(memory)) + b"\n"
-    async for record in graph(ids):
+    yield msgspec.json.encode(first) + b"\n"
+    async for record in rest:
         yield msgspec.json.encode(record) + b"\n"

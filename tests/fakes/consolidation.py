@@ -1,0 +1,19 @@
+"""FakeConsolidation: an in-memory ConsolidationPort over the shared FakeMemoryTable."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from uuid import UUID
+
+from memlane.domain.model import Owner
+from memlane.ports.consolidation import ConsolidationPort
+from tests.fakes.memory_table import FakeMemoryTable
+
+
+class FakeConsolidation(ConsolidationPort):
+    def __init__(self, table: FakeMemoryTable) -> None:
+        self._table = table
+
+    async def delete_sources(self, owner: Owner, memory_ids: Sequence[UUID]) -> list[UUID]:
+        rows = self._table._rows.get(owner, {})
+        return [i for i in dict.fromkeys(memory_ids) if rows.pop(i, None) is not None]
