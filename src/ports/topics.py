@@ -1,25 +1,18 @@
-"""TopicPort: one topic's memories and the owner's topic counts, read set-based by the store."""
+"""TopicPort: the rows a topic view is derived from, read set-based by the store."""
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
 from memlane.domain.model import Owner, StoredMemory
-from memlane.domain.topics import TopicSummary
 
 
 class TopicPort(ABC):
-    """Topics are a memory's tags and its imported chat's title, compared by
-    `domain.topics.topic_key`. The one place that knows how tags are stored: when tags move
-    to sealed values with a keyed blind column, only the adapter's statements change."""
+    """Topics are a memory's tags and its imported chat's title, both sealed in the memory's
+    attributes: the service opens those to find a memory's topics, so the store returns the
+    owner's memories in one statement, without what topics never need."""
 
     @abstractmethod
-    async def memories_with(self, owner: Owner, topic: str) -> list[StoredMemory]:
-        """The owner's memories carrying `topic` (any spelling of its key), without index
-        terms or embedding, in no particular order."""
-
-    @abstractmethod
-    async def summaries(self, owner: Owner, limit: int) -> list[TopicSummary]:
-        """At most `limit` of the owner's topics with their memory count and newest memory's
-        time, most recently active first (then by key); each labelled as the newest memory
-        carrying it spells it."""
+    async def memories(self, owner: Owner) -> list[StoredMemory]:
+        """Every memory of the owner, newest first (then by id, descending), without index
+        terms or embedding."""
