@@ -78,8 +78,7 @@ def topic_label(raw: str) -> str:
 
 
 def topic_key(raw: str) -> str:
-    """What makes two topics one: the label lower-cased (as PostgreSQL's lower() does, so
-    the database's topic index and this rule agree; migration 0120)."""
+    """What makes two topics one: the label lower-cased."""
     return topic_label(raw).lower()
 
 
