@@ -6,9 +6,9 @@ Loads U users of N memories each (sealed by the real Sealer: XChaCha20-Poly1305,
 index terms), tagged from a Zipf-distributed vocabulary of 60 topics (1-3 tags each; one
 memory in ten carries an imported chat's title; tags, titles and the rest of the attributes
 sealed, tags stored as blind tokens, as the service writes them), bulk-copied into the
-production schema of a private embedded PostgreSQL. Then, for one user, times the topic list and three single
-topics (the most common, a middling and a rare one) over R rounds, and prints one JSON
-object: medians and p95 in ms, and how many memories each topic holds.
+production schema of a private embedded PostgreSQL. Then, for one user, times the topic
+list and three single topics (the most common, a middling and a rare one) over R rounds, and
+prints one JSON object: medians and p95 in ms, and how many memories each topic holds.
 """
 
 from __future__ import annotations
