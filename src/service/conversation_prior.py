@@ -15,25 +15,24 @@ def with_conversation_prior(
 
     A conversation's score is the sum of its best `hits` matches: one session where a topic
     was discussed at length is likelier to hold the answer than one stray sentence elsewhere
-    (passage retrieval's document prior). Memories outside any conversation are not raised.
-    On LoCoMo (docs/recall.md) weight 0.2-1.0 over the best 3 all gave recall@10 within
-    0.003; 0.5 is chosen.
+    (passage retrieval's document prior). A memory outside any conversation is a
+    conversation of one, so a stated fact is raised as much as a lone turn that matches as
+    well. On LoCoMo (docs/recall.md) weight 0.2-1.0 over the best 3 all gave recall@10
+    within 0.003 of each other; 0.5 is chosen.
     """
     if weight <= 0 or hits < 1 or not ranked:
         return list(ranked)
-    matches: dict[str, list[float]] = {}
+    matches: dict[object, list[float]] = {}
     for candidate in ranked:
-        if candidate.hit.conversation_id is not None:
-            matches.setdefault(candidate.hit.conversation_id, []).append(candidate.match)
-    scores = {
-        conversation: sum(sorted(found, reverse=True)[:hits])
-        for conversation, found in matches.items()
-    }
-    best = max(scores.values(), default=0.0)
+        matches.setdefault(_conversation(candidate), []).append(candidate.match)
+    scores = {key: sum(sorted(found, reverse=True)[:hits]) for key, found in matches.items()}
+    best = max(scores.values())
     if best <= 0:
         return list(ranked)
     for candidate in ranked:
-        conversation = candidate.hit.conversation_id
-        if conversation is not None:
-            candidate.match *= 1.0 + weight * scores[conversation] / best
+        candidate.match *= 1.0 + weight * scores[_conversation(candidate)] / best
     return sorted(ranked, key=lambda c: -c.match)
+
+
+def _conversation(candidate: Candidate) -> object:
+    return candidate.hit.conversation_id or candidate.id

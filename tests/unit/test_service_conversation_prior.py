@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from uuid import uuid4
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -30,11 +31,17 @@ def test_a_hit_from_a_conversation_with_several_hits_overtakes_a_lone_equal_one(
     assert ranked.index(lone) > ranked.index(talked[0])
 
 
-def test_memories_outside_conversations_and_a_zero_weight_change_nothing() -> None:
-    fact = candidate(0.3, None)
-    turn = candidate(0.1, "monday")
+def test_a_memory_outside_conversations_counts_as_a_conversation_of_one() -> None:
+    fact = candidate(0.2, None)
+    turn = candidate(0.2, "monday")
+    ranked = with_conversation_prior([fact, turn], 0.5, 3)
+    assert [c.match for c in ranked] == pytest.approx([0.3, 0.3])
+
+
+def test_a_zero_weight_changes_nothing() -> None:
+    fact, turn = candidate(0.3, None), candidate(0.1, "monday")
     assert with_conversation_prior([fact, turn], 0.0, 3) == [fact, turn]
-    assert [c.match for c in with_conversation_prior([fact, turn], 0.5, 3)] == [0.3, 0.1 * 1.5]
+    assert (fact.match, turn.match) == (0.3, 0.1)
 
 
 @given(
