@@ -61,10 +61,13 @@ class RecallSettings(_Section):
     candidate_pool: int = Field(50, ge=1, le=1000)
     rrf_k: int = Field(10, ge=0, le=1000)
     dense_weight: float = Field(1.0, ge=0, le=100)
-    lexical_weight: float = Field(1.5, ge=0, le=100)
+    lexical_weight: float = Field(2.0, ge=0, le=100)
     neighbour_span: int = Field(2, ge=0, le=10)
-    neighbour_seeds: int = Field(3, ge=0, le=100)
-    neighbour_weight: float = Field(0.8, ge=0, le=10)
+    neighbour_seeds: int = Field(4, ge=0, le=100)
+    neighbour_weight: float = Field(0.9, ge=0, le=10)
+    neighbour_relevance: float = Field(0.5, ge=0, le=1)
+    conversation_weight: float = Field(0.5, ge=0, le=10)
+    conversation_hits: int = Field(3, ge=0, le=100)
     relevance_tiebreak: float = Field(0.05, ge=0, le=100)
 
 

@@ -29,30 +29,44 @@ class RecallTuning:
     neighbour_span / neighbour_seeds / neighbour_weight: the best `neighbour_seeds` hits
     bring the memories up to `neighbour_span` places before and after them in their
     conversation, each scored its seed's match times `neighbour_weight` per step away (or
-    its own match, if higher). A small rrf_k makes the head of each ranking count: on
-    LoCoMo, 10 beat the customary 60 by 0.06 recall@10. relevance_tiebreak: how much the
-    DESIGN relevance (similarity, importance, freshness) adds to the normalised match
-    score when choosing among candidates.
+    its own match, if higher), scaled by its own relevance: `neighbour_relevance` of the
+    inheritance follows its cosine to the query relative to its seeds' best (0: a filler turn
+    inherits as much as an on-topic one). conversation_weight / conversation_hits: each match
+    is raised by conversation_weight times the sum of its conversation's best
+    `conversation_hits` matches, relative to the best conversation's. A small rrf_k makes the
+    head of each ranking count: on LoCoMo, 10 beat the customary 60 by 0.06 recall@10.
+    relevance_tiebreak: how much the DESIGN relevance (similarity, importance, freshness)
+    adds to the normalised match score when choosing among candidates.
     """
 
     candidate_pool: int = 50
     rrf_k: int = 10
     dense_weight: float = 1.0
-    lexical_weight: float = 1.5
+    lexical_weight: float = 2.0
     neighbour_span: int = 2
-    neighbour_seeds: int = 3
-    neighbour_weight: float = 0.8
+    neighbour_seeds: int = 4
+    neighbour_weight: float = 0.9
+    neighbour_relevance: float = 0.5
+    conversation_weight: float = 0.5
+    conversation_hits: int = 3
     relevance_tiebreak: float = 0.05
 
     def __post_init__(self) -> None:
         if self.candidate_pool < 1 or self.rrf_k < 0:
             raise ValueError("candidate_pool must be at least 1 and rrf_k not negative")
-        if self.neighbour_span < 0 or self.neighbour_seeds < 0:
-            raise ValueError("neighbour_span and neighbour_seeds must not be negative")
-        for name in ("dense_weight", "lexical_weight", "neighbour_weight", "relevance_tiebreak"):
+        if self.neighbour_span < 0 or self.neighbour_seeds < 0 or self.conversation_hits < 0:
+            raise ValueError(
+                "neighbour_span, neighbour_seeds and conversation_hits must not be negative"
+            )
+        for name in (
+            "dense_weight", "lexical_weight", "neighbour_weight", "neighbour_relevance",
+            "conversation_weight", "relevance_tiebreak",
+        ):
             value = getattr(self, name)
             if not 0.0 <= value < float("inf"):
                 raise ValueError(f"{name} must be finite and not negative, got {value}")
+        if self.neighbour_relevance > 1.0:
+            raise ValueError("neighbour_relevance must be within [0, 1]")
         if self.dense_weight == 0 and self.lexical_weight == 0:
             raise ValueError("dense_weight and lexical_weight cannot both be zero")
 

@@ -185,8 +185,12 @@ def _same_topic(new: _Reading, old: _Reading) -> bool:
     if new.slots & old.slots:  # the same kind of thing, named in both ("the standup")
         return bool(shared)
     # Else a shared subject alone is one entity's two facts ("Tom is our designer" / "Tom now
-    # has a puppy"): what is said about it must be shared too.
-    return bool(shared - {new.subject})
+    # has a puppy"): what is said about it must be shared too. When both name kinds of thing
+    # and none is shared, one shared word is not enough: "I moved to Lisbon" does not replace
+    # "I'm looking for flights to Lisbon" (a move and a trip share only the place), where
+    # "we moved the app from Heroku to Hetzner" does replace "we host the app on Heroku".
+    said = shared - {new.subject}
+    return len(said) >= (2 if new.slots and old.slots else 1)
 
 
 def _reasons(

@@ -30,6 +30,7 @@ from memlane.domain.model import (
 )
 from memlane.domain.scoring import relevance
 from memlane.domain.supersession import asks_about_past
+from memlane.service.conversation_prior import with_conversation_prior
 from memlane.service.entity_recall import EntityRecall
 from memlane.service.fact_recall import FactRecall
 from memlane.service.fusion import fused_scores
@@ -144,6 +145,9 @@ class Retriever(ServicePart):
         ]
         if self._fact_recall is not None:
             ranked = await self._fact_recall.join(owner, query, ranked, vector, tuning)
+        ranked = with_conversation_prior(
+            ranked, tuning.conversation_weight, tuning.conversation_hits
+        )
         return _Found(ranked, vector, named)
 
     _fact_recall: FactRecall | None = None

@@ -131,3 +131,23 @@ async def test_context_leaves_out_the_current_conversation_and_takes_the_new_fie
     bad = await client.post("/v1/context", json={**query, "order": "random"},
                             headers=tenant.alice)
     assert_problem(bad, 422)
+
+
+async def test_a_move_replaces_the_old_home_and_leaves_the_flight_search_alone(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    ids = {}
+    for text in ("I live in Berlin.", "I'm looking for flights from Berlin to Lisbon.",
+                 "I moved to Lisbon last month."):
+        response = await client.post("/v1/memories", json={"content": text}, headers=tenant.alice)
+        assert response.status_code == 201, response.text
+        ids[text] = response.json()["memory"]["id"]
+    moved = ids["I moved to Lisbon last month."]
+    graph = (await client.get(f"/v1/memories/{moved}/graph?kinds=supersedes,contradiction",
+                              headers=tenant.alice)).json()
+    assert {(e["source"], e["target"]) for e in graph["edges"]} == {
+        (moved, ids["I live in Berlin."]),
+    }
+    search = ids["I'm looking for flights from Berlin to Lisbon."]
+    flights = await client.get(f"/v1/memories/{search}", headers=tenant.alice)
+    assert flights.status_code == 200 and flights.json().get("superseded_by") is None

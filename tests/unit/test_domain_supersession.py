@@ -124,6 +124,38 @@ def test_additions_restatements_others_questions_and_unrelated_memories_replace_
     assert replaced_index(new, older) is None
 
 
+@pytest.mark.parametrize(
+    ("new", "trip"),
+    [
+        ("I moved to Lisbon last month.", "I'm looking for flights from Berlin to Lisbon."),
+        ("I just moved to Lisbon!", "Searching for cheap flights to Lisbon in March."),
+        ("Ich bin letzten Monat nach Lissabon gezogen.",
+         "Ich suche Flüge von Berlin nach Lissabon."),
+        ("Ich bin gerade nach Lissabon umgezogen!",
+         "Günstige Flüge nach Lissabon im März gesucht."),
+    ],
+)
+def test_a_move_never_replaces_a_trip_that_only_shares_the_place(new: str, trip: str) -> None:
+    # Seen on real data: a move and a flight search share the city and a change cue, nothing
+    # more; both name a kind of thing (home, a flight) and not the same one.
+    assert replaced_index(new, [(trip, 0.62)]) is None
+
+
+@pytest.mark.parametrize(
+    ("new", "home", "trip"),
+    [
+        ("I moved to Lisbon last month.", "I live in Berlin.",
+         "I'm looking for flights from Berlin to Lisbon."),
+        ("Ich bin letzten Monat nach Lissabon gezogen.", "Ich wohne in Berlin.",
+         "Ich suche Flüge von Berlin nach Lissabon."),
+    ],
+)
+def test_a_move_replaces_the_old_home_even_when_a_closer_trip_names_the_new_city(
+    new: str, home: str, trip: str
+) -> None:
+    assert replaced_index(new, [(home, 0.45), (trip, 0.62)]) == 0
+
+
 def test_too_as_an_intensifier_is_no_addition() -> None:
     older = [("I take the 7:45 train to work.", 0.6), ("I read on the train.", 0.4)]
     assert replaced_index("I drive to work now, the train was too unreliable.", older) == 0
