@@ -31,7 +31,8 @@ class KeyringPort(ABC):
     @abstractmethod
     def install(self, keys: Sequence[WrappedKey], absent: Sequence[Owner], now: datetime) -> None:
         """Unwrap and cache `keys`; remember that `absent` owners have none (erased, or
-        never wrote). Raises UnknownMasterKey for a key wrapped by a master not held."""
+        never wrote), unless a key cached at or after `now` (when the load began) is newer
+        than that answer. Raises UnknownMasterKey for a key wrapped by a master not held."""
 
     @abstractmethod
     def mint(self, owner: Owner) -> WrappedKey:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from datetime import datetime
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from memlane.domain.keyring import ROOT, UnknownMasterKey, WrappedKey
@@ -49,12 +50,15 @@ class KeyringService:
 
     async def ready(self, owners: Sequence[Owner]) -> None:
         """Cache these owners' keys, or that they have none; one query for all the missing."""
-        missing = self._keyring.missing(owners, self._clock())
+        began = self._clock()
+        missing = self._keyring.missing(owners, began)
         if not missing:
             return
         found = await self._store.load(missing)
         have = {k.owner for k in found}
-        await self._install(found, [o for o in missing if o not in have])
+        # Stamped with when the load began: a key a concurrent write creates meanwhile is
+        # newer than this load's "none" and is kept.
+        await self._install(found, [o for o in missing if o not in have], began)
 
     async def ready_for_write(self, owners: Sequence[Owner]) -> None:
         """Inside the owners' write transaction (or a batch job): the stored key, created now
@@ -76,13 +80,16 @@ class KeyringService:
         self._keyring.forget(owner)
         return destroyed
 
-    async def _install(self, keys: Sequence[WrappedKey], absent: Sequence[Owner]) -> None:
+    async def _install(
+        self, keys: Sequence[WrappedKey], absent: Sequence[Owner], at: datetime | None = None
+    ) -> None:
+        at = self._clock() if at is None else at
         try:
-            self._keyring.install(keys, absent, self._clock())
+            self._keyring.install(keys, absent, at)
         except UnknownMasterKey:
             # A rotation wrapped them by the new master: read its key file, once, off the loop.
             await asyncio.to_thread(self._keyring.refresh)
-            self._keyring.install(keys, absent, self._clock())
+            self._keyring.install(keys, absent, at)
 
 
 class HasKeyring(Protocol):

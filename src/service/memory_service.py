@@ -356,10 +356,12 @@ class MemoryService:
             return 0
         return (await self._facts.porting.restore(owner, records, ids)).stored
 
-    def export_records(self, owner: Owner) -> AsyncIterator[dict[str, Any]]:
+    @keyed_stream
+    async def export_records(self, owner: Owner) -> AsyncIterator[dict[str, Any]]:
         """The owner's whole export as portable records: memories with their histories,
         edges, entities, facts with their histories."""
-        return self._everything.records(owner)
+        async for record in self._everything.records(owner):
+            yield record
 
     @keyed
     async def import_records(

@@ -132,6 +132,23 @@ async def test_a_write_sees_a_key_destroyed_by_another_process_despite_its_cache
     assert sealed[1:17] == store.rows[ALICE].id.bytes  # sealed under a key that exists
 
 
+async def test_a_read_that_found_no_key_does_not_drop_the_key_a_concurrent_write_made(
+    keys: KeyringService, store: FakeDataKeys, ring: XChaChaKeyring, master: bytes,
+    clock: Clock,
+) -> None:
+    crypto = XChaChaEncryptionAdapter(master, ring)
+    began = clock()  # a read's load began before the first write made the key ...
+    await keys.ready_for_write([ALICE])
+    ring.install([], [ALICE], began)  # ... and answers "no key" after it
+    binding = bound(ALICE)
+    assert crypto.open(crypto.seal("first words", binding), binding) == "first words"
+    clock.now = T0 + timedelta(minutes=5)  # a later load that finds none is believed
+    del store.rows[ALICE]
+    ring.install([], [ALICE], clock())
+    with pytest.raises(KeyringNotReady):
+        crypto.seal("x", binding)
+
+
 async def test_version_1_envelopes_still_open_and_blind_terms_do_not_change(
     keys: KeyringService, ring: XChaChaKeyring, master: bytes
 ) -> None:

@@ -99,6 +99,11 @@ class XChaChaKeyring(KeyringPort):
                 self._root = secret
             self._put(key.owner, _Entry(key.id, secret, now))
         for owner in absent:
+            entry = self._cache.get(owner)
+            if entry is not None and entry.key_id is not None and entry.at >= now:
+                # A write made this key after the load that found none began (`now` is when
+                # it began): the load's "no key" is older than the key, so it stays.
+                continue
             self._put(owner, _Entry(None, None, now))
 
     def mint(self, owner: Owner) -> WrappedKey:

@@ -60,12 +60,14 @@ def server_settings(ef_search: int = DEFAULT_EF_SEARCH) -> dict[str, str]:
 
 async def init_connection(connection: asyncpg.Connection) -> None:
     """Codecs every memlane connection needs (pgvector's, jsonb as Python objects), and the
-    lexical postings back if the database lost them."""
-    await register_vector(connection)
-    await connection.set_type_codec(
-        "jsonb", schema="pg_catalog", encoder=json.dumps, decoder=json.loads, format="text"
-    )
-    await restore_postings(connection)
+    lexical postings back if the database lost them. A server killed while a new
+    connection is set up is a lost database (503), as it is mid-query."""
+    async with lost_mid_query(connection):
+        await register_vector(connection)
+        await connection.set_type_codec(
+            "jsonb", schema="pg_catalog", encoder=json.dumps, decoder=json.loads, format="text"
+        )
+        await restore_postings(connection)
 
 
 async def reset_connection(connection: asyncpg.Connection) -> None:
