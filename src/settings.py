@@ -141,6 +141,7 @@ class GraphSettings(_Section):
     expansion_hops: int = Field(2, ge=1, le=3)
     expansion_limit: int = Field(20, ge=0, le=200)
     expansion_weight: float = Field(0.8, ge=0, le=1)
+    expansion_fan_out: int = Field(8, ge=0, le=100)
     entity_weight: float = Field(0.5, ge=0, le=10)
     entity_candidates: int = Field(500, ge=0, le=10_000)
     entity_max_share: float = Field(0.1, ge=0, le=1)

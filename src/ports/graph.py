@@ -6,6 +6,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Collection, Sequence
 from uuid import UUID
 
+from memlane.domain.activation_walk import Walk
 from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.model import Owner
 from memlane.domain.temporal import Moment
@@ -33,6 +34,11 @@ class GraphPort(ABC):
         kinds: Collection[EdgeKind] | None = None,
     ) -> list[Edge]:
         """Every edge of the owner touching one of these memories, either end."""
+
+    @abstractmethod
+    async def neighbourhood(self, owner: Owner, walk: Walk) -> list[Edge]:
+        """The owner's edges that spreading activation walks from `walk.seeds`, as
+        `activation_walk.walked` defines them, in one read."""
 
     @abstractmethod
     async def remove_edge(

@@ -9,6 +9,7 @@ from datetime import datetime
 from uuid import UUID
 
 from memlane.domain.activation import Reached, adjacency, spread
+from memlane.domain.activation_walk import Walk
 from memlane.domain.graph import Edge, EdgeKind, used
 from memlane.domain.model import Owner, Vector
 from memlane.domain.policy import GraphTuning
@@ -31,7 +32,7 @@ class Expansion:
 
 
 class GraphExpansion:
-    """Two reads of edges (entries, then the memories one hop out) and one of lean rows."""
+    """One read of edges (a bounded neighbourhood of the best entries), one of lean rows."""
 
     def __init__(self, graph: GraphPort, search: CandidateSearchPort, tuning: GraphTuning):
         self._graph = graph
@@ -44,22 +45,20 @@ class GraphExpansion:
         tuning = self._tuning
         if not tuning.enabled or not entries:
             return Expansion()
-        # Every entry's replacements (few rows): what was superseded gives way to what
-        # replaced it, whether or not the graph expands the context.
-        replaced = await self._graph.edges_of(owner, {c.id for c in entries}, REPLACING)
         if tuning.expansion_seeds < 1:
+            # Every entry's replacements (few rows): what was superseded gives way to what
+            # replaced it, whether or not the graph expands the context.
+            replaced = await self._graph.edges_of(owner, {c.id for c in entries}, REPLACING)
             return Expansion(superseded_by=dict(adjacency(replaced, now).superseded_by))
         best = max(c.match for c in entries) or 1.0
         seeds = {c.id: min(1.0, c.match / best) for c in entries[: tuning.expansion_seeds]}
-        # The links of the seeds only: an entry's neighbourhood is ~40 edges, and all of it
-        # for 50 entries cost ~30 ms in Python.
-        edges = _merged(await self._graph.edges_of(owner, set(seeds)), replaced)
-        first = spread(seeds, adjacency(edges, now), max_hops=1)
-        beyond = sorted(
-            (n for n in first if n not in seeds), key=lambda n: -first[n].activation
-        )[: tuning.expansion_seeds * 2]
-        if beyond and tuning.expansion_hops > 1:
-            edges = _merged(edges, await self._graph.edges_of(owner, set(beyond)))
+        # One read: the seeds' strongest links, those of the best memories they reach, and
+        # every replacement of an entry or of a memory reached (graph_sql.NEIGHBOURHOOD).
+        edges = await self._graph.neighbourhood(owner, Walk(
+            seeds, fan_out=tuning.expansion_fan_out,
+            frontier=tuning.expansion_seeds * 2 if tuning.expansion_hops > 1 else 0,
+            also=frozenset(c.id for c in entries),
+        ))
         graph = adjacency(edges, now)
         reached = spread(seeds, graph, max_hops=tuning.expansion_hops)
         known_ids = {c.id for c in entries}
@@ -86,11 +85,6 @@ class GraphExpansion:
         edges = [used(expansion.paths[i], now) for i in chosen if i in expansion.paths]
         if edges:
             await self._graph.save_strengths(owner, edges)
-
-
-def _merged(edges: list[Edge], more: Sequence[Edge]) -> list[Edge]:
-    known = {e.key for e in edges}
-    return edges + [e for e in more if e.key not in known]
 
 
 def _role(how: Reached) -> str:

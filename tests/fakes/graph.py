@@ -6,6 +6,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 from uuid import UUID
 
+from memlane.domain.activation_walk import Walk, walked
 from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.model import Owner
 from memlane.domain.temporal import Moment
@@ -78,6 +79,9 @@ class FakeGraph(GraphPort):
             e for e in self._live(owner).values()
             if (e.source in wanted or e.target in wanted) and (kinds is None or e.kind in kinds)
         ]
+
+    async def neighbourhood(self, owner: Owner, walk: Walk) -> list[Edge]:
+        return walked(self._live(owner).values(), walk)
 
     async def remove_edge(
         self, owner: Owner, source: UUID, target: UUID, kind: EdgeKind | None

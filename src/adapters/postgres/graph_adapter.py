@@ -10,6 +10,7 @@ import asyncpg
 from memlane.adapters.postgres import graph_sql
 from memlane.adapters.postgres.pool import connection_from
 from memlane.adapters.postgres.rows import affected_rows
+from memlane.domain.activation_walk import Walk
 from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.model import Owner
 from memlane.domain.temporal import Moment
@@ -71,14 +72,20 @@ class PostgresGraphAdapter(GraphPort):
             records = await connection.fetch(
                 graph_sql.EDGES_OF, owner.tenant, owner.user_id, list(memory_ids), wanted
             )
-        return [
-            Edge(
-                source=r["source"], target=r["target"], kind=EdgeKind(r["kind"]),
-                weight=float(r["weight"]), created_at=r["created_at"],
-                activated_at=r["activated_at"],
+        return [_edge(r) for r in records]
+
+    async def neighbourhood(self, owner: Owner, walk: Walk) -> list[Edge]:
+        if not walk.seeds and not walk.also:
+            return []
+        seeds = list(walk.seeds.items())
+        async with connection_from(self._pool) as connection:
+            records = await connection.fetch(
+                graph_sql.NEIGHBOURHOOD, owner.tenant, owner.user_id,
+                [s for s, _ in seeds], [float(a) for _, a in seeds], walk.fan_out,
+                walk.frontier, sorted(k.value for k in walk.walked),
+                sorted(k.value for k in walk.replacing), list(walk.also),
             )
-            for r in records
-        ]
+        return [_edge(r) for r in records]
 
     async def remove_edge(
         self, owner: Owner, source: UUID, target: UUID, kind: EdgeKind | None
@@ -101,3 +108,11 @@ class PostgresGraphAdapter(GraphPort):
         return {
             r["new_id"]: Moment(r["id"], r["created_at"], r["conversation_id"]) for r in records
         }
+
+
+def _edge(record: asyncpg.Record) -> Edge:
+    return Edge(
+        source=record["source"], target=record["target"], kind=EdgeKind(record["kind"]),
+        weight=float(record["weight"]), created_at=record["created_at"],
+        activated_at=record["activated_at"],
+    )

@@ -97,3 +97,62 @@ CROSS JOIN LATERAL (
     LIMIT 1
 ) AS p
 """
+
+# The edges spreading activation walks, in one round trip (GraphPort.neighbourhood). $3, $4
+# the seeds and their activations; $5 the fan-out: each memory's strongest edges of the
+# walked kinds ($7) per direction, a top-n scan of memory_edges_{source,target}_strength_idx
+# (index-only); $6 how many of the memories the seeds reach (best seed activation x stored
+# weight first) spread on; $8 the replacing kinds, whose edges into any memory reached, a
+# seed or one of $9 are read too, followed through up to three replacements.
+_STRONGEST = """
+    SELECT {origin}.activation, x.* FROM {origin} CROSS JOIN LATERAL (
+        SELECT e.source, e.target, e.kind, e.weight, e.created_at, e.activated_at,
+               e.{far} AS other
+        FROM memory_edges AS e
+        WHERE e.tenant = $1 AND e.user_id = $2 AND e.{near} = {origin}.id
+          AND e.kind = ANY($7::text[])
+        ORDER BY e.weight DESC
+        LIMIT $5
+    ) AS x"""
+
+
+def _both_ways(origin: str) -> str:
+    return (
+        _STRONGEST.format(origin=origin, near="source", far="target")
+        + "\n    UNION ALL"
+        + _STRONGEST.format(origin=origin, near="target", far="source")
+    )
+
+
+NEIGHBOURHOOD = f"""
+WITH RECURSIVE seeds AS (
+    SELECT s.id, s.activation FROM unnest($3::uuid[], $4::float8[]) AS s(id, activation)
+), first AS MATERIALIZED ({_both_ways("seeds")}
+), frontier AS MATERIALIZED (
+    SELECT f.other AS id, max(f.activation * f.weight) AS activation
+    FROM first AS f
+    WHERE f.other <> ALL($3::uuid[])
+    GROUP BY f.other
+    ORDER BY max(f.activation * f.weight) DESC, f.other
+    LIMIT $6
+), second AS MATERIALIZED ({_both_ways("frontier")}
+), reached AS (
+    SELECT id FROM seeds UNION SELECT other FROM first UNION SELECT other FROM second
+    UNION SELECT unnest($9::uuid[])
+), replacing AS (
+    SELECT {EDGE_COLUMNS}, 1 AS depth
+    FROM reached AS r
+    JOIN memory_edges AS e ON e.tenant = $1 AND e.user_id = $2 AND e.target = r.id
+    WHERE e.kind = ANY($8::text[])
+    UNION
+    SELECT {EDGE_COLUMNS}, p.depth + 1
+    FROM replacing AS p
+    JOIN memory_edges AS e ON e.tenant = $1 AND e.user_id = $2 AND e.target = p.source
+    WHERE e.kind = ANY($8::text[]) AND p.depth < 3
+)
+SELECT source, target, kind, weight, created_at, activated_at FROM first
+UNION
+SELECT source, target, kind, weight, created_at, activated_at FROM second
+UNION
+SELECT source, target, kind, weight, created_at, activated_at FROM replacing
+"""
