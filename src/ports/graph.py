@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Sequence
+from datetime import datetime
 from uuid import UUID
 
 from memlane.domain.activation_walk import Walk
@@ -23,8 +24,12 @@ class GraphPort(ABC):
         skipped. Returns how many were stored."""
 
     @abstractmethod
-    async def save_strengths(self, owner: Owner, edges: Sequence[Edge]) -> int:
-        """Overwrite weight and activated_at of existing edges (use reinforces them)."""
+    async def use_edges(
+        self, owner: Owner, keys: Sequence[tuple[UUID, UUID, EdgeKind]], now: datetime
+    ) -> int:
+        """The edges (source, target, kind) were used at `now`: each becomes what
+        `graph.used` makes of it (strength then + USE_BOOST, capped at 1), in one write that
+        may be deferred off the request. How many uses were taken; a missing edge is none."""
 
     @abstractmethod
     async def edges_of(

@@ -10,7 +10,7 @@ from uuid import UUID
 
 from memlane.domain.activation import Reached, adjacency, spread
 from memlane.domain.activation_walk import Walk
-from memlane.domain.graph import Edge, EdgeKind, used
+from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.model import Owner, Vector
 from memlane.domain.policy import GraphTuning
 from memlane.ports.candidates import CandidateSearchPort
@@ -81,10 +81,11 @@ class GraphExpansion:
     async def reinforce(
         self, owner: Owner, expansion: Expansion, chosen: Sequence[UUID], now: datetime
     ) -> None:
-        """The edges that brought a chosen memory are used: each strengthens (+0.15, cap 1)."""
-        edges = [used(expansion.paths[i], now) for i in chosen if i in expansion.paths]
-        if edges:
-            await self._graph.save_strengths(owner, edges)
+        """The edges that brought a chosen memory are used: each strengthens (+0.15, cap 1),
+        in one write the adapter may defer off the request."""
+        keys = [expansion.paths[i].key for i in chosen if i in expansion.paths]
+        if keys:
+            await self._graph.use_edges(owner, keys, now)
 
 
 def _role(how: Reached) -> str:

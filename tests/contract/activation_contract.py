@@ -5,14 +5,16 @@ Mixed into the GraphPort contract suites (fake and PostgreSQL): the same fixture
 
 from __future__ import annotations
 
+from datetime import timedelta
 from uuid import UUID, uuid4
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memlane.domain.activation import adjacency, spread
 from memlane.domain.activation_walk import Walk, walked
-from memlane.domain.graph import Edge, EdgeKind
+from memlane.domain.graph import Edge, EdgeKind, used
 from memlane.domain.model import Owner, StoredMemory
 from memlane.ports.graph import GraphPort
 from memlane.ports.storage import MemoryPorts
@@ -97,3 +99,30 @@ class ActivationWalkContract:
             assert keys(found) == keys(walked(stored_edges, walk))
             reached = spread(dict(walk.seeds), adjacency(found, T0))
             assert set(reached) <= own
+
+    @settings(max_examples=30, deadline=None, suppress_health_check=[
+        HealthCheck.function_scoped_fixture, HealthCheck.differing_executors,
+    ])
+    @given(kind=st.sampled_from(KINDS), weight=st.floats(0.0, 1.0),
+           hours=st.floats(-48.0, 24.0 * 400), times=st.integers(1, 3))
+    async def test_a_used_edge_is_what_the_domain_makes_of_it(
+        self, ports: MemoryPorts, graph: GraphPort, owner: Owner,
+        kind: EdgeKind, weight: float, hours: float, times: int,
+    ) -> None:
+        mine = Owner(owner.tenant, f"{owner.user_id}-{uuid4().hex[:6]}")
+        a, b, other = stored(mine), stored(mine), stored(mine)
+        await insert(ports.store, a, b, other)
+        edge = link(a, b, kind, weight)
+        untouched = link(a, other, kind, weight)
+        await graph.add_edges(mine, [edge, untouched], cap_per_node=CAP)
+        now = T0 + timedelta(hours=hours)
+        # Used `times` times at once (one request's path, or uses a flush gathered).
+        assert await graph.use_edges(mine, [edge.key] * times, now) == times
+        expected = edge
+        for _ in range(times):
+            expected = used(expected, now)
+        found = {e.key: e for e in await graph.edges_of(mine, [a.id])}
+        assert found[edge.key].weight == pytest.approx(expected.weight, rel=1e-9, abs=1e-9)
+        assert found[edge.key].activated_at == expected.activated_at
+        assert found[untouched.key].weight == pytest.approx(weight)
+        assert await graph.use_edges(mine, [(b.id, a.id, kind)], now) == 0  # no such edge

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import replace
+from datetime import datetime
 from uuid import UUID
 
 from memlane.domain.activation_walk import Walk, walked
-from memlane.domain.graph import Edge, EdgeKind
+from memlane.domain.graph import Edge, EdgeKind, used
 from memlane.domain.model import Owner
 from memlane.domain.temporal import Moment
 from memlane.ports.graph import GraphPort
@@ -57,16 +58,16 @@ class FakeGraph(GraphPort):
             del live[key]
         return stored
 
-    async def save_strengths(self, owner: Owner, edges: Sequence[Edge]) -> int:
+    async def use_edges(
+        self, owner: Owner, keys: Sequence[tuple[UUID, UUID, EdgeKind]], now: datetime
+    ) -> int:
         live = self._live(owner)
-        saved = 0
-        for edge in edges:
-            if edge.key in live:
-                live[edge.key] = replace(
-                    live[edge.key], weight=edge.weight, activated_at=edge.activated_at
-                )
-                saved += 1
-        return saved
+        taken = 0
+        for key in keys:
+            if key in live:
+                live[key] = used(live[key], now)
+                taken += 1
+        return taken
 
     async def edges_of(
         self,

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from datetime import datetime
 from uuid import UUID
 
 import asyncpg
 
 from memlane.adapters.postgres import graph_sql
+from memlane.adapters.postgres.edge_uses import DeferredEdgeUses, edge_uses, write_edge_uses
 from memlane.adapters.postgres.pool import connection_from
 from memlane.adapters.postgres.rows import affected_rows
 from memlane.domain.activation_walk import Walk
@@ -20,8 +22,12 @@ from memlane.ports.graph import GraphPort
 class PostgresGraphAdapter(GraphPort):
     """Edges of one owner at a time, always scoped by tenant and user."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, use_flush_ms: int | None = None) -> None:
+        """`use_flush_ms`, when given, defers `use_edges` off the request path: uses queue
+        and are written together that many ms later (call `close()` before the pool
+        closes). Without it each call writes at once."""
         self._pool = pool
+        self._uses = None if use_flush_ms is None else DeferredEdgeUses(pool, use_flush_ms)
 
     async def add_edges(self, owner: Owner, edges: Sequence[Edge], *, cap_per_node: int) -> int:
         if not edges:
@@ -47,17 +53,22 @@ class PostgresGraphAdapter(GraphPort):
                 )
         return int(stored)
 
-    async def save_strengths(self, owner: Owner, edges: Sequence[Edge]) -> int:
-        if not edges:
+    async def use_edges(
+        self, owner: Owner, keys: Sequence[tuple[UUID, UUID, EdgeKind]], now: datetime
+    ) -> int:
+        if not keys:
             return 0
+        uses = edge_uses(owner, keys, now)
+        if self._uses is not None:
+            self._uses.queue(uses)
+            return len(uses)
         async with connection_from(self._pool) as connection:
-            status = await connection.execute(
-                graph_sql.SAVE_STRENGTHS, owner.tenant, owner.user_id,
-                [e.source for e in edges], [e.target for e in edges],
-                [e.kind.value for e in edges], [float(e.weight) for e in edges],
-                [e.activated_at for e in edges],
-            )
-        return affected_rows(status)
+            return await write_edge_uses(connection, uses)
+
+    async def close(self) -> None:
+        """Write edge uses still queued (a no-op when they are not deferred)."""
+        if self._uses is not None:
+            await self._uses.close()
 
     async def edges_of(
         self,

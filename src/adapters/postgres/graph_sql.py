@@ -61,13 +61,35 @@ WHERE e.tenant = $1 AND e.user_id = $2 AND e.source = d.source AND e.target = d.
   AND e.kind = 'semantic'
 """
 
-SAVE_STRENGTHS = """
-UPDATE memory_edges AS e
-SET weight = u.weight, activated_at = u.activated_at
-FROM unnest($3::uuid[], $4::uuid[], $5::text[], $6::float8[], $7::timestamptz[])
-     AS u(source, target, kind, weight, activated_at)
-WHERE e.tenant = $1 AND e.user_id = $2
-  AND e.source = u.source AND e.target = u.target AND e.kind = u.kind
+# Edges used ($1-$6, one array per column, any owners): each becomes its strength at the
+# use plus $9, capped at 1, and restarts its fade there (domain.graph.used, with the
+# half-lives the domain binds: $7 the kinds, $8 their half-lives in days, NULL: no fade).
+# An edge used n times in one batch takes n boosts at its latest use (uses a flush apart
+# are milliseconds apart: the fade between them is below 1e-8).
+USE_EDGES = """
+WITH uses AS (
+    SELECT u.tenant, u.user_id, u.source, u.target, u.kind, max(u.at) AS at, count(*) AS n
+    FROM unnest($1::text[], $2::text[], $3::uuid[], $4::uuid[], $5::text[],
+                $6::timestamptz[]) AS u(tenant, user_id, source, target, kind, at)
+    GROUP BY u.tenant, u.user_id, u.source, u.target, u.kind
+), faded AS (
+    SELECT uses.*, h.half_life
+    FROM uses LEFT JOIN unnest($7::text[], $8::float8[]) AS h(kind, half_life)
+        ON h.kind = uses.kind
+), done AS (
+    UPDATE memory_edges AS e
+    SET weight = least(1.0, CASE
+            WHEN f.at <= e.activated_at OR f.half_life IS NULL THEN e.weight
+            ELSE e.weight * power(0.5, extract(epoch FROM f.at - e.activated_at)::float8
+                                       / 86400.0 / f.half_life)
+        END + f.n * $9::float8),
+        activated_at = greatest(e.activated_at, f.at)
+    FROM faded AS f
+    WHERE e.tenant = f.tenant AND e.user_id = f.user_id AND e.source = f.source
+      AND e.target = f.target AND e.kind = f.kind
+    RETURNING f.n
+)
+SELECT coalesce(sum(n), 0) FROM done
 """
 
 EDGES_OF = f"""
