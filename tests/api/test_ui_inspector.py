@@ -133,6 +133,16 @@ async def test_the_list_filters_and_searches_the_users_memories(
     assert bad.status_code == 422 and "between 0 and 1" in bad.text
 
 
+async def test_a_memorys_graph_draws_the_people_and_companies_it_names(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    memory_id = await store(client, tenant.alice, "My colleague Ravi is leaving Siemens in March")
+    await sign_in(client, await tenant.token([Scope.READ], user_id="alice"))
+    detail = await client.get(f"/ui/memories/{memory_id}")
+    assert detail.status_code == 200 and "node-entity" in detail.text
+    assert "Ravi (person)" in detail.text and ">Siemens</text>" in detail.text
+
+
 async def test_a_memory_is_edited_pinned_and_deleted_with_the_forms_token(
     client: httpx.AsyncClient, tenant: TenantKeys
 ) -> None:
