@@ -19,15 +19,15 @@ class Walk:
     """The bounded neighbourhood of `seeds` (id -> activation in [0, 1]) that spreading
     activation walks: of each seed, its `fan_out` strongest edges of the walked kinds per
     direction (by stored weight); of the `frontier` memories they reach best (seed activation
-    x stored weight), theirs too; and the replacing edges into every memory reached, every
-    seed and every memory of `also`, followed through up to REPLACEMENT_DEPTH replacements.
+    x stored weight), theirs too; and the replacing edges (REPLACING_KINDS) into every
+    memory reached, every seed and every memory of `also`, followed through up to
+    REPLACEMENT_DEPTH replacements.
     Bounded fan-out keeps a hub (a memory with hundreds of links) as cheap as any other."""
 
     seeds: Mapping[UUID, float]
     fan_out: int
     frontier: int
     walked: frozenset[EdgeKind] = WALKED_KINDS
-    replacing: frozenset[EdgeKind] = REPLACING_KINDS
     also: frozenset[UUID] = field(default_factory=frozenset)
 
     def __post_init__(self) -> None:
@@ -64,7 +64,7 @@ def walked(edges: Iterable[Edge], walk: Walk) -> list[Edge]:
     chosen = {e.key: e for _, e in first + second}
     into = set(reached)
     for _ in range(REPLACEMENT_DEPTH):
-        newer = [e for e in every if e.kind in walk.replacing and e.target in into]
+        newer = [e for e in every if e.kind in REPLACING_KINDS and e.target in into]
         chosen.update((e.key, e) for e in newer)
         into = {e.source for e in newer}
     return list(chosen.values())

@@ -17,8 +17,6 @@ from memlane.ports.candidates import CandidateSearchPort
 from memlane.ports.graph import GraphPort
 from memlane.service.neighbours import Candidate
 
-REPLACING = (EdgeKind.SUPERSEDES, EdgeKind.CONTRADICTION)
-
 
 @dataclass
 class Expansion:
@@ -45,21 +43,20 @@ class GraphExpansion:
         tuning = self._tuning
         if not tuning.enabled or not entries:
             return Expansion()
-        if tuning.expansion_seeds < 1:
-            # Every entry's replacements (few rows): what was superseded gives way to what
-            # replaced it, whether or not the graph expands the context.
-            replaced = await self._graph.edges_of(owner, {c.id for c in entries}, REPLACING)
-            return Expansion(superseded_by=dict(adjacency(replaced, now).superseded_by))
         best = max(c.match for c in entries) or 1.0
         seeds = {c.id: min(1.0, c.match / best) for c in entries[: tuning.expansion_seeds]}
         # One read: the seeds' strongest links, those of the best memories they reach, and
         # every replacement of an entry or of a memory reached (graph_sql.NEIGHBOURHOOD).
+        # Without seeds, only the entries' replacements: what was superseded gives way to
+        # what replaced it whether or not the graph expands the context.
         edges = await self._graph.neighbourhood(owner, Walk(
             seeds, fan_out=tuning.expansion_fan_out,
             frontier=tuning.expansion_seeds * 2 if tuning.expansion_hops > 1 else 0,
             also=frozenset(c.id for c in entries),
         ))
         graph = adjacency(edges, now)
+        if not seeds:
+            return Expansion(superseded_by=dict(graph.superseded_by))
         reached = spread(seeds, graph, max_hops=tuning.expansion_hops)
         known_ids = {c.id for c in entries}
         fresh = sorted(

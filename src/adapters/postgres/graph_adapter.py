@@ -93,8 +93,7 @@ class PostgresGraphAdapter(GraphPort):
             records = await connection.fetch(
                 graph_sql.NEIGHBOURHOOD, owner.tenant, owner.user_id,
                 [s for s, _ in seeds], [float(a) for _, a in seeds], walk.fan_out,
-                walk.frontier, sorted(k.value for k in walk.walked),
-                sorted(k.value for k in walk.replacing), list(walk.also),
+                walk.frontier, sorted(k.value for k in walk.walked), list(walk.also),
             )
         return [_edge(r) for r in records]
 

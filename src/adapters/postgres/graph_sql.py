@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from memlane.domain.activation import REPLACING_KINDS
+from memlane.domain.activation_walk import REPLACEMENT_DEPTH
+
 EDGE_COLUMNS = "e.source, e.target, e.kind, e.weight, e.created_at, e.activated_at"
 
 # $1, $2 the owner; $3-$8 one array per column. Edges whose ends are not both the owner's
@@ -120,12 +123,16 @@ CROSS JOIN LATERAL (
 ) AS p
 """
 
+# The replacing kinds as a literal: a generic plan can use the partial index on them
+# (migration 0141) only when the statement names them as its predicate does.
+REPLACING_KINDS_SQL = ", ".join(f"'{k.value}'" for k in sorted(REPLACING_KINDS))
+
 # The edges spreading activation walks, in one round trip (GraphPort.neighbourhood). $3, $4
 # the seeds and their activations; $5 the fan-out: each memory's strongest edges of the
 # walked kinds ($7) per direction, a top-n scan of memory_edges_{source,target}_strength_idx
 # (index-only); $6 how many of the memories the seeds reach (best seed activation x stored
-# weight first) spread on; $8 the replacing kinds, whose edges into any memory reached, a
-# seed or one of $9 are read too, followed through up to three replacements.
+# weight first) spread on. The replacing edges into any memory reached, a seed or one of
+# $8 are read too (memory_edges_replacing_idx), followed through up to three replacements.
 _STRONGEST = """
     SELECT {origin}.activation, x.* FROM {origin} CROSS JOIN LATERAL (
         SELECT e.source, e.target, e.kind, e.weight, e.created_at, e.activated_at,
@@ -160,17 +167,17 @@ WITH RECURSIVE seeds AS (
 ), second AS MATERIALIZED ({_both_ways("frontier")}
 ), reached AS (
     SELECT id FROM seeds UNION SELECT other FROM first UNION SELECT other FROM second
-    UNION SELECT unnest($9::uuid[])
+    UNION SELECT unnest($8::uuid[])
 ), replacing AS (
     SELECT {EDGE_COLUMNS}, 1 AS depth
     FROM reached AS r
     JOIN memory_edges AS e ON e.tenant = $1 AND e.user_id = $2 AND e.target = r.id
-    WHERE e.kind = ANY($8::text[])
+    WHERE e.kind IN ({REPLACING_KINDS_SQL})
     UNION
     SELECT {EDGE_COLUMNS}, p.depth + 1
     FROM replacing AS p
     JOIN memory_edges AS e ON e.tenant = $1 AND e.user_id = $2 AND e.target = p.source
-    WHERE e.kind = ANY($8::text[]) AND p.depth < 3
+    WHERE e.kind IN ({REPLACING_KINDS_SQL}) AND p.depth < {REPLACEMENT_DEPTH}
 )
 SELECT source, target, kind, weight, created_at, activated_at FROM first
 UNION
