@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from uuid import UUID
@@ -68,3 +69,15 @@ def walked(edges: Iterable[Edge], walk: Walk) -> list[Edge]:
         chosen.update((e.key, e) for e in newer)
         into = {e.source for e in newer}
     return list(chosen.values())
+
+
+def join_floor(matches: Iterable[float], places: int | None, slack: float) -> float:
+    """The least match a memory the graph reaches needs for any chance at one of `places`
+    in a ranking by match / best match + at most `slack` (what relevance may add): the
+    `places`-th best of the candidates' `matches` less `slack` x the best of them. Below
+    it, that many candidates outrank it whatever the relevances, so it is not worth
+    reading. -inf when there is no such bound (no `places`, or fewer candidates)."""
+    ordered = sorted(matches, reverse=True)
+    if places is None or places < 1 or len(ordered) < places:
+        return -math.inf
+    return ordered[places - 1] - slack * ordered[0]

@@ -9,7 +9,7 @@ from datetime import datetime
 from uuid import UUID
 
 from memlane.domain.activation import Reached, adjacency, spread
-from memlane.domain.activation_walk import Walk
+from memlane.domain.activation_walk import Walk, join_floor
 from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.model import Owner, Vector
 from memlane.domain.policy import GraphTuning
@@ -38,8 +38,12 @@ class GraphExpansion:
         self._tuning = tuning
 
     async def expand(
-        self, owner: Owner, entries: Sequence[Candidate], vector: Vector | None, now: datetime
+        self, owner: Owner, entries: Sequence[Candidate], vector: Vector | None, now: datetime,
+        *, places: int | None = None, slack: float = 0.0,
     ) -> Expansion:
+        """`places`, `slack`: the context takes the best `places` by match / best match plus
+        at most `slack`; a memory reached that cannot make it is not read (None: every
+        memory reached up to expansion_limit is)."""
         tuning = self._tuning
         if not tuning.enabled or not entries:
             return Expansion()
@@ -59,8 +63,13 @@ class GraphExpansion:
             return Expansion(superseded_by=dict(graph.superseded_by))
         reached = spread(seeds, graph, max_hops=tuning.expansion_hops)
         known_ids = {c.id for c in entries}
+        # Against the entries that stay (a replaced one may be left out of the context).
+        floor = join_floor(
+            (c.match for c in entries if c.id not in graph.superseded_by), places, slack
+        )
         fresh = sorted(
-            (node for node, how in reached.items() if node not in known_ids),
+            (node for node, how in reached.items() if node not in known_ids
+             and best * how.activation * tuning.expansion_weight >= floor),
             key=lambda node: -reached[node].activation,
         )[: tuning.expansion_limit]
         found = await self._search.candidates_by_id(owner, fresh, vector) if fresh else []

@@ -197,9 +197,16 @@ class Retriever(ServicePart):
             return [], Expansion()
         # The graph's read (replacements, spreading activation) runs beside the other
         # context reads below, not before them; what it finds is applied when they are done.
-        expanding = asyncio.create_task(
-            self._expansion.expand(owner, eligible, found.vector, now)
-        ) if self._expansion is not None else None
+        # What a memory the graph reaches would need to make the context: the ranking below
+        # (match / best + tiebreak x relevance, relevance at most the sum of its weights);
+        # unknown when the active context may still drop entries.
+        weights = self._policy.weights
+        expanding = asyncio.create_task(self._expansion.expand(
+            owner, eligible, found.vector, now,
+            places=None if options.active_context else wanted,
+            slack=tuning.relevance_tiebreak
+            * (weights.similarity + weights.importance + weights.freshness),
+        )) if self._expansion is not None else None
         try:
             active = await self._active_vectors(options.active_context)
             eligible = await self._without_active(owner, eligible, active)
