@@ -79,11 +79,11 @@ class GraphTuning:
     max_semantic_edges: int = 20
     supersession_band: tuple[float, float] = (0.35, 1.0)
     supersession_candidates: int = 5
-    expansion_seeds: int = 0
+    expansion_seeds: int = 3
     expansion_hops: int = 2
     expansion_limit: int = 20
     expansion_weight: float = 0.8
-    expansion_fan_out: int = 8
+    expansion_fan_out: int = 3
     entity_weight: float = 0.5
     entity_candidates: int = 500
     entity_max_share: float = 0.1

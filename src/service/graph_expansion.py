@@ -55,7 +55,7 @@ class GraphExpansion:
         # what replaced it whether or not the graph expands the context.
         edges = await self._graph.neighbourhood(owner, Walk(
             seeds, fan_out=tuning.expansion_fan_out,
-            frontier=tuning.expansion_seeds * 2 if tuning.expansion_hops > 1 else 0,
+            frontier=tuning.expansion_seeds if tuning.expansion_hops > 1 else 0,
             also=frozenset(c.id for c in entries),
         ))
         graph = adjacency(edges, now)
