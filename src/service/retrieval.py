@@ -250,9 +250,14 @@ class Retriever(ServicePart):
             eligible = [c for c in eligible if c.id not in graph.superseded_by]
             added = [c for c in added if c.id not in graph.superseded_by]
             graph.added = [c for c in graph.added if c.id not in graph.superseded_by]
+        # A memory both a chain and the graph bring counts once, at the better match.
+        joined: dict[UUID, Candidate] = {}
+        for c in added + graph.added:
+            if c.id not in joined or c.match > joined[c.id].match:
+                joined[c.id] = c
         added = await self._without_active(
             owner,
-            [c for c in added + graph.added
+            [c for c in joined.values()
              if not options.excludes_conversation(c.hit.conversation_id)],
             active,
         )

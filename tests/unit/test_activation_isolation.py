@@ -94,3 +94,25 @@ def test_activation_brings_an_owners_linked_memory_the_question_alone_would_not(
         assert ids[1][3] in theirs and theirs <= set(ids[1])
 
     asyncio.run(run())
+
+
+def test_a_memory_a_chain_and_the_graph_both_bring_comes_once() -> None:
+    async def run() -> None:
+        world = FakeWorld(policy=MemoryPolicy(graph=GraphTuning(expansion_seeds=3)))
+        world.embedder.vectors[QUESTION] = axis(DIMENSION, 0)
+        owner = Owner("t", "ana")
+        ids = []
+        for index in range(3):
+            text = f"segment {index}"
+            world.embedder.vectors[text] = note_vector(index)
+            written = await world.service.remember(owner, NewMemory(text, conversation_id="c"))
+            ids.append(written.memory.id)
+        now = world.clock()
+        # The segment after the best one: its chain neighbour, and linked by a chain edge.
+        await world.graph.add_edges(owner, [
+            Edge(ids[0], ids[1], EdgeKind.CHAIN, 1.0, now, now),
+        ], cap_per_node=20)
+        chosen = [m.id for m in await world.service.retrieve_context(owner, QUESTION, 10)]
+        assert ids[1] in chosen and len(chosen) == len(set(chosen))
+
+    asyncio.run(run())
