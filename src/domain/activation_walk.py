@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from uuid import UUID
 
 from memlane.domain.activation import KIND_FACTOR, REPLACING_KINDS
@@ -26,6 +26,7 @@ class Walk:
     Bounded fan-out keeps a hub (a memory with hundreds of links) as cheap as any other."""
 
     seeds: Mapping[UUID, float]
+    _: KW_ONLY  # the bounds and sets by name: two frozensets side by side are easy to swap
     fan_out: int
     frontier: int
     walked: frozenset[EdgeKind] = WALKED_KINDS
@@ -71,13 +72,16 @@ def walked(edges: Iterable[Edge], walk: Walk) -> list[Edge]:
     return list(chosen.values())
 
 
-def join_floor(matches: Iterable[float], places: int | None, slack: float) -> float:
+def join_floor(
+    matches: Iterable[float], places: int | None, slack: float, best: float | None = None
+) -> float:
     """The least match a memory the graph reaches needs for any chance at one of `places`
     in a ranking by match / best match + at most `slack` (what relevance may add): the
-    `places`-th best of the candidates' `matches` less `slack` x the best of them. Below
-    it, that many candidates outrank it whatever the relevances, so it is not worth
-    reading. -inf when there is no such bound (no `places`, or fewer candidates)."""
+    `places`-th best of the candidates' `matches` less `slack` x the best match the ranking
+    may divide by (`best`, by default the best of `matches`). Below it, that many
+    candidates outrank it whatever the relevances, so it is not worth reading. -inf when
+    there is no such bound (no `places`, or fewer candidates)."""
     ordered = sorted(matches, reverse=True)
     if places is None or places < 1 or len(ordered) < places:
         return -math.inf
-    return ordered[places - 1] - slack * ordered[0]
+    return ordered[places - 1] - slack * (ordered[0] if best is None else max(best, ordered[0]))

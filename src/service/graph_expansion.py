@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.activation import Reached, adjacency, spread
+from memlane.domain.activation import HOP_DECAY, Adjacency, Reached, adjacency, spread
 from memlane.domain.activation_walk import Walk, join_floor
 from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.model import Owner, Vector
@@ -49,24 +49,32 @@ class GraphExpansion:
             return Expansion()
         best = max(c.match for c in entries) or 1.0
         seeds = {c.id: min(1.0, c.match / best) for c in entries[: tuning.expansion_seeds]}
+        also = frozenset(c.id for c in entries)
+        # The most any memory reached can match: a seed's activation through one full-strength
+        # link. When even that cannot make the context, only the replacements are read (what
+        # was superseded gives way to what replaced it whether or not the graph expands the
+        # context), and the walk only if they change that: a replaced entry left out lowers
+        # the bar, and a replaced seed passes its whole activation to its replacement.
+        ceiling = best * max(seeds.values(), default=0.0) * HOP_DECAY * tuning.expansion_weight
+        if ceiling < join_floor((c.match for c in entries), places, slack):
+            replacements = Walk({}, fan_out=0, frontier=0, also=also)
+            graph = adjacency(await self._graph.neighbourhood(owner, replacements), now)
+            if not graph.superseded_by.keys() & seeds.keys() and ceiling < self._floor(
+                entries, graph, places, slack
+            ):
+                return Expansion(superseded_by=dict(graph.superseded_by))
         # One read: the seeds' strongest links, those of the best memories they reach, and
         # every replacement of an entry or of a memory reached (graph_sql.NEIGHBOURHOOD).
-        # Without seeds, only the entries' replacements: what was superseded gives way to
-        # what replaced it whether or not the graph expands the context.
         edges = await self._graph.neighbourhood(owner, Walk(
             seeds, fan_out=tuning.expansion_fan_out,
-            frontier=tuning.expansion_seeds if tuning.expansion_hops > 1 else 0,
-            also=frozenset(c.id for c in entries),
+            frontier=tuning.expansion_seeds if tuning.expansion_hops > 1 else 0, also=also,
         ))
         graph = adjacency(edges, now)
         if not seeds:
             return Expansion(superseded_by=dict(graph.superseded_by))
         reached = spread(seeds, graph, max_hops=tuning.expansion_hops)
         known_ids = {c.id for c in entries}
-        # Against the entries that stay (a replaced one may be left out of the context).
-        floor = join_floor(
-            (c.match for c in entries if c.id not in graph.superseded_by), places, slack
-        )
+        floor = self._floor(entries, graph, places, slack)
         fresh = sorted(
             (node for node, how in reached.items() if node not in known_ids
              and best * how.activation * tuning.expansion_weight >= floor),
@@ -83,6 +91,17 @@ class GraphExpansion:
             if path is not None:
                 expansion.paths[hit.id] = path
         return expansion
+
+    @staticmethod
+    def _floor(
+        entries: Sequence[Candidate], graph: Adjacency, places: int | None, slack: float
+    ) -> float:
+        # Against the entries that stay (a replaced one may be left out of the context); the
+        # ranking's best match may still come from a replaced entry's chain neighbour.
+        return join_floor(
+            (c.match for c in entries if c.id not in graph.superseded_by), places, slack,
+            best=max(c.match for c in entries),
+        )
 
     async def reinforce(
         self, owner: Owner, expansion: Expansion, chosen: Sequence[UUID], now: datetime

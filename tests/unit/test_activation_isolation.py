@@ -1,10 +1,13 @@
 """Spreading activation over random graphs of several owners never brings another owner's
-memory into a context, and does bring an owner's own linked memories."""
+memory into a context, does bring an owner's own linked memories, and what it leaves
+unread (join floor) never changes a context."""
 
 from __future__ import annotations
 
 import asyncio
+import math
 from datetime import timedelta
+from unittest.mock import patch
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -29,8 +32,9 @@ links = st.lists(
 
 
 def note_vector(index: int) -> list[float]:
-    # Even notes match the question; odd ones do not (only the graph can bring them).
-    return at_cosine(DIMENSION, 0.9 - 0.05 * index if index % 2 == 0 else 0.05,
+    # Even notes match the question; odd ones do not (only the graph can bring them). All
+    # cosines differ: no two notes tie in a ranking.
+    return at_cosine(DIMENSION, 0.9 - 0.05 * index if index % 2 == 0 else 0.05 + 0.01 * index,
                      other=1 + index % 7)
 
 
@@ -45,6 +49,7 @@ async def world_of(owners: int, tuning: GraphTuning) -> tuple[FakeWorld, list[Ow
             text = f"{owner.user_id} note {index}"
             world.embedder.vectors[text] = note_vector(index)
             mine.append((await world.service.remember(owner, NewMemory(text))).memory.id)
+            world.clock.advance(timedelta(minutes=1))  # a timeline that ids do not order
         ids.append(mine)
     return world, everyone, ids
 
@@ -114,5 +119,30 @@ def test_a_memory_a_chain_and_the_graph_both_bring_comes_once() -> None:
         ], cap_per_node=20)
         chosen = [m.id for m in await world.service.retrieve_context(owner, QUESTION, 10)]
         assert ids[1] in chosen and len(chosen) == len(set(chosen))
+
+    asyncio.run(run())
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(drawn=links, limit=st.integers(1, 6), seeds=st.integers(1, 5), hops=st.integers(1, 2))
+def test_what_the_floor_leaves_unread_never_changes_the_context(
+    drawn: list[tuple[int, int, int, int, EdgeKind, float]], limit: int, seeds: int, hops: int
+) -> None:
+    async def context(pruned: bool) -> set[str]:
+        tuning = GraphTuning(expansion_seeds=seeds, expansion_hops=hops, expansion_weight=1.0)
+        world, (owner,), (ids,) = await world_of(1, tuning)
+        now = world.clock()
+        edges = [Edge(ids[si], ids[ti], kind, weight, now, now)
+                 for _, si, _, ti, kind, weight in drawn if si != ti]
+        await world.graph.add_edges(owner, edges, cap_per_node=20)
+        if pruned:
+            chosen = await world.service.retrieve_context(owner, QUESTION, limit)
+        else:
+            with patch("memlane.service.graph_expansion.join_floor", lambda *_, **__: -math.inf):
+                chosen = await world.service.retrieve_context(owner, QUESTION, limit)
+        return {m.content for m in chosen}  # ids are random per world; the notes are not
+
+    async def run() -> None:
+        assert await context(True) == await context(False)
 
     asyncio.run(run())
