@@ -94,6 +94,16 @@ async def _memories(database: Database, settings: Settings) -> AsyncIterator[Mem
         await ports.maintenance.close()  # queued accesses, before the pool closes
 
 
+async def _graph(database: Database) -> AsyncIterator[PostgresGraphAdapter]:
+    # Edge uses (a context strengthening the edges that brought its memories) are written
+    # off the request path, like accesses.
+    graph = PostgresGraphAdapter(database.pool, use_flush_ms=ACCESS_FLUSH_MS)
+    try:
+        yield graph
+    finally:
+        await graph.close()  # queued edge uses, before the pool closes
+
+
 async def _embedder(
     settings: Settings, load_model: bool, histogram: Histogram | None
 ) -> AsyncIterator[EmbeddingPort]:
@@ -217,7 +227,7 @@ class Container(containers.DeclarativeContainer):
     installation = providers.Singleton(PostgresInstallationAdapter, pool)
     api_keys = providers.Singleton(PostgresApiKeyAdapter, pool)
     leader = providers.Singleton(PostgresLeaderLockAdapter, pool)
-    graph = providers.Singleton(PostgresGraphAdapter, pool)
+    graph = providers.Resource(_graph, database)
     audit = providers.Singleton(postgres_audit_ports, pool)
     entities = providers.Singleton(PostgresEntityAdapter, pool)
     facts = providers.Resource(_facts, settings, database, fact_fallback)
@@ -279,7 +289,7 @@ class Container(containers.DeclarativeContainer):
     # The reference MCP memory server's knowledge graph, on the memories and edges above.
     knowledge_graph = providers.Singleton(KnowledgeGraphService, service, encryption, graph)
     worker = providers.Resource(
-        _worker, service, leader, settings, database, memories, embedder, facts
+        _worker, service, leader, settings, database, memories, embedder, facts, graph
     )
 
 

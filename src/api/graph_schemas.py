@@ -50,15 +50,21 @@ class AddedMessagesOut(msgspec.Struct, kw_only=True):
 
 
 class GraphNodeOut(msgspec.Struct, kw_only=True):
-    """A memory as a node: its summary, not its full content."""
+    """A node. `kind: "memory"`: a memory, by its summary, not its full content.
+    `kind: "entity"`: a person, place, organisation, product or pet the memories in view
+    name (`label`, `entity_kind`; `importance` is its weight), joined to them by `entity`
+    edges memory -> entity; it has no memory fields."""
 
     id: UUID
-    memory_type: str
-    summary: str
+    kind: Literal["memory", "entity"] = "memory"
+    memory_type: str | None = None
+    summary: str | None = None
     importance: float
-    created_at: datetime
-    conversation_id: str | None
+    created_at: datetime | None = None
+    conversation_id: str | None = None
     superseded_by: UUID | None = None
+    label: str | None = None
+    entity_kind: Literal["person", "place", "organisation", "product", "pet"] | None = None
 
 
 class GraphOut(msgspec.Struct, kw_only=True):

@@ -43,15 +43,20 @@ class GraphEdge:
 
 @dataclass(frozen=True, slots=True)
 class GraphNode:
-    """A memory as a node of a neighbourhood: its summary, not its full content."""
+    """A node of a neighbourhood. `kind` "memory": a memory, by its summary, not its full
+    content. `kind` "entity": a person, place, organisation, product or pet the memories
+    name (`label`, `entity_kind`; `importance` is its weight), with no memory fields."""
 
     id: UUID
-    memory_type: MemoryType
-    summary: str
     importance: float
-    created_at: datetime
+    kind: str = "memory"
+    memory_type: MemoryType | None = None
+    summary: str | None = None
+    created_at: datetime | None = None
     conversation_id: str | None = None
     superseded_by: UUID | None = None
+    label: str | None = None
+    entity_kind: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,7 +81,8 @@ class GraphTuning:
     be the one a new statement replaces; supersession_candidates: how many of those are read
     and judged per new memory. At read time the best `expansion_seeds` entries spread
     activation up to `expansion_hops` edges; at most `expansion_limit` memories join, each
-    matching its activation x `expansion_weight` of the best entry's match. Names in a
+    matching its activation x `expansion_weight` of the best entry's match; each memory
+    spreads over its `expansion_fan_out` strongest edges per direction. Names in a
     question reach up to `entity_candidates` memories that mention them, ranked by cosine
     and fused with the dense and lexical rankings at `entity_weight` (0: off); a name more
     than `entity_max_share` of the owner's memories mention is passed over.
@@ -92,15 +93,18 @@ class GraphTuning:
     max_semantic_edges: int = 20
     supersession_band: tuple[float, float] = (0.35, 1.0)
     supersession_candidates: int = 5
-    expansion_seeds: int = 0
+    expansion_seeds: int = 3
     expansion_hops: int = 2
     expansion_limit: int = 20
     expansion_weight: float = 0.8
+    expansion_fan_out: int = 3
     entity_weight: float = 0.5
     entity_candidates: int = 500
     entity_max_share: float = 0.1
 
     def __post_init__(self) -> None:
+        if self.expansion_fan_out < 0:
+            raise ValueError("expansion_fan_out must not be negative")
         if self.expansion_seeds < 0 or self.expansion_limit < 0 or self.expansion_hops < 1:
             raise ValueError("expansion seeds and limit must not be negative, hops at least 1")
         if not 0.0 <= self.expansion_weight <= 1.0:

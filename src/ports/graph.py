@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Sequence
+from datetime import datetime
 from uuid import UUID
 
+from memlane.domain.activation_walk import Walk
 from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.model import Owner
 from memlane.domain.temporal import Moment
@@ -22,8 +24,12 @@ class GraphPort(ABC):
         skipped. Returns how many were stored."""
 
     @abstractmethod
-    async def save_strengths(self, owner: Owner, edges: Sequence[Edge]) -> int:
-        """Overwrite weight and activated_at of existing edges (use reinforces them)."""
+    async def use_edges(
+        self, owner: Owner, keys: Sequence[tuple[UUID, UUID, EdgeKind]], now: datetime
+    ) -> int:
+        """The edges (source, target, kind) were used at `now`: each becomes what
+        `graph.used` makes of it (strength then + USE_BOOST, capped at 1), in one write that
+        may be deferred off the request. How many uses were taken; a missing edge is none."""
 
     @abstractmethod
     async def edges_of(
@@ -33,6 +39,11 @@ class GraphPort(ABC):
         kinds: Collection[EdgeKind] | None = None,
     ) -> list[Edge]:
         """Every edge of the owner touching one of these memories, either end."""
+
+    @abstractmethod
+    async def neighbourhood(self, owner: Owner, walk: Walk) -> list[Edge]:
+        """The owner's edges that spreading activation walks from `walk.seeds`, as
+        `activation_walk.walked` defines them, in one read."""
 
     @abstractmethod
     async def remove_edge(

@@ -8,15 +8,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.activation import Reached, adjacency, spread
-from memlane.domain.graph import Edge, EdgeKind, used
+from memlane.domain.activation import HOP_DECAY, Adjacency, Reached, adjacency, spread
+from memlane.domain.activation_walk import Walk, join_floor
+from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.model import Owner, Vector
 from memlane.domain.policy import GraphTuning
 from memlane.ports.candidates import CandidateSearchPort
 from memlane.ports.graph import GraphPort
 from memlane.service.neighbours import Candidate
-
-REPLACING = (EdgeKind.SUPERSEDES, EdgeKind.CONTRADICTION)
 
 
 @dataclass
@@ -31,7 +30,7 @@ class Expansion:
 
 
 class GraphExpansion:
-    """Two reads of edges (entries, then the memories one hop out) and one of lean rows."""
+    """One read of edges (a bounded neighbourhood of the best entries), one of lean rows."""
 
     def __init__(self, graph: GraphPort, search: CandidateSearchPort, tuning: GraphTuning):
         self._graph = graph
@@ -39,32 +38,46 @@ class GraphExpansion:
         self._tuning = tuning
 
     async def expand(
-        self, owner: Owner, entries: Sequence[Candidate], vector: Vector | None, now: datetime
+        self, owner: Owner, entries: Sequence[Candidate], vector: Vector | None, now: datetime,
+        *, places: int | None = None, slack: float = 0.0,
     ) -> Expansion:
+        """`places`, `slack`: the context takes the best `places` by match / best match plus
+        at most `slack`; a memory reached that cannot make it is not read (None: every
+        memory reached up to expansion_limit is)."""
         tuning = self._tuning
         if not tuning.enabled or not entries:
             return Expansion()
-        # Every entry's replacements (few rows): what was superseded gives way to what
-        # replaced it, whether or not the graph expands the context.
-        replaced = await self._graph.edges_of(owner, {c.id for c in entries}, REPLACING)
-        if tuning.expansion_seeds < 1:
-            return Expansion(superseded_by=dict(adjacency(replaced, now).superseded_by))
         best = max(c.match for c in entries) or 1.0
         seeds = {c.id: min(1.0, c.match / best) for c in entries[: tuning.expansion_seeds]}
-        # The links of the seeds only: an entry's neighbourhood is ~40 edges, and all of it
-        # for 50 entries cost ~30 ms in Python.
-        edges = _merged(await self._graph.edges_of(owner, set(seeds)), replaced)
-        first = spread(seeds, adjacency(edges, now), max_hops=1)
-        beyond = sorted(
-            (n for n in first if n not in seeds), key=lambda n: -first[n].activation
-        )[: tuning.expansion_seeds * 2]
-        if beyond and tuning.expansion_hops > 1:
-            edges = _merged(edges, await self._graph.edges_of(owner, set(beyond)))
+        also = frozenset(c.id for c in entries)
+        # The most any memory reached can match: a seed's activation through one full-strength
+        # link. When even that cannot make the context, only the replacements are read (what
+        # was superseded gives way to what replaced it whether or not the graph expands the
+        # context), and the walk only if they change that: a replaced entry left out lowers
+        # the bar, and a replaced seed passes its whole activation to its replacement.
+        ceiling = best * max(seeds.values(), default=0.0) * HOP_DECAY * tuning.expansion_weight
+        if ceiling < join_floor((c.match for c in entries), places, slack):
+            replacements = Walk({}, fan_out=0, frontier=0, also=also)
+            graph = adjacency(await self._graph.neighbourhood(owner, replacements), now)
+            if not graph.superseded_by.keys() & seeds.keys() and ceiling < self._floor(
+                entries, graph, places, slack
+            ):
+                return Expansion(superseded_by=dict(graph.superseded_by))
+        # One read: the seeds' strongest links, those of the best memories they reach, and
+        # every replacement of an entry or of a memory reached (graph_sql.NEIGHBOURHOOD).
+        edges = await self._graph.neighbourhood(owner, Walk(
+            seeds, fan_out=tuning.expansion_fan_out,
+            frontier=tuning.expansion_seeds if tuning.expansion_hops > 1 else 0, also=also,
+        ))
         graph = adjacency(edges, now)
+        if not seeds:
+            return Expansion(superseded_by=dict(graph.superseded_by))
         reached = spread(seeds, graph, max_hops=tuning.expansion_hops)
         known_ids = {c.id for c in entries}
+        floor = self._floor(entries, graph, places, slack)
         fresh = sorted(
-            (node for node, how in reached.items() if node not in known_ids),
+            (node for node, how in reached.items() if node not in known_ids
+             and best * how.activation * tuning.expansion_weight >= floor),
             key=lambda node: -reached[node].activation,
         )[: tuning.expansion_limit]
         found = await self._search.candidates_by_id(owner, fresh, vector) if fresh else []
@@ -79,18 +92,25 @@ class GraphExpansion:
                 expansion.paths[hit.id] = path
         return expansion
 
+    @staticmethod
+    def _floor(
+        entries: Sequence[Candidate], graph: Adjacency, places: int | None, slack: float
+    ) -> float:
+        # Against the entries that stay (a replaced one may be left out of the context); the
+        # ranking's best match may still come from a replaced entry's chain neighbour.
+        return join_floor(
+            (c.match for c in entries if c.id not in graph.superseded_by), places, slack,
+            best=max(c.match for c in entries),
+        )
+
     async def reinforce(
         self, owner: Owner, expansion: Expansion, chosen: Sequence[UUID], now: datetime
     ) -> None:
-        """The edges that brought a chosen memory are used: each strengthens (+0.15, cap 1)."""
-        edges = [used(expansion.paths[i], now) for i in chosen if i in expansion.paths]
-        if edges:
-            await self._graph.save_strengths(owner, edges)
-
-
-def _merged(edges: list[Edge], more: Sequence[Edge]) -> list[Edge]:
-    known = {e.key for e in edges}
-    return edges + [e for e in more if e.key not in known]
+        """The edges that brought a chosen memory are used: each strengthens (+0.15, cap 1),
+        in one write the adapter may defer off the request."""
+        keys = [expansion.paths[i].key for i in chosen if i in expansion.paths]
+        if keys:
+            await self._graph.use_edges(owner, keys, now)
 
 
 def _role(how: Reached) -> str:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, replace
+from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.errors import InvalidMemory, MemoryNotFound
+from memlane.domain.errors import DecryptionFailed, InvalidMemory, MemoryNotFound
 from memlane.domain.graph import Edge, EdgeKind, check_weight, strength
 from memlane.domain.model import Memory, Owner
 from memlane.ports.clock import Clock
@@ -14,6 +15,7 @@ from memlane.ports.graph import GraphPort
 from memlane.ports.memories import MemoryStorePort
 from memlane.service import memory_audit
 from memlane.service.audit_trail import AuditTrail
+from memlane.service.entity_linking import EntityLinker
 from memlane.service.sealing import Sealer
 
 MAX_DEPTH = 3
@@ -24,11 +26,25 @@ STATED_WEIGHT = 1.0
 
 
 @dataclass(frozen=True, slots=True)
+class EntityNode:
+    """A person, place, organisation, product or pet a memory in view names (label opened)."""
+
+    id: UUID
+    label: str
+    kind: str
+    weight: float
+
+
+@dataclass(frozen=True, slots=True)
 class Neighbourhood:
-    """A memory and what lies within `depth` edges of it; weights are strengths now."""
+    """A memory and what lies within `depth` edges of it; weights are strengths now.
+    `entities` are what the memories in view name, joined to them by `mentions` (edges
+    memory -> entity of kind entity, weighted by salience): leaves, not walked through."""
 
     nodes: tuple[Memory, ...]
     edges: tuple[Edge, ...]
+    entities: tuple[EntityNode, ...] = ()
+    mentions: tuple[Edge, ...] = ()
 
 
 class GraphView:
@@ -43,6 +59,11 @@ class GraphView:
         self._sealer = sealer
         self._clock = clock
         self._trail = trail
+        self._names: EntityLinker | None = None
+
+    def show_names_with(self, names: EntityLinker) -> None:
+        """Show the entities the memories in view name (when `kinds` allows entity)."""
+        self._names = names
 
     async def neighbourhood(
         self,
@@ -74,7 +95,35 @@ class GraphView:
         rows = await self._store.get_many(owner, list(seen), indexed=False)
         opened = [m for m in (self._sealer.readable(r, now) for r in rows) if m is not None]
         nodes = sorted(opened, key=lambda m: m.created_at)
-        return Neighbourhood(tuple(nodes), tuple(edges.values()))
+        named: tuple[tuple[EntityNode, ...], tuple[Edge, ...]] = ((), ())
+        if self._names is not None and (kinds is None or EdgeKind.ENTITY in kinds):
+            named = await self._named(owner, [m.id for m in nodes], MAX_NODES - len(nodes), now)
+        return Neighbourhood(tuple(nodes), tuple(edges.values()), *named)
+
+    async def _named(
+        self, owner: Owner, memory_ids: list[UUID], room: int, now: datetime
+    ) -> tuple[tuple[EntityNode, ...], tuple[Edge, ...]]:
+        """The entities these memories mention (the most salient first, at most `room`),
+        with one edge per mention; one read, labels opened here."""
+        assert self._names is not None
+        entities: dict[UUID, EntityNode] = {}
+        mentions: list[Edge] = []
+        found = await self._names.mentions_of(owner, memory_ids) if memory_ids else []
+        for mention in sorted(found, key=lambda m: (-m.salience, str(m.entity_id))):
+            if mention.entity_id not in entities:
+                if len(entities) >= room:
+                    continue
+                try:
+                    label = self._names.open_label(owner, mention.entity_id, mention.label)
+                except DecryptionFailed:
+                    continue  # a damaged label hides its node, never the whole view
+                entities[mention.entity_id] = EntityNode(
+                    mention.entity_id, label, mention.kind.value, mention.entity_weight
+                )
+            mentions.append(Edge(
+                mention.memory_id, mention.entity_id, EdgeKind.ENTITY, mention.salience, now, now
+            ))
+        return tuple(entities.values()), tuple(mentions)
 
     async def connect(
         self, owner: Owner, source: UUID, target: UUID, kind: EdgeKind, weight: float | None

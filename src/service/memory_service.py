@@ -112,6 +112,8 @@ class MemoryService:
         if entities is not None and policy.graph.enabled:
             self._names = EntityLinker(entities, encryption)
             self._writer.name_with(self._names)
+            if self._graph is not None:
+                self._graph.show_names_with(self._names)
             self._retriever.recall_entities_with(
                 EntityRecall(entities, memories.search, encryption, policy.graph)
             )

@@ -209,19 +209,29 @@ class Retriever(ServicePart):
         ]
         if not eligible:
             return [], Expansion()
-        graph = Expansion()
-        if self._expansion is not None:
-            graph = await self._expansion.expand(owner, eligible, found.vector, now)
-            if not (options.include_superseded or asks_about_past(query)):
-                eligible = [c for c in eligible if c.id not in graph.superseded_by]
-                graph.added = [c for c in graph.added if c.id not in graph.superseded_by]
-            eligible = eligible + [
-                c for c in graph.added if not excluded(c.hit.conversation_id)
-            ]
-        active = await self._active_vectors(options.active_context)
-        eligible = await self._without_active(owner, eligible, active)
+        # The graph's read (replacements, spreading activation) runs beside the other
+        # context reads below, not before them; what it finds is applied when they are done.
+        # What a memory the graph reaches would need to make the context: the ranking below
+        # (match / best + tiebreak x relevance, relevance at most the sum of its weights);
+        # unknown when the active context may still drop entries.
+        weights = self._policy.weights
+        expanding = asyncio.create_task(self._expansion.expand(
+            owner, eligible, found.vector, now,
+            places=None if options.active_context else wanted,
+            slack=tuning.relevance_tiebreak
+            * (weights.similarity + weights.importance + weights.freshness),
+        )) if self._expansion is not None else None
+        try:
+            active = await self._active_vectors(options.active_context)
+            eligible = await self._without_active(owner, eligible, active)
+        except BaseException:
+            if expanding is not None:
+                await _settle(expanding)
+            raise
         if not eligible:
-            return [], graph
+            if expanding is not None:
+                await _settle(expanding)
+            return [], Expansion()
         best_match = max(c.match for c in eligible)
         weight = tuning.relevance_tiebreak
 
@@ -241,15 +251,32 @@ class Retriever(ServicePart):
         # Neighbours score below their seed and only raise matches, so the best match stays
         # an eligible one; the likely winners are read in full while the neighbours are.
         likely = ranked(eligible)
-        added, prefetched = await asyncio.gather(
-            expand_neighbours(self._search, owner, eligible, found.vector, tuning),
-            self._store.get_many(owner, [c.id for c in likely], indexed=False),
-        )
+        try:
+            added, prefetched = await asyncio.gather(
+                expand_neighbours(self._search, owner, eligible, found.vector, tuning),
+                self._store.get_many(owner, [c.id for c in likely], indexed=False),
+            )
+            graph = await expanding if expanding is not None else Expansion()
+        finally:
+            if expanding is not None:
+                await _settle(expanding)
+        if not (options.include_superseded or asks_about_past(query)):
+            eligible = [c for c in eligible if c.id not in graph.superseded_by]
+            added = [c for c in added if c.id not in graph.superseded_by]
+            graph.added = [c for c in graph.added if c.id not in graph.superseded_by]
+        # A memory both a chain and the graph bring counts once, at the better match.
+        joined: dict[UUID, Candidate] = {}
+        for c in added + graph.added:
+            if c.id not in joined or c.match > joined[c.id].match:
+                joined[c.id] = c
         added = await self._without_active(
             owner,
-            [c for c in added if not excluded(c.hit.conversation_id)],
+            [c for c in joined.values() if not excluded(c.hit.conversation_id)],
             active,
         )
+        if not eligible and not added:
+            return [], graph
+        best_match = max(c.match for c in eligible + added)
         chosen = ranked(eligible + added)
         opened = await self._open(
             owner, chosen, now, {r.id: r for r in prefetched}, unindexed=True
@@ -374,7 +401,9 @@ class Retriever(ServicePart):
             return None
 
 
-async def _settle(task: asyncio.Task[list[SearchCandidate]] | asyncio.Task[list[UUID]]) -> None:
+async def _settle(
+    task: asyncio.Task[list[SearchCandidate]] | asyncio.Task[list[UUID]] | asyncio.Task[Expansion],
+) -> None:
     """Cancel a search the caller no longer waits for, and mark a failed one as seen (when
     the embedding or the dense search failed first, that error is the one raised)."""
     if not task.done():

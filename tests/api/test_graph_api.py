@@ -57,7 +57,31 @@ async def test_another_users_memory_has_no_graph_and_takes_no_edge(
     assert_problem(linked, 404)
     graph = (await client.get(f"/v1/memories/{alices[0]}/graph?depth=3",
                               headers=tenant.alice)).json()
-    assert {n["id"] for n in graph["nodes"]} <= set(alices)
+    assert {n["id"] for n in graph["nodes"] if n["kind"] == "memory"} <= set(alices)
+    # The same names in both chats are two owners' entities, each shown only to its owner.
+    theirs = (await client.get(f"/v1/memories/{bobs[0]}/graph?depth=3",
+                               headers=tenant.bob)).json()
+    entities = {n["id"] for n in graph["nodes"] if n["kind"] == "entity"}
+    assert entities and entities.isdisjoint(n["id"] for n in theirs["nodes"])
+
+
+async def test_the_graph_shows_the_entities_its_memories_name_unless_kinds_leave_them_out(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    first, *_ = await add_chat(client, tenant.alice)
+    graph = (await client.get(f"/v1/memories/{first}/graph", headers=tenant.alice)).json()
+    named = {n["label"]: n for n in graph["nodes"] if n["kind"] == "entity"}
+    assert named["Priya"]["entity_kind"] == "person" and "Toronto" in named
+    assert named["Priya"]["memory_type"] is None and 0 < named["Priya"]["importance"] <= 1
+    priya = named["Priya"]["id"]
+    (mention,) = [e for e in graph["edges"] if e["target"] == priya]
+    assert mention["source"] == first and mention["kind"] == "entity"
+    only_entities = (await client.get(f"/v1/memories/{first}/graph?kinds=entity",
+                                      headers=tenant.alice)).json()
+    assert priya in {n["id"] for n in only_entities["nodes"]}
+    chain_only = (await client.get(f"/v1/memories/{first}/graph?kinds=chain",
+                                   headers=tenant.alice)).json()
+    assert {n["kind"] for n in chain_only["nodes"]} == {"memory"}
 
 
 async def test_a_stated_edge_can_be_read_and_removed(
@@ -92,7 +116,7 @@ async def test_edges_memlane_makes_itself_or_bad_weights_are_refused(
     assert 400 <= response.status_code < 500
     assert_problem(response, response.status_code)
     graph = (await client.get(f"/v1/memories/{first}/graph", headers=tenant.alice)).json()
-    assert {e["kind"] for e in graph["edges"]} <= {"chain", "semantic"}
+    assert {e["kind"] for e in graph["edges"]} <= {"chain", "semantic", "entity"}
 
 
 async def test_an_unknown_kind_or_depth_is_a_4xx(

@@ -295,8 +295,12 @@ class Isolation(RuleBasedStateMachine):
                              params={"depth": depth})
         assert response.status_code == 200, response.text
         body = response.json()
+        # Entity nodes (what the memories name) are the owner's own, never a memory id.
+        entities = {n["id"] for n in body["nodes"] if n["kind"] == "entity"}
+        memories = {n["id"] for n in body["nodes"] if n["kind"] == "memory"}
         ends = {e["source"] for e in body["edges"]} | {e["target"] for e in body["edges"]}
-        assert {n["id"] for n in body["nodes"]} | ends <= set(model.memories)
+        assert memories | (ends - entities) <= set(model.memories)
+        assert not entities & {i for m in self.models for i in m.ever}
 
     @held("memories")
     @rule(holder=PICK, first=PICK, second=PICK)

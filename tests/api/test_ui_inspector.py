@@ -50,6 +50,15 @@ async def store(client: httpx.AsyncClient, headers: dict[str, str], content: str
     return str(created.json()["memory"]["id"])
 
 
+async def read_only_detail(
+    client: httpx.AsyncClient, tenant: TenantKeys, content: str
+) -> tuple[str, httpx.Response]:
+    """A memory of alice's, and its page as a read-only key of hers sees it."""
+    memory_id = await store(client, tenant.alice, content)
+    await sign_in(client, await tenant.token([Scope.READ], user_id="alice"))
+    return memory_id, await client.get(f"/ui/memories/{memory_id}")
+
+
 async def test_pages_need_a_signed_in_key(client: httpx.AsyncClient) -> None:
     for path in ("/ui/memories", "/ui/stats", "/ui/memories/00000000-0000-0000-0000-000000000001"):
         response = await client.get(path)
@@ -133,6 +142,16 @@ async def test_the_list_filters_and_searches_the_users_memories(
     assert bad.status_code == 422 and "between 0 and 1" in bad.text
 
 
+async def test_a_memorys_graph_draws_the_people_and_companies_it_names(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    _, detail = await read_only_detail(
+        client, tenant, "My colleague Ravi is leaving Siemens in March"
+    )
+    assert detail.status_code == 200 and "node-entity" in detail.text
+    assert "Ravi (person)" in detail.text and ">Siemens</text>" in detail.text
+
+
 async def test_a_memory_is_edited_pinned_and_deleted_with_the_forms_token(
     client: httpx.AsyncClient, tenant: TenantKeys
 ) -> None:
@@ -176,9 +195,7 @@ async def test_a_forged_write_without_the_token_changes_nothing(
 async def test_a_read_only_key_sees_no_forms_and_cannot_write(
     client: httpx.AsyncClient, tenant: TenantKeys
 ) -> None:
-    memory_id = await store(client, tenant.alice, "My cat is called Miso")
-    await sign_in(client, await tenant.token([Scope.READ], user_id="alice"))
-    detail = await client.get(f"/ui/memories/{memory_id}")
+    memory_id, detail = await read_only_detail(client, tenant, "My cat is called Miso")
     assert 'id="edit-form"' not in detail.text
     refused = await client.post(
         f"/ui/memories/{memory_id}/pin", data={"_csrf": csrf_of(detail), "pinned": "true"}

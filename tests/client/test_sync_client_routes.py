@@ -43,7 +43,10 @@ def every_route(client: MemlaneClient) -> dict[str, Any]:
     seen["context"] = "Priya" in client.prompt_context(None, "Who is visiting?").text
     seen["retrieve"] = len(client.retrieve_context(None, "Who is visiting?", 2)) <= 2
     # The chained pair at least; semantic and entity links may bring more.
-    seen["graph"] = len(client.neighbourhood(memory_id=first).nodes)
+    nodes = client.neighbourhood(memory_id=first).nodes
+    seen["graph"] = len(nodes)
+    # The people and places the segment names come as entity nodes.
+    assert {n.label for n in nodes if n.kind == "entity"} >= {"Priya", "Toronto"}
     seen["connect"] = client.connect(memory_id=first, target=second, kind="narrative").kind
     client.disconnect(memory_id=first, target=second)
     fact = client.state_fact(relation="lives_in", object="Lisbon")

@@ -93,18 +93,6 @@ class GraphPortContract:
         await ports.store.delete_all(owner)
         assert await graph.edges_of(owner, [a.id, b.id, c.id]) == []
 
-    async def test_saved_strengths_replace_weight_and_time(
-        self, ports: MemoryPorts, graph: GraphPort, owner: Owner
-    ) -> None:
-        a, b = stored(owner), stored(owner)
-        await insert(ports.store, a, b)
-        await graph.add_edges(owner, [edge(a, b, weight=0.6)], cap_per_node=CAP)
-        later = T0 + timedelta(days=3)
-        used = Edge(a.id, b.id, EdgeKind.SEMANTIC, 0.75, T0, later)
-        assert await graph.save_strengths(owner, [used]) == 1
-        (saved,) = await graph.edges_of(owner, [b.id])
-        assert saved.weight == pytest.approx(0.75) and saved.activated_at == later
-
     async def test_remove_edge_takes_one_kind_or_all(
         self, ports: MemoryPorts, graph: GraphPort, owner: Owner
     ) -> None:

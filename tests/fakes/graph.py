@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import replace
+from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.graph import Edge, EdgeKind
+from memlane.domain.activation_walk import Walk, walked
+from memlane.domain.graph import Edge, EdgeKind, used
 from memlane.domain.model import Owner
 from memlane.domain.temporal import Moment
 from memlane.ports.graph import GraphPort
@@ -56,16 +58,16 @@ class FakeGraph(GraphPort):
             del live[key]
         return stored
 
-    async def save_strengths(self, owner: Owner, edges: Sequence[Edge]) -> int:
+    async def use_edges(
+        self, owner: Owner, keys: Sequence[tuple[UUID, UUID, EdgeKind]], now: datetime
+    ) -> int:
         live = self._live(owner)
-        saved = 0
-        for edge in edges:
-            if edge.key in live:
-                live[edge.key] = replace(
-                    live[edge.key], weight=edge.weight, activated_at=edge.activated_at
-                )
-                saved += 1
-        return saved
+        taken = 0
+        for key in keys:
+            if key in live:
+                live[key] = used(live[key], now)
+                taken += 1
+        return taken
 
     async def edges_of(
         self,
@@ -78,6 +80,9 @@ class FakeGraph(GraphPort):
             e for e in self._live(owner).values()
             if (e.source in wanted or e.target in wanted) and (kinds is None or e.kind in kinds)
         ]
+
+    async def neighbourhood(self, owner: Owner, walk: Walk) -> list[Edge]:
+        return walked(self._live(owner).values(), walk)
 
     async def remove_edge(
         self, owner: Owner, source: UUID, target: UUID, kind: EdgeKind | None

@@ -7,12 +7,13 @@ import pytest
 
 from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
 from memlane.ports.graph import GraphPort
+from tests.contract.activation_contract import ActivationWalkContract
 from tests.contract.graph_contract import GraphPortContract
 
 pytestmark = pytest.mark.integration
 
 
-class TestPostgresGraph(GraphPortContract):
+class TestPostgresGraph(GraphPortContract, ActivationWalkContract):
     """Fixtures ports and owner come from the conftests."""
 
     @pytest.fixture

@@ -9,12 +9,13 @@ import pytest
 from memlane.domain.model import Owner
 from memlane.ports.graph import GraphPort
 from memlane.ports.storage import MemoryPorts
+from tests.contract.activation_contract import ActivationWalkContract
 from tests.contract.graph_contract import GraphPortContract
 from tests.fakes.graph import fake_graph_for
 from tests.fakes.memory_table import fake_memory_ports
 
 
-class TestFakeGraph(GraphPortContract):
+class TestFakeGraph(GraphPortContract, ActivationWalkContract):
     @pytest.fixture
     def ports(self) -> MemoryPorts:
         return fake_memory_ports(8)

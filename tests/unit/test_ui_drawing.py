@@ -24,7 +24,7 @@ from memlane.api.ui.plots import (
 from memlane.domain.decay import TYPE_DECAY
 from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.model import Heat, Memory, MemoryStats, MemoryType, Owner
-from memlane.service.graph_reading import Neighbourhood
+from memlane.service.graph_reading import EntityNode, Neighbourhood
 
 NOW = datetime(2026, 5, 1, tzinfo=UTC)
 OWNER = Owner("t", "u")
@@ -54,6 +54,23 @@ def test_a_superseded_memory_is_marked_and_its_edge_drawn_as_replacing() -> None
                                                              ("semantic", False)}
     assert nodes[porto.id].href == f"/ui/memories/{porto.id}"
     assert drawing.kinds == ("semantic", "supersedes")
+
+
+def test_the_entities_a_memory_names_are_drawn_beside_it_without_a_page() -> None:
+    ravi_job, other = memory("Ravi works at Siemens"), memory("Ravi plays chess")
+    ravi, siemens = EntityNode(uuid4(), "Ravi", "person", 0.9), EntityNode(
+        uuid4(), "Siemens", "organisation", 0.6)
+    mentions = tuple(
+        Edge(m.id, n.id, EdgeKind.ENTITY, 0.7, NOW, NOW)
+        for m, n in ((ravi_job, ravi), (ravi_job, siemens), (other, ravi))
+    )
+    hood = Neighbourhood((ravi_job, other), (edge(ravi_job, other),), (ravi, siemens), mentions)
+    drawing = draw_neighbourhood(ravi_job.id, hood, "/ui/memories")
+    nodes = {n.id: n for n in drawing.nodes}
+    assert nodes[ravi.id].hop == 1 and nodes[ravi.id].memory_type == "entity"
+    assert nodes[ravi.id].label == "Ravi" and nodes[ravi.id].title == "Ravi (person)"
+    assert nodes[siemens.id].href is None and nodes[other.id].href == f"/ui/memories/{other.id}"
+    assert drawing.kinds == ("entity", "semantic") and len(drawing.edges) == 4
 
 
 @given(first=st.integers(0, 30), second=st.integers(0, 40))

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from datetime import datetime
 from uuid import UUID
 
 import asyncpg
 
 from memlane.adapters.postgres import graph_sql
+from memlane.adapters.postgres.edge_uses import DeferredEdgeUses, edge_uses, write_edge_uses
 from memlane.adapters.postgres.pool import connection_from
 from memlane.adapters.postgres.rows import affected_rows
+from memlane.domain.activation_walk import Walk
 from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.model import Owner
 from memlane.domain.temporal import Moment
@@ -19,8 +22,12 @@ from memlane.ports.graph import GraphPort
 class PostgresGraphAdapter(GraphPort):
     """Edges of one owner at a time, always scoped by tenant and user."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, use_flush_ms: int | None = None) -> None:
+        """`use_flush_ms`, when given, defers `use_edges` off the request path: uses queue
+        and are written together that many ms later (call `close()` before the pool
+        closes). Without it each call writes at once."""
         self._pool = pool
+        self._uses = None if use_flush_ms is None else DeferredEdgeUses(pool, use_flush_ms)
 
     async def add_edges(self, owner: Owner, edges: Sequence[Edge], *, cap_per_node: int) -> int:
         if not edges:
@@ -46,17 +53,22 @@ class PostgresGraphAdapter(GraphPort):
                 )
         return int(stored)
 
-    async def save_strengths(self, owner: Owner, edges: Sequence[Edge]) -> int:
-        if not edges:
+    async def use_edges(
+        self, owner: Owner, keys: Sequence[tuple[UUID, UUID, EdgeKind]], now: datetime
+    ) -> int:
+        if not keys:
             return 0
+        uses = edge_uses(owner, keys, now)
+        if self._uses is not None:
+            self._uses.queue(uses)
+            return len(uses)
         async with connection_from(self._pool) as connection:
-            status = await connection.execute(
-                graph_sql.SAVE_STRENGTHS, owner.tenant, owner.user_id,
-                [e.source for e in edges], [e.target for e in edges],
-                [e.kind.value for e in edges], [float(e.weight) for e in edges],
-                [e.activated_at for e in edges],
-            )
-        return affected_rows(status)
+            return await write_edge_uses(connection, uses)
+
+    async def close(self) -> None:
+        """Write edge uses still queued (a no-op when they are not deferred)."""
+        if self._uses is not None:
+            await self._uses.close()
 
     async def edges_of(
         self,
@@ -71,14 +83,19 @@ class PostgresGraphAdapter(GraphPort):
             records = await connection.fetch(
                 graph_sql.EDGES_OF, owner.tenant, owner.user_id, list(memory_ids), wanted
             )
-        return [
-            Edge(
-                source=r["source"], target=r["target"], kind=EdgeKind(r["kind"]),
-                weight=float(r["weight"]), created_at=r["created_at"],
-                activated_at=r["activated_at"],
+        return [_edge(r) for r in records]
+
+    async def neighbourhood(self, owner: Owner, walk: Walk) -> list[Edge]:
+        if not walk.seeds and not walk.also:
+            return []
+        seeds = list(walk.seeds.items())
+        async with connection_from(self._pool) as connection:
+            records = await connection.fetch(
+                graph_sql.NEIGHBOURHOOD, owner.tenant, owner.user_id,
+                [s for s, _ in seeds], [float(a) for _, a in seeds], walk.fan_out,
+                walk.frontier, sorted(k.value for k in walk.walked), list(walk.also),
             )
-            for r in records
-        ]
+        return [_edge(r) for r in records]
 
     async def remove_edge(
         self, owner: Owner, source: UUID, target: UUID, kind: EdgeKind | None
@@ -101,3 +118,11 @@ class PostgresGraphAdapter(GraphPort):
         return {
             r["new_id"]: Moment(r["id"], r["created_at"], r["conversation_id"]) for r in records
         }
+
+
+def _edge(record: asyncpg.Record) -> Edge:
+    return Edge(
+        source=record["source"], target=record["target"], kind=EdgeKind(record["kind"]),
+        weight=float(record["weight"]), created_at=record["created_at"],
+        activated_at=record["activated_at"],
+    )

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from memlane.domain.activation import REPLACING_KINDS
+from memlane.domain.activation_walk import REPLACEMENT_DEPTH
+
 EDGE_COLUMNS = "e.source, e.target, e.kind, e.weight, e.created_at, e.activated_at"
 
 # $1, $2 the owner; $3-$8 one array per column. Edges whose ends are not both the owner's
@@ -61,13 +64,35 @@ WHERE e.tenant = $1 AND e.user_id = $2 AND e.source = d.source AND e.target = d.
   AND e.kind = 'semantic'
 """
 
-SAVE_STRENGTHS = """
-UPDATE memory_edges AS e
-SET weight = u.weight, activated_at = u.activated_at
-FROM unnest($3::uuid[], $4::uuid[], $5::text[], $6::float8[], $7::timestamptz[])
-     AS u(source, target, kind, weight, activated_at)
-WHERE e.tenant = $1 AND e.user_id = $2
-  AND e.source = u.source AND e.target = u.target AND e.kind = u.kind
+# Edges used ($1-$6, one array per column, any owners): each becomes its strength at the
+# use plus $9, capped at 1, and restarts its fade there (domain.graph.used, with the
+# half-lives the domain binds: $7 the kinds, $8 their half-lives in days, NULL: no fade).
+# An edge used n times in one batch takes n boosts at its latest use (uses a flush apart
+# are milliseconds apart: the fade between them is below 1e-8).
+USE_EDGES = """
+WITH uses AS (
+    SELECT u.tenant, u.user_id, u.source, u.target, u.kind, max(u.at) AS at, count(*) AS n
+    FROM unnest($1::text[], $2::text[], $3::uuid[], $4::uuid[], $5::text[],
+                $6::timestamptz[]) AS u(tenant, user_id, source, target, kind, at)
+    GROUP BY u.tenant, u.user_id, u.source, u.target, u.kind
+), faded AS (
+    SELECT uses.*, h.half_life
+    FROM uses LEFT JOIN unnest($7::text[], $8::float8[]) AS h(kind, half_life)
+        ON h.kind = uses.kind
+), done AS (
+    UPDATE memory_edges AS e
+    SET weight = least(1.0, CASE
+            WHEN f.at <= e.activated_at OR f.half_life IS NULL THEN e.weight
+            ELSE e.weight * power(0.5, extract(epoch FROM f.at - e.activated_at)::float8
+                                       / 86400.0 / f.half_life)
+        END + f.n * $9::float8),
+        activated_at = greatest(e.activated_at, f.at)
+    FROM faded AS f
+    WHERE e.tenant = f.tenant AND e.user_id = f.user_id AND e.source = f.source
+      AND e.target = f.target AND e.kind = f.kind
+    RETURNING f.n
+)
+SELECT coalesce(sum(n), 0) FROM done
 """
 
 EDGES_OF = f"""
@@ -96,4 +121,67 @@ CROSS JOIN LATERAL (
     ORDER BY m.created_at DESC, m.id DESC
     LIMIT 1
 ) AS p
+"""
+
+# The replacing kinds as a literal: a generic plan can use the partial index on them
+# (migration 0141) only when the statement names them as its predicate does.
+REPLACING_KINDS_SQL = ", ".join(f"'{k.value}'" for k in sorted(REPLACING_KINDS))
+
+# The edges spreading activation walks, in one round trip (GraphPort.neighbourhood). $3, $4
+# the seeds and their activations; $5 the fan-out: each memory's strongest edges of the
+# walked kinds ($7) per direction, a top-n scan of memory_edges_{source,target}_strength_idx
+# (index-only); $6 how many of the memories the seeds reach (best seed activation x stored
+# weight first) spread on. The replacing edges into any memory reached, a seed or one of
+# $8 are read too (memory_edges_replacing_idx), followed through up to three replacements.
+_STRONGEST = """
+    SELECT {origin}.activation, x.* FROM {origin} CROSS JOIN LATERAL (
+        SELECT e.source, e.target, e.kind, e.weight, e.created_at, e.activated_at,
+               e.{far} AS other
+        FROM memory_edges AS e
+        WHERE e.tenant = $1 AND e.user_id = $2 AND e.{near} = {origin}.id
+          AND e.kind = ANY($7::text[])
+        ORDER BY e.weight DESC
+        LIMIT $5
+    ) AS x"""
+
+
+def _both_ways(origin: str) -> str:
+    return (
+        _STRONGEST.format(origin=origin, near="source", far="target")
+        + "\n    UNION ALL"
+        + _STRONGEST.format(origin=origin, near="target", far="source")
+    )
+
+
+NEIGHBOURHOOD = f"""
+WITH RECURSIVE seeds AS (
+    SELECT s.id, s.activation FROM unnest($3::uuid[], $4::float8[]) AS s(id, activation)
+), first AS MATERIALIZED ({_both_ways("seeds")}
+), frontier AS MATERIALIZED (
+    SELECT f.other AS id, max(f.activation * f.weight) AS activation
+    FROM first AS f
+    WHERE f.other <> ALL($3::uuid[])
+    GROUP BY f.other
+    ORDER BY max(f.activation * f.weight) DESC, f.other
+    LIMIT $6
+), second AS MATERIALIZED ({_both_ways("frontier")}
+), reached AS (
+    SELECT id FROM seeds UNION SELECT other FROM first UNION SELECT other FROM second
+    UNION SELECT unnest($8::uuid[])
+), replacing AS (
+    SELECT {EDGE_COLUMNS}, 1 AS depth
+    FROM reached AS r
+    JOIN memory_edges AS e ON e.tenant = $1 AND e.user_id = $2 AND e.target = r.id
+    WHERE e.kind IN ({REPLACING_KINDS_SQL})
+    UNION
+    SELECT {EDGE_COLUMNS}, p.depth + 1
+    FROM replacing AS p
+    JOIN memory_edges AS e ON e.tenant = $1 AND e.user_id = $2 AND e.target = p.source
+    WHERE e.kind IN ({REPLACING_KINDS_SQL}) AND p.depth < {REPLACEMENT_DEPTH}
+)
+SELECT source, target, kind, weight, created_at, activated_at FROM first
+UNION
+SELECT source, target, kind, weight, created_at, activated_at FROM second
+UNION
+SELECT source, target, kind, weight, created_at, activated_at FROM replacing
 """

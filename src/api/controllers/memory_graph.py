@@ -53,7 +53,8 @@ class MemoryGraphController(Controller):
             str | None, Parameter(max_length=200, description="Edge kinds, comma-separated.")
         ] = None,
     ) -> GraphOut:
-        """The memory and the memories within `depth` edges of it, with those edges."""
+        """The memory and the memories within `depth` edges of it, with those edges; with
+        `kinds` unset or naming `entity`, also the entities they name (docs/graph.md)."""
         found = await memories.neighbourhood(owner, memory_id, depth, _kinds(kinds))
         replaced_by = {e.target: e.source for e in found.edges if e.kind in REPLACING}
         nodes = [
@@ -64,7 +65,13 @@ class MemoryGraphController(Controller):
             )
             for m in found.nodes
         ]
-        return GraphOut(nodes=nodes, edges=[edge_out(e) for e in found.edges])
+        nodes += [
+            GraphNodeOut(id=n.id, kind="entity", importance=n.weight, label=n.label,
+                         entity_kind=n.kind)  # type: ignore[arg-type]
+            for n in found.entities
+        ]
+        edges = [edge_out(e) for e in found.edges + found.mentions]
+        return GraphOut(nodes=nodes, edges=edges)
 
     @post("/edges", operation_id="addEdge", opt=WRITE, raises=ERRORS,
           status_code=HTTP_201_CREATED, dependencies={"owner": owner_from_body(EdgeIn)})

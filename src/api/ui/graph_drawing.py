@@ -29,9 +29,9 @@ class DrawnNode:
     hop: int
     label: str
     title: str
-    memory_type: str
+    memory_type: str  # "entity" for an entity node (a CSS class either way)
     superseded: bool
-    href: str
+    href: str | None  # an entity has no page of its own
     label_y: float  # above a node in the upper half, below otherwise: edges leave outwards
     stamp_y: float  # where "superseded" goes, beyond the label
 
@@ -63,7 +63,7 @@ class Drawing:
 def _hops(centre: UUID, hood: Neighbourhood) -> dict[UUID, int]:
     """Breadth-first distance from the centre over edges in either direction."""
     links: dict[UUID, set[UUID]] = defaultdict(set)
-    for edge in hood.edges:
+    for edge in hood.edges + hood.mentions:
         links[edge.source].add(edge.target)
         links[edge.target].add(edge.source)
     hops, frontier = {centre: 0}, [centre]
@@ -83,13 +83,15 @@ def _short(text: str, chars: int) -> str:
 
 
 def draw_neighbourhood(centre: UUID, hood: Neighbourhood, base_href: str) -> Drawing:
-    """Positions for the centre, up to 12 first-hop and 24 second-hop memories, and the edges
-    among them. Targets of a supersedes or contradiction edge are marked superseded."""
+    """Positions for the centre, up to 12 first-hop and 24 second-hop nodes (memories, and
+    the entities they name), and the edges among them. Targets of a supersedes or
+    contradiction edge are marked superseded."""
     memories = {m.id: m for m in hood.nodes}
+    entities = {n.id: n for n in hood.entities}
     hops = _hops(centre, hood)
     rings: dict[int, list[UUID]] = defaultdict(list)
     for node, hop in hops.items():
-        if node in memories and hop < len(RING_RADIUS):
+        if (node in memories or node in entities) and hop < len(RING_RADIUS):
             rings[hop].append(node)
     angle: dict[UUID, float] = {}
     placed: dict[UUID, tuple[float, float, int]] = {centre: (CENTRE_X, CENTRE_Y, 0)}
@@ -115,13 +117,12 @@ def draw_neighbourhood(centre: UUID, hood: Neighbourhood, base_href: str) -> Dra
         placed[node] = (round(x, 1), round(y, 1), hop)
     superseded = {e.target for e in hood.edges if e.kind in REPLACING}
     nodes = tuple(
+        _memory_node(hood, node, x, y, hop, node in superseded, base_href)
+        if node in memories else
         DrawnNode(
-            id=node, x=x, y=y, hop=hop,
-            label=_short(memories[node].summary or memories[node].content, LABEL_CHARS),
-            title=_short(memories[node].content, 300),
-            memory_type=memories[node].memory_type.value,
-            superseded=node in superseded, href=f"{base_href}/{node}",
-            **_label_places(y, hop),
+            id=node, x=x, y=y, hop=hop, label=_short(entities[node].label, LABEL_CHARS),
+            title=f"{entities[node].label} ({entities[node].kind})", memory_type="entity",
+            superseded=False, href=None, **_label_places(y, hop),
         )
         for node, (x, y, hop) in placed.items()
     )
@@ -131,7 +132,7 @@ def draw_neighbourhood(centre: UUID, hood: Neighbourhood, base_href: str) -> Dra
             x2=placed[e.target][0], y2=placed[e.target][1],
             kind=e.kind.value, replacing=e.kind in REPLACING, weight=round(e.weight, 2),
         )
-        for e in hood.edges
+        for e in hood.edges + hood.mentions
         if e.source in placed and e.target in placed
     )
     kinds = tuple(sorted({e.kind for e in edges}))
@@ -140,7 +141,19 @@ def draw_neighbourhood(centre: UUID, hood: Neighbourhood, base_href: str) -> Dra
     bottom = max(max(n.y + 20, n.label_y + 6, n.stamp_y + 6) for n in nodes)
     height = bottom - top + LEGEND_ROW * len(kinds) + 16
     return Drawing(WIDTH, round(top, 1), round(height, 1), nodes, edges, kinds,
-                   len(memories) - len(placed))
+                   len(memories) + len(entities) - len(placed))
+
+
+def _memory_node(
+    hood: Neighbourhood, node: UUID, x: float, y: float, hop: int, superseded: bool,
+    base_href: str,
+) -> DrawnNode:
+    memory = next(m for m in hood.nodes if m.id == node)
+    return DrawnNode(
+        id=node, x=x, y=y, hop=hop, label=_short(memory.summary or memory.content, LABEL_CHARS),
+        title=_short(memory.content, 300), memory_type=memory.memory_type.value,
+        superseded=superseded, href=f"{base_href}/{node}", **_label_places(y, hop),
+    )
 
 
 def _label_places(y: float, hop: int) -> dict[str, float]:
@@ -152,7 +165,7 @@ def _label_places(y: float, hop: int) -> dict[str, float]:
 
 def _parent(node: UUID, hood: Neighbourhood, angle: dict[UUID, float]) -> UUID | None:
     """A first-hop memory this one links to (None when none of them was drawn)."""
-    for edge in hood.edges:
+    for edge in hood.edges + hood.mentions:
         other = edge.target if edge.source == node else edge.source if edge.target == node else None
         if other is not None and other in angle:
             return other
