@@ -264,6 +264,11 @@ class Retriever(ServicePart):
             eligible = [c for c in eligible if c.id not in graph.superseded_by]
             added = [c for c in added if c.id not in graph.superseded_by]
             graph.added = [c for c in graph.added if c.id not in graph.superseded_by]
+        # What activation reaches must match the query as an entry must: a link alone (a
+        # temporal edge to an errand noted the same hour) is no reason to fill a free place.
+        graph.added = [
+            c for c in graph.added if found.vector is None or c.similarity >= threshold
+        ]
         # A memory both a chain and the graph bring counts once, at the better match.
         joined: dict[UUID, Candidate] = {}
         for c in added + graph.added:
