@@ -27,6 +27,8 @@ class Expansion:
     roles: dict[UUID, str] = field(default_factory=dict)
     superseded_by: dict[UUID, UUID] = field(default_factory=dict)
     paths: dict[UUID, Edge] = field(default_factory=dict)
+    # The kind of link each added memory was reached over, on its best path.
+    via: dict[UUID, EdgeKind] = field(default_factory=dict)
 
 
 class GraphExpansion:
@@ -87,6 +89,7 @@ class GraphExpansion:
             match = best * how.activation * tuning.expansion_weight
             expansion.added.append(Candidate(hit, hit.score, match, False))
             expansion.roles[hit.id] = _role(how)
+            expansion.via[hit.id] = how.via
             path = _edge_between(edges, how.parent, hit.id)
             if path is not None:
                 expansion.paths[hit.id] = path

@@ -19,6 +19,7 @@ from memlane.domain.context import (
 )
 from memlane.domain.decay import importance_at
 from memlane.domain.errors import EmbeddingUnavailable
+from memlane.domain.graph import EdgeKind
 from memlane.domain.model import (
     MemoryContext,
     Owner,
@@ -264,10 +265,14 @@ class Retriever(ServicePart):
             eligible = [c for c in eligible if c.id not in graph.superseded_by]
             added = [c for c in added if c.id not in graph.superseded_by]
             graph.added = [c for c in graph.added if c.id not in graph.superseded_by]
-        # What activation reaches must match the query as an entry must: a link alone (a
-        # temporal edge to an errand noted the same hour) is no reason to fill a free place.
+        # A memory activation reached over a temporal link (written about the same time, no
+        # more) must match the query as an entry must: nearness in time alone is no reason
+        # for an errand noted that hour to fill a free place. Stated links (causal, semantic,
+        # entity…) bring what the question alone would not; that is what they are for.
         graph.added = [
-            c for c in graph.added if found.vector is None or c.similarity >= threshold
+            c for c in graph.added
+            if found.vector is None or c.similarity >= threshold
+            or graph.via.get(c.id) is not EdgeKind.TEMPORAL
         ]
         # A memory both a chain and the graph bring counts once, at the better match.
         joined: dict[UUID, Candidate] = {}

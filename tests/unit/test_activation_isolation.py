@@ -146,3 +146,21 @@ def test_what_the_floor_leaves_unread_never_changes_the_context(
         assert await context(True) == await context(False)
 
     asyncio.run(run())
+
+
+def test_a_memory_reached_over_a_temporal_link_alone_needs_to_match_the_question() -> None:
+    async def run() -> None:
+        tuning = GraphTuning(expansion_seeds=3, expansion_hops=2, expansion_weight=1.0)
+        world, (ana,), ids = await world_of(1, tuning)
+        now = world.clock()
+        unmatched = ids[0][3]  # written near the best note, about something else
+        await world.graph.add_edges(ana, [
+            Edge(ids[0][0], unmatched, EdgeKind.TEMPORAL, 1.0, now, now)], cap_per_node=20)
+        chosen = {m.id for m in await world.service.retrieve_context(ana, QUESTION, 10)}
+        assert unmatched not in chosen and ids[0][0] in chosen
+        await world.graph.add_edges(ana, [
+            Edge(ids[0][0], unmatched, EdgeKind.CAUSAL, 1.0, now, now)], cap_per_node=20)
+        roles = {m.id: m.role for m in await world.service.retrieve_context(ana, QUESTION, 10)}
+        assert roles.get(unmatched) == "activation"
+
+    asyncio.run(run())
