@@ -27,8 +27,6 @@ class Expansion:
     roles: dict[UUID, str] = field(default_factory=dict)
     superseded_by: dict[UUID, UUID] = field(default_factory=dict)
     paths: dict[UUID, Edge] = field(default_factory=dict)
-    # The kind of link each added memory was reached over, on its best path.
-    via: dict[UUID, EdgeKind] = field(default_factory=dict)
 
 
 class GraphExpansion:
@@ -41,11 +39,12 @@ class GraphExpansion:
 
     async def expand(
         self, owner: Owner, entries: Sequence[Candidate], vector: Vector | None, now: datetime,
-        *, places: int | None = None, slack: float = 0.0,
+        *, places: int | None = None, slack: float = 0.0, threshold: float = 0.0,
     ) -> Expansion:
         """`places`, `slack`: the context takes the best `places` by match / best match plus
         at most `slack`; a memory reached that cannot make it is not read (None: every
-        memory reached up to expansion_limit is)."""
+        memory reached up to expansion_limit is). `threshold`: the cosine to the query a
+        memory reached over a temporal link needs, as an entry does (with a `vector`)."""
         tuning = self._tuning
         if not tuning.enabled or not entries:
             return Expansion()
@@ -86,10 +85,14 @@ class GraphExpansion:
         expansion = Expansion(superseded_by=dict(graph.superseded_by))
         for hit in found:
             how = reached[hit.id]
+            if how.via is EdgeKind.TEMPORAL and vector is not None and hit.score < threshold:
+                # Written about the same time, no more: nearness in time alone is no reason
+                # for an errand noted that hour to fill a free place. Stated links (causal,
+                # semantic, entity…) bring what the question alone would not.
+                continue
             match = best * how.activation * tuning.expansion_weight
             expansion.added.append(Candidate(hit, hit.score, match, False))
             expansion.roles[hit.id] = _role(how)
-            expansion.via[hit.id] = how.via
             path = _edge_between(edges, how.parent, hit.id)
             if path is not None:
                 expansion.paths[hit.id] = path

@@ -19,7 +19,6 @@ from memlane.domain.context import (
 )
 from memlane.domain.decay import importance_at
 from memlane.domain.errors import EmbeddingUnavailable
-from memlane.domain.graph import EdgeKind
 from memlane.domain.model import (
     MemoryContext,
     Owner,
@@ -221,6 +220,7 @@ class Retriever(ServicePart):
             places=None if options.active_context else wanted,
             slack=tuning.relevance_tiebreak
             * (weights.similarity + weights.importance + weights.freshness),
+            threshold=threshold,
         )) if self._expansion is not None else None
         try:
             active = await self._active_vectors(options.active_context)
@@ -265,15 +265,6 @@ class Retriever(ServicePart):
             eligible = [c for c in eligible if c.id not in graph.superseded_by]
             added = [c for c in added if c.id not in graph.superseded_by]
             graph.added = [c for c in graph.added if c.id not in graph.superseded_by]
-        # A memory activation reached over a temporal link (written about the same time, no
-        # more) must match the query as an entry must: nearness in time alone is no reason
-        # for an errand noted that hour to fill a free place. Stated links (causal, semantic,
-        # entity…) bring what the question alone would not; that is what they are for.
-        graph.added = [
-            c for c in graph.added
-            if found.vector is None or c.similarity >= threshold
-            or graph.via.get(c.id) is not EdgeKind.TEMPORAL
-        ]
         # A memory both a chain and the graph bring counts once, at the better match.
         joined: dict[UUID, Candidate] = {}
         for c in added + graph.added:
