@@ -4,7 +4,7 @@ fail, quarantine the memories."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -60,28 +60,51 @@ class Verifier:
         tables as its batch is done. `progress` hears the memories checked so far."""
         if batch_rows < 1:
             raise ValueError("batch_rows must be at least 1")
-        checked, moved = 0, 0
-        bad: list[UnreadableRow] = []
+        moved = 0
+
+        async def quarantined(found: list[UnreadableRow]) -> None:
+            nonlocal moved
+            if quarantine:
+                moved += await self._integrity.quarantine(found, self._clock())
+
+        checked, bad = await self._walk(
+            "memory", self._integrity.sealed_batch, self._sealer.unreadable_fields,
+            batch_rows, quarantined, progress,
+        )
+        report = VerifyReport(checked=checked, unreadable=tuple(bad), quarantined=moved)
+        report = await self._verify_facts(report, batch_rows)
+        return await self._verify_events(report, batch_rows)
+
+    async def _walk(
+        self,
+        kind: str,
+        batch_after: Callable[[RowKey | None, int], Awaitable[Sequence[Any]]],
+        unreadable_fields: Callable[[Any], tuple[str, ...]],
+        batch_rows: int,
+        on_found: Callable[[list[UnreadableRow]], Awaitable[None]] | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> tuple[int, list[UnreadableRow]]:
+        """Every row of every owner in (tenant, user_id, id) batches, each checked field by
+        field: how many were checked, and the ones that do not open."""
+        checked, bad = 0, []
         after: RowKey | None = None
-        while batch := await self._integrity.sealed_batch(after, batch_rows):
+        while batch := await batch_after(after, batch_rows):
             await self._ready(batch)
             found = [
                 UnreadableRow(row.owner, row.id, fields)
                 for row in batch
-                if (fields := self._sealer.unreadable_fields(row))
+                if (fields := unreadable_fields(row))
             ]
-            _warn("memory", found)
-            if quarantine and found:
-                moved += await self._integrity.quarantine(found, self._clock())
+            _warn(kind, found)
+            if found and on_found is not None:
+                await on_found(found)
             bad.extend(found)
             checked += len(batch)
             last = batch[-1]
             after = (last.owner.tenant, last.owner.user_id, last.id)
             if progress is not None:
                 progress(checked)
-        report = VerifyReport(checked=checked, unreadable=tuple(bad), quarantined=moved)
-        report = await self._verify_facts(report, batch_rows)
-        return await self._verify_events(report, batch_rows)
+        return checked, bad
 
     async def _ready(self, rows: Sequence[Any]) -> None:
         if self._keyring is not None:
@@ -100,21 +123,10 @@ class Verifier:
     async def _verify_facts(self, report: VerifyReport, batch_rows: int) -> VerifyReport:
         if self._facts is None or self._encryption is None:
             return report
-        sealer = FactSealer(self._encryption)
-        checked, bad = 0, []
-        after: RowKey | None = None
-        while batch := await self._facts.fact_batch(after, batch_rows):
-            await self._ready(batch)
-            found = [
-                UnreadableRow(row.owner, row.id, fields)
-                for row in batch
-                if (fields := sealer.unreadable_fields(row))
-            ]
-            _warn("fact", found)
-            bad.extend(found)
-            checked += len(batch)
-            last = batch[-1]
-            after = (last.owner.tenant, last.owner.user_id, last.id)
+        checked, bad = await self._walk(
+            "fact", self._facts.fact_batch, FactSealer(self._encryption).unreadable_fields,
+            batch_rows,
+        )
         return replace(report, facts_checked=checked, unreadable_facts=tuple(bad))
 
     async def _verify_events(self, report: VerifyReport, batch_rows: int) -> VerifyReport:
