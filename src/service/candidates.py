@@ -204,5 +204,3 @@ async def settle(
             await task
     elif not task.cancelled():
         task.exception()
-
-
