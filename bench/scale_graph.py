@@ -23,7 +23,8 @@ from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.entity_adapter import PostgresEntityAdapter
 from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
-from memlane.container import ACCESS_FLUSH_MS, Memlane
+from memlane.composition.resources import ACCESS_FLUSH_MS
+from memlane.container import Memlane
 from memlane.domain.model import NewMemory, Owner
 from memlane.domain.policy import GraphTuning, MemoryPolicy
 from memlane.service.entity_linking import EntityLinker, Named

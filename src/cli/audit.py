@@ -18,7 +18,7 @@ SHOWN_BREAKS = 50
 @run_async
 async def verify_audit(tenant: str | None, user_id: str | None) -> None:
     """Check the hash chain of every owner's audit events; exit 0 intact, 1 broken."""
-    from memlane.container import open_audit_log
+    from memlane.composition.openers import open_audit_log
     from memlane.service.audit_trail import verify_chains
 
     async with open_audit_log() as log:

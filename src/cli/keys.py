@@ -37,7 +37,7 @@ def keys() -> None:
 @run_async
 async def create(tenant: str, user_id: str | None, scopes: tuple[str, ...], name: str) -> None:
     """Create a key and print its token, alone, on stdout (it is not stored: keep it)."""
-    from memlane.container import open_keys
+    from memlane.composition.openers import open_keys
 
     try:
         async with open_keys() as service:
@@ -60,7 +60,7 @@ async def create(tenant: str, user_id: str | None, scopes: tuple[str, ...], name
 @run_async
 async def list_(tenant: str | None) -> None:
     """List keys (never their tokens)."""
-    from memlane.container import open_keys
+    from memlane.composition.openers import open_keys
 
     async with open_keys() as service:
         found = await service.list(tenant)
@@ -89,7 +89,7 @@ async def list_(tenant: str | None) -> None:
 async def revoke(key_id: str) -> None:
     """Revoke a key by its id or a unique prefix of it (as `keys list` shows); it stops
     working at once here and within seconds elsewhere."""
-    from memlane.container import open_keys
+    from memlane.composition.openers import open_keys
 
     try:
         async with open_keys() as service:

@@ -14,7 +14,7 @@ from memlane.cli.progress import progress_bar, progress_option
 @run_async
 async def migrate() -> None:
     """Apply pending database migrations (also done automatically at start)."""
-    from memlane.container import open_database
+    from memlane.composition.openers import open_database
 
     async with open_database() as database:
         applied = database.applied_migrations
@@ -28,7 +28,7 @@ async def migrate() -> None:
 @run_async
 async def db_url() -> None:
     """Print the PostgreSQL DSN in use (starting the embedded server if needed)."""
-    from memlane.container import resolve_database_url
+    from memlane.composition.openers import resolve_database_url
 
     click.echo(await resolve_database_url())
 

@@ -21,7 +21,7 @@ async def rotate_master(batch: int, max_batches: int | None) -> None:
     continues with it. At the end the data records the new key, the old file is kept as
     `<key file>.previous` and the new one takes its place. Prints a JSON summary.
     """
-    from memlane.container import open_master_rotation
+    from memlane.composition.openers import open_master_rotation
 
     # A wrong or missing key exits 78 (EX_CONFIG) with its message, as at every startup.
     async with open_master_rotation() as job:
@@ -50,7 +50,7 @@ async def migrate_keys(batch: int) -> None:
     """Re-seal every version-1 ciphertext (sealed with the master key itself) under its
     owner's data key, so erasing a user shreds it. Resumable, safe while memlane runs.
     Prints a JSON summary."""
-    from memlane.container import open_key_migration
+    from memlane.composition.openers import open_key_migration
 
     async with open_key_migration() as migration:
         report = await migration.run(

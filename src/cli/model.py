@@ -17,7 +17,7 @@ async def prepare_model() -> None:
     For image builds and read-only deployments: a service started later finds it there
     instead of deriving it (~2 s) at startup. No database needed.
     """
-    from memlane.container import prepare_embedding_model
+    from memlane.composition.openers import prepare_embedding_model
 
     path = await asyncio.to_thread(prepare_embedding_model)
     if path is None:

@@ -16,7 +16,7 @@ async def seal_existing(batch_rows: int) -> None:
     sealed them, a committed batch at a time: safe to stop and run again, and the service
     may keep running. Afterwards the old values survive only in dead row versions and WAL
     until VACUUM and checkpoints recycle them (docs/security.md)."""
-    from memlane.container import open_legacy_sealer
+    from memlane.composition.openers import open_legacy_sealer
 
     async with open_legacy_sealer() as sealer:
         report = await sealer.seal_existing(batch_rows=batch_rows)

@@ -24,7 +24,7 @@ from memlane.settings import Settings
 )
 def serve(host: str | None, port: int | None, workers: int | None) -> None:
     """Start the HTTP API (and the background decay worker)."""
-    from memlane.container import hold_database_server
+    from memlane.composition.openers import hold_database_server
     from memlane.settings import load_settings
 
     # uvicorn re-raises SIGTERM once it has shut down; with the default action the process

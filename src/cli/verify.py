@@ -21,7 +21,7 @@ async def verify(quarantine: bool, batch_rows: int) -> None:
     """Decrypt every memory's, fact's and audit event's sealed fields; print one JSON line per
     damaged record (id, tenant, user, fields; facts and events with their kind) and a summary.
     Exits 1 while damaged records stay live (only memories can be quarantined)."""
-    from memlane.container import open_verifier
+    from memlane.composition.openers import open_verifier
 
     async with open_verifier() as verifier:
         report = await verifier.verify(batch_rows=batch_rows, quarantine=quarantine)

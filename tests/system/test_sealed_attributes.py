@@ -9,7 +9,8 @@ from uuid import uuid4
 
 import pytest
 
-from memlane.container import Memlane, open_legacy_sealer
+from memlane.composition.openers import open_legacy_sealer
+from memlane.container import Memlane
 from memlane.domain.fact_records import NewFact
 from memlane.domain.facts import FactType
 from memlane.domain.model import MemoryFilter, NewMemory, Owner

@@ -1,0 +1,146 @@
+"""The CLI's narrow openings: one service each, without the model (`memlane keys`, `verify`...)."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import AsyncIterator
+from contextlib import AbstractContextManager, asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from memlane.adapters.embedding.registry import prepare_embedding_model as prepare_model_for
+from memlane.adapters.encryption.keyfile import load_key
+from memlane.adapters.encryption.keyring import XChaChaKeyring
+from memlane.adapters.encryption.master_files import install_next, load_masters, prepare_next
+from memlane.adapters.encryption.xchacha import key_fingerprint
+from memlane.adapters.postgres import database as postgres
+from memlane.adapters.postgres.data_keys import PostgresDataKeyAdapter
+from memlane.adapters.postgres.database import Database
+from memlane.adapters.postgres.installation_adapter import PostgresInstallationAdapter
+from memlane.container import Container
+from memlane.domain.errors import ConfigurationError
+from memlane.ports.audit import AuditPort, AuditPorts
+from memlane.service.key_migration import KeyMigration
+from memlane.service.key_rotation import MasterRotation
+from memlane.service.keyring import KeyringService
+from memlane.service.keys import KeyService
+from memlane.service.legacy_sealing import LegacySealer
+from memlane.service.verification import Verifier
+from memlane.settings import Settings, load_settings
+
+
+@asynccontextmanager
+async def open_keys(settings: Settings | None = None) -> AsyncIterator[KeyService]:
+    """API key management without loading the model (`memlane keys`)."""
+    container = Container(settings=settings or load_settings())
+    try:
+        yield await container.keys()  # type: ignore[misc]
+    finally:
+        await container.shutdown_resources()  # type: ignore[misc]
+
+
+@asynccontextmanager
+async def open_verifier(settings: Settings | None = None) -> AsyncIterator[Verifier]:
+    """The ciphertext check without loading the model (`memlane verify`)."""
+    container = Container(settings=settings or load_settings())
+    try:
+        yield await container.verifier()  # type: ignore[misc]
+    finally:
+        await container.shutdown_resources()  # type: ignore[misc]
+
+
+@asynccontextmanager
+async def open_key_migration(settings: Settings | None = None) -> AsyncIterator[KeyMigration]:
+    """Re-sealing version-1 ciphertexts, without the model (`memlane keys migrate`)."""
+    container = Container(settings=settings or load_settings())
+    try:
+        yield await container.key_migration()  # type: ignore[misc]
+    finally:
+        await container.shutdown_resources()  # type: ignore[misc]
+
+
+@asynccontextmanager
+async def open_legacy_sealer(settings: Settings | None = None) -> AsyncIterator[LegacySealer]:
+    """Sealing rows stored before migration 0110 (`memlane seal-existing`), no model."""
+    container = Container(settings=settings or load_settings())
+    try:
+        yield await container.legacy_sealer()  # type: ignore[misc]
+    finally:
+        await container.shutdown_resources()  # type: ignore[misc]
+
+
+@dataclass(frozen=True, slots=True)
+class MasterRotationJob:
+    """A rotation from the key file in use to its `.next` (created by the first run)."""
+
+    rotation: MasterRotation
+    old_fingerprint: str
+    new_fingerprint: str
+    new_key_path: Path
+
+
+@asynccontextmanager
+async def open_master_rotation(
+    settings: Settings | None = None,
+) -> AsyncIterator[MasterRotationJob]:
+    """`memlane keys rotate-master`: the data keys' store, the old and new master keys. It
+    skips the startup key check on purpose: a rotation finished in the database but not yet
+    on disk must still be finishable."""
+    settings = settings or load_settings()
+    memory = settings.memory
+    if not memory.enable_encryption:
+        raise ConfigurationError("encryption is off: there is no master key to rotate")
+    key_path = memory.encryption_key_path
+    if not await asyncio.to_thread(key_path.expanduser().exists):
+        raise ConfigurationError(f"the master key file {key_path} does not exist")
+    old = await asyncio.to_thread(load_key, key_path.expanduser())
+    new = await asyncio.to_thread(prepare_next, key_path)
+    async with postgres.open_database(settings.database) as database:
+        installation = PostgresInstallationAdapter(database.pool)
+        store = PostgresDataKeyAdapter(database.pool)
+        if await installation.recorded_fingerprint() == key_fingerprint(old):
+            # Data written before data keys existed: its root (the old master) is kept first.
+            old_ring = XChaChaKeyring(old, functools.partial(load_masters, key_path))
+            await KeyringService(store, old_ring).start()
+        target = XChaChaKeyring(new, functools.partial(load_masters, key_path))
+        await asyncio.to_thread(target.refresh)
+        install = functools.partial(install_next, key_path)
+        yield MasterRotationJob(
+            MasterRotation(store, target, installation, install),
+            key_fingerprint(old), key_fingerprint(new), key_path,
+        )
+
+
+@asynccontextmanager
+async def open_audit_log(settings: Settings | None = None) -> AsyncIterator[AuditPort]:
+    """The audit log without the model or the key (`memlane verify-audit`)."""
+    container = Container(settings=settings or load_settings())
+    try:
+        ports: AuditPorts = await container.audit()  # type: ignore[misc]
+        yield ports.log
+    finally:
+        await container.shutdown_resources()  # type: ignore[misc]
+
+
+@asynccontextmanager
+async def open_database(settings: Settings | None = None) -> AsyncIterator[Database]:
+    """Just the database: embedded server if needed, migrations, pool (`memlane migrate`)."""
+    async with postgres.open_database((settings or load_settings()).database) as database:
+        yield database
+
+
+def hold_database_server(settings: Settings) -> AbstractContextManager[None]:
+    """The embedded server kept in use by this process for the block (`serve`'s parent)."""
+    return postgres.hold_embedded(settings.database)
+
+
+async def resolve_database_url(settings: Settings | None = None) -> str:
+    """The DSN in use (`memlane db-url`)."""
+    return await postgres.resolve_database_url((settings or load_settings()).database)
+
+
+def prepare_embedding_model(settings: Settings | None = None) -> Path | None:
+    """The onnx backend's int8 model derived into its cache now (`memlane prepare-model`)."""
+    config = (settings or load_settings()).memory.embedding
+    return prepare_model_for(config.provider, config.model_cache_dir)

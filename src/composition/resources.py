@@ -1,0 +1,179 @@
+"""The container's resources, opened on first use and closed in reverse order; the verifier."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+from prometheus_client import Histogram
+
+from memlane.adapters.embedding.registry import open_embedder
+from memlane.adapters.embedding.timed import TimedEmbeddingAdapter
+from memlane.adapters.encryption.fingerprint import admit_key, refuse_new_key_over_data
+from memlane.adapters.encryption.keyfile import load_or_create_key
+from memlane.adapters.encryption.keyring import NoopKeyring, XChaChaKeyring
+from memlane.adapters.encryption.master_files import load_masters, rotation_files
+from memlane.adapters.encryption.noop import NoopEncryptionAdapter
+from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
+from memlane.adapters.facts.heuristic import HeuristicFactExtractor
+from memlane.adapters.facts.ollama import OllamaFactExtractor
+from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
+from memlane.adapters.postgres import database as postgres
+from memlane.adapters.postgres.data_keys import PostgresDataKeyAdapter
+from memlane.adapters.postgres.database import Database
+from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
+from memlane.adapters.postgres.fact_scan_adapter import PostgresFactScanAdapter
+from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
+from memlane.adapters.postgres.integrity_adapter import PostgresIntegrityAdapter
+from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
+from memlane.adapters.postgres.memory_ports import postgres_memory_ports
+from memlane.domain.policy import MemoryPolicy
+from memlane.ports.audit import AuditPorts
+from memlane.ports.embedding import EmbeddingPort
+from memlane.ports.encryption import EncryptionPort
+from memlane.ports.fact_extraction import FactExtractionPort, FallbackListener
+from memlane.ports.facts import FactPorts
+from memlane.ports.installation import InstallationPort
+from memlane.ports.storage import MemoryPorts
+from memlane.service.keyring import KeyringService
+from memlane.service.memory_service import MemoryService
+from memlane.service.sealing import Sealer
+from memlane.service.verification import Verifier
+from memlane.service.worker import DecayWorker
+from memlane.settings import Settings
+
+# Context reads record their accesses this long after answering, batched (DESIGN allows
+# deferring): the request waits for no UPDATE and no commit.
+ACCESS_FLUSH_MS = 50
+
+
+async def database(settings: Settings) -> AsyncIterator[Database]:
+    async with postgres.open_database(settings.database) as database:
+        yield database
+
+
+async def memories(database: Database, settings: Settings) -> AsyncIterator[MemoryPorts]:
+    ports = postgres_memory_ports(
+        database.pool,
+        dimension=settings.memory.embedding.dimension,
+        access_flush_ms=ACCESS_FLUSH_MS,
+    )
+    try:
+        yield ports
+    finally:
+        await ports.maintenance.close()  # queued accesses, before the pool closes
+
+
+async def graph(database: Database) -> AsyncIterator[PostgresGraphAdapter]:
+    # Edge uses (a context strengthening the edges that brought its memories) are written
+    # off the request path, like accesses.
+    graph = PostgresGraphAdapter(database.pool, use_flush_ms=ACCESS_FLUSH_MS)
+    try:
+        yield graph
+    finally:
+        await graph.close()  # queued edge uses, before the pool closes
+
+
+async def embedder(
+    settings: Settings, load_model: bool, histogram: Histogram | None
+) -> AsyncIterator[EmbeddingPort]:
+    config = settings.memory.embedding
+    embedder = await open_embedder(config.provider, config, load_model)
+    if histogram is not None:
+        embedder = TimedEmbeddingAdapter(embedder, histogram)
+    try:
+        yield embedder
+    finally:
+        await embedder.close()
+
+
+async def facts(
+    settings: Settings, database: Database, on_fallback: FallbackListener | None
+) -> AsyncIterator[FactPorts | None]:
+    """The fact store and the configured extractor (None when facts are off)."""
+    config = settings.facts
+    if not config.enabled:
+        yield None
+        return
+    extractor: FactExtractionPort = HeuristicFactExtractor()
+    if config.extractor == "ollama":
+        extractor = OllamaFactExtractor(
+            config.model, config.ollama_url, config.timeout_ms, on_fallback
+        )
+    try:
+        yield FactPorts(PostgresFactAdapter(database.pool), extractor)
+    finally:
+        await extractor.close()
+
+
+@dataclass(frozen=True, slots=True)
+class Secrecy:
+    """The encryption adapter and the keyring service filling its cache of data keys."""
+
+    encryption: EncryptionPort
+    keyring: KeyringService
+
+
+async def secrecy(
+    settings: Settings, installation: InstallationPort, data_keys: PostgresDataKeyAdapter
+) -> Secrecy:
+    """The configured adapter, after checking it is the one the stored data was written with,
+    and the keyring with the installation's root key loaded."""
+    adapter: XChaChaEncryptionAdapter | NoopEncryptionAdapter
+    ring: XChaChaKeyring | NoopKeyring
+    rotation: dict[str, str] = {}
+    memory = settings.memory
+    if memory.enable_encryption:
+        key_path = memory.encryption_key_path
+        if not await asyncio.to_thread(key_path.expanduser().exists):
+            await refuse_new_key_over_data(installation, key_path)
+        key = await asyncio.to_thread(load_or_create_key, key_path)
+        rotation = await asyncio.to_thread(rotation_files, key_path)
+        ring = XChaChaKeyring(
+            key, functools.partial(load_masters, key_path),
+            capacity=memory.data_key_cache_size, ttl_s=memory.data_key_cache_s,
+        )
+        adapter = XChaChaEncryptionAdapter(key, ring)
+    else:
+        adapter, ring = NoopEncryptionAdapter(), NoopKeyring()
+    await admit_key(installation, adapter.fingerprint, rotation)
+    keyring = KeyringService(data_keys, ring)
+    await keyring.start()
+    return Secrecy(adapter, keyring)
+
+
+async def worker(
+    service: MemoryService,
+    leader: PostgresLeaderLockAdapter,
+    settings: Settings,
+    *uses: object,  # the resources the service runs on, so they close after the worker
+) -> AsyncIterator[DecayWorker]:
+    worker = DecayWorker(
+        service,
+        leader,
+        interval_s=settings.worker.decay_interval,
+        first_run_delay_s=settings.worker.first_run_delay,
+        cleanup=settings.worker.cleanup,
+    )
+    worker.start()
+    try:
+        yield worker
+    finally:
+        await worker.stop()
+
+
+def verifier(
+    integrity: PostgresIntegrityAdapter,
+    secrecy: Secrecy,
+    keywords: SnowballKeywordAdapter,
+    policy: MemoryPolicy,
+    facts: PostgresFactScanAdapter,
+    audit: AuditPorts,
+) -> Verifier:
+    encryption = secrecy.encryption
+    return Verifier(
+        integrity, Sealer(encryption, keywords, policy.base_rate),
+        encryption=encryption, facts=facts, audit=audit.log, keyring=secrecy.keyring,
+    )
