@@ -12,7 +12,7 @@ from memlane.cli.common import EXIT_ERROR, err, run_async
 from memlane.cli.progress import progress_bar, progress_option
 from memlane.domain.errors import MemlaneError
 
-RESUME = "run `memlane upgrade` again to resume"
+AGAIN = "run `memlane upgrade` again"
 
 
 @click.command()
@@ -37,12 +37,12 @@ async def upgrade(dry_run: bool, batch_rows: int, show_progress: bool | None) ->
         err.print(
             f"[red]upgrade:[/] {unreadable} ciphertexts do not decrypt and were left as they "
             "are (version 1): `memlane verify` lists them, `memlane verify --quarantine` moves "
-            f"the damaged memories aside; then {RESUME}"
+            f"the damaged memories aside; then {AGAIN}"
         )
     if left:
         err.print(
             f"[red]upgrade:[/] {left} memories were stored unsealed meanwhile, by a process of "
-            f"an older memlane: restart it on this version, then {RESUME}"
+            f"an older memlane: restart it on this version, then {AGAIN}"
         )
     if unreadable or left:
         raise SystemExit(EXIT_ERROR)
@@ -55,7 +55,8 @@ def _step(name: str) -> Iterator[None]:
     try:
         yield
     except MemlaneError:
-        err.print(f"[red]upgrade:[/] {name} did not finish (the steps before it did); {RESUME}")
+        err.print(f"[red]upgrade:[/] {name} did not finish (the steps before it did); {AGAIN} "
+                  "to resume")
         raise
 
 

@@ -20,7 +20,10 @@ from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter, key_fi
 from memlane.adapters.postgres.migrations import apply_migrations, load_migrations
 from memlane.ports.encryption import FieldBinding
 from tests.conftest import scratch_database
+from tests.e2e.test_cli_exit_codes import EXIT_UNAVAILABLE
+from tests.e2e.test_cli_exit_codes import memlane as plain_memlane
 from tests.e2e.test_cli_master_key import ADD_HEAT, run
+from tests.e2e.test_serve_process import free_port
 
 pytestmark = pytest.mark.e2e
 
@@ -197,8 +200,9 @@ async def test_an_installation_from_before_data_keys_is_migrated_sealed_and_rese
     assert await digest(url) == before
     assert await query(url, "SELECT to_regclass('data_keys')") is None
 
-    code, lines, stderr = await memlane(url, key, "upgrade")
+    code, lines, stderr = await memlane(url, key, "upgrade", "--progress")
     assert code == 0, stderr
+    assert "keys migrate" in stderr  # its progress bar
     assert lines[0] == f"migrate: {len(newer)} migrations applied ({', '.join(newer)})"
     assert lines[1].startswith("seal-existing: 3 memories sealed") and lines[-1].endswith(
         "up to date"
@@ -227,3 +231,25 @@ async def test_a_ciphertext_that_does_not_open_fails_the_run_until_it_is_quarant
     code, lines, stderr = await memlane(url, key, "upgrade")
     assert code == 0, stderr
     assert lines[-1] == "upgrade: up to date"
+
+
+async def test_without_encryption_the_upgrade_seals_nothing_under_keys_and_says_so(
+    fresh_database_url: str,
+) -> None:
+    env = {"MEMLANE_DATABASE__URL": fresh_database_url,
+           "MEMLANE_MEMORY__ENABLE_ENCRYPTION": "false"}
+    for args in (("upgrade", "--dry-run"), ("upgrade",)):
+        done = await asyncio.to_thread(plain_memlane, *args, **env)
+        assert done.returncode == 0, done.stderr
+        assert "keys migrate: encryption is off, nothing to re-seal" in done.stdout.splitlines()
+
+
+def test_a_step_that_cannot_run_is_named_with_the_usual_exit_code() -> None:
+    done = plain_memlane(
+        "upgrade",
+        MEMLANE_DATABASE__URL=f"postgresql://memlane@127.0.0.1:{free_port()}/memlane",
+        MEMLANE_DATABASE__COMMAND_TIMEOUT_MS="2000",
+    )
+    assert done.returncode == EXIT_UNAVAILABLE
+    assert "migrate did not finish" in done.stderr and "Traceback" not in done.stderr
+    assert done.stdout == ""
