@@ -3,14 +3,12 @@ database of its own (the counts are over the whole installation)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from uuid import UUID, uuid4
 
 import asyncpg
 import pytest
 
 from memlane.adapters.postgres.legacy_rows_adapter import PostgresLegacyRowsAdapter
-from memlane.adapters.postgres.pool import create_pool
 from memlane.adapters.postgres.sealed_fields import PostgresSealedFieldsAdapter
 from memlane.domain.model import Owner
 from tests.contract.legacy_rows_contract import LegacyRowsContract
@@ -36,25 +34,16 @@ VALUES ($1, $2, $3, $4, $4, 's', 'o', $5, 'trait', 'current', 0.9, now(), now(),
 """
 
 
-@pytest.fixture
-async def pool(fresh_database_url: str) -> AsyncIterator[asyncpg.Pool]:
-    pool = await create_pool(fresh_database_url, min_size=1, max_size=2)
-    try:
-        yield pool
-    finally:
-        await pool.close()
-
-
 class TestPostgresSealedFields(SealedFieldsContract):
     @pytest.fixture
-    def fields(self, pool: asyncpg.Pool) -> PostgresSealedFieldsAdapter:
-        return PostgresSealedFieldsAdapter(pool)
+    def fields(self, fresh_pool: asyncpg.Pool) -> PostgresSealedFieldsAdapter:
+        return PostgresSealedFieldsAdapter(fresh_pool)
 
     @pytest.fixture
-    def seed(self, pool: asyncpg.Pool) -> Seed:
+    def seed(self, fresh_pool: asyncpg.Pool) -> Seed:
         async def put(owner: Owner, content: bytes) -> UUID:
             row_id = uuid4()
-            await pool.execute(ADD_MEMORY, owner.tenant, owner.user_id, row_id, content, V2)
+            await fresh_pool.execute(ADD_MEMORY, owner.tenant, owner.user_id, row_id, content, V2)
             return row_id
 
         return put
@@ -80,9 +69,9 @@ class SqlSeed:
 
 class TestPostgresLegacyRows(LegacyRowsContract):
     @pytest.fixture
-    def rows(self, pool: asyncpg.Pool) -> PostgresLegacyRowsAdapter:
-        return PostgresLegacyRowsAdapter(pool)
+    def rows(self, fresh_pool: asyncpg.Pool) -> PostgresLegacyRowsAdapter:
+        return PostgresLegacyRowsAdapter(fresh_pool)
 
     @pytest.fixture
-    def seed(self, pool: asyncpg.Pool) -> SqlSeed:
-        return SqlSeed(pool)
+    def seed(self, fresh_pool: asyncpg.Pool) -> SqlSeed:
+        return SqlSeed(fresh_pool)
