@@ -88,8 +88,9 @@ def owner() -> Owner:
 
 
 @asynccontextmanager
-async def scratch_database(server_url: str) -> AsyncIterator[str]:
-    """A migrated database of its own on the test server, dropped afterwards."""
+async def scratch_database(server_url: str, *, migrated: bool = True) -> AsyncIterator[str]:
+    """A database of its own on the test server (migrated unless asked not), dropped
+    afterwards."""
     from memlane.adapters.postgres.migrations import migrate
 
     name = f"memlane_{uuid4().hex[:12]}"
@@ -100,7 +101,8 @@ async def scratch_database(server_url: str) -> AsyncIterator[str]:
         await admin.close()
     url = urlunsplit(urlsplit(server_url)._replace(path=f"/{name}"))
     try:
-        await migrate(url)
+        if migrated:
+            await migrate(url)
         yield url
     finally:
         admin = await asyncpg.connect(server_url)

@@ -1,4 +1,4 @@
-"""The `memlane` command: serve, migrate, maintenance, keys, data and the embedding model."""
+"""The `memlane` command: serve, migrate, upgrade, maintenance, keys, data, the model."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from memlane.cli.model import prepare_model
 from memlane.cli.paths import hint_legacy_data
 from memlane.cli.seal import seal_existing
 from memlane.cli.serve import serve
+from memlane.cli.upgrade import upgrade
 from memlane.cli.verify import verify
 
 
@@ -33,6 +34,7 @@ def main() -> None:
 for command in (
     serve,
     migrate,
+    upgrade,
     db_url,
     decay,
     cleanup,

@@ -49,7 +49,8 @@ async def rotate_master(batch: int, max_batches: int | None) -> None:
 async def migrate_keys(batch: int) -> None:
     """Re-seal every version-1 ciphertext (sealed with the master key itself) under its
     owner's data key, so erasing a user shreds it. Resumable, safe while memlane runs.
-    Prints a JSON summary."""
+    Prints a JSON summary. `memlane upgrade` runs this too, after the migrations and
+    `seal-existing`."""
     from memlane.composition.openers import open_key_migration
 
     async with open_key_migration() as migration:

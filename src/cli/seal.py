@@ -15,7 +15,8 @@ async def seal_existing(batch_rows: int) -> None:
     """Seal the tags, metadata and conversation id of every memory stored before memlane
     sealed them, a committed batch at a time: safe to stop and run again, and the service
     may keep running. Afterwards the old values survive only in dead row versions and WAL
-    until VACUUM and checkpoints recycle them (docs/security.md)."""
+    until VACUUM and checkpoints recycle them (docs/security.md). `memlane upgrade` runs
+    this too, with the migrations and `keys migrate`."""
     from memlane.composition.openers import open_legacy_sealer
 
     async with open_legacy_sealer() as sealer:

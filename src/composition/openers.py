@@ -123,6 +123,12 @@ async def open_audit_log(settings: Settings | None = None) -> AsyncIterator[Audi
         await container.shutdown_resources()  # type: ignore[misc]
 
 
+async def pending_migrations(settings: Settings | None = None) -> list[str]:
+    """The schema migrations the next start (or `memlane migrate`) would apply, read
+    without applying them (`memlane upgrade --dry-run`)."""
+    return await postgres.read_pending_migrations((settings or load_settings()).database)
+
+
 @asynccontextmanager
 async def open_database(settings: Settings | None = None) -> AsyncIterator[Database]:
     """Just the database: embedded server if needed, migrations, pool (`memlane migrate`)."""

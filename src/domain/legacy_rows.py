@@ -62,3 +62,11 @@ class SealReport:
     quarantined_sealed: int = 0
     relations_sealed: int = 0
     remaining: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SealPending:
+    """What seal-existing would seal now: memories (live and quarantined), fact relations."""
+
+    memories: int = 0
+    relations: int = 0

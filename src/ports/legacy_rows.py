@@ -36,3 +36,7 @@ class LegacyRowsPort(ABC):
     @abstractmethod
     async def count_legacy(self) -> int:
         """How many rows, live and quarantined, still hold plaintext attributes."""
+
+    @abstractmethod
+    async def count_legacy_relations(self) -> int:
+        """How many facts `legacy_relations` would still return, over every owner."""

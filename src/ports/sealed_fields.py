@@ -28,3 +28,7 @@ class SealedFieldsPort(ABC):
     async def replace(self, fields: Sequence[SealedField], was: Sequence[bytes]) -> int:
         """Write each field where its column still holds `was[i]` (a concurrent edit wins);
         how many changed. All fields are of one column."""
+
+    @abstractmethod
+    async def count_legacy(self, column: str) -> int:
+        """How many version-1 ciphertexts `column` still holds (`memlane upgrade --dry-run`)."""

@@ -44,6 +44,13 @@ class KeyMigration:
         self._encryption = encryption
         self._keyring = keyring
 
+    async def pending(self) -> dict[str, int]:
+        """The version-1 ciphertexts `run` would visit now, by column; read only (none
+        without encryption: there are no data keys to re-seal under)."""
+        if not self._keyring.enabled:
+            return {}
+        return {column: await self._fields.count_legacy(column) for column in self._fields.columns}
+
     async def run(
         self, *, batch: int = DEFAULT_BATCH, progress: Callable[[str, int], None] | None = None
     ) -> MigrationReport:

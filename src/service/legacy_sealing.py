@@ -13,6 +13,7 @@ from memlane.domain.legacy_rows import (
     LegacyRow,
     SealedRelation,
     SealedRow,
+    SealPending,
     SealReport,
 )
 from memlane.ports.encryption import EncryptionPort
@@ -33,6 +34,7 @@ class LegacySealer:
         keyring: KeyringService | None = None,
     ) -> None:
         self._rows = rows
+        self._encryption = encryption
         self._keyring = keyring
         self._attributes = AttributeSealer(encryption)
         self._facts = FactSealer(encryption)
@@ -52,6 +54,12 @@ class LegacySealer:
                  "sealed, %d memories left", sealed, quarantined, relations, remaining)
         return SealReport(sealed=sealed, quarantined_sealed=quarantined,
                           relations_sealed=relations, remaining=remaining)
+
+    async def pending(self) -> SealPending:
+        """What `seal_existing` would seal now, read only. Without encryption a fact's own
+        relation name stays as written (there is nothing to seal it with)."""
+        relations = await self._rows.count_legacy_relations() if self._encryption.enabled else 0
+        return SealPending(await self._rows.count_legacy(), relations)
 
     async def _relations(self, batch_rows: int) -> int:
         """Facts whose relation is the caller's own name: its token and sealed name."""

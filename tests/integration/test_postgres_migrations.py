@@ -16,6 +16,7 @@ from memlane.adapters.postgres.migrations import (
     apply_migrations,
     load_migrations,
     migrate,
+    pending_migrations,
 )
 from memlane.adapters.postgres.pool import create_pool
 from memlane.adapters.postgres.reembed import reset_embeddings
@@ -104,6 +105,23 @@ async def test_a_failing_migration_leaves_nothing_half_applied(fresh_database_ur
         assert await connection.fetchval("SELECT count(*) FROM schema_migrations") == 0
     finally:
         await connection.close()
+
+
+async def test_pending_migrations_are_read_without_applying_or_creating_anything(
+    fresh_database_url: str,
+) -> None:
+    everything = [m.name for m in load_migrations()]
+    assert [m.name for m in await pending_migrations(fresh_database_url)] == everything
+    connection = await asyncpg.connect(fresh_database_url)
+    try:
+        assert await connection.fetchval("SELECT to_regclass('schema_migrations')") is None
+        await apply_migrations(connection, load_migrations()[:3])
+    finally:
+        await connection.close()
+    assert [m.name for m in await pending_migrations(fresh_database_url)] == everything[3:]
+    assert len(await _ledger(fresh_database_url)) == 3  # reading applied nothing
+    await migrate(fresh_database_url)
+    assert await pending_migrations(fresh_database_url) == []
 
 
 EMBEDDING_STORAGE = """

@@ -13,7 +13,7 @@ from typing import Protocol
 import asyncpg
 
 from memlane.adapters.postgres.embedded import release_embedded, start_embedded
-from memlane.adapters.postgres.migrations import migrate
+from memlane.adapters.postgres.migrations import migrate, pending_migrations
 from memlane.adapters.postgres.pool import create_pool
 
 
@@ -65,11 +65,21 @@ def hold_embedded(config: DatabaseConfig) -> Iterator[None]:
 
 
 @asynccontextmanager
-async def open_database(config: DatabaseConfig) -> AsyncIterator[Database]:
-    """Migrations on a plain connection first, then the pool (its init needs pgvector).
-    The embedded server is released on the way out (stopped when no process uses it)."""
+async def _server(config: DatabaseConfig) -> AsyncIterator[str]:
+    """The DSN for the block; the embedded server is released on the way out (stopped when
+    no process uses it)."""
     url = await resolve_database_url(config)
     try:
+        yield url
+    finally:
+        if not config.url:
+            await asyncio.to_thread(release_embedded, config.data_dir)
+
+
+@asynccontextmanager
+async def open_database(config: DatabaseConfig) -> AsyncIterator[Database]:
+    """Migrations on a plain connection first, then the pool (its init needs pgvector)."""
+    async with _server(config) as url:
         applied = await migrate(url, connect_timeout_ms=config.command_timeout_ms)
         pool = await create_pool(
             url,
@@ -81,6 +91,10 @@ async def open_database(config: DatabaseConfig) -> AsyncIterator[Database]:
             yield Database(url=url, pool=pool, applied_migrations=[m.name for m in applied])
         finally:
             await pool.close()
-    finally:
-        if not config.url:
-            await asyncio.to_thread(release_embedded, config.data_dir)
+
+
+async def read_pending_migrations(config: DatabaseConfig) -> list[str]:
+    """The migrations open_database would apply, by name, read without applying them."""
+    async with _server(config) as url:
+        pending = await pending_migrations(url, connect_timeout_ms=config.command_timeout_ms)
+    return [m.name for m in pending]

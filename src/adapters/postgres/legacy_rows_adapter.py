@@ -38,14 +38,20 @@ FROM unnest($1::text[], $2::text[], $3::uuid[], $4::bytea[], $5::text[], $6::tex
     AS u(tenant, user_id, id, attributes, tags, conversation_id)
 WHERE m.tenant = u.tenant AND m.user_id = u.user_id AND m.id = u.id AND m.attributes IS NULL
 """
-# Facts whose relation is a caller's own word, stored before migration 0111.
-_RELATIONS = """
-SELECT f.tenant, f.user_id, f.id, f.relation FROM facts AS f
-WHERE f.relation_sealed IS NULL AND f.relation <> ALL($5::text[])
-  AND f.relation NOT LIKE 'custom\\_%' AND (f.tenant, f.user_id, f.id) > ($2, $3, $4::uuid)
-ORDER BY f.tenant, f.user_id, f.id
-LIMIT $1
+# Facts whose relation is a caller's own word, stored before migration 0111 ($1: memlane's
+# own relation names).
+_OWN_WORDS = """
+FROM facts AS f
+WHERE f.relation_sealed IS NULL AND f.relation <> ALL($1::text[])
+  AND f.relation NOT LIKE 'custom\\_%'
 """
+_RELATIONS = f"""
+SELECT f.tenant, f.user_id, f.id, f.relation {_OWN_WORDS}
+  AND (f.tenant, f.user_id, f.id) > ($3, $4, $5::uuid)
+ORDER BY f.tenant, f.user_id, f.id
+LIMIT $2
+"""
+_COUNT_RELATIONS = f"SELECT count(*) {_OWN_WORDS}"
 _STORE_RELATIONS = """
 UPDATE facts AS f SET relation = u.token, relation_sealed = u.sealed
 FROM unnest($1::text[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::bytea[])
@@ -105,7 +111,7 @@ class PostgresLegacyRowsAdapter(LegacyRowsPort):
             self._pool
         ) as conn:
             records = await conn.fetch(
-                _RELATIONS, limit, *(after or _START), sorted(RELATION_TYPES)
+                _RELATIONS, sorted(RELATION_TYPES), limit, *(after or _START)
             )
         return [
             LegacyRelation(Owner(r["tenant"], r["user_id"]), r["id"], r["relation"])
@@ -129,3 +135,9 @@ class PostgresLegacyRowsAdapter(LegacyRowsPort):
             self._pool
         ) as conn:
             return int(await conn.fetchval(_COUNT))
+
+    async def count_legacy_relations(self) -> int:
+        async with storage_errors("counting fact relations"), connection_from(
+            self._pool
+        ) as conn:
+            return int(await conn.fetchval(_COUNT_RELATIONS, sorted(RELATION_TYPES)))

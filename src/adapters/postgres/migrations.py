@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib.resources import files
 
@@ -28,6 +30,7 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
     checksum    text NOT NULL
 )
 """
+HAS_LEDGER = "SELECT to_regclass('schema_migrations') IS NOT NULL"
 SELECT_APPLIED = "SELECT version, name, checksum FROM schema_migrations ORDER BY version"
 INSERT_APPLIED = "INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)"
 
@@ -78,17 +81,8 @@ async def apply_migrations(
     await connection.execute("SELECT pg_advisory_lock($1)", MIGRATION_LOCK_KEY)
     try:
         await connection.execute(CREATE_LEDGER)
-        applied = {r["version"]: r for r in await connection.fetch(SELECT_APPLIED)}
         done: list[Migration] = []
-        for migration in pending_source:
-            record = applied.get(migration.version)
-            if record is not None:
-                if record["checksum"] != migration.checksum:
-                    raise MigrationError(
-                        f"migration {migration.name} was changed after it was applied "
-                        f"(checksum differs from the database's); add a new migration instead"
-                    )
-                continue
+        for migration in _unapplied(pending_source, await connection.fetch(SELECT_APPLIED)):
             async with connection.transaction():
                 await connection.execute(migration.sql)
                 await connection.execute(
@@ -101,11 +95,45 @@ async def apply_migrations(
         await connection.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK_KEY)
 
 
-async def migrate(dsn: str, *, connect_timeout_ms: int = 10_000) -> list[Migration]:
-    """Connect, apply pending migrations, disconnect: run before the pool exists."""
-    async with storage_errors("connecting to migrate"):
-        connection = await asyncpg.connect(dsn, timeout=connect_timeout_ms / 1000)
+def _unapplied(
+    migrations: list[Migration], records: list[asyncpg.Record]
+) -> list[Migration]:
+    """The migrations the ledger's records lack; one changed since it was applied is refused."""
+    applied = {r["version"]: r for r in records}
+    for migration in migrations:
+        record = applied.get(migration.version)
+        if record is not None and record["checksum"] != migration.checksum:
+            raise MigrationError(
+                f"migration {migration.name} was changed after it was applied "
+                f"(checksum differs from the database's); add a new migration instead"
+            )
+    return [m for m in migrations if m.version not in applied]
+
+
+@asynccontextmanager
+async def _connection(dsn: str, timeout_ms: int, doing: str) -> AsyncIterator[asyncpg.Connection]:
+    """A plain connection (no pool: its init needs pgvector, which a migration creates)."""
+    async with storage_errors(f"connecting to {doing}"):
+        connection = await asyncpg.connect(dsn, timeout=timeout_ms / 1000)
     try:
-        return await apply_migrations(connection)
+        yield connection
     finally:
         await connection.close()
+
+
+async def pending_migrations(dsn: str, *, connect_timeout_ms: int = 10_000) -> list[Migration]:
+    """The migrations `migrate` would apply now, read without applying or creating anything
+    (`memlane upgrade --dry-run`)."""
+    async with (
+        _connection(dsn, connect_timeout_ms, "read the migrations") as connection,
+        storage_errors("reading the applied migrations"),
+    ):
+        has_ledger = await connection.fetchval(HAS_LEDGER)
+        records = await connection.fetch(SELECT_APPLIED) if has_ledger else []
+    return _unapplied(load_migrations(), records)
+
+
+async def migrate(dsn: str, *, connect_timeout_ms: int = 10_000) -> list[Migration]:
+    """Connect, apply pending migrations, disconnect: run before the pool exists."""
+    async with _connection(dsn, connect_timeout_ms, "migrate") as connection:
+        return await apply_migrations(connection)

@@ -29,12 +29,14 @@ COLUMNS = {
     kr.ENTITY_LABEL: _Column("memory_entities", "label"),
 }
 # A version-1 envelope starts with byte 1 (substring: get_byte fails on an empty value).
-_LEGACY = """
-SELECT tenant, user_id, id, {column} AS sealed FROM {table}
-WHERE substring({column} FROM 1 FOR 1) = '\\x01'::bytea {after}
+_IS_V1 = "substring({column} FROM 1 FOR 1) = '\\x01'::bytea"
+_LEGACY = f"""
+SELECT tenant, user_id, id, {{column}} AS sealed FROM {{table}}
+WHERE {_IS_V1} {{after}}
 ORDER BY tenant, user_id, id
 LIMIT $1
 """
+_COUNT = f"SELECT count(*) FROM {{table}} WHERE {_IS_V1}"
 _AFTER = "AND (tenant, user_id, id) > ($2, $3, $4::uuid)"
 _REPLACE = """
 UPDATE {table} AS t SET {column} = u.sealed
@@ -81,3 +83,8 @@ class PostgresSealedFieldsAdapter(SealedFieldsPort):
                 _REPLACE.format(table=spec.table, column=spec.column), *params
             )
         return int(status.rsplit(" ", 1)[1])
+
+    async def count_legacy(self, column: str) -> int:
+        spec = COLUMNS[column]
+        async with connection_from(self._pool, "counting sealed fields") as conn:
+            return int(await conn.fetchval(_COUNT.format(table=spec.table, column=spec.column)))

@@ -1,0 +1,149 @@
+"""`memlane upgrade`: an older installation's data brought up to date in one command, by the
+services of `memlane migrate`, `memlane seal-existing` and `memlane keys migrate`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+
+import click
+
+from memlane.cli.common import EXIT_ERROR, err, run_async
+from memlane.cli.progress import progress_bar, progress_option
+from memlane.domain.errors import MemlaneError
+
+AGAIN = "run `memlane upgrade` again"
+
+
+@click.command()
+@click.option("--dry-run", is_flag=True, help="Count what each step would touch; change nothing.")
+@click.option("--batch-rows", default=500, show_default=True, type=click.IntRange(1, 100_000))
+@progress_option
+@run_async
+async def upgrade(dry_run: bool, batch_rows: int, show_progress: bool | None) -> None:
+    """Bring the data of an older memlane up to date, in order: apply the schema migrations;
+    seal the tags, metadata, conversation ids and fact relations stored in plaintext
+    (`seal-existing`); re-seal version-1 ciphertexts under their owners' data keys
+    (`keys migrate`). Each step works in committed batches: safe to stop and run again, and
+    the service may keep running. Prints one line per step; a second run finds nothing.
+    Exits 1 when something is left (ciphertexts that do not decrypt: see `memlane verify`)."""
+    if dry_run:
+        await _report_pending()
+        return
+    await _migrate()
+    left = await _seal(batch_rows, show_progress)
+    unreadable = await _reseal(batch_rows, show_progress)
+    if unreadable:
+        err.print(
+            f"[red]upgrade:[/] {unreadable} ciphertexts do not decrypt and were left as they "
+            "are (version 1): `memlane verify` lists them, `memlane verify --quarantine` moves "
+            f"the damaged memories aside; then {AGAIN}"
+        )
+    if left:
+        err.print(
+            f"[red]upgrade:[/] {left} memories were stored unsealed meanwhile, by a process of "
+            f"an older memlane: restart it on this version, then {AGAIN}"
+        )
+    if unreadable or left:
+        raise SystemExit(EXIT_ERROR)
+    click.echo("upgrade: up to date")
+
+
+@contextmanager
+def _step(name: str) -> Iterator[None]:
+    """A step that fails says which one, before the usual error line and exit code."""
+    try:
+        yield
+    except MemlaneError:
+        err.print(f"[red]upgrade:[/] {name} did not finish (the steps before it did); {AGAIN} "
+                  "to resume")
+        raise
+
+
+async def _migrate() -> None:
+    from memlane.composition.openers import open_database
+
+    with _step("migrate"):
+        async with open_database() as database:
+            applied = database.applied_migrations
+    click.echo(f"migrate: {len(applied)} migrations applied"
+               + (f" ({', '.join(applied)})" if applied else ""))
+
+
+async def _seal(batch_rows: int, show_progress: bool | None) -> int:
+    """Plaintext first: it is readable without any key, a version-1 ciphertext is not. The
+    rows are sealed under their owners' data keys (version 2), so they add no work to the
+    re-sealing step. Returns the memories still unsealed."""
+    from memlane.composition.openers import open_legacy_sealer
+
+    with _step("seal-existing"):
+        async with open_legacy_sealer() as sealer:
+            pending = await sealer.pending()
+            with progress_bar("seal-existing", show_progress, pending.memories) as bar:
+                report = await sealer.seal_existing(batch_rows=batch_rows, progress=bar.update)
+    click.echo(
+        f"seal-existing: {report.sealed + report.quarantined_sealed} memories sealed "
+        f"({report.quarantined_sealed} of them quarantined), {report.relations_sealed} fact "
+        "relations sealed"
+    )
+    return report.remaining
+
+
+async def _reseal(batch_rows: int, show_progress: bool | None) -> int:
+    """Last, as the one step that can find damage: it holds up nothing else. Returns how
+    many ciphertexts did not open."""
+    from memlane.composition.openers import open_key_migration
+
+    with _step("keys migrate"):
+        async with open_key_migration() as migration:
+            pending = await migration.pending()
+            done: dict[str, int] = {}
+            with progress_bar("keys migrate", show_progress, sum(pending.values())) as bar:
+
+                def advance(column: str, count: int) -> None:
+                    done[column] = count
+                    bar.update(sum(done.values()))
+
+                report = await migration.run(batch=batch_rows, progress=advance)
+    if not pending:  # no columns at all: encryption is off
+        click.echo("keys migrate: encryption is off, nothing to re-seal")
+    else:
+        click.echo(f"keys migrate: {report.total} ciphertexts re-sealed under data keys"
+                   f"{_by_column(report.resealed)}, {report.unreadable} unreadable")
+    return report.unreadable
+
+
+async def _report_pending() -> None:
+    """Counts only: no migration is applied and no row written. The data steps are counted
+    on the current schema, so only once no migration is pending."""
+    from memlane.composition.openers import (
+        open_key_migration,
+        open_legacy_sealer,
+        pending_migrations,
+    )
+
+    migrations = await pending_migrations()
+    click.echo(f"migrate: {len(migrations)} migrations pending"
+               + (f" ({', '.join(migrations)})" if migrations else ""))
+    if migrations:
+        for step in ("seal-existing", "keys migrate"):
+            click.echo(f"{step}: counted once the migrations are applied "
+                       "(`memlane migrate`, or any memlane start)")
+        return
+    async with open_legacy_sealer() as sealer:
+        seal = await sealer.pending()
+    async with open_key_migration() as migration:
+        keys = await migration.pending()
+    click.echo(f"seal-existing: {seal.memories} memories and {seal.relations} fact relations "
+               "to seal")
+    if not keys:
+        click.echo("keys migrate: encryption is off, nothing to re-seal")
+    else:
+        click.echo(f"keys migrate: {sum(keys.values())} version-1 ciphertexts to re-seal"
+                   f"{_by_column(keys)}")
+
+
+def _by_column(counts: Mapping[str, int]) -> str:
+    """` (memory_content 3, memory_summary 3)`: the columns with something in them."""
+    found = [f"{column} {count}" for column, count in counts.items() if count]
+    return f" ({', '.join(found)})" if found else ""
