@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.facts import Fact, FactType
 from memlane.domain.model import Owner, StoredMemory
+from memlane.domain.topic_index import TopicEntry, head
 from memlane.domain.topics import (
     OpenQuestion,
     TopicNotFound,
@@ -17,7 +18,6 @@ from memlane.domain.topics import (
     TopicTurn,
     open_questions,
     split_speakers,
-    summarise,
     topic_key,
     topic_label,
     topics_of,
@@ -59,11 +59,14 @@ class TopicService:
         self._sealer = sealer
         self._clock = clock
 
-    async def _carrying(self, owner: Owner) -> list[tuple[StoredMemory, tuple[str, ...]]]:
-        """Every memory with its topics, newest first. Tags and titles are sealed, so this
-        reads the owner's rows once and opens only their attributes (off the event loop);
-        a row whose attributes do not open is left out, warned and counted."""
-        rows = await self._topics.memories(owner)
+    def _tokens(self, owner: Owner, topics: Sequence[str]) -> tuple[str, ...]:
+        return self._sealer.attributes.topic_tokens(owner, topics)
+
+    async def _opened(
+        self, rows: Sequence[StoredMemory]
+    ) -> list[tuple[StoredMemory, tuple[str, ...]]]:
+        """Rows with their topics, their attributes opened off the event loop; a row whose
+        attributes do not open is left out, warned and counted."""
         return await asyncio.to_thread(self._with_topics, rows)
 
     def _with_topics(
@@ -85,22 +88,65 @@ class TopicService:
     async def listing(
         self, owner: Owner, limit: int = DEFAULT_TOPICS
     ) -> tuple[list[TopicSummary], bool]:
-        """`topics`, and whether the owner has more topics than `limit`."""
+        """`topics`, and whether the owner has more topics than `limit`. The store counts
+        the topic tokens; only the newest memory of each topic listed is opened (its
+        spelling is the label), and the rows stored before tokens were kept."""
         if not 1 <= limit <= MAX_TOPICS:
             raise InvalidMemory(f"limit must be between 1 and {MAX_TOPICS}")
-        found = summarise([(topics, row.created_at) for row, topics in await self._carrying(owner)])
-        return found[:limit], len(found) > limit
+        entries = {t.token: TopicEntry.of(t) for t in await self._topics.tallies(owner)}
+        for row, topics in await self._opened(await self._topics.untokened(owner)):
+            for topic, token in zip(topics, map(self._token_of(owner), topics), strict=True):
+                entries.setdefault(token, TopicEntry.new(token)).add(
+                    topic, row.created_at, row.id)
+        while missing := [e for e in head(entries.values(), limit) if e.label is None]:
+            await self._label(owner, missing, entries)
+        found = sorted(
+            (TopicSummary(e.label, e.count, e.last_activity)
+             for e in head(entries.values(), limit) if e.label is not None),
+            key=lambda s: (-s.last_activity.timestamp(), topic_key(s.topic)),
+        )
+        return found[:limit], len(entries) > limit
+
+    def _token_of(self, owner: Owner) -> Callable[[str], str]:
+        return lambda topic: self._tokens(owner, [topic])[0]
+
+    async def _label(
+        self, owner: Owner, missing: Sequence[TopicEntry], entries: dict[str, TopicEntry]
+    ) -> None:
+        """Name these topics after their newest memories, opened in one read. A topic whose
+        newest does not open (or is gone) is counted again from its readable memories, as
+        the full pass would count it, or dropped when none is left."""
+        newest = await self._opened(await self._topics.memories(
+            owner, list({e.newest[1] for e in missing})))
+        spelt = {(row.id, token): topic for row, topics in newest
+                 for topic, token in zip(topics, map(self._token_of(owner), topics), strict=True)}
+        for entry in missing:
+            entry.label = spelt.get((entry.newest[1], entry.token))
+            if entry.label is None:
+                await self._recount(owner, entry.token, entries)
+
+    async def _recount(self, owner: Owner, token: str, entries: dict[str, TopicEntry]) -> None:
+        """One topic counted from its readable memories (those without tokens included)."""
+        del entries[token]
+        for row, topics in await self._opened(await self._topics.carrying(owner, token)):
+            for topic in topics:
+                if self._tokens(owner, [topic])[0] == token:
+                    entries.setdefault(token, TopicEntry.new(token)).add(
+                        topic, row.created_at, row.id)
 
     @keyed
     async def topic(self, owner: Owner, name: str) -> TopicView:
-        """One topic (case-blind); TopicNotFound when no memory carries it. Only that topic's
-        memories have their content decrypted."""
+        """One topic (case-blind); TopicNotFound when no memory carries it. Only the memories
+        holding its token (and any stored before tokens were kept) are read and opened."""
         wanted = topic_key(name)
+        if not wanted:
+            raise TopicNotFound(name)
+        rows = await self._topics.carrying(owner, self._tokens(owner, [wanted])[0])
         carrying = [
-            (row, topics) for row, topics in await self._carrying(owner)
+            (row, topics) for row, topics in await self._opened(rows)
             if wanted in {topic_key(t) for t in topics}
         ]
-        if not wanted or not carrying:
+        if not carrying:
             raise TopicNotFound(name)
         rows = [row for row, _ in carrying]
         # Opening every memory and matching questions to later statements is CPU work that
