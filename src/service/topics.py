@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -59,24 +59,26 @@ class TopicService:
         self._sealer = sealer
         self._clock = clock
 
-    def _tokens(self, owner: Owner, topics: Sequence[str]) -> tuple[str, ...]:
-        return self._sealer.attributes.topic_tokens(owner, topics)
+    def _token(self, owner: Owner, topic: str) -> str:
+        return self._sealer.attributes.topic_tokens(owner, [topic])[0]
 
     async def _opened(
-        self, rows: Sequence[StoredMemory]
-    ) -> list[tuple[StoredMemory, tuple[str, ...]]]:
-        """Rows with their topics, their attributes opened off the event loop; a row whose
-        attributes do not open is left out, warned and counted."""
-        return await asyncio.to_thread(self._with_topics, rows)
+        self, rows: Sequence[StoredMemory], owner: Owner | None = None
+    ) -> list[tuple[StoredMemory, tuple[str, ...], tuple[str, ...]]]:
+        """Rows with their topics (and, given the owner, each topic's token), worked out off
+        the event loop; a row whose attributes do not open is left out, warned and counted."""
+        return await asyncio.to_thread(self._with_topics, rows, owner)
 
     def _with_topics(
-        self, rows: Sequence[StoredMemory]
-    ) -> list[tuple[StoredMemory, tuple[str, ...]]]:
+        self, rows: Sequence[StoredMemory], owner: Owner | None
+    ) -> list[tuple[StoredMemory, tuple[str, ...], tuple[str, ...]]]:
         found = []
         for row in rows:
             attributes = self._sealer.readable_attributes(row)
             if attributes is not None:
-                found.append((row, topics_of(attributes.tags, attributes.metadata)))
+                topics = topics_of(attributes.tags, attributes.metadata)
+                tokens = () if owner is None else tuple(self._token(owner, t) for t in topics)
+                found.append((row, topics, tokens))
         return found
 
     async def topics(self, owner: Owner, limit: int = DEFAULT_TOPICS) -> list[TopicSummary]:
@@ -94,8 +96,8 @@ class TopicService:
         if not 1 <= limit <= MAX_TOPICS:
             raise InvalidMemory(f"limit must be between 1 and {MAX_TOPICS}")
         entries = {t.token: TopicEntry.of(t) for t in await self._topics.tallies(owner)}
-        for row, topics in await self._opened(await self._topics.untokened(owner)):
-            for topic, token in zip(topics, map(self._token_of(owner), topics), strict=True):
+        for row, topics, tokens in await self._opened(await self._topics.untokened(owner), owner):
+            for topic, token in zip(topics, tokens, strict=True):
                 entries.setdefault(token, TopicEntry.new(token)).add(
                     topic, row.created_at, row.id)
         while missing := [e for e in head(entries.values(), limit) if e.label is None]:
@@ -107,19 +109,15 @@ class TopicService:
         )
         return found[:limit], len(entries) > limit
 
-    def _token_of(self, owner: Owner) -> Callable[[str], str]:
-        return lambda topic: self._tokens(owner, [topic])[0]
-
     async def _label(
         self, owner: Owner, missing: Sequence[TopicEntry], entries: dict[str, TopicEntry]
     ) -> None:
         """Name these topics after their newest memories, opened in one read. A topic whose
         newest does not open (or is gone) is counted again from its readable memories, as
         the full pass would count it, or dropped when none is left."""
-        newest = await self._opened(await self._topics.memories(
-            owner, list({e.newest[1] for e in missing})))
-        spelt = {(row.id, token): topic for row, topics in newest
-                 for topic, token in zip(topics, map(self._token_of(owner), topics), strict=True)}
+        rows = await self._topics.memories(owner, list({e.newest[1] for e in missing}))
+        spelt = {(row.id, token): topic for row, topics, tokens in await self._opened(rows, owner)
+                 for topic, token in zip(topics, tokens, strict=True)}
         for entry in missing:
             entry.label = spelt.get((entry.newest[1], entry.token))
             if entry.label is None:
@@ -128,11 +126,11 @@ class TopicService:
     async def _recount(self, owner: Owner, token: str, entries: dict[str, TopicEntry]) -> None:
         """One topic counted from its readable memories (those without tokens included)."""
         del entries[token]
-        for row, topics in await self._opened(await self._topics.carrying(owner, token)):
-            for topic in topics:
-                if self._tokens(owner, [topic])[0] == token:
-                    entries.setdefault(token, TopicEntry.new(token)).add(
-                        topic, row.created_at, row.id)
+        rows = await self._topics.carrying(owner, token)
+        for row, topics, tokens in await self._opened(rows, owner):
+            for topic in (t for t, held in zip(topics, tokens, strict=True) if held == token):
+                entries.setdefault(token, TopicEntry.new(token)).add(
+                    topic, row.created_at, row.id)
 
     @keyed
     async def topic(self, owner: Owner, name: str) -> TopicView:
@@ -141,9 +139,9 @@ class TopicService:
         wanted = topic_key(name)
         if not wanted:
             raise TopicNotFound(name)
-        rows = await self._topics.carrying(owner, self._tokens(owner, [wanted])[0])
+        rows = await self._topics.carrying(owner, self._token(owner, wanted))
         carrying = [
-            (row, topics) for row, topics in await self._opened(rows)
+            (row, topics) for row, topics, _ in await self._opened(rows)
             if wanted in {topic_key(t) for t in topics}
         ]
         if not carrying:
