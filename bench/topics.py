@@ -5,10 +5,11 @@
 Loads U users of N memories each (sealed by the real Sealer: XChaCha20-Poly1305, blinded
 index terms), tagged from a Zipf-distributed vocabulary of 60 topics (1-3 tags each; one
 memory in ten carries an imported chat's title; tags, titles and the rest of the attributes
-sealed, tags stored as blind tokens, as the service writes them), bulk-copied into the
-production schema of a private embedded PostgreSQL. Then, for one user, times the topic
-list and three single topics (the most common, a middling and a rare one) over R rounds, and
-prints one JSON object: medians and p95 in ms, and how many memories each topic holds.
+sealed, tags and topic keys stored as blind tokens, as the service writes them),
+bulk-copied into the production schema of a private embedded PostgreSQL. Then, for one
+user, times the topic list and three single topics (the most common, a middling and a rare
+one) over R rounds, and prints one JSON object: medians and p95 in ms, and how many
+memories each topic holds.
 """
 
 from __future__ import annotations
@@ -45,13 +46,13 @@ STAGE = """
 CREATE UNLOGGED TABLE bench_topics_stage (
     tenant text, user_id text, id uuid, memory_type text, content bytea, summary bytea,
     tags text[], attributes bytea, keywords text[], created_at timestamptz, importance float8,
-    base_importance float8, access_count int, accessed_at timestamptz)
+    base_importance float8, access_count int, accessed_at timestamptz, topic_tokens text[])
 """
 MOVE = [
     """INSERT INTO memories (tenant, user_id, id, memory_type, content, summary, tags,
-           metadata, attributes, pinned, keywords, created_at, updated_at)
+           metadata, attributes, pinned, keywords, created_at, updated_at, topic_tokens)
        SELECT tenant, user_id, id, memory_type, content, summary, tags, '{}', attributes, false,
-              memlane_terms_tsvector(keywords), created_at, created_at
+              memlane_terms_tsvector(keywords), created_at, created_at, topic_tokens
        FROM bench_topics_stage""",
     """INSERT INTO memory_heat (tenant, user_id, id, memory_type, pinned, importance,
            base_importance, access_count, accessed_at)
@@ -87,6 +88,7 @@ def rows(sealer: Sealer, owner: Owner, count: int, seed: int) -> list[tuple[obje
             owner.tenant, owner.user_id, stored.id, memory.memory_type.value, stored.content,
             stored.summary, list(stored.tags), stored.attributes, list(stored.keywords), created,
             heat.base_importance, heat.base_importance, heat.access_count, heat.accessed_at,
+            list(stored.topic_tokens or ()),
         ))
     return found
 

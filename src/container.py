@@ -25,6 +25,7 @@ from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
 from memlane.adapters.postgres.legacy_rows_adapter import PostgresLegacyRowsAdapter
 from memlane.adapters.postgres.sealed_fields import PostgresSealedFieldsAdapter
+from memlane.adapters.postgres.topic_index_adapter import PostgresTopicIndexAdapter
 from memlane.composition import resources
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.fact_extraction import FallbackListener
@@ -38,6 +39,7 @@ from memlane.service.knowledge_graph import KnowledgeGraphService
 from memlane.service.legacy_sealing import LegacySealer
 from memlane.service.memory_service import MemoryService
 from memlane.service.sealing import OnUnreadable
+from memlane.service.topic_indexing import TopicIndexer
 from memlane.service.worker import DecayWorker
 from memlane.settings import Settings, load_settings
 
@@ -122,6 +124,10 @@ class Container(containers.DeclarativeContainer):
     # `memlane seal-existing`: attributes stored in plaintext before migration 0110, sealed
     legacy_sealer = providers.Singleton(
         LegacySealer, providers.Singleton(PostgresLegacyRowsAdapter, pool), encryption, keyring
+    )
+    # `memlane upgrade`: topic tokens for memories stored before migration 0150
+    topic_indexer = providers.Singleton(
+        TopicIndexer, providers.Singleton(PostgresTopicIndexAdapter, pool), encryption, keyring
     )
     # The reference MCP memory server's knowledge graph, on the memories and edges above.
     knowledge_graph = providers.Singleton(KnowledgeGraphService, service, encryption, graph)

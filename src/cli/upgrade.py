@@ -1,5 +1,6 @@
 """`memlane upgrade`: an older installation's data brought up to date in one command, by the
-services of `memlane migrate`, `memlane seal-existing` and `memlane keys migrate`."""
+services of `memlane migrate`, `memlane seal-existing`, the topic index's backfill and
+`memlane keys migrate`."""
 
 from __future__ import annotations
 
@@ -23,15 +24,17 @@ AGAIN = "run `memlane upgrade` again"
 async def upgrade(dry_run: bool, batch_rows: int, show_progress: bool | None) -> None:
     """Bring the data of an older memlane up to date, in order: apply the schema migrations;
     seal the tags, metadata, conversation ids and fact relations stored in plaintext
-    (`seal-existing`); re-seal version-1 ciphertexts under their owners' data keys
-    (`keys migrate`). Each step works in committed batches: safe to stop and run again, and
-    the service may keep running. Prints one line per step; a second run finds nothing.
-    Exits 1 when something is left (ciphertexts that do not decrypt: see `memlane verify`)."""
+    (`seal-existing`); fill the topic index of memories stored before it (`topic-index`);
+    re-seal version-1 ciphertexts under their owners' data keys (`keys migrate`). Each step
+    works in committed batches: safe to stop and run again, and the service may keep running.
+    Prints one line per step; a second run finds nothing. Exits 1 when something is left
+    (ciphertexts that do not decrypt: see `memlane verify`)."""
     if dry_run:
         await _report_pending()
         return
     await _migrate()
     left = await _seal(batch_rows, show_progress)
+    await _index_topics(batch_rows, show_progress)
     unreadable = await _reseal(batch_rows, show_progress)
     if unreadable:
         err.print(
@@ -89,6 +92,21 @@ async def _seal(batch_rows: int, show_progress: bool | None) -> int:
     return report.remaining
 
 
+async def _index_topics(batch_rows: int, show_progress: bool | None) -> None:
+    """After sealing (it opens the attributes either way): the memories stored before topic
+    tokens were kept get theirs; until then the topic reads open them the old way."""
+    from memlane.composition.openers import open_topic_indexer
+
+    with _step("topic-index"):
+        async with open_topic_indexer() as indexer:
+            pending = await indexer.pending()
+            with progress_bar("topic-index", show_progress, pending) as bar:
+                report = await indexer.fill(batch_rows=batch_rows, progress=bar.update)
+    click.echo(f"topic-index: {report.filled} memories indexed by topic"
+               + (f", {report.unreadable} unreadable (left out of topics, as before)"
+                  if report.unreadable else ""))
+
+
 async def _reseal(batch_rows: int, show_progress: bool | None) -> int:
     """Last, as the one step that can find damage: it holds up nothing else. Returns how
     many ciphertexts did not open."""
@@ -119,6 +137,7 @@ async def _report_pending() -> None:
     from memlane.composition.openers import (
         open_key_migration,
         open_legacy_sealer,
+        open_topic_indexer,
         pending_migrations,
     )
 
@@ -126,16 +145,19 @@ async def _report_pending() -> None:
     click.echo(f"migrate: {len(migrations)} migrations pending"
                + (f" ({', '.join(migrations)})" if migrations else ""))
     if migrations:
-        for step in ("seal-existing", "keys migrate"):
+        for step in ("seal-existing", "topic-index", "keys migrate"):
             click.echo(f"{step}: counted once the migrations are applied "
                        "(`memlane migrate`, or any memlane start)")
         return
     async with open_legacy_sealer() as sealer:
         seal = await sealer.pending()
+    async with open_topic_indexer() as indexer:
+        untokened = await indexer.pending()
     async with open_key_migration() as migration:
         keys = await migration.pending()
     click.echo(f"seal-existing: {seal.memories} memories and {seal.relations} fact relations "
                "to seal")
+    click.echo(f"topic-index: {untokened} memories to index by topic")
     if not keys:
         click.echo("keys migrate: encryption is off, nothing to re-seal")
     else:

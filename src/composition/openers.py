@@ -26,6 +26,7 @@ from memlane.service.key_rotation import MasterRotation
 from memlane.service.keyring import KeyringService
 from memlane.service.keys import KeyService
 from memlane.service.legacy_sealing import LegacySealer
+from memlane.service.topic_indexing import TopicIndexer
 from memlane.service.verification import Verifier
 from memlane.settings import Settings, load_settings
 
@@ -66,6 +67,16 @@ async def open_legacy_sealer(settings: Settings | None = None) -> AsyncIterator[
     container = Container(settings=settings or load_settings())
     try:
         yield await container.legacy_sealer()  # type: ignore[misc]
+    finally:
+        await container.shutdown_resources()  # type: ignore[misc]
+
+
+@asynccontextmanager
+async def open_topic_indexer(settings: Settings | None = None) -> AsyncIterator[TopicIndexer]:
+    """Filling the topic tokens of memories stored before migration 0150, no model."""
+    container = Container(settings=settings or load_settings())
+    try:
+        yield await container.topic_indexer()  # type: ignore[misc]
     finally:
         await container.shutdown_resources()  # type: ignore[misc]
 

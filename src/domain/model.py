@@ -115,6 +115,9 @@ class StoredMemory:
     # `conversation_id` then hold keyed blind tokens and `metadata` is empty. None marks a
     # row stored before they were sealed (plaintext columns, until `memlane seal-existing`).
     attributes: bytes | None = None
+    # Blind tokens of the memory's topic keys (its tags and chat title, case-blind), so one
+    # topic reads through an index; None marks a row stored before they were kept.
+    topic_tokens: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

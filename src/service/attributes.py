@@ -11,6 +11,7 @@ from uuid import UUID
 
 from memlane.domain.errors import DecryptionFailed
 from memlane.domain.model import MemoryFilter, Owner, StoredMemory
+from memlane.domain.topics import topic_key, topics_of
 from memlane.ports.encryption import EncryptionPort, FieldBinding
 
 ATTRIBUTES = "attributes"
@@ -18,6 +19,9 @@ ATTRIBUTES = "attributes"
 # subject of the same text give unrelated tokens, so one cannot be matched against another.
 _TAG = "tag\x1f"
 _CONVERSATION = "conversation\x1f"
+# A topic token also hashes the user id (length-prefixed, so no two owners' texts meet): it
+# names one owner's topic, so the GIN index selects one owner's rows on its own.
+_TOPIC = "topic\x1f"
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +40,7 @@ class SealedAttributes:
     sealed: bytes
     tag_tokens: tuple[str, ...]
     conversation_token: str | None
+    topic_tokens: tuple[str, ...] = ()
 
 
 class AttributeSealer:
@@ -55,6 +60,12 @@ class AttributeSealer:
         if conversation_id is None or not self._encryption.enabled:
             return conversation_id
         return self._encryption.blind_terms(tenant, [_CONVERSATION + conversation_id])[0]
+
+    def topic_tokens(self, owner: Owner, topics: Sequence[str]) -> tuple[str, ...]:
+        """The blind tokens of topics' keys (case-blind), each once, in a stable order."""
+        keys = sorted({topic_key(t) for t in topics} - {""})
+        user = f"{len(owner.user_id)}:{owner.user_id}\x1f"
+        return tuple(self._encryption.blind_terms(owner.tenant, [_TOPIC + user + k for k in keys]))
 
     def index_filter(self, tenant: str, filters: MemoryFilter) -> MemoryFilter:
         """A list filter as the store compares it: tag and conversation id as tokens."""
@@ -76,6 +87,7 @@ class AttributeSealer:
             sealed=self._encryption.seal(document, _binding(owner, memory_id)),
             tag_tokens=self.tag_tokens(owner.tenant, attributes.tags),
             conversation_token=self.conversation_token(owner.tenant, attributes.conversation_id),
+            topic_tokens=self.topic_tokens(owner, topics_of(attributes.tags, attributes.metadata)),
         )
 
     def open(self, stored: StoredMemory) -> Attributes:

@@ -123,6 +123,7 @@ class Sealer:
             tags=attributes.tag_tokens,
             metadata={},
             attributes=attributes.sealed,
+            topic_tokens=attributes.topic_tokens,
             pinned=memory.pinned,
             embedding=embedding,
             embedding_model=memory.embedding_model if embedding is not None else None,

@@ -10,6 +10,7 @@ from datetime import datetime
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.facts import Fact, FactType
 from memlane.domain.model import Owner, StoredMemory
+from memlane.domain.topic_index import TopicEntry, head
 from memlane.domain.topics import (
     OpenQuestion,
     TopicNotFound,
@@ -17,7 +18,6 @@ from memlane.domain.topics import (
     TopicTurn,
     open_questions,
     split_speakers,
-    summarise,
     topic_key,
     topic_label,
     topics_of,
@@ -59,21 +59,26 @@ class TopicService:
         self._sealer = sealer
         self._clock = clock
 
-    async def _carrying(self, owner: Owner) -> list[tuple[StoredMemory, tuple[str, ...]]]:
-        """Every memory with its topics, newest first. Tags and titles are sealed, so this
-        reads the owner's rows once and opens only their attributes (off the event loop);
-        a row whose attributes do not open is left out, warned and counted."""
-        rows = await self._topics.memories(owner)
-        return await asyncio.to_thread(self._with_topics, rows)
+    def _token(self, owner: Owner, topic: str) -> str:
+        return self._sealer.attributes.topic_tokens(owner, [topic])[0]
+
+    async def _opened(
+        self, rows: Sequence[StoredMemory], owner: Owner | None = None
+    ) -> list[tuple[StoredMemory, tuple[str, ...], tuple[str, ...]]]:
+        """Rows with their topics (and, given the owner, each topic's token), worked out off
+        the event loop; a row whose attributes do not open is left out, warned and counted."""
+        return await asyncio.to_thread(self._with_topics, rows, owner)
 
     def _with_topics(
-        self, rows: Sequence[StoredMemory]
-    ) -> list[tuple[StoredMemory, tuple[str, ...]]]:
+        self, rows: Sequence[StoredMemory], owner: Owner | None
+    ) -> list[tuple[StoredMemory, tuple[str, ...], tuple[str, ...]]]:
         found = []
         for row in rows:
             attributes = self._sealer.readable_attributes(row)
             if attributes is not None:
-                found.append((row, topics_of(attributes.tags, attributes.metadata)))
+                topics = topics_of(attributes.tags, attributes.metadata)
+                tokens = () if owner is None else tuple(self._token(owner, t) for t in topics)
+                found.append((row, topics, tokens))
         return found
 
     async def topics(self, owner: Owner, limit: int = DEFAULT_TOPICS) -> list[TopicSummary]:
@@ -85,22 +90,61 @@ class TopicService:
     async def listing(
         self, owner: Owner, limit: int = DEFAULT_TOPICS
     ) -> tuple[list[TopicSummary], bool]:
-        """`topics`, and whether the owner has more topics than `limit`."""
+        """`topics`, and whether the owner has more topics than `limit`. The store counts
+        the topic tokens; only the newest memory of each topic listed is opened (its
+        spelling is the label), and the rows stored before tokens were kept."""
         if not 1 <= limit <= MAX_TOPICS:
             raise InvalidMemory(f"limit must be between 1 and {MAX_TOPICS}")
-        found = summarise([(topics, row.created_at) for row, topics in await self._carrying(owner)])
-        return found[:limit], len(found) > limit
+        entries = {t.token: TopicEntry.of(t) for t in await self._topics.tallies(owner)}
+        for row, topics, tokens in await self._opened(await self._topics.untokened(owner), owner):
+            for topic, token in zip(topics, tokens, strict=True):
+                entries.setdefault(token, TopicEntry.new(token)).add(
+                    topic, row.created_at, row.id)
+        while missing := [e for e in head(entries.values(), limit) if e.label is None]:
+            await self._label(owner, missing, entries)
+        found = sorted(
+            (TopicSummary(e.label, e.count, e.last_activity)
+             for e in head(entries.values(), limit) if e.label is not None),
+            key=lambda s: (-s.last_activity.timestamp(), topic_key(s.topic)),
+        )
+        return found[:limit], len(entries) > limit
+
+    async def _label(
+        self, owner: Owner, missing: Sequence[TopicEntry], entries: dict[str, TopicEntry]
+    ) -> None:
+        """Name these topics after their newest memories, opened in one read. A topic whose
+        newest does not open (or is gone) is counted again from its readable memories, as
+        the full pass would count it, or dropped when none is left."""
+        rows = await self._topics.memories(owner, list({e.newest[1] for e in missing}))
+        spelt = {(row.id, token): topic for row, topics, tokens in await self._opened(rows, owner)
+                 for topic, token in zip(topics, tokens, strict=True)}
+        for entry in missing:
+            entry.label = spelt.get((entry.newest[1], entry.token))
+            if entry.label is None:
+                await self._recount(owner, entry.token, entries)
+
+    async def _recount(self, owner: Owner, token: str, entries: dict[str, TopicEntry]) -> None:
+        """One topic counted from its readable memories (those without tokens included)."""
+        del entries[token]
+        rows = await self._topics.carrying(owner, token)
+        for row, topics, tokens in await self._opened(rows, owner):
+            for topic in (t for t, held in zip(topics, tokens, strict=True) if held == token):
+                entries.setdefault(token, TopicEntry.new(token)).add(
+                    topic, row.created_at, row.id)
 
     @keyed
     async def topic(self, owner: Owner, name: str) -> TopicView:
-        """One topic (case-blind); TopicNotFound when no memory carries it. Only that topic's
-        memories have their content decrypted."""
+        """One topic (case-blind); TopicNotFound when no memory carries it. Only the memories
+        holding its token (and any stored before tokens were kept) are read and opened."""
         wanted = topic_key(name)
+        if not wanted:
+            raise TopicNotFound(name)
+        rows = await self._topics.carrying(owner, self._token(owner, wanted))
         carrying = [
-            (row, topics) for row, topics in await self._carrying(owner)
+            (row, topics) for row, topics, _ in await self._opened(rows)
             if wanted in {topic_key(t) for t in topics}
         ]
-        if not wanted or not carrying:
+        if not carrying:
             raise TopicNotFound(name)
         rows = [row for row, _ in carrying]
         # Opening every memory and matching questions to later statements is CPU work that

@@ -51,6 +51,7 @@ def stored(
     conversation_id: str | None = None,
     pinned: bool = False,
     text: str = "memory",
+    topic_tokens: tuple[str, ...] | None = None,
 ) -> StoredMemory:
     """A StoredMemory with sensible defaults; heat defaults to (importance, 0, created_at)."""
     return StoredMemory(
@@ -70,6 +71,7 @@ def stored(
         embedding=embedding,
         embedding_model=embedding_model if embedding is None else (embedding_model or "test-model"),
         keywords=keywords,
+        topic_tokens=topic_tokens,
     )
 
 

@@ -21,6 +21,7 @@ from tests.contract.port_candidates_contract import PortCandidatesContract
 from tests.contract.port_maintenance_contract import PortMaintenanceContract
 from tests.contract.port_neighbours_contract import PortNeighboursContract
 from tests.contract.port_queries_contract import PortQueriesContract
+from tests.contract.port_topics_contract import PortTopicsContract
 
 
 def assert_same_row(got: StoredMemory | None, want: StoredMemory) -> None:
@@ -51,7 +52,8 @@ def assert_same_row(got: StoredMemory | None, want: StoredMemory) -> None:
 
 
 class MemoryPortsContract(
-    PortQueriesContract, PortMaintenanceContract, PortNeighboursContract, PortCandidatesContract
+    PortQueriesContract, PortMaintenanceContract, PortNeighboursContract, PortCandidatesContract,
+    PortTopicsContract,
 ):
     """Round trips, ownership isolation, update/replace and delete semantics (+ the mixins)."""
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
 from uuid import UUID
 
 import pytest
@@ -180,18 +179,3 @@ class PortQueriesContract:
         fetched = await ports.store.get_many(owner, [dense[0].id, lexical[0].id])
         assert [bytes(m.content) for m in fetched] == [row.content]
         assert [tuple(m.keywords) for m in fetched] == [("h-kiwi",)]
-
-    async def test_topic_rows_are_the_owners_memories_newest_first_without_terms_or_vector(
-        self, ports: MemoryPorts, owner: Owner, other_user: Owner, dimension: int
-    ) -> None:
-        assert ports.topics is not None
-        older = stored(owner, tags=("Garden",), created_at=T0, keywords=("k1",),
-                       embedding=axis(dimension, 0))
-        newer = stored(owner, tags=("GARDEN",), created_at=T0 + timedelta(minutes=5))
-        theirs = stored(other_user, tags=("garden",), created_at=T0 + timedelta(minutes=9))
-        await insert(ports.store, older, newer, theirs)
-        found = await ports.topics.memories(owner)
-        assert [r.id for r in found] == [newer.id, older.id]
-        assert all(r.embedding is None and tuple(r.keywords) == () for r in found)
-        assert bytes(found[1].content) == older.content
-        assert await ports.topics.memories(Owner(owner.tenant, "nobody")) == []

@@ -47,14 +47,21 @@ VERSION_1 = """
 SELECT (SELECT count(*) FROM memories WHERE get_byte(content, 0) = 1 OR get_byte(summary, 0) = 1)
      + (SELECT count(*) FROM facts WHERE get_byte(subject, 0) = 1 OR get_byte(object, 0) = 1)
 """
+# Every memory holds one topic token, of its one tag; none is left without tokens.
+TOPIC_TOKENS = """
+SELECT count(*) FILTER (WHERE cardinality(topic_tokens) = 1)
+     - count(*) FILTER (WHERE topic_tokens IS NULL) FROM memories
+"""
 LEGACY_COUNTS = (
     "seal-existing: 3 memories and 1 fact relations to seal",
+    "topic-index: 3 memories to index by topic",
     "keys migrate: 8 version-1 ciphertexts to re-seal (memory_content 3, memory_summary 3, "
     "fact_subject 1, fact_object 1)",
 )
 NOTHING_PENDING = (
     "migrate: 0 migrations pending",
     "seal-existing: 0 memories and 0 fact relations to seal",
+    "topic-index: 0 memories to index by topic",
     "keys migrate: 0 version-1 ciphertexts to re-seal",
 )
 
@@ -130,6 +137,7 @@ async def assert_upgraded(url: str, key: Path) -> None:
     """Nothing plaintext or version 1 is left, and every ciphertext opens."""
     assert await query(url, PLAINTEXT) == 0
     assert await query(url, VERSION_1) == 0
+    assert await query(url, TOPIC_TOKENS) == 3  # one topic each ("travel"), none left out
     code, _, stderr = await memlane(url, key, "verify")
     assert code == 0, stderr
     assert "3 memories checked, 0 unreadable" in stderr
@@ -159,6 +167,7 @@ async def test_a_dry_run_counts_a_run_upgrades_everything_and_a_rerun_finds_noth
     assert lines == [
         "migrate: 0 migrations applied",
         "seal-existing: 3 memories sealed (0 of them quarantined), 1 fact relations sealed",
+        "topic-index: 3 memories indexed by topic",
         "keys migrate: 8 ciphertexts re-sealed under data keys (memory_content 3, "
         "memory_summary 3, fact_subject 1, fact_object 1), 0 unreadable",
         "upgrade: up to date",
@@ -172,6 +181,7 @@ async def test_a_dry_run_counts_a_run_upgrades_everything_and_a_rerun_finds_noth
     assert code == 0, stderr
     assert lines[1:] == [
         "seal-existing: 0 memories sealed (0 of them quarantined), 0 fact relations sealed",
+        "topic-index: 0 memories indexed by topic",
         "keys migrate: 0 ciphertexts re-sealed under data keys, 0 unreadable",
         "upgrade: up to date",
     ]

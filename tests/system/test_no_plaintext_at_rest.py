@@ -137,6 +137,7 @@ async def _write_everything(home: Path, mark: dict[str, str]) -> None:
         await service.list(owner, MemoryFilter(conversation_id=mark["conversation_id"]), None, 10)
         await service.search(owner, mark["search_query"], limit=5, min_similarity=None)
         await service.topics.topics(owner)
+        await service.topics.topic(owner, mark["tag_new"])  # through its blind topic token
         await memlane.knowledge_graph.open_nodes(owner, [mark["kg_entity"]])
         await _provoke_errors(memlane.database.pool, mark)
         # A positive control: an API key's name is an operator's label, stored as written.

@@ -16,9 +16,7 @@ from memlane.domain.model import StoredMemory
 from memlane.ports.integrity import IntegrityPort
 
 # What verify needs of a row: no vector, no index terms (rebuilding them costs ~0.1 ms a row).
-_SCAN_COLUMNS = sql.COLUMNS.replace(
-    "memlane_tsvector_terms(m.keywords) AS keywords", "'{}'::text[] AS keywords"
-).replace("m.embedding,", "NULL::vector AS embedding,")
+_SCAN_COLUMNS = sql.UNINDEXED_COLUMNS
 # Primary-key order, so each batch is one index range scan from where the last one ended.
 SCAN_FIRST = f"""
 SELECT {_SCAN_COLUMNS} {sql.FROM_JOINED}

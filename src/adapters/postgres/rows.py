@@ -70,7 +70,12 @@ def to_stored(record: Mapping[str, Any]) -> StoredMemory:
         embedding_model=record["embedding_model"],
         keywords=tuple(record["keywords"]),
         attributes=None if record["attributes"] is None else bytes(record["attributes"]),
+        topic_tokens=_topic_tokens(record.get("topic_tokens")),
     )
+
+
+def _topic_tokens(value: Any) -> tuple[str, ...] | None:
+    return None if value is None else tuple(value)
 
 
 def to_stored_many(records: Sequence[Mapping[str, Any]]) -> list[StoredMemory]:

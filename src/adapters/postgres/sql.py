@@ -5,7 +5,8 @@ from __future__ import annotations
 # A memory is the wide row `m` joined to its hot columns in `h`.
 COLUMNS = """
     m.tenant, m.user_id, m.id, m.memory_type, m.content, m.summary, m.conversation_id,
-    m.tags, m.metadata, m.attributes, m.pinned, m.embedding, m.embedding_model,
+    m.tags, m.metadata, m.attributes, m.topic_tokens, m.pinned, m.embedding,
+    m.embedding_model,
     memlane_tsvector_terms(m.keywords) AS keywords, m.created_at, m.updated_at,
     h.importance, h.base_importance, h.access_count, h.accessed_at"""
 FROM_JOINED = """
@@ -23,11 +24,12 @@ SELECT {COLUMNS} {FROM_JOINED}
 WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = ANY($3::uuid[])
 """
 
-# get_many without the term list (rebuilt from the tsvector, ~0.1 ms a row) or the vector.
-GET_MANY_UNINDEXED = GET_MANY.replace(
+# COLUMNS without the term list (rebuilt from the tsvector, ~0.1 ms a row) or the vector.
+UNINDEXED_COLUMNS = COLUMNS.replace(
     "memlane_tsvector_terms(m.keywords) AS keywords", "'{}'::text[] AS keywords"
 ).replace("m.embedding,", "NULL::vector AS embedding,")
-assert GET_MANY_UNINDEXED.count("NULL::vector") == 1
+assert UNINDEXED_COLUMNS.count("NULL::vector") == 1
+GET_MANY_UNINDEXED = GET_MANY.replace(COLUMNS, UNINDEXED_COLUMNS)
 
 # Keyset pagination on (created_at, id) descending; a NULL filter means "any".
 LIST = f"""

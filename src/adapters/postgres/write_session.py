@@ -38,6 +38,7 @@ def batch_params(stored: Sequence[StoredMemory]) -> tuple[Any, ...]:
         [int(s.heat.access_count) for s in stored],
         [s.heat.accessed_at for s in stored],
         [None if s.attributes is None else bytes(s.attributes) for s in stored],
+        [None if s.topic_tokens is None else json.dumps(list(s.topic_tokens)) for s in stored],
     )
 
 

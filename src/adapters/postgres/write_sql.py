@@ -16,22 +16,27 @@ input AS (
         $3::uuid[], $4::text[], $5::bytea[], $6::bytea[], $7::text[], $8::text[], $9::text[],
         $10::boolean[], $11::vector[], $12::text[], $13::text[], $14::timestamptz[],
         $15::timestamptz[], $16::float8[], $17::float8[], $18::integer[], $19::timestamptz[],
-        $20::bytea[]
+        $20::bytea[], $21::text[]
     ) AS u(id, memory_type, content, summary, conversation_id, tags, metadata, pinned,
            embedding, embedding_model, terms, created_at, updated_at,
-           importance, base_importance, access_count, accessed_at, attributes)
+           importance, base_importance, access_count, accessed_at, attributes, topics)
 )"""
 _TAGS = "ARRAY(SELECT jsonb_array_elements_text(i.tags::jsonb))"
+# NULL stays NULL (a row whose topic tokens are not known yet), unlike ARRAY(SELECT ...).
+_TOPICS = (
+    "CASE WHEN i.topics IS NULL THEN NULL "
+    "ELSE ARRAY(SELECT jsonb_array_elements_text(i.topics::jsonb)) END"
+)
 _KEYWORDS = "memlane_terms_tsvector(ARRAY(SELECT jsonb_array_elements_text(i.terms::jsonb)))"
 
 INSERT_MANY = f"""
 WITH {_INPUT}, wide AS (
     INSERT INTO memories (tenant, user_id, id, memory_type, content, summary, conversation_id,
                           tags, metadata, attributes, pinned, embedding, embedding_model,
-                          keywords, created_at, updated_at)
+                          keywords, created_at, updated_at, topic_tokens)
     SELECT $1, $2, i.id, i.memory_type, i.content, i.summary, i.conversation_id, {_TAGS},
            i.metadata::jsonb, i.attributes, i.pinned, i.embedding, i.embedding_model, {_KEYWORDS},
-           i.created_at, i.updated_at
+           i.created_at, i.updated_at, {_TOPICS}
     FROM input AS i
 )
 INSERT INTO memory_heat (tenant, user_id, id, memory_type, pinned,
@@ -46,7 +51,7 @@ WITH {_INPUT}, wide AS (
     UPDATE memories AS m
     SET memory_type = i.memory_type, content = i.content, summary = i.summary,
         conversation_id = i.conversation_id, tags = {_TAGS}, metadata = i.metadata::jsonb,
-        attributes = i.attributes,
+        attributes = i.attributes, topic_tokens = {_TOPICS},
         pinned = i.pinned, embedding = i.embedding, embedding_model = i.embedding_model,
         keywords = {_KEYWORDS}, created_at = i.created_at, updated_at = i.updated_at
     FROM input AS i
