@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import statistics
+import sys
 import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
@@ -71,7 +72,7 @@ async def open_bench_memlane(
         try:
             await held.embedder.verify()
         except StaleEmbeddingCache as stale:
-            print(f"embedding cache dropped: {stale}", flush=True)
+            print(f"embedding cache dropped: {stale}", file=sys.stderr, flush=True)
             cache.forget(inner.model)
         yield held.embedder  # the configured embedder's own resource closes it
 
@@ -154,9 +155,17 @@ async def ingest(
     gate = asyncio.Semaphore(INGEST_CONCURRENCY)
     owners = [(owner_of(s, c), c) for s in sets for c in s.conversations]
 
+    done: list[int] = []
+    started = time.perf_counter()
+
     async def one(owner: Owner, conversation: Conversation) -> dict[UUID, Turns]:
         async with gate:
-            return await load(service, owner, conversation)
+            stored = await load(service, owner, conversation)
+        done.append(len(conversation.turns))
+        # A cold run embeds for an hour on two cores: say how far it is (stderr only).
+        print(f"ingested {len(done)}/{len(owners)} conversations, {sum(done)} turns, "
+              f"{time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+        return stored
 
     stored = await asyncio.gather(*(one(o, c) for o, c in owners))
     return {o.user_id: s for (o, _), s in zip(owners, stored, strict=True)}
