@@ -32,11 +32,11 @@ from memlane.adapters.encryption.keyfile import load_or_create_key
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.container import Memlane, open_memlane
-from memlane.domain.auth import Scope
 from memlane.domain.model import Owner
+from memlane.domain.security.auth import Scope
 from memlane.ports.storage import MemoryPorts
 from memlane.service.memory_service import MemoryService
-from memlane.service.sealing import Sealer
+from memlane.service.security.sealing import Sealer
 from memlane.settings import DatabaseSettings, MemorySettings, Settings, WorkerSettings
 
 TENANT = "bench"

@@ -3,38 +3,38 @@
 from __future__ import annotations
 
 from memlane.domain.errors import InvalidMemory
+from memlane.domain.facts.profile import ProfileCaps
 from memlane.domain.policy import MemoryPolicy
-from memlane.domain.profile import ProfileCaps
 from memlane.domain.reach import Reach
-from memlane.ports.audit import AuditPorts
 from memlane.ports.clock import Clock, system_clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
 from memlane.ports.entities import EntityPort
-from memlane.ports.facts import FactPorts
+from memlane.ports.facts.store import FactPorts
 from memlane.ports.graph import GraphPort
 from memlane.ports.keywords import KeywordPort
+from memlane.ports.security.audit import AuditPorts
 from memlane.ports.storage import MemoryPorts
-from memlane.service.audit_trail import AuditTrail
-from memlane.service.consolidation import Consolidator
-from memlane.service.conversations import Conversations
-from memlane.service.entity_linking import EntityLinker
-from memlane.service.entity_recall import EntityRecall
-from memlane.service.facts import FactService
-from memlane.service.graph_expansion import GraphExpansion
-from memlane.service.graph_linking import GraphLinker
-from memlane.service.graph_porting import GraphPorting
-from memlane.service.graph_reading import GraphView
-from memlane.service.keyring import KeyringService
-from memlane.service.maintenance import Maintenance
-from memlane.service.memory_exports import MemoryExports
-from memlane.service.memory_porting import MemoryPorting
-from memlane.service.memory_writes import MemoryWrites
-from memlane.service.porting import Porting
-from memlane.service.retrieval import Retriever
-from memlane.service.sealing import OnUnreadable, Sealer, of_kind
-from memlane.service.topics import TopicService
-from memlane.service.writing import Writer
+from memlane.service.entities.linking import EntityLinker
+from memlane.service.facts.service import FactService
+from memlane.service.facts.topics import TopicService
+from memlane.service.graph.linking import GraphLinker
+from memlane.service.graph.reading import GraphView
+from memlane.service.memories.consolidation import Consolidator
+from memlane.service.memories.conversations import Conversations
+from memlane.service.memories.exports import MemoryExports
+from memlane.service.memories.maintenance import Maintenance
+from memlane.service.memories.writes import MemoryWrites
+from memlane.service.memories.writing import Writer
+from memlane.service.portability.graph import GraphPorting
+from memlane.service.portability.memories import MemoryPorting
+from memlane.service.portability.porting import Porting
+from memlane.service.retrieval.entity_recall import EntityRecall
+from memlane.service.retrieval.graph_expansion import GraphExpansion
+from memlane.service.retrieval.retriever import Retriever
+from memlane.service.security.audit_trail import AuditTrail
+from memlane.service.security.keyring import KeyringService
+from memlane.service.security.sealing import OnUnreadable, Sealer, of_kind
 
 
 class MemoryService(MemoryWrites, MemoryExports):

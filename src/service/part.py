@@ -6,7 +6,7 @@ from memlane.domain.policy import MemoryPolicy
 from memlane.ports.clock import Clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.storage import MemoryPorts
-from memlane.service.sealing import Sealer
+from memlane.service.security.sealing import Sealer
 
 
 class ServicePart:

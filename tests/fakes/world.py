@@ -8,11 +8,11 @@ from uuid import uuid4
 from memlane.adapters.facts.heuristic import HeuristicFactExtractor
 from memlane.domain.model import Owner
 from memlane.domain.policy import MemoryPolicy
-from memlane.ports.audit import AuditPorts
-from memlane.ports.facts import FactPorts
+from memlane.ports.facts.store import FactPorts
+from memlane.ports.security.audit import AuditPorts
 from memlane.ports.storage import MemoryPorts
-from memlane.service.history import AuditService
 from memlane.service.memory_service import MemoryService
+from memlane.service.security.histories import AuditService
 from tests.fakes.audit import fake_audit_ports
 from tests.fakes.clock import FakeClock
 from tests.fakes.embedder import FakeEmbedder

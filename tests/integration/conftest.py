@@ -13,7 +13,7 @@ import pytest_asyncio
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
-from memlane.adapters.postgres.memory_ports import postgres_memory_ports
+from memlane.adapters.postgres.memories.ports import postgres_memory_ports
 from memlane.domain.policy import MemoryPolicy, RecallTuning
 from memlane.ports.storage import MemoryPorts
 from memlane.service.memory_service import MemoryService

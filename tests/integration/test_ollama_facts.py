@@ -14,9 +14,9 @@ import pytest
 import pytest_asyncio
 
 from memlane.adapters.facts.ollama import OllamaFactExtractor
-from memlane.domain.fact_schema import MODEL_CONFIDENCE
+from memlane.domain.facts.schema import MODEL_CONFIDENCE
 from memlane.domain.model import NewMemory
-from memlane.ports.facts import FactPorts
+from memlane.ports.facts.store import FactPorts
 from memlane.service.memory_service import MemoryService
 from tests.fakes.facts import fake_facts_for
 from tests.fakes.world import FakeWorld, new_owner

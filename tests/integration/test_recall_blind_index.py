@@ -8,7 +8,7 @@ import pytest
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.encryption.noop import NoopEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
-from memlane.adapters.postgres.memory_ports import postgres_memory_ports
+from memlane.adapters.postgres.memories.ports import postgres_memory_ports
 from memlane.domain.model import NewMemory, Owner
 from memlane.domain.policy import MemoryPolicy
 from memlane.service.memory_service import MemoryService

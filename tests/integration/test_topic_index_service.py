@@ -13,15 +13,15 @@ from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.facts.heuristic import HeuristicFactExtractor
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
-from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
-from memlane.adapters.postgres.memory_ports import postgres_memory_ports
-from memlane.adapters.postgres.topic_index_adapter import PostgresTopicIndexAdapter
+from memlane.adapters.postgres.facts.adapter import PostgresFactAdapter
+from memlane.adapters.postgres.facts.topic_index import PostgresTopicIndexAdapter
+from memlane.adapters.postgres.memories.ports import postgres_memory_ports
+from memlane.domain.facts.topics import TopicNotFound
 from memlane.domain.model import NewMemory, Owner
 from memlane.domain.policy import MemoryPolicy
-from memlane.domain.topics import TopicNotFound
-from memlane.ports.facts import FactPorts
+from memlane.ports.facts.store import FactPorts
+from memlane.service.facts.topic_indexing import TopicIndexer
 from memlane.service.memory_service import MemoryService
-from memlane.service.topic_indexing import TopicIndexer
 
 pytestmark = pytest.mark.integration
 
