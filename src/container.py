@@ -27,6 +27,7 @@ from memlane.adapters.postgres.security.data_keys import PostgresDataKeyAdapter
 from memlane.adapters.postgres.security.integrity import PostgresIntegrityAdapter
 from memlane.adapters.postgres.security.sealed_fields import PostgresSealedFieldsAdapter
 from memlane.composition import resources
+from memlane.composition.services import memory_service
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.facts.extraction import FallbackListener
 from memlane.ports.installation import InstallationPort
@@ -82,7 +83,7 @@ class Container(containers.DeclarativeContainer):
 
     # Services
     service = providers.Singleton(
-        MemoryService,
+        memory_service,
         memories=memories,
         embedder=embedder,
         encryption=encryption,

@@ -50,6 +50,8 @@ class RecallTuning:
     conversation_weight: float = 0.5
     conversation_hits: int = 3
     relevance_tiebreak: float = 0.05
+    # Retrieval stages left out (composition/retrieval.py names the optional ones).
+    skip_stages: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.candidate_pool < 1 or self.rrf_k < 0:

@@ -52,17 +52,14 @@ class GraphView:
 
     def __init__(
         self, graph: GraphPort, store: MemoryStorePort, sealer: Sealer, clock: Clock,
-        trail: AuditTrail,
+        trail: AuditTrail, names: EntityLinker | None = None,
     ) -> None:
+        """`names`: show the entities the memories in view name (when `kinds` allows)."""
         self._graph = graph
         self._store = store
         self._sealer = sealer
         self._clock = clock
         self._trail = trail
-        self._names: EntityLinker | None = None
-
-    def show_names_with(self, names: EntityLinker) -> None:
-        """Show the entities the memories in view name (when `kinds` allows entity)."""
         self._names = names
 
     async def neighbourhood(
