@@ -31,12 +31,12 @@ from bench.scale_stats import Stopwatch, TimedEmbedder, TimedMemories, covered_m
 from memlane.adapters.encryption.keyfile import load_or_create_key
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.container import Memlane, open_memlane
-from memlane.domain.auth import Scope
 from memlane.domain.model import Owner
+from memlane.domain.security.auth import Scope
 from memlane.ports.storage import MemoryPorts
-from memlane.service.memory_service import MemoryService
-from memlane.service.sealing import Sealer
+from memlane.service.security.sealing import Sealer
 from memlane.settings import DatabaseSettings, MemorySettings, Settings, WorkerSettings
 
 TENANT = "bench"
@@ -95,7 +95,7 @@ async def load_context_user(memlane: Memlane, sealer: Sealer, count: int, seed: 
 
 async def measure_context(memlane: Memlane, settings: Settings, queries: int) -> dict[str, Any]:
     embed_watch, db_watch = Stopwatch(), Stopwatch()
-    service = MemoryService(
+    service = build_memory_service(
         memories=MemoryPorts(
             TimedMemories(memlane.memories.store, db_watch),  # type: ignore[arg-type]
             TimedMemories(memlane.memories.search, db_watch),  # type: ignore[arg-type]

@@ -11,10 +11,10 @@ from litestar.exceptions import NotAuthorizedException, NotFoundException, Permi
 from litestar.handlers.base import BaseRouteHandler
 
 from memlane.api.errors import UserRequired
-from memlane.domain.audit import key_actor
-from memlane.domain.auth import Principal, Scope
 from memlane.domain.model import Owner
-from memlane.service.actors import become
+from memlane.domain.security.audit import key_actor
+from memlane.domain.security.auth import Principal, Scope
+from memlane.service.security.actors import become
 
 if TYPE_CHECKING:
     from memlane.api.deps import ApiServices

@@ -14,16 +14,16 @@ from litestar.params import JSONBody, SkipValidation
 from memlane.api.auth import owner_for
 from memlane.api.config import ApiConfig
 from memlane.api.params import UserParam
-from memlane.domain.auth import Principal
 from memlane.domain.model import Owner
 from memlane.domain.reach import Reach, TenantReach
-from memlane.service.chat_import import ChatImporter
-from memlane.service.history import AuditService
-from memlane.service.keys import KeyService
-from memlane.service.knowledge_graph import KnowledgeGraphService
+from memlane.domain.security.auth import Principal
+from memlane.service.graph.knowledge import KnowledgeGraphService
+from memlane.service.memories.validation import check_identifier
+from memlane.service.memories.worker import DecayWorker
 from memlane.service.memory_service import MemoryService
-from memlane.service.validation import check_identifier
-from memlane.service.worker import DecayWorker
+from memlane.service.portability.chat_import import ChatImporter
+from memlane.service.security.api_keys import KeyService
+from memlane.service.security.histories import AuditService
 
 Readiness = Callable[[], Awaitable[dict[str, bool]]]
 

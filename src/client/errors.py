@@ -13,8 +13,8 @@ from memlane.domain.errors import (
     MemoryNotFound,
     StorageUnavailable,
 )
-from memlane.domain.fact_records import FactNotFound
-from memlane.domain.topics import TopicNotFound
+from memlane.domain.facts.records import FactNotFound
+from memlane.domain.facts.topics import TopicNotFound
 
 PROBLEM_BASE = "urn:memlane:problem:"
 

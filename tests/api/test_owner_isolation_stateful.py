@@ -24,8 +24,8 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from memlane.domain.auth import Scope
-from memlane.service.keys import KeyService
+from memlane.domain.security.auth import Scope
+from memlane.service.security.api_keys import KeyService
 from tests.api.conftest import bearer
 
 pytestmark = pytest.mark.integration

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from memlane.domain.decay import (
+from memlane.domain.memories.decay import (
     MAX_REINFORCEMENT,
     REINFORCEMENT_PER_ACCESS,
     TYPE_DECAY,

@@ -15,10 +15,10 @@ from litestar.exceptions import NotFoundException
 
 from memlane.api.auth import owner_for, principal_for_token
 from memlane.api.errors import UserRequired
-from memlane.domain.audit import key_actor
-from memlane.domain.auth import Principal, Scope
 from memlane.domain.model import Owner
-from memlane.service.actors import become
+from memlane.domain.security.audit import key_actor
+from memlane.domain.security.auth import Principal, Scope
+from memlane.service.security.actors import become
 
 UI_PATH = "/ui"
 SESSION_COOKIE = "memlane_ui"  # the API key itself: the key is the session

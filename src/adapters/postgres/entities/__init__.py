@@ -1,0 +1,1 @@
+"""PostgreSQL adapters of entities: nodes and mentions."""

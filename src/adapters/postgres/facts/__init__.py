@@ -1,0 +1,1 @@
+"""PostgreSQL adapters of facts, topics and the topic index."""

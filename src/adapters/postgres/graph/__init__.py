@@ -1,0 +1,1 @@
+"""PostgreSQL adapters of the graph: edges and their use."""

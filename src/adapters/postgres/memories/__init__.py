@@ -1,0 +1,1 @@
+"""PostgreSQL adapters of the memory store: writes, search, maintenance, cleanup."""

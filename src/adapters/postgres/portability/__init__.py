@@ -1,0 +1,1 @@
+"""PostgreSQL adapters of portability: the import ledger and legacy rows."""

@@ -1,0 +1,1 @@
+"""PostgreSQL adapters of security: audit events, data keys, API keys, integrity, sealed fields."""

@@ -1,0 +1,1 @@
+"""Entities without an LLM: names found in text, their kinds, and entity nodes."""

@@ -1,0 +1,1 @@
+"""The memory graph's rules: edges, activation, supersession, semantic, causal, temporal links."""

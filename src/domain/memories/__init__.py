@@ -1,0 +1,1 @@
+"""A memory's own rules: importance and type, decay, summaries, segments, consolidation."""

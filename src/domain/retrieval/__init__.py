@@ -1,0 +1,1 @@
+"""Choosing memories for a question: relevance scoring and the rendered context block."""

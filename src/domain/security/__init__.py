@@ -1,0 +1,1 @@
+"""Who may act and what proves it: API keys, data keys, the audit chain, integrity."""

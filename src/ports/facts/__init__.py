@@ -1,0 +1,1 @@
+"""Ports of facts: the fact store, extraction, scans, topics and the topic index."""

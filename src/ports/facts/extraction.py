@@ -1,0 +1,24 @@
+"""FactExtractionPort: the facts a user states about themselves in what they said."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+
+from memlane.domain.facts.model import ExtractedFact
+
+# Called with a short reason ("timeout", "invalid", "unreachable") each time an optional
+# extractor falls back to the heuristics: the API counts these as a metric.
+FallbackListener = Callable[[str], None]
+
+
+class FactExtractionPort(ABC):
+    """Reads facts from texts; never raises for a text it cannot read (it yields nothing)."""
+
+    @abstractmethod
+    async def extract(self, texts: Sequence[str]) -> list[list[ExtractedFact]]:
+        """For each text, the facts it states, in order."""
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Release what the extractor holds (a client)."""

@@ -1,0 +1,1 @@
+"""Ports of the memory store: storing, searching, maintaining and cleaning up memories."""

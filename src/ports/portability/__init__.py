@@ -1,0 +1,1 @@
+"""Ports of portability: chat exports, the import ledger, rows of older schemas."""

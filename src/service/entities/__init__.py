@@ -1,0 +1,1 @@
+"""Entity use cases: names read from memories as they are written."""

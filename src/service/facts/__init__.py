@@ -1,0 +1,1 @@
+"""Fact use cases: recording, sealing, listing and editing facts, the profile and topics."""

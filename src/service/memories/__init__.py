@@ -1,0 +1,1 @@
+"""Memory use cases: writing, conversations, consolidation, maintenance, reads and edits."""

@@ -1,0 +1,1 @@
+"""Portability use cases: an owner's export and import, chat imports."""

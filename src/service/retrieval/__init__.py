@@ -1,0 +1,1 @@
+"""Retrieval use cases: candidates, fusion, expansion and the selection of context."""

@@ -1,0 +1,1 @@
+"""Security use cases: sealing, data keys, API keys, the audit trail, verification."""
