@@ -13,6 +13,7 @@ their set is scored). The embedding cache, when given, wraps the configured embe
 from __future__ import annotations
 
 import asyncio
+import signal
 import statistics
 import sys
 import time
@@ -199,6 +200,11 @@ async def run_memlane(
 ) -> MemlaneRun:
     """One fresh store for all the sets; what memlane returned for every question."""
     run = MemlaneRun()
+    # A run stopped by SIGTERM unwinds like Ctrl-C: the embedded server stops, the scratch
+    # data dir goes (by default the process would die and leave both behind).
+    task = asyncio.current_task()
+    if task is not None:
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
     async with open_bench_memlane(settings, cache) as (memlane, cached):
         service = memlane.service
         started = time.perf_counter()
