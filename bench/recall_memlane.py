@@ -203,24 +203,35 @@ async def run_memlane(
     # A run stopped by SIGTERM unwinds like Ctrl-C: the embedded server stops, the scratch
     # data dir goes (by default the process would die and leave both behind).
     task = asyncio.current_task()
+    loop = asyncio.get_running_loop()
     if task is not None:
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
-    async with open_bench_memlane(settings, cache) as (memlane, cached):
-        service = memlane.service
-        started = time.perf_counter()
-        stored = await ingest(service, sets, conversations=conversations)
-        run.timings["ingest_s"] = round(time.perf_counter() - started, 1)
-        run.timings["turns"] = sum(len(c.turns) for s in sets for c in s.conversations)
-        for memory_set in sets:
-            latencies: list[float] = []
-            started = time.perf_counter()
-            run.answers[memory_set.name] = await ask(
-                service, memory_set, stored, k, depth, latencies
-            )
-            run.timings[memory_set.name] = {
-                "questions_s": round(time.perf_counter() - started, 1),
-                "context_p50_ms": round(statistics.median(latencies), 1) if latencies else 0.0,
-            }
-        if cached is not None:
-            run.timings["embedding_cache"] = {"hits": cached.hits, "misses": cached.misses}
+        loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    try:
+        async with open_bench_memlane(settings, cache) as (memlane, cached):
+            await _measure(run, memlane.service, cached, sets, k, depth, conversations)
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
     return run
+
+
+async def _measure(
+    run: MemlaneRun, service: MemoryService, cached: CachingEmbedder | None,
+    sets: Sequence[MemorySet], k: int, depth: int, conversations: bool,
+) -> None:
+    """Ingest every set, then ask every question; answers and costs go into `run`."""
+    started = time.perf_counter()
+    stored = await ingest(service, sets, conversations=conversations)
+    run.timings["ingest_s"] = round(time.perf_counter() - started, 1)
+    run.timings["turns"] = sum(len(c.turns) for s in sets for c in s.conversations)
+    for memory_set in sets:
+        latencies: list[float] = []
+        started = time.perf_counter()
+        run.answers[memory_set.name] = await ask(
+            service, memory_set, stored, k, depth, latencies
+        )
+        run.timings[memory_set.name] = {
+            "questions_s": round(time.perf_counter() - started, 1),
+            "context_p50_ms": round(statistics.median(latencies), 1) if latencies else 0.0,
+        }
+    if cached is not None:
+        run.timings["embedding_cache"] = {"hits": cached.hits, "misses": cached.misses}
