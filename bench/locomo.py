@@ -43,6 +43,7 @@ from bench.recall_report import (
     baseline_table,
     compare_tables,
     recall_table,
+    session_table,
     set_record,
     summarise,
 )
@@ -144,6 +145,8 @@ def report(result: dict[str, Any]) -> str:
                      f"{memory_set['turns']} turns, question ids sha256 {memory_set['id_hash']}")
     lines += ["", "Turn recall of the context path (memlane: retrieve_context with limit 5 and k; "
               "bm25: its top 5 and k)", recall_table(result)]
+    lines += ["", "Answer sessions by category (R@K: session recall_any@K of the ranking; "
+              "ctx5: the five context memories touch an answer session)", session_table(result)]
     for system in meta["systems"]:
         if system == "bm25":
             continue

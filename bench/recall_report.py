@@ -90,6 +90,28 @@ def recall_table(result: Mapping[str, Any]) -> str:
     return table(header, rows)
 
 
+SESSION_COLUMNS = (("session_any@1", "R@1"), ("session_any@5", "R@5"),
+                   ("context5_session", "ctx5"))
+
+
+def session_table(result: Mapping[str, Any]) -> str:
+    """Session recall_any@1, @5 and the context of 5 by category, every system side by side
+    (LongMemEval's preference and temporal questions apart, as the field reports them)."""
+    systems = result["run"]["systems"]
+    header = ["set / category", "n"] + [
+        f"{s} {short}" for s in systems for _, short in SESSION_COLUMNS
+    ]
+    rows = []
+    for name, memory_set in result["sets"].items():
+        summaries = [memory_set["systems"][s]["summary"] for s in systems]
+        for group, first in summaries[0].items():
+            cells = [f"{name} {group}", str(first["n:session_any@1"])]
+            for summary in summaries:
+                cells += [fmt(summary[group][metric]) for metric, _ in SESSION_COLUMNS]
+            rows.append(cells)
+    return table(header, rows)
+
+
 def baseline_table(result: Mapping[str, Any], name: str, system: str) -> str:
     """Every metric of one set (categories 1-4): memlane, BM25 and their paired difference."""
     memory_set = result["sets"][name]
@@ -129,8 +151,9 @@ def compare_tables(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
         )
         ids = set(new["headline_ids"]) & set(old["headline_ids"])
         rows = []
-        for system, mine in new["systems"].items():
-            theirs = old["systems"].get(system)
+        # The baseline last: the rows that move come first.
+        for system in sorted(new["systems"], key=lambda s: s == "bm25"):
+            mine, theirs = new["systems"][system], old["systems"].get(system)
             if theirs is None:
                 continue
             for metric in METRICS:
