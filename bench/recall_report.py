@@ -17,7 +17,7 @@ Values = Mapping[str, Mapping[str, float | None]]  # question id -> metric -> va
 LABELS = {
     "recall@5": "turn recall@5 (context)", "recall@k": "turn recall@{k} (context)",
     "turn_hit@1": "turn Hit@1 (ranking)", "turn_hit@5": "turn Hit@5 (ranking)",
-    "session_any@1": "session recall_any@1", "session_any@5": "session recall_any@5",
+    "session_any@1": "session recall_any@1 (Hit@1)", "session_any@5": "session recall_any@5",
     "session_any@10": "session recall_any@10", "session_all@5": "session recall_all@5",
     "session_mrr": "session MRR", "context5_session": "context of 5 touches answer session",
 }

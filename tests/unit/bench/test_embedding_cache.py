@@ -91,6 +91,21 @@ async def test_a_model_that_changed_under_its_name_is_noticed(store: EmbeddingCa
     assert store.get("m", "document", ["x", "y"]) == {}
 
 
+async def test_the_token_window_and_counts_are_the_models(store: EmbeddingCacheStore) -> None:
+    class WindowedEmbedder(CountingEmbedder):
+        window_tokens = 512
+
+        async def count_tokens(
+            self, texts: Sequence[str], kind: EmbedKind = "document"
+        ) -> list[int] | None:
+            return [len(t.split()) for t in texts]
+
+    cached = CachingEmbedder(WindowedEmbedder(), store)
+    assert cached.window_tokens == 512
+    assert await cached.count_tokens(["a b c"]) == [3]
+    assert CachingEmbedder(CountingEmbedder(), store).window_tokens is None
+
+
 def test_the_cache_passes_on_every_member_of_the_port() -> None:
     # A member the port gains later (a token window, say) must be delegated, or a cached run
     # would behave unlike an uncached one.
