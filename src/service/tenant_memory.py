@@ -8,8 +8,7 @@ from typing import Any
 from uuid import UUID
 
 from memlane.domain.errors import InvalidMemory
-from memlane.domain.memories.consolidation import Consolidation
-from memlane.domain.memories.segments import AddedMessages, Message, Role
+from memlane.domain.memories import AddedMessages, Consolidation, Message, Role
 from memlane.domain.model import (
     DEFAULT_TENANT,
     Cursor,
@@ -26,14 +25,12 @@ from memlane.domain.model import (
     RememberResult,
     ScoredMemory,
 )
-from memlane.domain.retrieval.context import ContextOptions, ContextOrder
+from memlane.domain.retrieval import ContextOptions, ContextOrder
 from memlane.ports.context import MemoryContextPort
-from memlane.service.facts.tenant_facts import TenantFacts
-from memlane.service.memories.consolidation import Consolidated
-from memlane.service.memories.validation import check_identifier
+from memlane.service.facts import TenantFacts
+from memlane.service.memories import Consolidated, check_identifier
 from memlane.service.memory_service import MemoryService
-from memlane.service.security.audit_trail import HistoryEvent
-from memlane.service.security.histories import AuditService
+from memlane.service.security import AuditService, HistoryEvent
 
 
 def as_memory_type(value: str | MemoryType | None) -> MemoryType | None:

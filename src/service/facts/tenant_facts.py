@@ -6,10 +6,18 @@ from enum import StrEnum
 from typing import TypeVar
 from uuid import UUID
 
-from memlane.domain.facts.model import USER, Fact, FactType, InvalidFact, TimeSpan
-from memlane.domain.facts.profile import Profile
-from memlane.domain.facts.records import FactFilter, FactPatch, NewFact
-from memlane.domain.facts.topics import TopicSummary
+from memlane.domain.facts import (
+    USER,
+    Fact,
+    FactFilter,
+    FactPatch,
+    FactType,
+    InvalidFact,
+    NewFact,
+    Profile,
+    TimeSpan,
+    TopicSummary,
+)
 from memlane.domain.model import Cursor, Owner, Page
 from memlane.service.facts.topics import TopicView
 from memlane.service.memory_service import MemoryService
