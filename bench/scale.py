@@ -23,8 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import scale_data as data
-from bench import scale_graph
+from bench import scale_data as data, scale_graph
 from bench.scale_http import Server, drive
 from bench.scale_stats import Stopwatch, TimedEmbedder, TimedMemories, covered_ms, percentile
 

@@ -10,22 +10,36 @@ from memlane.domain.policy import MemoryPolicy
 from memlane.ports.clock import Clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.storage import MemoryPorts
-from memlane.service.retrieval.contexts import Contexts
-from memlane.service.retrieval.conversation_prior import ConversationPrior
-from memlane.service.retrieval.entity_recall import EntityRecall
-from memlane.service.retrieval.fact_recall import FactRecall
-from memlane.service.retrieval.filters import ActiveContext, Eligibility, Join, Superseded
-from memlane.service.retrieval.fusion import Fusion
-from memlane.service.retrieval.graph_expansion import GraphExpansion, JoinExpansion, StartExpansion
-from memlane.service.retrieval.neighbours import Neighbours
-from memlane.service.retrieval.opening import Opening, SearchCut
-from memlane.service.retrieval.pipeline import Pipeline, Stage
-from memlane.service.retrieval.prompt import Budget, Profile, ProfileSource, Rendering
-from memlane.service.retrieval.rankings import FirstRankings
-from memlane.service.retrieval.recording import Recording
-from memlane.service.retrieval.retriever import Retriever
-from memlane.service.retrieval.selection import Prefetch, Ranking, Selection
-from memlane.service.security.sealing import Sealer
+from memlane.service.retrieval import (
+    ActiveContext,
+    Budget,
+    Contexts,
+    ConversationPrior,
+    Eligibility,
+    EntityRecall,
+    FactRecall,
+    FirstRankings,
+    Fusion,
+    GraphExpansion,
+    Join,
+    JoinExpansion,
+    Neighbours,
+    Opening,
+    Pipeline,
+    Prefetch,
+    Profile,
+    ProfileSource,
+    Ranking,
+    Recording,
+    Rendering,
+    Retriever,
+    SearchCut,
+    Selection,
+    Stage,
+    StartExpansion,
+    Superseded,
+)
+from memlane.service.security import Sealer
 
 
 @dataclass(frozen=True)

@@ -5,45 +5,34 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memlane.composition.retrieval import RetrievalParts, retriever
-from memlane.domain.facts.profile import ProfileCaps
+from memlane.domain.facts import ProfileCaps
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.clock import Clock, system_clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
 from memlane.ports.entities import EntityPort
-from memlane.ports.facts.store import FactPorts
+from memlane.ports.facts import FactPorts
 from memlane.ports.graph import GraphPort
 from memlane.ports.keywords import KeywordPort
-from memlane.ports.security.audit import AuditPorts
+from memlane.ports.security import AuditPorts
 from memlane.ports.storage import MemoryPorts
-from memlane.service.entities.linking import EntityLinker
-from memlane.service.facts.recording import FactRecorder
-from memlane.service.facts.sealing import FactSealer
-from memlane.service.facts.service import FactService
-from memlane.service.facts.topics import TopicService
-from memlane.service.graph.linking import GraphLinker
-from memlane.service.graph.reading import GraphView
-from memlane.service.memories.consolidation import Consolidator
-from memlane.service.memories.conversations import Conversations
-from memlane.service.memories.documents import DocumentVectors
-from memlane.service.memories.drafting import Drafting
-from memlane.service.memories.editing import Editing
-from memlane.service.memories.maintenance import Maintenance
-from memlane.service.memories.reading import Reading
-from memlane.service.memories.writing import Writer
+from memlane.service.entities import EntityLinker
+from memlane.service.facts import FactRecorder, FactSealer, FactService, TopicService
+from memlane.service.graph import GraphLinker, GraphView
+from memlane.service.memories import (
+    Consolidator,
+    Conversations,
+    DocumentVectors,
+    Drafting,
+    Editing,
+    Maintenance,
+    Reading,
+    Writer,
+)
 from memlane.service.memory_service import MemoryService
-from memlane.service.portability.exports import Exports
-from memlane.service.portability.facts import FactPorting
-from memlane.service.portability.graph import GraphPorting
-from memlane.service.portability.memories import MemoryPorting
-from memlane.service.portability.porting import Porting
-from memlane.service.retrieval.entity_recall import EntityRecall
-from memlane.service.retrieval.fact_recall import FactRecall
-from memlane.service.retrieval.graph_expansion import GraphExpansion
-from memlane.service.retrieval.retriever import Retriever
-from memlane.service.security.audit_trail import AuditTrail
-from memlane.service.security.keyring import KeyringService
-from memlane.service.security.sealing import OnUnreadable, Sealer, of_kind
+from memlane.service.portability import Exports, FactPorting, GraphPorting, MemoryPorting, Porting
+from memlane.service.retrieval import EntityRecall, FactRecall, GraphExpansion, Retriever
+from memlane.service.security import AuditTrail, KeyringService, OnUnreadable, Sealer, of_kind
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from memlane.domain.memories.decay import base_rate_per_day
-from memlane.domain.memories.importance import CueBook
-from memlane.domain.retrieval.context import DEFAULT_CONTEXT_CHAR_BUDGET
-from memlane.domain.retrieval.scoring import RelevanceWeights
+from memlane.domain.memories import CueBook, base_rate_per_day
+from memlane.domain.retrieval import DEFAULT_CONTEXT_CHAR_BUDGET, RelevanceWeights
 
 MIN_LEARN_CHARS = 20
 MAX_CONTENT_BYTES = 32 * 1024

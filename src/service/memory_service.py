@@ -7,9 +7,8 @@ from typing import Any
 from uuid import UUID
 
 from memlane.domain.errors import InvalidMemory
-from memlane.domain.graph.edges import Edge, EdgeKind
-from memlane.domain.memories.consolidation import Consolidation
-from memlane.domain.memories.segments import AddedMessages, Message
+from memlane.domain.graph import Edge, EdgeKind
+from memlane.domain.memories import AddedMessages, Consolidation, Message
 from memlane.domain.model import (
     Cursor,
     Memory,
@@ -26,20 +25,21 @@ from memlane.domain.model import (
 )
 from memlane.domain.policy import MemoryPolicy
 from memlane.domain.reach import Reach
-from memlane.domain.retrieval.context import ContextOptions
-from memlane.service.facts.service import FactService
-from memlane.service.facts.topics import TopicService
-from memlane.service.graph.reading import GraphView, Neighbourhood
-from memlane.service.memories.consolidation import Consolidated, Consolidator
-from memlane.service.memories.conversations import Conversations
-from memlane.service.memories.editing import Editing
-from memlane.service.memories.maintenance import Maintenance
-from memlane.service.memories.reading import Reading
-from memlane.service.memories.writing import Writer
-from memlane.service.portability.exports import Exports
-from memlane.service.portability.porting import ImportReport
-from memlane.service.retrieval.retriever import Retriever
-from memlane.service.security.keyring import KeyringService, keyed, keyed_stream
+from memlane.domain.retrieval import ContextOptions
+from memlane.service.facts import FactService, TopicService
+from memlane.service.graph import GraphView, Neighbourhood
+from memlane.service.memories import (
+    Consolidated,
+    Consolidator,
+    Conversations,
+    Editing,
+    Maintenance,
+    Reading,
+    Writer,
+)
+from memlane.service.portability import Exports, ImportReport
+from memlane.service.retrieval import Retriever
+from memlane.service.security import KeyringService, keyed, keyed_stream
 
 
 class MemoryService:

@@ -8,34 +8,34 @@ from dataclasses import replace
 from uuid import UUID
 
 from memlane.domain.errors import InvalidMemory
-from memlane.domain.facts.ledger import Statement
-from memlane.domain.facts.model import (
+from memlane.domain.facts import (
     RELATION_TYPES,
+    STATED_IMPORTANCE,
     ExtractedFact,
     Fact,
-    TimeSpan,
-    validate_user_fact_score,
-)
-from memlane.domain.facts.profile import Profile, ProfileCaps, build_profile, render_profile
-from memlane.domain.facts.records import (
-    STATED_IMPORTANCE,
     FactFilter,
     FactNotFound,
     FactPatch,
     NewFact,
+    Profile,
+    ProfileCaps,
+    Statement,
+    TimeSpan,
+    build_profile,
     check_text,
     checked,
+    render_profile,
+    validate_user_fact_score,
 )
-from memlane.domain.memories.decay import importance_at
+from memlane.domain.memories import importance_at
 from memlane.domain.model import Cursor, Owner, Page
 from memlane.ports.clock import Clock
-from memlane.ports.facts.store import FactPort
-from memlane.ports.memories.store import MemoryStorePort
+from memlane.ports.facts import FactPort
+from memlane.ports.memories import MemoryStorePort
 from memlane.service.facts import audit as fact_audit
 from memlane.service.facts.recording import FactRecorder
 from memlane.service.facts.sealing import FactSealer
-from memlane.service.security.audit_trail import AuditTrail, change_of
-from memlane.service.security.keyring import KeyringService, keyed, keyed_stream
+from memlane.service.security import AuditTrail, KeyringService, change_of, keyed, keyed_stream
 
 MAX_LIST_LIMIT = 500
 EXPORT_PAGE = 200

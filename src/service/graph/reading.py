@@ -8,15 +8,14 @@ from datetime import datetime
 from uuid import UUID
 
 from memlane.domain.errors import DecryptionFailed, InvalidMemory, MemoryNotFound
-from memlane.domain.graph.edges import Edge, EdgeKind, check_weight, strength
+from memlane.domain.graph import Edge, EdgeKind, check_weight, strength
 from memlane.domain.model import Memory, Owner
 from memlane.ports.clock import Clock
 from memlane.ports.graph import GraphPort
-from memlane.ports.memories.store import MemoryStorePort
-from memlane.service.entities.linking import EntityLinker
+from memlane.ports.memories import MemoryStorePort
+from memlane.service.entities import EntityLinker
 from memlane.service.memories import audit as memory_audit
-from memlane.service.security.audit_trail import AuditTrail
-from memlane.service.security.sealing import Sealer
+from memlane.service.security import AuditTrail, Sealer
 
 MAX_DEPTH = 3
 MAX_NODES = 200

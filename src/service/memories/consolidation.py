@@ -8,28 +8,26 @@ from datetime import datetime
 from uuid import UUID, uuid4
 
 from memlane.domain.errors import InvalidMemory, MemoryNotFound, MemoryUnreadable
-from memlane.domain.graph.edges import Edge
-from memlane.domain.memories.consolidation import (
+from memlane.domain.graph import Edge
+from memlane.domain.memories import (
     Consolidation,
     check_sources,
     condensed,
+    importance_at,
     in_time_order,
     links,
+    summarize,
 )
-from memlane.domain.memories.decay import importance_at
-from memlane.domain.memories.summary import summarize
 from memlane.domain.model import Heat, Memory, Owner
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.clock import Clock
 from memlane.ports.graph import GraphPort
-from memlane.ports.memories.consolidation import ConsolidationPort
-from memlane.ports.memories.store import MemoryStorePort
-from memlane.service.entities.linking import EntityLinker, Named
+from memlane.ports.memories import ConsolidationPort, MemoryStorePort
+from memlane.service.entities import EntityLinker, Named
 from memlane.service.memories import audit as memory_audit
 from memlane.service.memories.documents import DocumentVectors
 from memlane.service.memories.validation import check_new
-from memlane.service.security.audit_trail import AuditTrail, change_of
-from memlane.service.security.sealing import Sealer, document_text, speakers_of
+from memlane.service.security import AuditTrail, Sealer, change_of, document_text, speakers_of
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,17 +8,21 @@ from datetime import datetime
 from typing import Any
 from uuid import uuid4
 
-from memlane.domain.graph.knowledge import role_of
-from memlane.domain.memories.decay import importance_at
-from memlane.domain.memories.importance import classify, estimate_importance
-from memlane.domain.memories.segments import NAMES_KEY, SEGMENT_KEY
-from memlane.domain.memories.summary import summarize
+from memlane.domain.graph import role_of
+from memlane.domain.memories import (
+    NAMES_KEY,
+    SEGMENT_KEY,
+    classify,
+    estimate_importance,
+    importance_at,
+    summarize,
+)
 from memlane.domain.model import DenseHit, Heat, Memory, NewMemory, Owner, StoredMemory, Vector
 from memlane.domain.policy import MemoryPolicy
 from memlane.service.memories.documents import DocumentVectors
 from memlane.service.memories.merging import merge
 from memlane.service.memories.vectors import cosines
-from memlane.service.security.sealing import Sealer, document_text, is_turn
+from memlane.service.security import Sealer, document_text, is_turn
 
 
 @dataclass

@@ -8,17 +8,16 @@ from typing import Protocol
 from uuid import UUID
 
 from memlane.domain.errors import MemoryNotFound
-from memlane.domain.memories.summary import summarize
+from memlane.domain.memories import summarize
 from memlane.domain.model import Heat, Memory, MemoryPatch, Owner
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.clock import Clock
-from memlane.ports.memories.store import MemoryStorePort
+from memlane.ports.memories import MemoryStorePort
 from memlane.service.memories import audit as memory_audit
 from memlane.service.memories.documents import DocumentVectors
 from memlane.service.memories.reading import Reading
 from memlane.service.memories.validation import check_patch
-from memlane.service.security.audit_trail import AuditTrail
-from memlane.service.security.sealing import Sealer, document_text
+from memlane.service.security import AuditTrail, Sealer, document_text
 
 
 class FactEraser(Protocol):

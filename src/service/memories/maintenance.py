@@ -9,16 +9,12 @@ from memlane.domain.errors import DecryptionFailed
 from memlane.domain.model import Owner
 from memlane.domain.policy import MemoryPolicy
 from memlane.domain.reach import Reach
-from memlane.domain.security.audit import SYSTEM_DECAY
+from memlane.domain.security import SYSTEM_DECAY
 from memlane.ports.clock import Clock
 from memlane.ports.embedding import EmbeddingPort
-from memlane.ports.memories.faded import FadedMemoriesPort
-from memlane.ports.memories.maintenance import MaintenancePort
+from memlane.ports.memories import FadedMemoriesPort, MaintenancePort
 from memlane.service.memories import audit as memory_audit
-from memlane.service.security.actors import acting_as
-from memlane.service.security.audit_trail import AuditTrail
-from memlane.service.security.keyring import owners_of
-from memlane.service.security.sealing import Sealer, document_text
+from memlane.service.security import AuditTrail, Sealer, acting_as, document_text, owners_of
 
 log = logging.getLogger(__name__)
 

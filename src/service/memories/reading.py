@@ -18,10 +18,9 @@ from memlane.domain.model import (
 )
 from memlane.domain.reach import Reach
 from memlane.ports.clock import Clock
-from memlane.ports.memories.maintenance import MaintenancePort
-from memlane.ports.memories.store import MemoryStorePort
+from memlane.ports.memories import MaintenancePort, MemoryStorePort
 from memlane.service.memories.validation import check_filter
-from memlane.service.security.sealing import Sealer
+from memlane.service.security import Sealer
 
 
 class Reading:

@@ -11,22 +11,27 @@ from typing import Any
 from uuid import UUID
 
 from memlane.domain.errors import StorageUnavailable
-from memlane.domain.graph.supersession import SupersessionDecision
-from memlane.domain.graph.temporal import Moment
-from memlane.domain.memories.importance import classify, estimate_importance
-from memlane.domain.memories.summary import qa_content
+from memlane.domain.graph import Moment, SupersessionDecision
+from memlane.domain.memories import classify, estimate_importance, qa_content
 from memlane.domain.model import Nearby, NewMemory, Owner, RememberResult
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.clock import Clock
-from memlane.ports.memories.store import MemoryStorePort, MemoryWriteSession
-from memlane.service.entities.linking import EntityLinker, Named
-from memlane.service.facts.recording import FactRecorder, Said
-from memlane.service.graph.linking import GraphLinker, Written
+from memlane.ports.memories import MemoryStorePort, MemoryWriteSession
+from memlane.service.entities import EntityLinker, Named
+from memlane.service.facts import FactRecorder, Said
+from memlane.service.graph import GraphLinker, Written
 from memlane.service.memories import audit as memory_audit
 from memlane.service.memories.drafting import Draft, Drafting, dedups, is_transcript, vector_of
 from memlane.service.memories.validation import check_new
-from memlane.service.security.audit_trail import AuditTrail, Changes, change_of
-from memlane.service.security.sealing import Sealer, document_text, speaker_of, speakers_of
+from memlane.service.security import (
+    AuditTrail,
+    Changes,
+    Sealer,
+    change_of,
+    document_text,
+    speaker_of,
+    speakers_of,
+)
 
 log = logging.getLogger(__name__)
 

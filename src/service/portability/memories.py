@@ -10,30 +10,38 @@ from typing import Any
 from uuid import uuid4
 
 from memlane.domain.errors import StorageUnavailable
-from memlane.domain.memories.decay import importance_at
-from memlane.domain.memories.importance import classify, estimate_importance
-from memlane.domain.memories.segments import NAMES_KEY
-from memlane.domain.memories.summary import summarize
+from memlane.domain.memories import (
+    NAMES_KEY,
+    classify,
+    estimate_importance,
+    importance_at,
+    summarize,
+)
 from memlane.domain.model import Memory, Owner
 from memlane.domain.policy import MemoryPolicy
-from memlane.domain.portability.history import PortableEvent, record_to_history
-from memlane.domain.portability.memories import (
+from memlane.domain.portability import (
+    PortableEvent,
     Restored,
     exported_id,
     record_heat,
+    record_to_history,
     record_to_new_memory,
 )
-from memlane.domain.security.audit import SubjectKind
+from memlane.domain.security import SubjectKind
 from memlane.ports.clock import Clock
-from memlane.ports.memories.store import MemoryStorePort
-from memlane.service.entities.linking import EntityLinker, Named
-from memlane.service.facts.recording import FactRecorder, Said
-from memlane.service.memories import audit as memory_audit
-from memlane.service.memories.documents import DocumentVectors
-from memlane.service.memories.validation import check_new
+from memlane.ports.memories import MemoryStorePort
+from memlane.service.entities import EntityLinker, Named
+from memlane.service.facts import FactRecorder, Said
+from memlane.service.memories import DocumentVectors, audit as memory_audit, check_new
 from memlane.service.portability.history import reimported
-from memlane.service.security.audit_trail import AuditTrail, change_of
-from memlane.service.security.sealing import Sealer, document_text, is_turn, speakers_of
+from memlane.service.security import (
+    AuditTrail,
+    Sealer,
+    change_of,
+    document_text,
+    is_turn,
+    speakers_of,
+)
 
 log = logging.getLogger(__name__)
 

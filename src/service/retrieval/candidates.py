@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from uuid import UUID
 
-from memlane.domain.graph.edges import Edge
+from memlane.domain.graph import Edge
 from memlane.domain.model import ContextRole, SearchCandidate
 
 

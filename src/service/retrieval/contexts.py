@@ -5,7 +5,7 @@ from __future__ import annotations
 from uuid import UUID
 
 from memlane.domain.model import ContextRole, MemoryContext, ScoredMemory
-from memlane.domain.retrieval.context import in_order
+from memlane.domain.retrieval import in_order
 from memlane.service.retrieval.pipeline import Retrieval
 
 

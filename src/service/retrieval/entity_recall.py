@@ -7,12 +7,12 @@ from collections.abc import Coroutine, Mapping
 from typing import Any
 from uuid import UUID
 
-from memlane.domain.entities.nodes import name_terms, query_name_keys
+from memlane.domain.entities import name_terms, query_name_keys
 from memlane.domain.model import Owner, SearchCandidate, Vector
 from memlane.domain.policy import GraphTuning
 from memlane.ports.encryption import EncryptionPort
 from memlane.ports.entities import EntityPort
-from memlane.ports.memories.candidates import CandidateSearchPort
+from memlane.ports.memories import CandidateSearchPort
 
 
 class EntityRecall:

@@ -5,16 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from uuid import UUID
 
-from memlane.domain.facts.model import USER
-from memlane.domain.facts.profile import NEUTRAL_SCORE
-from memlane.domain.facts.questions import relations_asked
-from memlane.domain.facts.records import StoredFact
+from memlane.domain.facts import NEUTRAL_SCORE, USER, StoredFact, relations_asked
 from memlane.domain.model import Owner, Vector
 from memlane.domain.policy import RecallTuning
 from memlane.ports.clock import Clock
-from memlane.ports.facts.store import FactPort
-from memlane.ports.memories.candidates import CandidateSearchPort
-from memlane.service.facts.sealing import FactSealer
+from memlane.ports.facts import FactPort
+from memlane.ports.memories import CandidateSearchPort
+from memlane.service.facts import FactSealer
 from memlane.service.retrieval.candidates import Candidate
 from memlane.service.retrieval.pipeline import Retrieval
 

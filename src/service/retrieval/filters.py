@@ -8,14 +8,14 @@ from dataclasses import replace
 from uuid import UUID
 
 from memlane.domain.errors import EmbeddingUnavailable
-from memlane.domain.graph.supersession import asks_about_past
+from memlane.domain.graph import asks_about_past
 from memlane.domain.model import Owner, Vector
-from memlane.domain.retrieval.context import ACTIVE_CONTEXT_SIMILARITY, ContextOptions
+from memlane.domain.retrieval import ACTIVE_CONTEXT_SIMILARITY, ContextOptions
 from memlane.ports.embedding import EmbeddingPort
-from memlane.ports.memories.candidates import CandidateSearchPort
+from memlane.ports.memories import CandidateSearchPort
 from memlane.service.retrieval.candidates import Candidate
 from memlane.service.retrieval.pipeline import Retrieval
-from memlane.service.security.attributes import AttributeSealer
+from memlane.service.security import AttributeSealer
 
 log = logging.getLogger(__name__)
 

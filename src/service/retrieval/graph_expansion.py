@@ -8,13 +8,21 @@ from dataclasses import replace
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.graph.activation import HOP_DECAY, Adjacency, Reached, adjacency, spread
-from memlane.domain.graph.activation_walk import Walk, join_floor
-from memlane.domain.graph.edges import Edge, EdgeKind
+from memlane.domain.graph import (
+    HOP_DECAY,
+    Adjacency,
+    Edge,
+    EdgeKind,
+    Reached,
+    Walk,
+    adjacency,
+    join_floor,
+    spread,
+)
 from memlane.domain.model import ContextRole, Owner, Vector
 from memlane.domain.policy import GraphTuning, MemoryPolicy
 from memlane.ports.graph import GraphPort
-from memlane.ports.memories.candidates import CandidateSearchPort
+from memlane.ports.memories import CandidateSearchPort
 from memlane.service.retrieval.candidates import Candidate, Expansion
 from memlane.service.retrieval.pipeline import Retrieval
 

@@ -7,7 +7,7 @@ from uuid import UUID
 
 from memlane.domain.model import Owner, SearchCandidate, Vector
 from memlane.domain.policy import RecallTuning
-from memlane.ports.memories.candidates import CandidateSearchPort
+from memlane.ports.memories import CandidateSearchPort
 from memlane.service.retrieval.candidates import Candidate
 from memlane.service.retrieval.pipeline import Retrieval
 

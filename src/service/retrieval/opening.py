@@ -7,11 +7,11 @@ from datetime import datetime
 from uuid import UUID
 
 from memlane.domain.model import Owner, ScoredMemory, StoredMemory
-from memlane.domain.retrieval.scoring import RelevanceWeights, relevance
-from memlane.ports.memories.store import MemoryStorePort
+from memlane.domain.retrieval import RelevanceWeights, relevance
+from memlane.ports.memories import MemoryStorePort
 from memlane.service.retrieval.candidates import Candidate
 from memlane.service.retrieval.pipeline import Retrieval
-from memlane.service.security.sealing import Sealer
+from memlane.service.security import Sealer
 
 
 class Opening:

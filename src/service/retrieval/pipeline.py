@@ -18,7 +18,7 @@ from memlane.domain.model import (
     StoredMemory,
     Vector,
 )
-from memlane.domain.retrieval.context import ContextOptions
+from memlane.domain.retrieval import ContextOptions
 from memlane.service.retrieval.candidates import Candidate, Expansion, Rankings
 
 T = TypeVar("T")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from memlane.domain.model import Owner
-from memlane.domain.retrieval.context import fit_to_budget, in_order, render_context
+from memlane.domain.retrieval import fit_to_budget, in_order, render_context
 from memlane.service.retrieval.pipeline import Retrieval
 
 

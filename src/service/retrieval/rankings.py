@@ -8,11 +8,11 @@ from uuid import UUID
 from memlane.domain.errors import EmbeddingUnavailable
 from memlane.domain.model import SearchCandidate, Vector
 from memlane.ports.embedding import EmbeddingPort
-from memlane.ports.memories.candidates import CandidateSearchPort
+from memlane.ports.memories import CandidateSearchPort
 from memlane.service.retrieval.candidates import Rankings
 from memlane.service.retrieval.entity_recall import EntityRecall
 from memlane.service.retrieval.pipeline import Retrieval
-from memlane.service.security.sealing import Sealer
+from memlane.service.security import Sealer
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memlane.ports.clock import Clock
-from memlane.ports.memories.maintenance import MaintenancePort
+from memlane.ports.memories import MaintenancePort
 from memlane.service.retrieval.graph_expansion import GraphExpansion
 from memlane.service.retrieval.pipeline import Retrieval
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from memlane.domain.model import MemoryContext, Owner, PromptContext, ScoredMemory
 from memlane.domain.policy import MemoryPolicy
-from memlane.domain.retrieval.context import ContextOptions
+from memlane.domain.retrieval import ContextOptions
 from memlane.ports.clock import Clock
-from memlane.service.memories.validation import check_options
+from memlane.service.memories import check_options
 from memlane.service.retrieval.pipeline import Pipeline, Retrieval
 
 # A search reads at least this many candidates per ranking, and this many per result.

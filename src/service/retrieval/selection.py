@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from memlane.domain.memories.decay import importance_at
+from memlane.domain.memories import importance_at
 from memlane.domain.policy import MemoryPolicy
-from memlane.domain.retrieval.scoring import relevance
-from memlane.ports.memories.store import MemoryStorePort
+from memlane.domain.retrieval import relevance
+from memlane.ports.memories import MemoryStorePort
 from memlane.service.retrieval.candidates import Candidate
 from memlane.service.retrieval.pipeline import Retrieval
 

@@ -7,11 +7,10 @@ from datetime import UTC, datetime, timedelta
 from uuid import uuid4
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from memlane.domain.graph.edges import HALF_LIFE_DAYS, USE_BOOST, Edge, EdgeKind, strength, used
-from memlane.domain.graph.semantic_edges import semantic_edges
+from memlane.domain.graph.semantic import semantic_edges
 
 T0 = datetime(2030, 1, 1, tzinfo=UTC)
 kinds = st.sampled_from(list(EdgeKind))

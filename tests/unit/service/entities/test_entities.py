@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from memlane.domain.entities.nodes import name_terms
 from memlane.domain.model import NewMemory, Owner
