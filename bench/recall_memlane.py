@@ -30,7 +30,7 @@ from bench.recall_metrics import Retrieved, Turns
 from dependency_injector import providers
 
 from memlane.container import Container, Memlane, open_memlane
-from memlane.domain.memories.segments import Message, Role
+from memlane.domain.memories import Message, Role
 from memlane.domain.model import DEFAULT_TENANT, MemoryType, NewMemory, Owner
 from memlane.ports.embedding import EmbeddingPort
 from memlane.settings import Settings
