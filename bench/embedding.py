@@ -28,17 +28,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import scale_data as data
 
-from memlane.adapters.embedding.onnx import (
-    OnnxEmbeddingAdapter,
-    load_tokenizer,
-    packaged_model_path,
-)
+from memlane.adapters.embedding.catalog import MINILM, load_minilm_tokenizer, packaged_source
+from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 
 
 def source_vectors(texts: list[str]) -> np.ndarray:
     """The packaged model run as shipped (dequantised, fp32), one text at a time."""
-    session = ort.InferenceSession(str(packaged_model_path()), providers=["CPUExecutionProvider"])
-    tokenizer = load_tokenizer()
+    session = ort.InferenceSession(str(packaged_source(MINILM)), providers=["CPUExecutionProvider"])
+    tokenizer = load_minilm_tokenizer()
     rows = []
     for text in texts:
         ids = np.asarray([tokenizer.encode(text).ids], dtype=np.int64)
@@ -73,7 +70,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     finally:
         await adapter.close()
     cosines = (alone * source_vectors(sample)).sum(axis=1)
-    tokens = [len(e.ids) for e in load_tokenizer().encode_batch(documents)]
+    tokens = [len(e.ids) for e in load_minilm_tokenizer().encode_batch(documents)]
     return {
         "query_p50_ms": round(statistics.median(latencies[20:]), 2),
         "documents_per_s": round(documents_per_s, 1),
