@@ -11,7 +11,12 @@ import pytest
 from bench.embedding import source_vectors
 
 from memlane.adapters.embedding import quantized
-from memlane.adapters.embedding.catalog import MINILM, OnnxModel, load_minilm_tokenizer, packaged_source
+from memlane.adapters.embedding.catalog import (
+    MINILM,
+    OnnxModel,
+    load_minilm_tokenizer,
+    packaged_source,
+)
 from memlane.adapters.embedding.fused import rebuild
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.embedding.quantized import derived_name, prepare_model, quantized_model
