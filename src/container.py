@@ -176,7 +176,7 @@ async def open_memlane(
     settings: Settings | None = None,
     *,
     load_model: bool = True,
-    check_dimension: bool = True,
+    check_embeddings: bool = True,
     start_worker: bool = False,
     embedding_histogram: Histogram | None = None,
     on_unreadable: OnUnreadable | None = None,
@@ -185,6 +185,8 @@ async def open_memlane(
     """Open everything (embedded server, migrations, pool, key, model), yield, close it all.
 
     `load_model=False` skips warming the model for commands that never embed (decay, cleanup);
+    `check_embeddings=False` skips the check that the stored vectors fit the configured
+    model (`memlane reembed`, which replaces them);
     `embedding_histogram` times every embedding call, `fact_fallback` counts the optional
     fact extractor's fallbacks to the heuristics (both the API's metrics); `on_unreadable`
     hears the id of each memory a read leaves out because it does not decrypt.
@@ -199,8 +201,11 @@ async def open_memlane(
     try:
         installation: InstallationPort = await container.installation()  # type: ignore[misc]
         embedder: EmbeddingPort = await container.embedder()  # type: ignore[misc]
-        if check_dimension:
+        if check_embeddings:
+            # Vectors of another model, even of the same dimension, would be compared with
+            # this model's as if they shared a space: refused until `memlane reembed`.
             await installation.check_embedding_dimension(embedder.model, embedder.dimension)
+            await installation.check_embedding_model(embedder.model)
         yield Memlane(
             settings=container.settings(),
             database=await container.database(),  # type: ignore[misc]
