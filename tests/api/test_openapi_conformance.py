@@ -25,13 +25,13 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
-from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.pool import create_pool
+from memlane.adapters.postgres.security.api_keys import PostgresApiKeyAdapter
 from memlane.api.app import create_app
 from memlane.api.config import ApiConfig
 from memlane.api.deps import ApiServices
-from memlane.domain.auth import Scope
-from memlane.service.keys import KeyService
+from memlane.domain.security.auth import Scope
+from memlane.service.security.api_keys import KeyService
 from tests.api.conftest import build_importer, build_service, pool_readiness
 
 pytestmark = pytest.mark.integration

@@ -13,7 +13,7 @@ import pytest_asyncio
 
 from memlane.adapters.embedding.catalog import MULTILINGUAL_E5
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
-from memlane.adapters.postgres.installation_adapter import PostgresInstallationAdapter
+from memlane.adapters.postgres.installation import PostgresInstallationAdapter
 from memlane.domain.errors import EmbeddingModelMismatch
 from memlane.domain.model import NewMemory, Owner
 from tests.integration.conftest import build_service
