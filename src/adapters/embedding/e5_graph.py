@@ -25,7 +25,7 @@ from memlane.adapters.embedding.encoder_graph import (
 )
 
 MODEL_NAME = "multilingual-e5-small"
-_IR_VERSION = 8  # what onnxruntime's quantiser writes for opset 17
+_IR_VERSION = 8  # the IR version that goes with opset 17
 
 
 def build_e5_graph(source: Path, target: Path) -> None:
