@@ -21,8 +21,9 @@ async def prepare_model(models: tuple[str, ...]) -> None:
     """Derive the onnx provider's int8 models into memory.embedding.model_cache_dir now.
 
     For image builds and read-only deployments: a service started later finds them there
-    instead of deriving one at startup (MiniLM ~3 s, multilingual-e5-small ~15 s), whichever
-    memory.embedding.model it is set to. No database needed. Prints one line per model.
+    instead of deriving one at startup (seconds for MiniLM, ~15-25 s for multilingual-e5-small),
+    whichever memory.embedding.model it is set to. No database needed. Prints one line per
+    model.
     """
     from memlane.composition.openers import onnx_model_names, prepare_embedding_model
 
