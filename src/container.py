@@ -211,7 +211,9 @@ async def open_memlane(
             # Vectors of another model, even of the same dimension, would be compared with
             # this model's as if they shared a space: refused until `memlane reembed`.
             await installation.check_embedding_dimension(embedder.model, embedder.dimension)
-            await installation.check_embedding_model(embedder.model)
+            await installation.check_embedding_model(
+                embedder.model, embedder.same_space_models
+            )
         yield Memlane(
             settings=container.settings(),
             database=await container.database(),  # type: ignore[misc]

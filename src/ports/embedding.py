@@ -28,6 +28,13 @@ class EmbeddingPort(ABC):
         """One L2-normalised vector per text, in order; never blocks the event loop."""
 
     @property
+    def same_space_models(self) -> frozenset[str]:
+        """The model names whose stored vectors share this model's space, its own
+        included: the same model served by another provider. Vectors of any other model
+        cannot be compared with this one's."""
+        return frozenset({self.model})
+
+    @property
     def window_tokens(self) -> int | None:
         """How many tokens of one text the model reads (its prefix and special tokens
         included); the rest of a longer text is cut. None: the backend does not say."""

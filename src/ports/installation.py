@@ -33,8 +33,9 @@ class InstallationPort(ABC):
         """Raise EmbeddingDimensionMismatch when `model`'s vectors do not fit the column."""
 
     @abstractmethod
-    async def check_embedding_model(self, model: str) -> None:
-        """Raise EmbeddingModelMismatch when a stored vector comes from another model."""
+    async def check_embedding_model(self, model: str, accepted: frozenset[str]) -> None:
+        """Raise EmbeddingModelMismatch when a stored vector comes from a model outside
+        `accepted` (the names sharing `model`'s space)."""
 
     @abstractmethod
     async def reset_embeddings(self, dimension: int) -> None:

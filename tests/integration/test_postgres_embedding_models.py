@@ -12,6 +12,7 @@ import pytest
 import pytest_asyncio
 
 from memlane.adapters.embedding.catalog import MULTILINGUAL_E5
+from memlane.adapters.embedding.ollama import OllamaEmbeddingAdapter
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.postgres.installation import PostgresInstallationAdapter
 from memlane.domain.errors import EmbeddingModelMismatch
@@ -46,10 +47,13 @@ async def test_memories_of_another_model_are_refused_until_reembedded(
     await written.remember(owner, NewMemory("Ich arbeite als Krankenpfleger im Krankenhaus."))
     await written.remember(owner, NewMemory("My favourite colour is green."))
     installation = PostgresInstallationAdapter(fresh_pool)
-    await installation.check_embedding_model(MINILM_NAME)  # the model that wrote them
+    await installation.check_embedding_model(MINILM_NAME, embedder.same_space_models)
+    # Ollama's all-minilm is the same model in another build: one space, no refusal.
+    ollama = OllamaEmbeddingAdapter("all-minilm", 384)
+    await installation.check_embedding_model("all-minilm", ollama.same_space_models)
 
     with pytest.raises(EmbeddingModelMismatch) as refused:
-        await installation.check_embedding_model(E5_NAME)
+        await installation.check_embedding_model(E5_NAME, e5.same_space_models)
     message = str(refused.value)
     assert f"'{MINILM_NAME}' (2 memories)" in message and "`memlane reembed`" in message
     assert f"memory.embedding.model is '{E5_NAME}'" in message
@@ -66,9 +70,9 @@ async def test_memories_of_another_model_are_refused_until_reembedded(
     assert await moved.backfill(64) == 2
 
     assert [tuple(r) for r in await fresh_pool.fetch(MODELS)] == [(E5_NAME, 2)]
-    await installation.check_embedding_model(E5_NAME)
+    await installation.check_embedding_model(E5_NAME, e5.same_space_models)
     with pytest.raises(EmbeddingModelMismatch, match=f"'{E5_NAME}' \\(2 memories\\)"):
-        await installation.check_embedding_model(MINILM_NAME)
+        await installation.check_embedding_model(MINILM_NAME, embedder.same_space_models)
     (hit, *_) = await moved.search(owner, "Was ist mein Beruf?", limit=2)
     assert "Krankenpfleger" in hit.memory.content
 
@@ -76,11 +80,12 @@ async def test_memories_of_another_model_are_refused_until_reembedded(
 async def test_memories_not_yet_embedded_are_no_mismatch(
     fresh_pool: asyncpg.Pool, e5: OnnxEmbeddingAdapter
 ) -> None:
-    await PostgresInstallationAdapter(fresh_pool).check_embedding_model(E5_NAME)  # empty
+    installation = PostgresInstallationAdapter(fresh_pool)
+    await installation.check_embedding_model(E5_NAME, e5.same_space_models)  # empty
     owner = Owner("default", "nobody-yet")
     await build_service(fresh_pool, e5, os.urandom(32)).remember(
         owner, NewMemory("Ich mag Katzen."))
     await fresh_pool.execute("UPDATE memories SET embedding = NULL, embedding_model = NULL")
     # A memory waiting for `memlane backfill` has no vector to mix with any model's.
     assert [tuple(r) for r in await fresh_pool.fetch(MODELS)] == [(None, 1)]
-    await PostgresInstallationAdapter(fresh_pool).check_embedding_model(MINILM_NAME)
+    await installation.check_embedding_model(MINILM_NAME, frozenset({MINILM_NAME}))

@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 from memlane.adapters.embedding.catalog import MINILM, OnnxModel, packaged_source
 from memlane.adapters.embedding.quantized import checked_source, quantized_model
 from memlane.adapters.embedding.slots import DOCUMENT, QUERY, PrioritySlots
+from memlane.adapters.embedding.spaces import same_space
 from memlane.adapters.embedding.tokens import WindowTokenizer
 from memlane.domain.errors import EmbeddingUnavailable
 from memlane.domain.model import Vector
@@ -72,6 +73,10 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
     @property
     def dimension(self) -> int:
         return self._spec.dimension
+
+    @property
+    def same_space_models(self) -> frozenset[str]:
+        return same_space(self.model)
 
     @property
     def window_tokens(self) -> int:

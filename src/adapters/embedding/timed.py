@@ -34,6 +34,10 @@ class TimedEmbeddingAdapter(EmbeddingPort):
             self._histogram.labels(kind).observe(time.perf_counter() - started)
 
     @property
+    def same_space_models(self) -> frozenset[str]:
+        return self._inner.same_space_models
+
+    @property
     def window_tokens(self) -> int | None:
         return self._inner.window_tokens
 

@@ -54,8 +54,8 @@ class PostgresInstallationAdapter(InstallationPort):
     async def check_embedding_dimension(self, model: str, dimension: int) -> None:
         await check_embedding_dimension(self._pool, model, dimension)
 
-    async def check_embedding_model(self, model: str) -> None:
-        await check_embedding_model(self._pool, model)
+    async def check_embedding_model(self, model: str, accepted: frozenset[str]) -> None:
+        await check_embedding_model(self._pool, model, accepted)
 
     async def reset_embeddings(self, dimension: int) -> None:
         await reset_embeddings(self._pool, dimension)
