@@ -6,7 +6,7 @@ import os
 import tomllib
 from dataclasses import replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -305,13 +305,13 @@ def config_path() -> Path | None:
     return default if default.is_file() else None
 
 
-def load_settings(**overrides: object) -> Settings:
+def load_settings(**overrides: Any) -> Settings:
     """Settings from config.toml and the environment, with explicit overrides on top.
 
     Raises ConfigurationError, in one line naming the setting, for an unknown setting or a
     value out of its range (never a pydantic traceback)."""
     settings_errors.unknown_sections(Settings.model_fields, os.environ)
     try:
-        return Settings(**overrides)  # type: ignore[arg-type]
+        return Settings(**overrides)
     except (ValidationError, SettingsError, tomllib.TOMLDecodeError) as exc:
         raise settings_errors.describe(exc) from None
