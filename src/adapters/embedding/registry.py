@@ -84,7 +84,7 @@ async def open_embedder(
 
 def prepare_embedding_model(provider: EmbeddingProvider, cache_dir: Path | None) -> Path | None:
     """Derive the onnx backend's int8 model into its cache now (None for other backends)."""
-    if provider is not EmbeddingProvider.ONNX:
+    if provider != EmbeddingProvider.ONNX:
         return None
     try:
         return prepare_model(cache_dir)
