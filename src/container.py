@@ -14,33 +14,39 @@ from prometheus_client import Histogram
 from memlane.adapters.imports.export_file import FileChatExportAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.database import Database
-from memlane.adapters.postgres.entities.adapter import PostgresEntityAdapter
-from memlane.adapters.postgres.facts.scan import PostgresFactScanAdapter
-from memlane.adapters.postgres.facts.topic_index import PostgresTopicIndexAdapter
+from memlane.adapters.postgres.entities import PostgresEntityAdapter
+from memlane.adapters.postgres.facts import PostgresFactScanAdapter, PostgresTopicIndexAdapter
 from memlane.adapters.postgres.installation import PostgresInstallationAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
-from memlane.adapters.postgres.portability.import_ledger import PostgresImportLedgerAdapter
-from memlane.adapters.postgres.portability.legacy_rows import PostgresLegacyRowsAdapter
-from memlane.adapters.postgres.security.api_keys import PostgresApiKeyAdapter
-from memlane.adapters.postgres.security.audit import postgres_audit_ports
-from memlane.adapters.postgres.security.data_keys import PostgresDataKeyAdapter
-from memlane.adapters.postgres.security.integrity import PostgresIntegrityAdapter
-from memlane.adapters.postgres.security.sealed_fields import PostgresSealedFieldsAdapter
+from memlane.adapters.postgres.portability import (
+    PostgresImportLedgerAdapter,
+    PostgresLegacyRowsAdapter,
+)
+from memlane.adapters.postgres.security import (
+    PostgresApiKeyAdapter,
+    PostgresDataKeyAdapter,
+    PostgresIntegrityAdapter,
+    PostgresSealedFieldsAdapter,
+    postgres_audit_ports,
+)
 from memlane.composition import resources
+from memlane.composition.services import memory_service
 from memlane.ports.embedding import EmbeddingPort
-from memlane.ports.facts.extraction import FallbackListener
+from memlane.ports.facts import FallbackListener
 from memlane.ports.installation import InstallationPort
 from memlane.ports.storage import MemoryPorts
-from memlane.service.facts.topic_indexing import TopicIndexer
-from memlane.service.graph.knowledge import KnowledgeGraphService
-from memlane.service.memories.worker import DecayWorker
+from memlane.service.facts import TopicIndexer
+from memlane.service.graph import KnowledgeGraphService
+from memlane.service.memories import DecayWorker
 from memlane.service.memory_service import MemoryService
-from memlane.service.portability.chat_import import ChatImporter
-from memlane.service.security.api_keys import KeyService
-from memlane.service.security.histories import AuditService
-from memlane.service.security.key_migration import KeyMigration
-from memlane.service.security.legacy_sealing import LegacySealer
-from memlane.service.security.sealing import OnUnreadable
+from memlane.service.portability import ChatImporter
+from memlane.service.security import (
+    AuditService,
+    KeyMigration,
+    KeyService,
+    LegacySealer,
+    OnUnreadable,
+)
 from memlane.settings import Settings, load_settings
 
 READINESS_TIMEOUT_S = 2.0
@@ -82,7 +88,7 @@ class Container(containers.DeclarativeContainer):
 
     # Services
     service = providers.Singleton(
-        MemoryService,
+        memory_service,
         memories=memories,
         embedder=embedder,
         encryption=encryption,

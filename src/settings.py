@@ -25,12 +25,12 @@ from pydantic_settings import (
 
 from memlane import settings_errors
 from memlane.domain.errors import ConfigurationError
-from memlane.domain.facts.profile import ProfileCaps
-from memlane.domain.memories.importance import CueBook
+from memlane.domain.facts import ProfileCaps
+from memlane.domain.memories import CueBook
 from memlane.domain.policy import GraphTuning, MemoryPolicy, RecallTuning
-from memlane.domain.retrieval.scoring import RelevanceWeights
+from memlane.domain.retrieval import RelevanceWeights
 from memlane.ports.embedding import EmbeddingProvider
-from memlane.ports.facts.extraction import FactExtractorProvider
+from memlane.ports.facts import FactExtractorProvider
 
 CONFIG_ENV = "MEMLANE_CONFIG"
 DEFAULT_CONFIG_FILE = "config.toml"
@@ -88,6 +88,8 @@ class RecallSettings(_Section):
     conversation_weight: float = Field(_RECALL.conversation_weight, ge=0, le=10)
     conversation_hits: int = Field(_RECALL.conversation_hits, ge=0, le=100)
     relevance_tiebreak: float = Field(_RECALL.relevance_tiebreak, ge=0, le=100)
+    # Retrieval stages left out (composition/retrieval.py names the optional ones).
+    skip_stages: tuple[str, ...] = _RECALL.skip_stages
 
     def tuning(self) -> RecallTuning:
         return RecallTuning(**self.model_dump())

@@ -21,9 +21,8 @@ from memlane.domain.errors import (
     MemoryUnreadable,
     StorageUnavailable,
 )
-from memlane.domain.facts.records import FactNotFound, FactUnreadable
-from memlane.domain.facts.topics import TopicNotFound
-from memlane.domain.portability.chat_import import ImportInProgress
+from memlane.domain.facts import FactNotFound, FactUnreadable, TopicNotFound
+from memlane.domain.portability import ImportInProgress
 from memlane.domain.text_rules import clipped
 
 log = logging.getLogger(__name__)

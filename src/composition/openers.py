@@ -20,17 +20,19 @@ from memlane.adapters.encryption.xchacha import key_fingerprint
 from memlane.adapters.postgres import database as postgres
 from memlane.adapters.postgres.database import Database
 from memlane.adapters.postgres.installation import PostgresInstallationAdapter
-from memlane.adapters.postgres.security.data_keys import PostgresDataKeyAdapter
+from memlane.adapters.postgres.security import PostgresDataKeyAdapter
 from memlane.container import Container, shutdown
 from memlane.domain.errors import ConfigurationError
-from memlane.ports.security.audit import AuditPort
-from memlane.service.facts.topic_indexing import TopicIndexer
-from memlane.service.security.api_keys import KeyService
-from memlane.service.security.key_migration import KeyMigration
-from memlane.service.security.key_rotation import MasterRotation
-from memlane.service.security.keyring import KeyringService
-from memlane.service.security.legacy_sealing import LegacySealer
-from memlane.service.security.verification import Verifier
+from memlane.ports.security import AuditPort
+from memlane.service.facts import TopicIndexer
+from memlane.service.security import (
+    KeyMigration,
+    KeyringService,
+    KeyService,
+    LegacySealer,
+    MasterRotation,
+    Verifier,
+)
 from memlane.settings import Settings, load_settings
 
 T = TypeVar("T")

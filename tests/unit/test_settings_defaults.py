@@ -18,7 +18,7 @@ from memlane.domain.facts.profile import ProfileCaps
 from memlane.domain.policy import GraphTuning, MemoryPolicy, RecallTuning
 from memlane.domain.retrieval.scoring import RelevanceWeights
 from memlane.ports.embedding import EmbeddingProvider
-from memlane.ports.facts.extraction import FactExtractorProvider
+from memlane.ports.facts import FactExtractorProvider
 from memlane.settings import (
     FactSettings,
     GraphSettings,

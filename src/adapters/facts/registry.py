@@ -12,11 +12,7 @@ from typing import Protocol
 from memlane.adapters.facts.heuristic import HeuristicFactExtractor
 from memlane.adapters.facts.ollama import OllamaFactExtractor
 from memlane.domain.errors import ConfigurationError
-from memlane.ports.facts.extraction import (
-    FactExtractionPort,
-    FactExtractorProvider,
-    FallbackListener,
-)
+from memlane.ports.facts import FactExtractionPort, FactExtractorProvider, FallbackListener
 
 
 class ExtractorConfig(Protocol):

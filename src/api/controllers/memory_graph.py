@@ -14,7 +14,7 @@ from memlane.api.deps import MEMORIES, OWNER, Memories, owner_from_body
 from memlane.api.graph_schemas import EdgeIn, EdgeOut, GraphNodeOut, GraphOut
 from memlane.api.params import ERRORS, READ, WRITE
 from memlane.domain.errors import InvalidMemory
-from memlane.domain.graph.edges import Edge, EdgeKind
+from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.model import Owner
 
 

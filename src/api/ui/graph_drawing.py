@@ -7,7 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from uuid import UUID
 
-from memlane.service.graph.reading import Neighbourhood
+from memlane.service.graph import Neighbourhood
 
 WIDTH = 820
 CENTRE_X, CENTRE_Y = WIDTH / 2, 280.0  # the viewBox keeps only the rows in use

@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from enum import StrEnum
 
-from memlane.domain.facts.model import ExtractedFact
+from memlane.domain.facts import ExtractedFact
 
 # Called with a short reason ("timeout", "invalid", "unreachable") each time an optional
 # extractor falls back to the heuristics: the API counts these as a metric.

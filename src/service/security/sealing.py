@@ -9,8 +9,7 @@ from typing import Any, Protocol
 from uuid import UUID
 
 from memlane.domain.errors import DecryptionFailed
-from memlane.domain.memories.decay import importance_at
-from memlane.domain.memories.segments import NAMES_KEY, SEGMENT_KEY
+from memlane.domain.memories import NAMES_KEY, SEGMENT_KEY, importance_at
 from memlane.domain.model import Memory, Owner, StoredMemory, Vector
 from memlane.ports.encryption import EncryptionPort, FieldBinding
 from memlane.ports.keywords import KeywordPort

@@ -13,7 +13,7 @@ from memlane.adapters.postgres.memories.rows import decay_params
 from memlane.adapters.postgres.pool import connection_from
 from memlane.domain.model import Owner
 from memlane.domain.reach import Reach, TenantReach
-from memlane.ports.memories.faded import FadedMemoriesPort
+from memlane.ports.memories import FadedMemoriesPort
 
 
 class PostgresFadedMemoriesAdapter(FadedMemoriesPort):

@@ -22,7 +22,7 @@ from memlane.adapters.postgres.readiness import database_ready
 from memlane.adapters.postgres.vector_checks import dimension_errors
 from memlane.domain.model import MemoryStats, Owner, StoredMemory, Vector
 from memlane.domain.reach import Reach, TenantReach
-from memlane.ports.memories.maintenance import MaintenancePort
+from memlane.ports.memories import MaintenancePort
 
 # asyncpg reads timeout=None as "the pool's command_timeout" (10 s by default), which a
 # decay or cleanup over a million rows can exceed: whole-table maintenance gets an hour.

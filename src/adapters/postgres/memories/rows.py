@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from pgvector import Vector as PgVector
 
-from memlane.domain.memories.decay import MAX_REINFORCEMENT, REINFORCEMENT_PER_ACCESS, TYPE_DECAY
+from memlane.domain.memories import MAX_REINFORCEMENT, REINFORCEMENT_PER_ACCESS, TYPE_DECAY
 from memlane.domain.model import Heat, MemoryType, Owner, StoredMemory, Vector
 
 # TYPE_DECAY as three parallel arrays for `unnest`: the numbers stay in the domain.

@@ -9,7 +9,7 @@ import pytest
 from memlane.adapters.facts.heuristic import HeuristicFactExtractor
 from memlane.adapters.facts.ollama import OllamaFactExtractor
 from memlane.adapters.facts.registry import FACT_EXTRACTORS, open_fact_extractor
-from memlane.ports.facts.extraction import FactExtractorProvider
+from memlane.ports.facts import FactExtractorProvider
 
 CONFIG = SimpleNamespace(model="llama3.2", ollama_url="http://127.0.0.1:9", timeout_ms=10)
 

@@ -6,8 +6,7 @@ import itertools
 from datetime import UTC, datetime, timedelta
 from uuid import UUID, uuid4
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from memlane.api.ui import ui_template_config
 from memlane.api.ui.graph_drawing import (
@@ -21,13 +20,11 @@ from memlane.api.ui.graph_drawing import (
 from memlane.api.ui.plots import (
     BOTTOM,
     CURVE_DAYS,
+    HEIGHT as PLOT_HEIGHT,
     TOP,
     count_bars,
     forgetting_curves,
     waiting_for_embedding,
-)
-from memlane.api.ui.plots import (
-    HEIGHT as PLOT_HEIGHT,
 )
 from memlane.domain.graph.edges import Edge, EdgeKind
 from memlane.domain.memories.decay import TYPE_DECAY

@@ -7,8 +7,7 @@ from datetime import UTC, datetime, timedelta
 from uuid import uuid4
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from memlane.domain.graph.edges import (
     HALF_LIFE_DAYS,
@@ -19,7 +18,7 @@ from memlane.domain.graph.edges import (
     strength,
     used,
 )
-from memlane.domain.graph.semantic_edges import semantic_edges
+from memlane.domain.graph.semantic import semantic_edges
 
 T0 = datetime(2030, 1, 1, tzinfo=UTC)
 kinds = st.sampled_from(list(EdgeKind))
