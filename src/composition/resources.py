@@ -29,7 +29,7 @@ from memlane.adapters.postgres.security import PostgresDataKeyAdapter, PostgresI
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
-from memlane.ports.facts import FallbackListener, FactPorts
+from memlane.ports.facts import FactPorts, FallbackListener
 from memlane.ports.installation import InstallationPort
 from memlane.ports.security import AuditPorts
 from memlane.ports.storage import MemoryPorts
