@@ -1,6 +1,7 @@
-"""The embedding backends by name: settings validate against it, the composition root opens one.
+"""The embedding backends by provider: the composition root opens the configured one.
 
-A new backend is one adapter module and one line in EMBEDDING_BACKENDS.
+A new backend is one member of `EmbeddingProvider` (ports/embedding.py, which settings
+validate against), one adapter module and one line in EMBEDDING_BACKENDS.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from memlane.adapters.embedding.ollama import OllamaEmbeddingAdapter
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.embedding.quantized import prepare_model
 from memlane.domain.errors import ConfigurationError
-from memlane.ports.embedding import EmbeddingPort
+from memlane.ports.embedding import EmbeddingPort, EmbeddingProvider
 
 
 class EmbeddingConfig(Protocol):
@@ -66,17 +67,15 @@ async def _ollama(config: EmbeddingConfig, load_model: bool) -> EmbeddingPort:
     )
 
 
-EMBEDDING_BACKENDS: dict[str, BackendFactory] = {
-    "onnx": _onnx,
-    "ollama": _ollama,
+EMBEDDING_BACKENDS: dict[EmbeddingProvider, BackendFactory] = {
+    EmbeddingProvider.ONNX: _onnx,
+    EmbeddingProvider.OLLAMA: _ollama,
 }
 
 
-def backend_names() -> tuple[str, ...]:
-    return tuple(EMBEDDING_BACKENDS)
-
-
-async def open_embedder(provider: str, config: EmbeddingConfig, load_model: bool) -> EmbeddingPort:
+async def open_embedder(
+    provider: EmbeddingProvider, config: EmbeddingConfig, load_model: bool
+) -> EmbeddingPort:
     """The configured backend's adapter (ConfigurationError naming the known ones)."""
     factory = EMBEDDING_BACKENDS.get(provider)
     if factory is None:
