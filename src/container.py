@@ -38,6 +38,7 @@ from memlane.service.keys import KeyService
 from memlane.service.knowledge_graph import KnowledgeGraphService
 from memlane.service.legacy_sealing import LegacySealer
 from memlane.service.memory_service import MemoryService
+from memlane.service.proxy.chat_proxy import ChatProxy
 from memlane.service.sealing import OnUnreadable
 from memlane.service.topic_indexing import TopicIndexer
 from memlane.service.worker import DecayWorker
@@ -134,6 +135,16 @@ class Container(containers.DeclarativeContainer):
     worker = providers.Resource(
         resources.worker, service, leader, settings, database, memories, embedder, facts, graph
     )
+    # The memory proxy (docs/proxy.md): the upstream, learning in the background, the use case
+    upstream = providers.Resource(resources.upstream, settings)
+    learning = providers.Resource(
+        resources.learning, service, settings, database, memories, embedder, facts, graph
+    )
+    proxy = providers.Singleton(
+        ChatProxy, service, upstream, encryption, learning,
+        active_exchanges=providers.Callable(attrgetter("proxy.active_exchanges"), settings),
+        max_segment_bytes=providers.Callable(attrgetter("max_content_bytes"), policy),
+    )
 
 
 @dataclass(slots=True)
@@ -151,6 +162,7 @@ class Memlane:
     worker: DecayWorker | None
     audit: AuditService
     knowledge_graph: KnowledgeGraphService
+    proxy: ChatProxy | None = None
 
     async def readiness(self) -> dict[str, bool]:
         """Whether the database and the embedder answer now."""
@@ -181,13 +193,15 @@ async def open_memlane(
     embedding_histogram: Histogram | None = None,
     on_unreadable: OnUnreadable | None = None,
     fact_fallback: FallbackListener | None = None,
+    open_proxy: bool = False,
 ) -> AsyncIterator[Memlane]:
     """Open everything (embedded server, migrations, pool, key, model), yield, close it all.
 
     `load_model=False` skips warming the model for commands that never embed (decay, cleanup);
     `embedding_histogram` times every embedding call, `fact_fallback` counts the optional
     fact extractor's fallbacks to the heuristics (both the API's metrics); `on_unreadable`
-    hears the id of each memory a read leaves out because it does not decrypt.
+    hears the id of each memory a read leaves out because it does not decrypt; `open_proxy`
+    opens the memory proxy (its upstream client and learning queue) for `serve`.
     """
     container = Container(
         settings=settings or load_settings(),
@@ -213,6 +227,7 @@ async def open_memlane(
             worker=await container.worker() if start_worker else None,  # type: ignore[misc]
             audit=await container.history(),  # type: ignore[misc]
             knowledge_graph=await container.knowledge_graph(),  # type: ignore[misc]
+            proxy=await container.proxy() if open_proxy else None,  # type: ignore[misc]
         )
     finally:
         await container.shutdown_resources()  # type: ignore[misc]

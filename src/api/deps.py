@@ -22,6 +22,7 @@ from memlane.service.history import AuditService
 from memlane.service.keys import KeyService
 from memlane.service.knowledge_graph import KnowledgeGraphService
 from memlane.service.memory_service import MemoryService
+from memlane.service.proxy.chat_proxy import ChatProxy
 from memlane.service.validation import check_identifier
 from memlane.service.worker import DecayWorker
 
@@ -39,6 +40,7 @@ class ApiServices:
     audit: AuditService | None = None  # history routes answer 404 without it
     imports: ChatImporter | None = None  # None: POST /v1/imports answers 503
     knowledge_graph: KnowledgeGraphService | None = None  # the MCP graph tools (mcp_server/)
+    proxy: ChatProxy | None = None  # None: the proxy routes answer 503
 
 
 class NamesUser(Protocol):

@@ -11,6 +11,7 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
 from memlane.api.cursor import BadCursor
+from memlane.api.proxy_errors import handle_proxy, openai_error, speaks_openai
 from memlane.api.transport import MalformedBody, UnsupportedMediaType
 from memlane.domain.chat_import import ImportInProgress
 from memlane.domain.errors import (
@@ -23,6 +24,7 @@ from memlane.domain.errors import (
     StorageUnavailable,
 )
 from memlane.domain.fact_records import FactNotFound, FactUnreadable
+from memlane.domain.proxy.errors import ProxyError
 from memlane.domain.text_rules import clipped
 from memlane.domain.topics import TopicNotFound
 
@@ -72,6 +74,8 @@ def problem(
     }
     if request is not None:
         body["instance"] = request.url.path
+        if speaks_openai(request.url.path):  # OpenAI clients read their own `error` member
+            body["error"] = openai_error(status, slug, body["detail"])
     body.update(extensions)
     return Response(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
 
@@ -191,6 +195,7 @@ def handle_other(request: Request[Any, Any, Any], exc: Exception) -> Response[di
 
 EXCEPTION_HANDLERS: dict[type[Exception], Any] = {
     HTTPException: handle_http,
+    ProxyError: handle_proxy,
     MemlaneError: handle_domain,
     Exception: handle_other,
 }

@@ -1,0 +1,1 @@
+"""The memory proxy's rules (OpenAI chat completions in, memory out): pure, no I/O."""
