@@ -10,8 +10,8 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class UpstreamCall:
     """One request to the upstream: a path under its base URL (`chat/completions`, `models`,
-    `models/<id>`, quoted by the adapter) and a JSON body. The adapter adds the upstream's own key; the client's
-    memlane key is never part of it."""
+    `models/<id>`, quoted by the adapter) and a JSON body. The adapter adds the upstream's
+    own key; the client's memlane key is never part of it."""
 
     method: str
     path: str
