@@ -8,7 +8,7 @@ from litestar import Controller, Request, Response, Router, get, post, route
 from litestar.di import NamedDependency
 from litestar.exceptions import PermissionDeniedException
 from litestar.openapi import ResponseSpec
-from litestar.params import Body
+from litestar.params import Body, Parameter
 from litestar.response import Stream
 from litestar.status_codes import HTTP_200_OK
 
@@ -34,6 +34,7 @@ ChatBody = Annotated[dict[str, Any], Body(
     description="OpenAI's chat-completions request; every field is passed to the upstream.",
     schema_extra=CHAT_REQUEST,
 )]
+ModelIdParam = Annotated[str, Parameter(description="The model's id, as the upstream names it.")]
 # Streamed answers must reach the client as they come, past any buffering reverse proxy.
 STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 UPSTREAM_PROBLEMS = {
@@ -119,7 +120,9 @@ class ModelsController(Controller):
 
     @get("/{model_id:path}", operation_id="getModel", responses=UPSTREAM_PROBLEMS)
     async def model(
-        self, model_id: str, services: NamedDependency[ApiServices]
+        self,
+        model_id: ModelIdParam,
+        services: NamedDependency[ApiServices],
     ) -> Response[dict[str, Any]]:
         """GET /models/{id} of the upstream, as it answers."""
         return _answer(await _proxy(services).models(model_id.lstrip("/")))
