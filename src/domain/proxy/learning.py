@@ -36,7 +36,10 @@ def learned_exchange(
     asked = last_user(messages)
     if asked is None:
         return None
-    if any(m.role not in ("tool", "system") for m in messages[asked + 1:]):
+    if any(
+        m.role not in ("tool", "system") and not (m.role == "assistant" and m.calls_tools)
+        for m in messages[asked + 1:]
+    ):
         return None  # the request ends with an assistant message: no question of its own
     question = messages[asked].text.replace(NUL, "").strip()
     text = answer.text.replace(NUL, "").strip()
