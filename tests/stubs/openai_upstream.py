@@ -44,6 +44,7 @@ class Scripted:
     body: Any = None
     events: list[SendEvent] | None = None
     hold_after: int | None = None  # events sent before waiting for `release`
+    hold_headers: bool = False  # wait for `release` before even the status line
 
 
 @dataclass
@@ -90,6 +91,16 @@ class StubUpstream:
 
     async def _chat(self, body: dict[str, Any], receive: Any, send: Any) -> None:
         scripted = self.script.popleft() if self.script else None
+        if scripted is not None and scripted.hold_headers:
+            self.holding.set()
+            gone = asyncio.create_task(_until_disconnect(receive))
+            waiting = asyncio.create_task(self.release.wait())
+            await asyncio.wait({waiting, gone}, return_when=asyncio.FIRST_COMPLETED)
+            waiting.cancel()
+            if gone.done():
+                self.disconnected.set()
+                return
+            gone.cancel()
         if scripted is not None and scripted.events is None:
             await _json(send, scripted.status, scripted.body)
             return
