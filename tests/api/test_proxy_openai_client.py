@@ -91,3 +91,18 @@ async def test_the_models_list_and_one_model_pass_through(
     assert missing.status_code == 404  # the upstream's own answer, status and body
     assert missing.json() == {"error": {"message": "model nothing-here not found"}}
     assert await count(stack.http, bearer(token_of(tenant.alice))) == 0
+
+
+async def test_metrics_count_forwarded_chats_and_learned_exchanges(
+    stack: ProxyStack, tenant: TenantKeys
+) -> None:
+    client = stack.openai(token_of(tenant.alice))
+    await client.chat.completions.create(
+        model="stub-model", messages=[{"role": "user", "content": "I collect vinyl records."}]
+    )
+    await stack.learned()
+    text = (await stack.http.get("/metrics")).text
+    assert 'memlane_proxy_requests_total{kind="forwarded"} 1.0' in text
+    assert 'memlane_proxy_learning_total{outcome="stored"} 1.0' in text
+    assert 'memlane_proxy_learning_total{outcome="dropped"} 0.0' in text
+    assert "memlane_proxy_learning_queue_depth 0.0" in text
