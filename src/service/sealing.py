@@ -11,7 +11,7 @@ from uuid import UUID
 from memlane.domain.decay import importance_at
 from memlane.domain.errors import DecryptionFailed
 from memlane.domain.model import Memory, Owner, StoredMemory, Vector
-from memlane.domain.segments import NAMES_KEY, SEGMENT_KEY
+from memlane.domain.segments import NAMES_KEY, SEGMENT_KEY, segment_document
 from memlane.ports.encryption import EncryptionPort, FieldBinding
 from memlane.ports.keywords import KeywordPort
 from memlane.service.attributes import ATTRIBUTES, Attributes, AttributeSealer
@@ -67,7 +67,7 @@ def document_text(memory: Memory) -> str:
         speaker = " ".join(str(memory.metadata[SPEAKER_KEY]).split())
         return f"{memory.created_at:%d %B %Y}. {speaker}: {memory.content}"
     if SEGMENT_KEY in memory.metadata:
-        return f"{memory.created_at:%d %B %Y}. {memory.content}"
+        return segment_document(memory.content, memory.created_at)
     return memory.content
 
 

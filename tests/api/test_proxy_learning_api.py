@@ -194,3 +194,21 @@ async def test_learning_goes_through_the_conversation_route_and_links_the_segmen
     token = await tenant.token([Scope.READ], "alice")
     facts = await stack.http.get("/v1/facts", headers=bearer(token))
     assert any(f["object"].lower() == "linz" for f in facts.json()["items"])
+
+
+async def test_a_memory_restating_an_exchange_already_in_the_request_is_left_out(
+    stack: ProxyStack, tenant: TenantKeys
+) -> None:
+    told = [user("My sister Greta lives in Tromsø and works as a marine biologist.")]
+    await post(stack, {**tenant.alice, "X-Conversation-Id": "first"}, told)
+    await stack.http.post("/v1/memories", headers=tenant.alice,
+                          json={"content": "Greta's birthday is on the 3rd of May."})
+    await stack.learned()
+    # Another chat (a copy of the first, say) carries the same exchange in its history.
+    again = [*told, {"role": "assistant", "content": "Reply 1: noted."},
+             user("When is Greta's birthday, and where does she live?")]
+    response = await post(stack, {**tenant.alice, "X-Conversation-Id": "second"}, again)
+    system = stack.upstream.chats()[-1].system
+    assert "3rd of May" in system  # what the request does not hold is still brought
+    assert "marine biologist" not in system  # the restated exchange is not
+    assert response.headers["x-memlane-memories-injected"] == "1"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from datetime import UTC, datetime
 from typing import Any
 
 from memlane.domain.proxy.chat import read_messages
@@ -76,7 +77,9 @@ def test_the_query_and_active_texts_stay_within_the_context_routes_limits() -> N
     huge = chat("a" * 9000, "b" * 9000, "c" * 9000)
     assert len(query_for(huge, QueryRule(PreviousTurn.ALWAYS))) <= MAX_QUERY_CHARS
     many = chat(*[f"message {i}" for i in range(61)])
-    texts = active_texts(many)
+    now = datetime(2026, 5, 3, tzinfo=UTC)
+    texts = active_texts(many, now)
     assert len(texts) == 20 and all(len(t) <= 4096 for t in texts)
-    assert texts[0] == "user: message 58\nassistant: message 59"  # the newest first
-    assert all("\x00" not in t for t in active_texts(chat("a\x00b", "c", "d")))
+    # The newest first, as a segment is embedded (dated).
+    assert texts[0] == "03 May 2026. user: message 58\nassistant: message 59"
+    assert all("\x00" not in t for t in active_texts(chat("a\x00b", "c", "d"), now))

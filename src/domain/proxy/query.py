@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 
 from memlane.domain.context import MAX_ACTIVE_CONTEXT
 from memlane.domain.proxy.chat import ChatMessage, Exchange, exchanges
+from memlane.domain.segments import segment_document
 from memlane.domain.text_rules import NUL, is_blank
 
 MAX_QUERY_CHARS = 4096
@@ -56,14 +58,18 @@ def query_for(messages: Sequence[ChatMessage], rule: QueryRule = QueryRule()) ->
     return f"{before[-room:]}\n{last}"
 
 
-def active_texts(messages: Sequence[ChatMessage], most: int = MAX_ACTIVE_CONTEXT) -> list[str]:
+def active_texts(
+    messages: Sequence[ChatMessage], now: datetime, most: int = MAX_ACTIVE_CONTEXT
+) -> list[str]:
     """The exchanges before the last user message, newest first (at most `most`, each cut to
-    4,096 characters) as the conversation route stores them, so a memory restating one of
-    them is left out of the context."""
+    4,096 characters), as the conversation route embeds them, dated `now`: a segment
+    restating one scores 0.91-0.99 with the default model even when stored on another day
+    (undated, 0.73-0.94: under the 0.85 of ACTIVE_CONTEXT_SIMILARITY), a segment merely on
+    the same topic 0.4-0.6 (docs/proxy.md)."""
     found = exchanges(messages)[:-1]
     texts = []
     for exchange in reversed(found):
-        text = _clean(exchange.as_segment())[:MAX_ACTIVE_TEXT_CHARS]
+        text = segment_document(_clean(exchange.as_segment()), now)[:MAX_ACTIVE_TEXT_CHARS]
         if text and not is_blank(text):
             texts.append(text)
         if len(texts) >= min(most, MAX_ACTIVE_CONTEXT):

@@ -19,6 +19,7 @@ from memlane.domain.proxy.injection import with_memory
 from memlane.domain.proxy.learning import learned_exchange
 from memlane.domain.proxy.modes import Applied, MemoryMode, allowed_mode
 from memlane.domain.proxy.query import QueryRule, active_texts, query_for
+from memlane.ports.clock import Clock, system_clock
 from memlane.ports.encryption import EncryptionPort
 from memlane.ports.upstream import UpstreamCall, UpstreamPort, UpstreamReply
 from memlane.service.proxy.memory import LearnJob, ProxyMemory
@@ -71,6 +72,7 @@ class ChatProxy:
         rule: QueryRule = DEFAULT_RULE,
         active_exchanges: int = 20,
         max_segment_bytes: int = MAX_SEGMENT_BYTES,
+        clock: Clock = system_clock,
     ) -> None:
         self._memory = memory
         self._upstream = upstream
@@ -79,6 +81,7 @@ class ChatProxy:
         self._rule = rule
         self._active = active_exchanges
         self._max_segment_bytes = max_segment_bytes
+        self._clock = clock
         self.forwarded = 0
         self.degraded = 0
         self.tasks = 0
@@ -102,7 +105,7 @@ class ChatProxy:
             options = ContextOptions(
                 conversation_id=conversation
                 or derived_id(call.owner.user_id, messages, None, digest),
-                active_context=tuple(active_texts(messages, self._active)),
+                active_context=tuple(active_texts(messages, self._clock(), self._active)),
             )
             read = await read_memory(
                 self._memory, call.owner, query_for(messages, self._rule), options
