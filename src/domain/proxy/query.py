@@ -33,7 +33,7 @@ class QueryRule:
     The default was chosen on bench/data/proxy_followups.jsonl (bench/proxy_query.py): see
     docs/proxy.md, "The query"."""
 
-    previous: PreviousTurn = PreviousTurn.SHORT
+    previous: PreviousTurn = PreviousTurn.ALWAYS
     short_words: int = 8  # SHORT: a last message of at most this many words
     with_reply: bool = False  # the previous turn's assistant reply joins too
 
