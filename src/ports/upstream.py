@@ -9,13 +9,15 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class UpstreamCall:
-    """One request to the upstream: a path under its base URL (`chat/completions`, `models`,
-    `models/<id>`, quoted by the adapter) and a JSON body. The adapter adds the upstream's
-    own key; the client's memlane key is never part of it."""
+    """One request to the upstream: a path under its base URL (`chat/completions`, `models`),
+    maybe one more segment taken literally (a model id: the adapter quotes it whole, so no
+    id reaches another path of the upstream), and a JSON body. The adapter adds the
+    upstream's own key; the client's memlane key is never part of it."""
 
     method: str
     path: str
     body: bytes | None = None
+    segment: str | None = None
 
 
 class UpstreamReply(ABC):

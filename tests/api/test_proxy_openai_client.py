@@ -106,3 +106,14 @@ async def test_metrics_count_forwarded_chats_and_learned_exchanges(
     assert 'memlane_proxy_learning_total{outcome="stored"} 1.0' in text
     assert 'memlane_proxy_learning_total{outcome="dropped"} 0.0' in text
     assert "memlane_proxy_learning_queue_depth 0.0" in text
+
+
+async def test_a_model_id_never_reaches_another_path_of_the_upstream(
+    stack: ProxyStack, tenant: TenantKeys
+) -> None:
+    for sneaky in ("..%2F..%2Fadmin", "a%2F..%2F..%2Fchat%2Fcompletions", "x%3Fy%23z"):
+        await stack.http.get(f"/v1/models/{sneaky}", headers=tenant.alice)
+    dots = await stack.http.get("/v1/models/..", headers=tenant.alice)
+    assert dots.status_code in (400, 404)
+    assert stack.upstream.chats() == []
+    assert all(r.path.startswith("/v1/models/") for r in stack.upstream.received)

@@ -74,8 +74,9 @@ class StubUpstream:
         raw = b"".join(chunks)
         body = json.loads(raw) if raw else None
         headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
-        self.received.append(Received(scope["method"], scope["path"], headers, body))
-        path = scope["path"]
+        # The path as sent (percent-escapes kept): what an upstream routes on.
+        path = (scope.get("raw_path") or scope["path"].encode()).decode("latin-1")
+        self.received.append(Received(scope["method"], path, headers, body))
         if path.endswith("/models"):
             await _json(send, 200, {"object": "list", "data": [_model(m) for m in self.models]})
         elif "/models/" in path:

@@ -99,10 +99,10 @@ class HttpxUpstreamAdapter(UpstreamPort):
 
     async def send(self, call: UpstreamCall) -> UpstreamReply:
         headers = {"Content-Type": "application/json"} if call.body is not None else {}
-        request = self._client.build_request(
-            call.method, quote(call.path.lstrip("/"), safe="/:@"), content=call.body,
-            headers=headers,
-        )
+        path = call.path.lstrip("/")
+        if call.segment is not None:
+            path = f"{path}/{quote(call.segment, safe='')}"
+        request = self._client.build_request(call.method, path, content=call.body, headers=headers)
         try:
             async with asyncio.timeout(self._timeouts.first_byte_s):
                 response = await self._client.send(request, stream=True)

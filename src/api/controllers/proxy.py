@@ -125,7 +125,7 @@ class ModelsController(Controller):
         services: NamedDependency[ApiServices],
     ) -> Response[dict[str, Any]]:
         """GET /models/{id} of the upstream, as it answers."""
-        return _answer(await _proxy(services).models(model_id.lstrip("/")))
+        return _answer(await _proxy(services).models(model_id.lstrip("/") or "."))
 
 
 @route(

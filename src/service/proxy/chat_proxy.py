@@ -14,7 +14,11 @@ from memlane.domain.model import Owner
 from memlane.domain.proxy.answer import Answer, answer_from_json
 from memlane.domain.proxy.chat import ChatMessage, is_background_task, read_messages
 from memlane.domain.proxy.conversation import derived_id, named_id, turn_key
-from memlane.domain.proxy.errors import UpstreamNotConfigured, UpstreamRefused
+from memlane.domain.proxy.errors import (
+    InvalidChatRequest,
+    UpstreamNotConfigured,
+    UpstreamRefused,
+)
 from memlane.domain.proxy.injection import with_memory
 from memlane.domain.proxy.learning import learned_exchange
 from memlane.domain.proxy.modes import Applied, MemoryMode, allowed_mode
@@ -137,8 +141,11 @@ class ChatProxy:
 
     async def models(self, model_id: str | None = None) -> ProxyReply:
         """GET /models or /models/<id> of the upstream, passed through."""
-        path = "models" if model_id is None else f"models/{model_id}"
-        reply = await self._sent(self._configured(), UpstreamCall("GET", path))
+        if model_id is not None and model_id.strip(".") == "":
+            raise InvalidChatRequest("not a model id")
+        reply = await self._sent(
+            self._configured(), UpstreamCall("GET", "models", segment=model_id)
+        )
         try:
             content = await reply.read(MAX_BODY_BYTES)
         finally:
