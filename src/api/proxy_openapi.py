@@ -43,6 +43,18 @@ CHAT_REQUEST: dict[str, Any] = {
 }
 
 
+# One event of a streamed answer: `data` is a chat.completion.chunk as JSON, or [DONE].
+SERVER_SENT_EVENT = Schema(
+    type=OpenAPIType.OBJECT,
+    required=["data"],
+    properties={
+        "data": Schema(type=OpenAPIType.STRING),
+        "event": Schema(type=OpenAPIType.STRING),
+        "id": Schema(type=OpenAPIType.STRING),
+    },
+)
+
+
 @dataclass
 class ChatOperation(Operation):
     """A chat completion's 200 is JSON, or server-sent events when `stream` is true."""
@@ -51,4 +63,4 @@ class ChatOperation(Operation):
         ok = (self.responses or {}).get("200")
         content = getattr(ok, "content", None)
         if isinstance(content, dict):
-            content["text/event-stream"] = OpenAPIMediaType(schema=Schema(type=OpenAPIType.STRING))
+            content["text/event-stream"] = OpenAPIMediaType(schema=SERVER_SENT_EVENT)

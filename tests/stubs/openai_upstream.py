@@ -55,6 +55,7 @@ class StubUpstream:
     holding: asyncio.Event = field(default_factory=asyncio.Event)
     disconnected: asyncio.Event = field(default_factory=asyncio.Event)
     models: list[str] = field(default_factory=lambda: ["stub-model", "stub-task-model"])
+    any_model: bool = False  # every model id exists (the OpenAPI fuzz run asks for any)
 
     def chats(self) -> list[Received]:
         return [r for r in self.received if r.path.endswith("/chat/completions")]
@@ -81,7 +82,7 @@ class StubUpstream:
             await _json(send, 200, {"object": "list", "data": [_model(m) for m in self.models]})
         elif "/models/" in path:
             name = path.split("/models/", 1)[1]
-            if name in self.models:
+            if name in self.models or self.any_model:
                 await _json(send, 200, _model(name))
             else:
                 await _json(send, 404, {"error": {"message": f"model {name} not found"}})
