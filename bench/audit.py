@@ -30,10 +30,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from memlane.adapters.embedding.registry import open_embedder
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
-from memlane.adapters.postgres.audit_adapter import postgres_audit_ports
 from memlane.adapters.postgres.database import open_database
-from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
-from memlane.adapters.postgres.memory_ports import postgres_memory_ports
+from memlane.adapters.postgres.graph.adapter import PostgresGraphAdapter
+from memlane.adapters.postgres.memories.ports import postgres_memory_ports
+from memlane.adapters.postgres.security.audit import postgres_audit_ports
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.domain.model import MemoryPatch, NewMemory, Owner
 from memlane.service.memory_service import MemoryService
 from memlane.settings import load_settings
@@ -85,7 +86,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
             ports = postgres_memory_ports(pool, dimension=embedder.dimension)
 
             def service(audited: bool) -> MemoryService:
-                return MemoryService(
+                return build_memory_service(
                     ports, embedder, encryption, SnowballKeywordAdapter(), settings.policy(),
                     graph=PostgresGraphAdapter(pool),
                     audit=postgres_audit_ports(pool) if audited else None,

@@ -5,8 +5,9 @@
 
 Each line of bench/data/entities_labelled.jsonl is a memory as a user would tell it, with the
 people, places, organisations, products and pets it names. A prediction is right when its
-normalised name (memlane.domain.entities.normalise_entity_name, the blind-index key) equals a
-labelled one; `typed` also needs the kind. Per kind: precision and recall of (name, kind).
+normalised name (memlane.domain.entities.recognition.normalise_entity_name, the blind-index
+key) equals a labelled one; `typed` also needs the kind. Per kind: precision and recall of
+(name, kind).
 Time: mean and p95 milliseconds per sentence, one core, after a warm-up pass.
 
 spaCy is compared when it is importable here, or through `--library-python` (another venv's
@@ -26,7 +27,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from memlane.domain.entities import EntityKind, normalise_entity_name, recognise_entities
+from memlane.domain.entities.recognition import (
+    EntityKind,
+    normalise_entity_name,
+    recognise_entities,
+)
 
 DATA = Path(__file__).resolve().parent / "data" / "entities_labelled.jsonl"
 KINDS = [k.value for k in EntityKind]

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 from uuid import uuid4
 
-from memlane.domain.fact_patterns import extract_facts, relations_asked
-from memlane.domain.facts import (
+from memlane.domain.facts.extraction import extract_facts, relations_asked
+from memlane.domain.facts.model import (
     ExtractedFact,
     Fact,
     FactType,

@@ -28,14 +28,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from memlane.adapters.encryption.fingerprint import admit_key
 from memlane.adapters.encryption.keyring import XChaChaKeyring
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter, key_fingerprint
-from memlane.adapters.postgres.data_keys import PostgresDataKeyAdapter
 from memlane.adapters.postgres.database import open_database
-from memlane.adapters.postgres.installation_adapter import PostgresInstallationAdapter
-from memlane.adapters.postgres.sealed_fields import PostgresSealedFieldsAdapter
+from memlane.adapters.postgres.installation import PostgresInstallationAdapter
+from memlane.adapters.postgres.security.data_keys import PostgresDataKeyAdapter
+from memlane.adapters.postgres.security.sealed_fields import PostgresSealedFieldsAdapter
 from memlane.ports.encryption import FieldBinding
-from memlane.service.key_migration import KeyMigration
-from memlane.service.key_rotation import MasterRotation
-from memlane.service.keyring import KeyringService
+from memlane.service.security.key_migration import KeyMigration
+from memlane.service.security.key_rotation import MasterRotation
+from memlane.service.security.keyring import KeyringService
 from memlane.settings import load_settings
 
 MEMORY_COLUMNS = ["tenant", "user_id", "id", "memory_type", "content", "summary",

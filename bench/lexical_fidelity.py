@@ -27,10 +27,10 @@ from bench.scale import CONTEXT_USER, TENANT
 from memlane.adapters.encryption.keyfile import load_or_create_key
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
-from memlane.adapters.postgres.search_adapter import PostgresCandidateSearchAdapter
+from memlane.adapters.postgres.memories.search import PostgresCandidateSearchAdapter
 from memlane.container import open_memlane
 from memlane.domain.model import Owner
-from memlane.service.sealing import Sealer
+from memlane.service.security.sealing import Sealer
 from memlane.settings import DatabaseSettings, MemorySettings, Settings, WorkerSettings
 
 EVERY_POSTING = 10**9

@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from memlane.container import open_memlane
+from memlane.domain.memories.segments import SEGMENT_KEY, Message, Role
 from memlane.domain.model import DEFAULT_TENANT, MemoryContext, MemoryType, NewMemory, Owner
-from memlane.domain.segments import SEGMENT_KEY, Message, Role
 from memlane.service.memory_service import MemoryService
 from memlane.settings import load_settings
 

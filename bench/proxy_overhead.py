@@ -48,10 +48,9 @@ from memlane.adapters.encryption.keyfile import load_or_create_key
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.container import open_memlane
-from memlane.domain.auth import Scope
-from memlane.domain.proxy.chat import read_messages
-from memlane.domain.proxy.query import active_texts, query_for
-from memlane.service.sealing import Sealer
+from memlane.domain.proxy import active_texts, query_for, read_messages
+from memlane.domain.security.auth import Scope
+from memlane.service.security.sealing import Sealer
 from memlane.settings import DatabaseSettings, MemorySettings, Settings, WorkerSettings
 
 STUB = Path(__file__).resolve().parent / "proxy_stub.py"

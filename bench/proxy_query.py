@@ -25,10 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from memlane.container import Container
-from memlane.domain.context import ContextOptions
 from memlane.domain.model import DEFAULT_TENANT, NewMemory, Owner
-from memlane.domain.proxy.chat import read_messages
-from memlane.domain.proxy.query import PreviousTurn, QueryRule, active_texts, query_for
+from memlane.domain.proxy import PreviousTurn, QueryRule, active_texts, query_for, read_messages
+from memlane.domain.retrieval import ContextOptions
 from memlane.service.memory_service import MemoryService
 from memlane.settings import load_settings
 

@@ -37,11 +37,11 @@ from numpy.typing import NDArray
 
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
+from memlane.domain.memories.segments import SEGMENT_KEY, Message, Role, segment_messages
 from memlane.domain.model import DEFAULT_TENANT, Heat, Memory, MemoryType, Owner
 from memlane.domain.policy import RecallTuning
-from memlane.domain.segments import SEGMENT_KEY, Message, Role, segment_messages
-from memlane.service.fusion import fused_scores
-from memlane.service.sealing import document_text
+from memlane.service.retrieval.fusion import fused_scores
+from memlane.service.security.sealing import document_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.locomo import CATEGORIES, HEADLINE, evidence_turns, turn_memories

@@ -11,7 +11,7 @@ import asyncpg
 import numpy as np
 
 from memlane.domain.model import Heat, Memory, MemoryType, Owner
-from memlane.service.sealing import Sealer
+from memlane.service.security.sealing import Sealer
 
 DIMENSION = 384
 # asyncpg reads timeout=None as "the pool's command timeout": bulk work needs a real bound.

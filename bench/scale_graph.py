@@ -21,15 +21,16 @@ from bench.scale_stats import percentile
 from memlane.adapters.encryption.keyfile import load_or_create_key
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
-from memlane.adapters.postgres.entity_adapter import PostgresEntityAdapter
-from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
+from memlane.adapters.postgres.entities.adapter import PostgresEntityAdapter
+from memlane.adapters.postgres.graph.adapter import PostgresGraphAdapter
 from memlane.composition.resources import ACCESS_FLUSH_MS
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.container import Memlane
 from memlane.domain.model import NewMemory, Owner
 from memlane.domain.policy import GraphTuning, MemoryPolicy
-from memlane.service.entity_linking import EntityLinker, Named
+from memlane.service.entities.linking import EntityLinker, Named
 from memlane.service.memory_service import MemoryService
-from memlane.service.sealing import Sealer
+from memlane.service.security.sealing import Sealer
 from memlane.settings import Settings
 
 EDGES_PER_MEMORY = 20
@@ -70,7 +71,7 @@ def _services(
     pool = memlane.database.pool
 
     def build(on: bool, policy: MemoryPolicy) -> MemoryService:
-        return MemoryService(
+        return build_memory_service(
             memories=memlane.memories, embedder=memlane.embedder, encryption=encryption,
             keywords=SnowballKeywordAdapter(), policy=policy,
             graph=graph if on else None,

@@ -9,7 +9,7 @@ default ONNX all-MiniLM-L6-v2 adapter; every older statement is a candidate with
 (dot product of the unit vectors) to the new one, as the write's neighbour probe gives them.
 A positive counts as detected when the detector names the labelled statement first; it is
 wrong when it fires on a negative or names another statement. Rates: detected / positives,
-wrong / scenarios. `--facts` adds fact conflicts from memlane.domain.fact_patterns when that
+wrong / scenarios. `--facts` adds fact conflicts from memlane.domain.facts.extraction when that
 module exists. `--sweep` reruns the judgement over band floors and ceilings (calibration).
 """
 
@@ -27,7 +27,7 @@ from uuid import UUID
 import numpy as np
 
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
-from memlane.domain.supersession import DEFAULT_BAND, judge_supersession
+from memlane.domain.graph.supersession import DEFAULT_BAND, judge_supersession
 
 DATA = Path(__file__).resolve().parent / "data" / "supersession_scenarios.jsonl"
 MERGE_THRESHOLD = 0.85
@@ -61,7 +61,7 @@ async def cosines(scenarios: Sequence[Mapping[str, Any]]) -> dict[str, list[floa
 def fact_conflicts_from_patterns() -> Conflicts | None:
     """Fact conflicts from the facts modules, or None when they are not there (yet)."""
     try:
-        from memlane.domain import fact_patterns, facts  # type: ignore[attr-defined]
+        from memlane.domain.facts import extraction as fact_patterns, model as facts
     except ImportError:
         return None
     extract = getattr(fact_patterns, "extract_facts", None)
@@ -192,7 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--band", type=float, nargs=2, metavar=("LOW", "HIGH"),
                         default=list(DEFAULT_BAND), help="cosine band of the replaced memory")
     parser.add_argument("--facts", action="store_true",
-                        help="add fact conflicts from memlane.domain.fact_patterns if present")
+                        help="add fact conflicts from memlane.domain.facts.extraction if present")
     parser.add_argument("--sweep", action="store_true", help="also sweep band floors/ceilings")
     parser.add_argument("--json", action="store_true", help="one compact JSON object")
     args = parser.parse_args(argv)

@@ -36,7 +36,7 @@ from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.container import open_memlane
 from memlane.domain.model import Memory, Owner
-from memlane.service.sealing import Sealer
+from memlane.service.security.sealing import Sealer
 from memlane.settings import DatabaseSettings, MemorySettings, Settings, WorkerSettings
 
 TENANT = "bench-topics"

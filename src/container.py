@@ -13,35 +13,41 @@ from prometheus_client import Histogram
 
 from memlane.adapters.imports.export_file import FileChatExportAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
-from memlane.adapters.postgres.audit_adapter import postgres_audit_ports
-from memlane.adapters.postgres.data_keys import PostgresDataKeyAdapter
 from memlane.adapters.postgres.database import Database
-from memlane.adapters.postgres.entity_adapter import PostgresEntityAdapter
-from memlane.adapters.postgres.fact_scan_adapter import PostgresFactScanAdapter
-from memlane.adapters.postgres.import_ledger import PostgresImportLedgerAdapter
-from memlane.adapters.postgres.installation_adapter import PostgresInstallationAdapter
-from memlane.adapters.postgres.integrity_adapter import PostgresIntegrityAdapter
-from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
+from memlane.adapters.postgres.entities import PostgresEntityAdapter
+from memlane.adapters.postgres.facts import PostgresFactScanAdapter, PostgresTopicIndexAdapter
+from memlane.adapters.postgres.installation import PostgresInstallationAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
-from memlane.adapters.postgres.legacy_rows_adapter import PostgresLegacyRowsAdapter
-from memlane.adapters.postgres.sealed_fields import PostgresSealedFieldsAdapter
-from memlane.adapters.postgres.topic_index_adapter import PostgresTopicIndexAdapter
+from memlane.adapters.postgres.portability import (
+    PostgresImportLedgerAdapter,
+    PostgresLegacyRowsAdapter,
+)
+from memlane.adapters.postgres.security import (
+    PostgresApiKeyAdapter,
+    PostgresDataKeyAdapter,
+    PostgresIntegrityAdapter,
+    PostgresSealedFieldsAdapter,
+    postgres_audit_ports,
+)
 from memlane.composition import resources
+from memlane.composition.services import memory_service
 from memlane.ports.embedding import EmbeddingPort
-from memlane.ports.fact_extraction import FallbackListener
+from memlane.ports.facts import FallbackListener
 from memlane.ports.installation import InstallationPort
 from memlane.ports.storage import MemoryPorts
-from memlane.service.chat_import import ChatImporter
-from memlane.service.history import AuditService
-from memlane.service.key_migration import KeyMigration
-from memlane.service.keys import KeyService
-from memlane.service.knowledge_graph import KnowledgeGraphService
-from memlane.service.legacy_sealing import LegacySealer
+from memlane.service.facts import TopicIndexer
+from memlane.service.graph import KnowledgeGraphService
+from memlane.service.memories import DecayWorker
 from memlane.service.memory_service import MemoryService
-from memlane.service.proxy.chat_proxy import ChatProxy
-from memlane.service.sealing import OnUnreadable
-from memlane.service.topic_indexing import TopicIndexer
-from memlane.service.worker import DecayWorker
+from memlane.service.portability import ChatImporter
+from memlane.service.proxy import ChatProxy
+from memlane.service.security import (
+    AuditService,
+    KeyMigration,
+    KeyService,
+    LegacySealer,
+    OnUnreadable,
+)
 from memlane.settings import Settings, load_settings
 
 READINESS_TIMEOUT_S = 2.0
@@ -83,7 +89,7 @@ class Container(containers.DeclarativeContainer):
 
     # Services
     service = providers.Singleton(
-        MemoryService,
+        memory_service,
         memories=memories,
         embedder=embedder,
         encryption=encryption,

@@ -27,10 +27,10 @@ from pydantic_settings import (
 from memlane import settings_errors
 from memlane.adapters.embedding.registry import backend_names
 from memlane.domain.errors import ConfigurationError
-from memlane.domain.importance import CueBook
+from memlane.domain.facts import ProfileCaps
+from memlane.domain.memories import CueBook
 from memlane.domain.policy import GraphTuning, MemoryPolicy, RecallTuning
-from memlane.domain.profile import ProfileCaps
-from memlane.domain.scoring import RelevanceWeights
+from memlane.domain.retrieval import RelevanceWeights
 from memlane.settings_proxy import ProxySettings
 
 CONFIG_ENV = "MEMLANE_CONFIG"

@@ -8,8 +8,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from memlane.domain.context import MAX_ACTIVE_CONTEXT
 from memlane.domain.errors import ConfigurationError
+from memlane.domain.retrieval import MAX_ACTIVE_CONTEXT
 
 DEFAULT_KEY_ENV = "MEMLANE_UPSTREAM_KEY"
 

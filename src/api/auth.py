@@ -11,10 +11,9 @@ from litestar.exceptions import NotAuthorizedException, NotFoundException, Permi
 from litestar.handlers.base import BaseRouteHandler
 
 from memlane.api.errors import UserRequired
-from memlane.domain.audit import key_actor
-from memlane.domain.auth import Principal, Scope
 from memlane.domain.model import Owner
-from memlane.service.actors import become
+from memlane.domain.security import Principal, Scope, key_actor
+from memlane.service.security import become
 
 if TYPE_CHECKING:
     from memlane.api.deps import ApiServices

@@ -14,17 +14,15 @@ from litestar.params import JSONBody, SkipValidation
 from memlane.api.auth import owner_for
 from memlane.api.config import ApiConfig
 from memlane.api.params import UserParam
-from memlane.domain.auth import Principal
 from memlane.domain.model import Owner
 from memlane.domain.reach import Reach, TenantReach
-from memlane.service.chat_import import ChatImporter
-from memlane.service.history import AuditService
-from memlane.service.keys import KeyService
-from memlane.service.knowledge_graph import KnowledgeGraphService
+from memlane.domain.security import Principal
+from memlane.service.graph import KnowledgeGraphService
+from memlane.service.memories import DecayWorker, check_identifier
 from memlane.service.memory_service import MemoryService
-from memlane.service.proxy.chat_proxy import ChatProxy
-from memlane.service.validation import check_identifier
-from memlane.service.worker import DecayWorker
+from memlane.service.portability import ChatImporter
+from memlane.service.proxy import ChatProxy
+from memlane.service.security import AuditService, KeyService
 
 Readiness = Callable[[], Awaitable[dict[str, bool]]]
 

@@ -13,7 +13,6 @@ from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 from memlane.api.cursor import BadCursor
 from memlane.api.proxy_errors import handle_proxy, openai_error, speaks_openai
 from memlane.api.transport import MalformedBody, UnsupportedMediaType
-from memlane.domain.chat_import import ImportInProgress
 from memlane.domain.errors import (
     DecryptionFailed,
     EmbeddingUnavailable,
@@ -23,10 +22,10 @@ from memlane.domain.errors import (
     MemoryUnreadable,
     StorageUnavailable,
 )
-from memlane.domain.fact_records import FactNotFound, FactUnreadable
-from memlane.domain.proxy.errors import ProxyError
+from memlane.domain.facts import FactNotFound, FactUnreadable, TopicNotFound
+from memlane.domain.portability import ImportInProgress
+from memlane.domain.proxy import ProxyError
 from memlane.domain.text_rules import clipped
-from memlane.domain.topics import TopicNotFound
 
 log = logging.getLogger(__name__)
 

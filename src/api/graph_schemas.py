@@ -10,8 +10,8 @@ import msgspec
 from msgspec import Meta
 
 from memlane.api.schemas import ZERO_MINIMUM, Content, MemoryOut, UserId
+from memlane.domain.memories import MAX_MESSAGES
 from memlane.domain.model import MemoryType
-from memlane.domain.segments import MAX_MESSAGES
 
 EdgeKindName = Literal[
     "chain", "semantic", "temporal", "causal", "entity", "contradiction", "supersedes",

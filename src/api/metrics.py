@@ -11,8 +11,8 @@ from prometheus_client.core import CounterMetricFamily
 from prometheus_client.registry import Collector
 
 from memlane.api.proxy_metrics import ProxyCollector
-from memlane.service.proxy.chat_proxy import ChatProxy
-from memlane.service.worker import DecayWorker
+from memlane.service.memories import DecayWorker
+from memlane.service.proxy import ChatProxy
 
 _LATENCY_BUCKETS_S = (0.002, 0.005, 0.01, 0.015, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0)
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from litestar import Request, Response
 
-from memlane.domain.proxy.errors import (
+from memlane.domain.proxy import (
     InvalidChatRequest,
     ProxyError,
     UpstreamNotConfigured,

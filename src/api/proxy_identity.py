@@ -6,11 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from memlane.api.config import ApiConfig
-from memlane.domain.auth import Principal, Scope
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.model import Owner
-from memlane.domain.proxy.errors import InvalidChatRequest, UserNotNamed
-from memlane.service.validation import check_identifier
+from memlane.domain.proxy import InvalidChatRequest, UserNotNamed
+from memlane.domain.security import Principal, Scope
+from memlane.service.memories import check_identifier
 
 OPENWEBUI_USER = "x-openwebui-user-id"
 OPENWEBUI_CHAT = "x-openwebui-chat-id"

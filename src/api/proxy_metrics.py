@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from memlane.service.proxy.chat_proxy import ChatProxy
+from memlane.service.proxy import ChatProxy
 
 
 class ProxyCollector(Collector):

@@ -13,7 +13,6 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from memlane.domain.audit import CLI
 from memlane.domain.errors import (
     ConfigurationError,
     EmbeddingDimensionMismatch,
@@ -23,7 +22,8 @@ from memlane.domain.errors import (
     WrongEncryptionKey,
 )
 from memlane.domain.model import DEFAULT_TENANT, Owner
-from memlane.service.actors import acting_as
+from memlane.domain.security import CLI
+from memlane.service.security import acting_as
 
 T = TypeVar("T")
 err = Console(stderr=True, soft_wrap=True)

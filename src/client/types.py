@@ -8,11 +8,10 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from memlane.domain.audit import EventKind, SubjectKind
-from memlane.domain.facts import Fact
+from memlane.domain.facts import Fact, OpenQuestion
 from memlane.domain.graph import EdgeKind
 from memlane.domain.model import Memory, MemoryType
-from memlane.domain.topics import OpenQuestion
+from memlane.domain.security import EventKind, SubjectKind
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,19 +15,21 @@ from memlane.adapters.encryption.keyring import XChaChaKeyring
 from memlane.adapters.encryption.master_files import install_next, load_masters, prepare_next
 from memlane.adapters.encryption.xchacha import key_fingerprint
 from memlane.adapters.postgres import database as postgres
-from memlane.adapters.postgres.data_keys import PostgresDataKeyAdapter
 from memlane.adapters.postgres.database import Database
-from memlane.adapters.postgres.installation_adapter import PostgresInstallationAdapter
+from memlane.adapters.postgres.installation import PostgresInstallationAdapter
+from memlane.adapters.postgres.security import PostgresDataKeyAdapter
 from memlane.container import Container
 from memlane.domain.errors import ConfigurationError
-from memlane.ports.audit import AuditPort, AuditPorts
-from memlane.service.key_migration import KeyMigration
-from memlane.service.key_rotation import MasterRotation
-from memlane.service.keyring import KeyringService
-from memlane.service.keys import KeyService
-from memlane.service.legacy_sealing import LegacySealer
-from memlane.service.topic_indexing import TopicIndexer
-from memlane.service.verification import Verifier
+from memlane.ports.security import AuditPort, AuditPorts
+from memlane.service.facts import TopicIndexer
+from memlane.service.security import (
+    KeyMigration,
+    KeyringService,
+    KeyService,
+    LegacySealer,
+    MasterRotation,
+    Verifier,
+)
 from memlane.settings import Settings, load_settings
 
 

@@ -22,30 +22,24 @@ from memlane.adapters.facts.ollama import OllamaFactExtractor
 from memlane.adapters.http.upstream import HttpxUpstreamAdapter, UpstreamTimeouts
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres import database as postgres
-from memlane.adapters.postgres.data_keys import PostgresDataKeyAdapter
 from memlane.adapters.postgres.database import Database
-from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
-from memlane.adapters.postgres.fact_scan_adapter import PostgresFactScanAdapter
-from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
-from memlane.adapters.postgres.integrity_adapter import PostgresIntegrityAdapter
+from memlane.adapters.postgres.facts import PostgresFactAdapter, PostgresFactScanAdapter
+from memlane.adapters.postgres.graph import PostgresGraphAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
-from memlane.adapters.postgres.memory_ports import postgres_memory_ports
+from memlane.adapters.postgres.memories import postgres_memory_ports
+from memlane.adapters.postgres.security import PostgresDataKeyAdapter, PostgresIntegrityAdapter
 from memlane.domain.policy import MemoryPolicy
-from memlane.ports.audit import AuditPorts
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
-from memlane.ports.fact_extraction import FactExtractionPort, FallbackListener
-from memlane.ports.facts import FactPorts
+from memlane.ports.facts import FactExtractionPort, FactPorts, FallbackListener
 from memlane.ports.installation import InstallationPort
+from memlane.ports.security import AuditPorts
 from memlane.ports.storage import MemoryPorts
 from memlane.ports.upstream import UpstreamPort
-from memlane.service.keyring import KeyringService
+from memlane.service.memories import DecayWorker
 from memlane.service.memory_service import MemoryService
-from memlane.service.proxy.memory import learn
-from memlane.service.proxy.queue import LearningQueue
-from memlane.service.sealing import Sealer
-from memlane.service.verification import Verifier
-from memlane.service.worker import DecayWorker
+from memlane.service.proxy import LearningQueue, learn
+from memlane.service.security import KeyringService, Sealer, Verifier
 from memlane.settings import Settings
 
 # Context reads record their accesses this long after answering, batched (DESIGN allows

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from memlane.domain.context import DEFAULT_CONTEXT_CHAR_BUDGET
-from memlane.domain.decay import base_rate_per_day
-from memlane.domain.importance import CueBook
-from memlane.domain.scoring import RelevanceWeights
+from memlane.domain.memories import CueBook, base_rate_per_day
+from memlane.domain.retrieval import DEFAULT_CONTEXT_CHAR_BUDGET, RelevanceWeights
 
 MIN_LEARN_CHARS = 20
 MAX_CONTENT_BYTES = 32 * 1024
@@ -50,6 +48,8 @@ class RecallTuning:
     conversation_weight: float = 0.5
     conversation_hits: int = 3
     relevance_tiebreak: float = 0.05
+    # Retrieval stages left out (composition/retrieval.py names the optional ones).
+    skip_stages: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.candidate_pool < 1 or self.rrf_k < 0:

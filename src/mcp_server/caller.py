@@ -13,12 +13,12 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from memlane.api.auth import owner_for
 from memlane.api.errors import UserRequired
-from memlane.domain.auth import Principal, Scope
 from memlane.domain.errors import DecryptionFailed, MemlaneError, StorageUnavailable
 from memlane.domain.model import Owner
-from memlane.service.history import AuditService
-from memlane.service.knowledge_graph import KnowledgeGraphService
+from memlane.domain.security import Principal, Scope
+from memlane.service.graph import KnowledgeGraphService
 from memlane.service.memory_service import MemoryService
+from memlane.service.security import AuditService
 
 log = logging.getLogger(__name__)
 

@@ -6,9 +6,9 @@ from datetime import datetime
 from typing import Any
 
 from memlane.domain.facts import Fact
-from memlane.domain.knowledge_graph import Entity, KnowledgeGraph, Relation
+from memlane.domain.graph import Entity, KnowledgeGraph, Relation
 from memlane.domain.model import Memory, MemoryContext, ScoredMemory
-from memlane.service.audit_trail import HistoryEvent
+from memlane.service.security import HistoryEvent
 
 
 def memory_view(memory: Memory) -> dict[str, Any]:

@@ -7,10 +7,8 @@ from collections.abc import Collection, Sequence
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.activation_walk import Walk
-from memlane.domain.graph import Edge, EdgeKind
+from memlane.domain.graph import Edge, EdgeKind, Moment, Walk
 from memlane.domain.model import Owner
-from memlane.domain.temporal import Moment
 
 
 class GraphPort(ABC):

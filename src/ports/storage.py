@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memlane.ports.candidates import CandidateSearchPort
-from memlane.ports.consolidation import ConsolidationPort
-from memlane.ports.faded import FadedMemoriesPort
-from memlane.ports.maintenance import MaintenancePort
-from memlane.ports.memories import MemoryStorePort
-from memlane.ports.topics import TopicPort
+from memlane.ports.facts import TopicPort
+from memlane.ports.memories import (
+    CandidateSearchPort,
+    ConsolidationPort,
+    FadedMemoriesPort,
+    MaintenancePort,
+    MemoryStorePort,
+)
 
 
 @dataclass(frozen=True, slots=True)

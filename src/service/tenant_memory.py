@@ -7,9 +7,8 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from memlane.domain.consolidation import Consolidation
-from memlane.domain.context import ContextOptions, ContextOrder
 from memlane.domain.errors import InvalidMemory
+from memlane.domain.memories import AddedMessages, Consolidation, Message, Role
 from memlane.domain.model import (
     DEFAULT_TENANT,
     Cursor,
@@ -26,14 +25,12 @@ from memlane.domain.model import (
     RememberResult,
     ScoredMemory,
 )
-from memlane.domain.segments import AddedMessages, Message, Role
+from memlane.domain.retrieval import ContextOptions, ContextOrder
 from memlane.ports.context import MemoryContextPort
-from memlane.service.audit_trail import HistoryEvent
-from memlane.service.consolidation import Consolidated
-from memlane.service.history import AuditService
+from memlane.service.facts import TenantFacts
+from memlane.service.memories import Consolidated, check_identifier
 from memlane.service.memory_service import MemoryService
-from memlane.service.tenant_facts import TenantFacts
-from memlane.service.validation import check_identifier
+from memlane.service.security import AuditService, HistoryEvent
 
 
 def as_memory_type(value: str | MemoryType | None) -> MemoryType | None:

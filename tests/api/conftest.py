@@ -20,25 +20,26 @@ from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.facts.heuristic import HeuristicFactExtractor
 from memlane.adapters.imports.export_file import FileChatExportAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
-from memlane.adapters.postgres.audit_adapter import postgres_audit_ports
-from memlane.adapters.postgres.entity_adapter import PostgresEntityAdapter
-from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
-from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
-from memlane.adapters.postgres.import_ledger import PostgresImportLedgerAdapter
-from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
-from memlane.adapters.postgres.memory_ports import postgres_memory_ports
-from memlane.adapters.postgres.store_adapter import PostgresMemoryStoreAdapter
+from memlane.adapters.postgres.entities.adapter import PostgresEntityAdapter
+from memlane.adapters.postgres.facts.adapter import PostgresFactAdapter
+from memlane.adapters.postgres.graph.adapter import PostgresGraphAdapter
+from memlane.adapters.postgres.memories.ports import postgres_memory_ports
+from memlane.adapters.postgres.memories.store import PostgresMemoryStoreAdapter
+from memlane.adapters.postgres.portability.import_ledger import PostgresImportLedgerAdapter
+from memlane.adapters.postgres.security.api_keys import PostgresApiKeyAdapter
+from memlane.adapters.postgres.security.audit import postgres_audit_ports
 from memlane.api.app import create_app
 from memlane.api.config import ApiConfig
 from memlane.api.deps import ApiServices
-from memlane.domain.auth import Scope
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.domain.policy import MemoryPolicy
+from memlane.domain.security.auth import Scope
 from memlane.ports.embedding import EmbeddingPort
-from memlane.ports.facts import FactPorts
-from memlane.service.chat_import import ChatImporter
-from memlane.service.history import AuditService
-from memlane.service.keys import KeyService
+from memlane.ports.facts.store import FactPorts
 from memlane.service.memory_service import MemoryService
+from memlane.service.portability.chat_import import ChatImporter
+from memlane.service.security.api_keys import KeyService
+from memlane.service.security.histories import AuditService
 
 Readiness = Callable[[], Awaitable[dict[str, bool]]]
 
@@ -58,7 +59,7 @@ API_KEY = XChaChaEncryptionAdapter(secrets.token_bytes(32))
 
 
 def build_service(pool: asyncpg.Pool, embedder: EmbeddingPort) -> MemoryService:
-    return MemoryService(
+    return build_memory_service(
         memories=postgres_memory_ports(pool),
         graph=PostgresGraphAdapter(pool),
         entities=PostgresEntityAdapter(pool),

@@ -21,7 +21,7 @@ from memlane.adapters.http.upstream import HttpxUpstreamAdapter, UpstreamTimeout
 from memlane.api.app import create_app
 from memlane.api.config import ApiConfig
 from memlane.api.deps import ApiServices
-from memlane.service.proxy.chat_proxy import ChatProxy
+from memlane.service.proxy import ChatProxy
 from memlane.service.proxy.memory import learn
 from memlane.service.proxy.queue import LearningQueue
 from tests.api.conftest import API_KEY, services_opener

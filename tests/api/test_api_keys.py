@@ -9,9 +9,9 @@ from uuid import uuid4
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
-from memlane.domain.auth import Scope, parse_scopes
-from memlane.service.keys import KeyService, hash_token, looks_like_token
+from memlane.adapters.postgres.security.api_keys import PostgresApiKeyAdapter
+from memlane.domain.security.auth import Scope, parse_scopes
+from memlane.service.security.api_keys import KeyService, hash_token, looks_like_token
 
 pytestmark = pytest.mark.integration
 

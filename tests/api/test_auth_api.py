@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from memlane.domain.auth import Scope
+from memlane.domain.security.auth import Scope
 from tests.api.conftest import TenantKeys, assert_problem, bearer, count, make_tenant
 
 pytestmark = pytest.mark.integration

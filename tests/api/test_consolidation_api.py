@@ -9,7 +9,7 @@ from uuid import uuid4
 import httpx
 import pytest
 
-from memlane.domain.audit import EventKind
+from memlane.domain.security.audit import EventKind
 from tests.api.conftest import TenantKeys, assert_problem, count
 from tests.api.test_history_api import history, store
 

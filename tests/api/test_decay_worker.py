@@ -9,7 +9,7 @@ import pytest
 
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
 from memlane.domain.model import Owner
-from memlane.service.worker import DecayWorker
+from memlane.service.memories.worker import DecayWorker
 
 pytestmark = pytest.mark.integration
 

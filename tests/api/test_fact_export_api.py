@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from memlane.domain.model import Owner
-from memlane.domain.portable import record_to_new_memory
-from memlane.domain.portable_graph import MEMORY, check_graph_record, record_type
+from memlane.domain.portability.graph import MEMORY, check_graph_record, record_type
+from memlane.domain.portability.memories import record_to_new_memory
 from memlane.service.memory_service import MemoryService
 from tests.api.conftest import TenantKeys
 

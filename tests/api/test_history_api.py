@@ -9,7 +9,7 @@ from uuid import uuid4
 import httpx
 import pytest
 
-from memlane.service.history import AuditService
+from memlane.service.security.histories import AuditService
 from tests.api.conftest import TenantKeys, assert_problem
 
 pytestmark = pytest.mark.integration

@@ -10,9 +10,9 @@ import httpx
 import pytest
 
 from memlane.domain.model import Owner
-from memlane.service.actors import acting_as
-from memlane.service.history import AuditService
 from memlane.service.memory_service import MemoryService
+from memlane.service.security.actors import acting_as
+from memlane.service.security.histories import AuditService
 from tests.api.conftest import TenantKeys
 
 pytestmark = pytest.mark.integration

@@ -11,7 +11,7 @@ import httpx
 import pytest
 from litestar import Litestar
 
-from memlane.adapters.postgres.import_ledger import PostgresImportLedgerAdapter
+from memlane.adapters.postgres.portability.import_ledger import PostgresImportLedgerAdapter
 from memlane.api.app import create_app
 from memlane.api.config import ApiConfig
 from memlane.api.deps import ApiServices

@@ -27,16 +27,14 @@ from schemathesis.specs.openapi.checks import (
 
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.http.upstream import HttpxUpstreamAdapter
-from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.pool import create_pool
+from memlane.adapters.postgres.security.api_keys import PostgresApiKeyAdapter
 from memlane.api.app import create_app
 from memlane.api.config import ApiConfig
 from memlane.api.deps import ApiServices
-from memlane.domain.auth import Scope
-from memlane.service.keys import KeyService
-from memlane.service.proxy.chat_proxy import ChatProxy
-from memlane.service.proxy.memory import learn
-from memlane.service.proxy.queue import LearningQueue
+from memlane.domain.security.auth import Scope
+from memlane.service.proxy import ChatProxy, LearningQueue, learn
+from memlane.service.security.api_keys import KeyService
 from tests.api.conftest import API_KEY, build_importer, build_service, pool_readiness
 from tests.api.proxy_fixtures import served
 from tests.stubs.openai_upstream import StubUpstream

@@ -12,7 +12,7 @@ import pytest
 from memlane.adapters.postgres.pool import create_pool
 from memlane.api.app import create_app
 from memlane.api.deps import ApiServices
-from memlane.service.keys import KeyService
+from memlane.service.security.api_keys import KeyService
 from tests.api.conftest import (
     TenantKeys,
     assert_problem,

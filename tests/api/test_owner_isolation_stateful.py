@@ -14,8 +14,7 @@ from uuid import uuid4
 
 import httpx
 import pytest
-from hypothesis import HealthCheck, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
     invariant,
@@ -24,8 +23,8 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from memlane.domain.auth import Scope
-from memlane.service.keys import KeyService
+from memlane.domain.security.auth import Scope
+from memlane.service.security.api_keys import KeyService
 from tests.api.conftest import bearer
 
 pytestmark = pytest.mark.integration

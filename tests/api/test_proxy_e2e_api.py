@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memlane.domain.auth import Scope
+from memlane.domain.security.auth import Scope
 from tests.api.conftest import TenantKeys
 from tests.api.proxy_fixtures import ProxyStack, stack
 

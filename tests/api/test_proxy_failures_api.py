@@ -9,12 +9,12 @@ from dataclasses import replace
 import pytest
 
 from memlane.adapters.http.upstream import UpstreamTimeouts
-from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.pool import create_pool
+from memlane.adapters.postgres.security.api_keys import PostgresApiKeyAdapter
 from memlane.api.config import ApiConfig
 from memlane.api.deps import ApiServices
-from memlane.domain.auth import Scope
-from memlane.service.keys import KeyService
+from memlane.domain.security.auth import Scope
+from memlane.service.security.api_keys import KeyService
 from tests.api.conftest import TenantKeys, assert_problem, bearer, build_service
 from tests.api.proxy_fixtures import ProxyStack, proxy_stack, stack
 from tests.api.test_outage_api import PostgresProxy

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from memlane.domain.auth import Scope
+from memlane.domain.security.auth import Scope
 from tests.api.conftest import TenantKeys, assert_problem, bearer
 from tests.api.proxy_fixtures import ProxyStack, stack
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memlane.domain.context import PREAMBLE
+from memlane.domain.retrieval.context import PREAMBLE
 from tests.api.conftest import TenantKeys, bearer, count
 from tests.api.proxy_fixtures import UPSTREAM_KEY, ProxyStack, stack
 

@@ -8,11 +8,11 @@ from datetime import timedelta
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres.keys import PostgresApiKeyAdapter
+from memlane.adapters.postgres.security.api_keys import PostgresApiKeyAdapter
 from memlane.api.app import create_app
 from memlane.api.deps import ApiServices
-from memlane.domain.auth import Scope
-from memlane.service.keys import KeyService
+from memlane.domain.security.auth import Scope
+from memlane.service.security.api_keys import KeyService
 from memlane.settings import Settings
 from tests.api.conftest import assert_problem, bearer, serve, services_opener
 from tests.fakes.clock import FakeClock

@@ -6,8 +6,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from memlane.domain.auth import Scope
-from memlane.service.keys import KeyService
+from memlane.domain.security.auth import Scope
+from memlane.service.security.api_keys import KeyService
 from tests.api.conftest import TenantKeys, bearer, count, make_tenant
 
 pytestmark = pytest.mark.integration

@@ -10,7 +10,7 @@ from litestar import Litestar
 from memlane.api.app import create_app
 from memlane.api.config import ApiConfig
 from memlane.api.deps import ApiServices
-from memlane.domain.auth import Scope
+from memlane.domain.security.auth import Scope
 from tests.api.conftest import TenantKeys, serve, services_opener
 
 CSRF = re.compile(r'name="_csrf" value="([0-9a-f]+)"')

@@ -17,7 +17,8 @@ from memlane.client import (
     Readiness,
 )
 from memlane.domain.errors import MemoryNotFound
-from memlane.domain.graph import EdgeKind
+from memlane.domain.graph.edges import EdgeKind
+from memlane.domain.memories.segments import Message, Role
 from memlane.domain.model import (
     Memory,
     MemoryFilter,
@@ -28,7 +29,6 @@ from memlane.domain.model import (
     RememberResult,
     ScoredMemory,
 )
-from memlane.domain.segments import Message, Role
 from tests.api.conftest import TenantKeys
 from tests.client.conftest import remote
 

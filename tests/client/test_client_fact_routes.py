@@ -6,11 +6,11 @@ import pytest
 from litestar import Litestar
 
 from memlane.client import FactPage, HistoryEvent, TopicView
-from memlane.domain.audit import EventKind, SubjectKind
-from memlane.domain.fact_records import FactNotFound
-from memlane.domain.facts import Fact, FactType, TimeSpan
-from memlane.domain.profile import PROFILE_HEADER, Profile
-from memlane.domain.topics import TopicNotFound, TopicSummary
+from memlane.domain.facts.model import Fact, FactType, TimeSpan
+from memlane.domain.facts.profile import PROFILE_HEADER, Profile
+from memlane.domain.facts.records import FactNotFound
+from memlane.domain.facts.topics import TopicNotFound, TopicSummary
+from memlane.domain.security.audit import EventKind, SubjectKind
 from tests.api.conftest import TenantKeys
 from tests.client.conftest import remote
 from tests.client.test_async_client_routes import token_of

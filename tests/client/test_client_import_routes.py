@@ -8,8 +8,8 @@ import pytest
 from litestar import Litestar
 
 from memlane.client import Forbidden
-from memlane.domain.chat_import import ImportSummary
 from memlane.domain.errors import InvalidMemory
+from memlane.domain.portability.chat_import import ImportSummary
 from tests.api.conftest import TenantKeys
 from tests.client.conftest import remote
 from tests.client.test_async_client_routes import token_of

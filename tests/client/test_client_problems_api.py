@@ -11,8 +11,8 @@ from memlane.api.app import create_app
 from memlane.api.config import ApiConfig
 from memlane.api.deps import ApiServices
 from memlane.client import Forbidden, NotFound, ServiceUnavailable, Unauthorized
-from memlane.domain.auth import Scope
 from memlane.domain.errors import InvalidMemory, MemoryNotFound
+from memlane.domain.security.auth import Scope
 from memlane.service.memory_service import MemoryService
 from tests.api.conftest import TenantKeys, services_opener
 from tests.client.conftest import remote

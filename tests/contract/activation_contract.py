@@ -9,12 +9,11 @@ from datetime import timedelta
 from uuid import UUID, uuid4
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
-from memlane.domain.activation import adjacency, spread
-from memlane.domain.activation_walk import Walk, walked
-from memlane.domain.graph import Edge, EdgeKind, used
+from memlane.domain.graph.activation import adjacency, spread
+from memlane.domain.graph.activation_walk import Walk, walked
+from memlane.domain.graph.edges import Edge, EdgeKind, used
 from memlane.domain.model import Owner, StoredMemory
 from memlane.ports.graph import GraphPort
 from memlane.ports.storage import MemoryPorts

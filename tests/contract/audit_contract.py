@@ -9,7 +9,8 @@ from uuid import UUID, uuid4
 
 import pytest
 
-from memlane.domain.audit import (
+from memlane.domain.model import Owner
+from memlane.domain.security.audit import (
     GENESIS,
     OWNER_SUBJECT,
     AuditEntry,
@@ -17,9 +18,8 @@ from memlane.domain.audit import (
     SubjectKind,
     key_actor,
 )
-from memlane.domain.audit_chain import verify
-from memlane.domain.model import Owner
-from memlane.ports.audit import AuditPorts
+from memlane.domain.security.audit_chain import verify
+from memlane.ports.security.audit import AuditPorts
 from tests.contract.builders import T0
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from memlane.domain.model import Heat, MemoryType, Owner, StoredMemory
-from memlane.ports.memories import MemoryStorePort
+from memlane.ports.memories.store import MemoryStorePort
 
 # Microsecond precision and UTC, as PostgreSQL timestamptz returns them.
 T0 = datetime(2031, 3, 14, 9, 26, 53, 589_793, tzinfo=UTC)

@@ -10,9 +10,9 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from uuid import uuid4
 
-from memlane.domain.keyring import WrappedKey
 from memlane.domain.model import Owner
-from memlane.ports.keyring import DataKeyPort
+from memlane.domain.security.keyring import WrappedKey
+from memlane.ports.security.keyring import DataKeyPort
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 

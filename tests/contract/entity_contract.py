@@ -8,8 +8,8 @@ from __future__ import annotations
 from datetime import timedelta
 from uuid import uuid4
 
-from memlane.domain.entities import EntityKind
-from memlane.domain.entity_nodes import COMMON_NAME_FLOOR, SealedMention
+from memlane.domain.entities.nodes import COMMON_NAME_FLOOR, SealedMention
+from memlane.domain.entities.recognition import EntityKind
 from memlane.domain.model import Owner, StoredMemory
 from memlane.ports.entities import EntityPort
 from memlane.ports.storage import MemoryPorts

@@ -9,10 +9,10 @@ from dataclasses import replace
 from datetime import timedelta
 from uuid import UUID, uuid4
 
-from memlane.domain.fact_records import FactFilter, StoredFact
-from memlane.domain.facts import FactType, TimeSpan
+from memlane.domain.facts.model import FactType, TimeSpan
+from memlane.domain.facts.records import FactFilter, StoredFact
 from memlane.domain.model import Owner
-from memlane.ports.facts import FactPort
+from memlane.ports.facts.store import FactPort
 from memlane.ports.storage import MemoryPorts
 from tests.contract.builders import T0, insert, sealed, stored
 

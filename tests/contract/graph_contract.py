@@ -10,9 +10,9 @@ from uuid import uuid4
 
 import pytest
 
-from memlane.domain.graph import Edge, EdgeKind
+from memlane.domain.graph.edges import Edge, EdgeKind
+from memlane.domain.graph.temporal import Moment
 from memlane.domain.model import Owner, StoredMemory
-from memlane.domain.temporal import Moment
 from memlane.ports.graph import GraphPort
 from memlane.ports.storage import MemoryPorts
 from tests.contract.builders import T0, insert, stored

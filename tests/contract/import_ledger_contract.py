@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from memlane.domain.model import Owner
-from memlane.ports.import_ledger import ImportLedgerPort
+from memlane.ports.portability.import_ledger import ImportLedgerPort
 from memlane.ports.storage import MemoryPorts
 from tests.contract.builders import insert, stored
 

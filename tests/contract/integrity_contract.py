@@ -7,9 +7,9 @@ from uuid import UUID
 
 import pytest
 
-from memlane.domain.integrity import RowKey, UnreadableRow
 from memlane.domain.model import Owner
-from memlane.ports.integrity import IntegrityPort
+from memlane.domain.security.integrity import RowKey, UnreadableRow
+from memlane.ports.security.integrity import IntegrityPort
 from memlane.ports.storage import MemoryPorts
 from tests.contract.builders import T0, insert, stored
 

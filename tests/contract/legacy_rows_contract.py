@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Protocol
 from uuid import UUID
 
-from memlane.domain.legacy_rows import SealedRelation, SealedRow
 from memlane.domain.model import Owner
-from memlane.ports.legacy_rows import LegacyRowsPort
+from memlane.domain.portability.legacy_rows import SealedRelation, SealedRow
+from memlane.ports.portability.legacy_rows import LegacyRowsPort
 
 
 class LegacySeed(Protocol):

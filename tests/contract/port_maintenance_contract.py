@@ -8,7 +8,7 @@ from uuid import uuid4
 
 import pytest
 
-from memlane.domain.decay import accessed, importance_at
+from memlane.domain.memories.decay import accessed, importance_at
 from memlane.domain.model import Heat, MemoryType, Owner, StoredMemory
 from memlane.domain.reach import TenantReach
 from memlane.ports.storage import MemoryPorts

@@ -7,7 +7,7 @@ from uuid import UUID
 import pytest
 
 from memlane.domain.model import Cursor, MemoryFilter, MemoryType, Owner
-from memlane.ports.memories import MemoryStorePort
+from memlane.ports.memories.store import MemoryStorePort
 from memlane.ports.storage import MemoryPorts
 from tests.contract.builders import T0, at_cosine, axis, insert, minutes, stored
 

@@ -7,9 +7,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from uuid import UUID
 
-from memlane.domain import keyring as kr
 from memlane.domain.model import Owner
-from memlane.ports.sealed_fields import FieldKey, SealedFieldsPort
+from memlane.domain.security import keyring as kr
+from memlane.ports.security.sealed_fields import FieldKey, SealedFieldsPort
 
 # A stored memory whose content holds these bytes (its summary a version-2 envelope).
 Seed = Callable[[Owner, bytes], Awaitable[UUID]]

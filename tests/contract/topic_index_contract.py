@@ -4,10 +4,10 @@ filled, and a memory given tokens since is never written again."""
 
 from __future__ import annotations
 
+from memlane.domain.facts.topic_index import MemoryTopicTokens
 from memlane.domain.model import Owner
-from memlane.domain.topic_index import MemoryTopicTokens
+from memlane.ports.facts.topic_index import TopicIndexPort
 from memlane.ports.storage import MemoryPorts
-from memlane.ports.topic_index import TopicIndexPort
 from tests.contract.builders import insert, stored
 
 

@@ -71,7 +71,7 @@ def test_a_key_created_in_one_directory_is_listed_from_another_in_full_at_40_col
 
 
 def test_keys_revoke_takes_a_unique_prefix_and_refuses_an_unknown_one(home: Home) -> None:
-    # Ambiguous prefixes are pinned in tests/unit/test_domain_key_prefix.py: random ids
+    # Ambiguous prefixes are pinned in tests/unit/domain/security/test_key_prefix.py: random ids
     # cannot be made to share a prefix here.
     created = home.memlane("keys", "create", "--tenant", "t2", "--user", "bob")
     assert created.returncode == 0, created.stderr

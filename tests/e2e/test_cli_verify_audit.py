@@ -10,9 +10,9 @@ from uuid import uuid4
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres.audit_adapter import postgres_audit_ports
-from memlane.domain.audit import EventKind
+from memlane.adapters.postgres.security.audit import postgres_audit_ports
 from memlane.domain.model import Owner
+from memlane.domain.security.audit import EventKind
 from tests.contract.audit_contract import entry
 from tests.e2e.test_serve_process import MEMLANE, REPO
 

@@ -8,7 +8,8 @@ from contextvars import ContextVar
 from dataclasses import replace
 from uuid import UUID
 
-from memlane.domain.audit import (
+from memlane.domain.model import Owner
+from memlane.domain.security.audit import (
     AuditEntry,
     AuditEvent,
     ChainHead,
@@ -17,8 +18,7 @@ from memlane.domain.audit import (
     chain,
     tombstone,
 )
-from memlane.domain.model import Owner
-from memlane.ports.audit import AuditPort, AuditPorts, TransactionPort
+from memlane.ports.security.audit import AuditPort, AuditPorts, TransactionPort
 
 
 class FakeTransactions(TransactionPort):

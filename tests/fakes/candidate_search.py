@@ -10,7 +10,7 @@ from uuid import UUID
 
 from memlane.domain.model import Owner, SearchCandidate, Vector
 from memlane.domain.vectors import cosine_or_zero
-from memlane.ports.candidates import CandidateSearchPort
+from memlane.ports.memories.candidates import CandidateSearchPort
 from tests.fakes.memory_table import FakeMemoryTable, position
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from uuid import UUID
 
 from memlane.domain.model import Owner
-from memlane.ports.consolidation import ConsolidationPort
+from memlane.ports.memories.consolidation import ConsolidationPort
 from tests.fakes.memory_table import FakeMemoryTable
 
 

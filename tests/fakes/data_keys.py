@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from memlane.domain.keyring import ROOT, WrappedKey
 from memlane.domain.model import Owner
-from memlane.ports.keyring import DataKeyPort
+from memlane.domain.security.keyring import ROOT, WrappedKey
+from memlane.ports.security.keyring import DataKeyPort
 
 
 def _order(owner: Owner) -> tuple[str, str]:

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.entities import EntityKind
-from memlane.domain.entity_nodes import COMMON_NAME_FLOOR, SealedMention, StoredMention
+from memlane.domain.entities.nodes import COMMON_NAME_FLOOR, SealedMention, StoredMention
+from memlane.domain.entities.recognition import EntityKind
 from memlane.domain.model import Owner
 from memlane.ports.entities import EntityPort
 from tests.fakes.memory_table import FakeMemoryTable

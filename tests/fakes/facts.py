@@ -8,9 +8,9 @@ from dataclasses import replace
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.fact_records import FactFilter, StoredFact
+from memlane.domain.facts.records import FactFilter, StoredFact
 from memlane.domain.model import Cursor, Owner, Page
-from memlane.ports.facts import FactPort
+from memlane.ports.facts.store import FactPort
 from tests.fakes.memory_table import FakeMemoryTable
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.decay import importance_at
+from memlane.domain.memories.decay import importance_at
 from memlane.domain.model import Owner, StoredMemory
 from memlane.domain.reach import Reach, covers
-from memlane.ports.faded import FadedMemoriesPort
+from memlane.ports.memories.faded import FadedMemoriesPort
 from tests.fakes.memory_table import FakeMemoryTable
 
 

@@ -7,10 +7,10 @@ from dataclasses import replace
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.activation_walk import Walk, walked
-from memlane.domain.graph import Edge, EdgeKind, used
+from memlane.domain.graph.activation_walk import Walk, walked
+from memlane.domain.graph.edges import Edge, EdgeKind, used
+from memlane.domain.graph.temporal import Moment
 from memlane.domain.model import Owner
-from memlane.domain.temporal import Moment
 from memlane.ports.graph import GraphPort
 from tests.fakes.memory_table import FakeMemoryTable
 

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 
 from memlane.domain.model import Owner
-from memlane.ports.import_ledger import ImportLedgerPort
+from memlane.ports.portability.import_ledger import ImportLedgerPort
 from tests.fakes.memory_table import FakeMemoryTable
 
 

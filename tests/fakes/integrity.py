@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.integrity import RowKey, UnreadableRow
 from memlane.domain.model import Owner, StoredMemory
-from memlane.ports.integrity import IntegrityPort
+from memlane.domain.security.integrity import RowKey, UnreadableRow
+from memlane.ports.security.integrity import IntegrityPort
 from tests.fakes.memory_table import FakeMemoryTable
 
 

@@ -6,10 +6,15 @@ from collections.abc import Iterable, Sequence
 from typing import TypeVar
 from uuid import UUID
 
-from memlane.domain.facts import RELATION_TYPES
-from memlane.domain.integrity import RowKey
-from memlane.domain.legacy_rows import LegacyRelation, LegacyRow, SealedRelation, SealedRow
-from memlane.ports.legacy_rows import LegacyRowsPort
+from memlane.domain.facts.model import RELATION_TYPES
+from memlane.domain.portability.legacy_rows import (
+    LegacyRelation,
+    LegacyRow,
+    SealedRelation,
+    SealedRow,
+)
+from memlane.domain.security.integrity import RowKey
+from memlane.ports.portability.legacy_rows import LegacyRowsPort
 
 R = TypeVar("R", LegacyRow, LegacyRelation)
 

@@ -9,10 +9,10 @@ from datetime import datetime
 from statistics import fmean
 from uuid import UUID
 
-from memlane.domain.decay import accessed, importance_at
+from memlane.domain.memories.decay import accessed, importance_at
 from memlane.domain.model import MemoryStats, Owner, StoredMemory, Vector
 from memlane.domain.reach import Reach
-from memlane.ports.maintenance import MaintenancePort
+from memlane.ports.memories.maintenance import MaintenancePort
 from tests.fakes.memory_table import FakeMemoryTable, position
 
 

@@ -18,7 +18,7 @@ from memlane.domain.model import (
     StoredMemory,
     Vector,
 )
-from memlane.ports.memories import MemoryStorePort, MemoryWriteSession
+from memlane.ports.memories.store import MemoryStorePort, MemoryWriteSession
 from tests.fakes.memory_table import FakeMemoryTable, position
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from uuid import UUID
 
-from memlane.domain import keyring as kr
-from memlane.domain.keyring import SealedField
 from memlane.domain.model import Owner
-from memlane.ports.sealed_fields import FieldKey, SealedFieldsPort
+from memlane.domain.security import keyring as kr
+from memlane.domain.security.keyring import SealedField
+from memlane.ports.security.sealed_fields import FieldKey, SealedFieldsPort
 
 V1 = 1  # the first byte of a version-1 envelope, as the adapter's scan tests it
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from memlane.domain.integrity import RowKey
+from memlane.domain.facts.topic_index import MemoryTopicTokens
 from memlane.domain.model import StoredMemory
-from memlane.domain.topic_index import MemoryTopicTokens
-from memlane.ports.topic_index import TopicIndexPort
+from memlane.domain.security.integrity import RowKey
+from memlane.ports.facts.topic_index import TopicIndexPort
 from tests.fakes.memory_table import FakeMemoryTable
 
 

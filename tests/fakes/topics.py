@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from uuid import UUID
 
+from memlane.domain.facts.topic_index import TopicTally
 from memlane.domain.model import Owner, StoredMemory
-from memlane.domain.topic_index import TopicTally
-from memlane.ports.topics import TopicPort
+from memlane.ports.facts.topics import TopicPort
 from tests.fakes.memory_table import FakeMemoryTable
 
 

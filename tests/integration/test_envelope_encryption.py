@@ -15,19 +15,19 @@ from memlane.adapters.encryption.fingerprint import admit_key
 from memlane.adapters.encryption.keyring import XChaChaKeyring, master_id
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter, key_fingerprint
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
-from memlane.adapters.postgres.audit_adapter import postgres_audit_ports
-from memlane.adapters.postgres.data_keys import PostgresDataKeyAdapter
-from memlane.adapters.postgres.installation_adapter import PostgresInstallationAdapter
-from memlane.adapters.postgres.memory_ports import postgres_memory_ports
-from memlane.adapters.postgres.sealed_fields import PostgresSealedFieldsAdapter
+from memlane.adapters.postgres.installation import PostgresInstallationAdapter
+from memlane.adapters.postgres.memories.ports import postgres_memory_ports
+from memlane.adapters.postgres.security.audit import postgres_audit_ports
+from memlane.adapters.postgres.security.data_keys import PostgresDataKeyAdapter
+from memlane.adapters.postgres.security.sealed_fields import PostgresSealedFieldsAdapter
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.domain.errors import DecryptionFailed
 from memlane.domain.model import MemoryFilter, NewMemory, Owner
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.encryption import FieldBinding
-from memlane.service.key_migration import KeyMigration
-from memlane.service.key_rotation import MasterRotation
-from memlane.service.keyring import KeyringService
-from memlane.service.memory_service import MemoryService
+from memlane.service.security.key_migration import KeyMigration
+from memlane.service.security.key_rotation import MasterRotation
+from memlane.service.security.keyring import KeyringService
 
 pytestmark = pytest.mark.integration
 
@@ -45,7 +45,7 @@ class Process:
         self.ring = XChaChaKeyring(master, files)
         self.keys = KeyringService(PostgresDataKeyAdapter(pool), self.ring)
         self.crypto = XChaChaEncryptionAdapter(master, self.ring if keyed else None)
-        self.service = MemoryService(
+        self.service = build_memory_service(
             postgres_memory_ports(pool, dimension=embedder.dimension), embedder, self.crypto,
             SnowballKeywordAdapter(), MemoryPolicy(), audit=postgres_audit_ports(pool),
             keyring=self.keys if keyed else None,

@@ -12,11 +12,11 @@ import pytest
 from memlane.adapters.http.context import HttpMemoryContextAdapter
 from memlane.api.app import create_app
 from memlane.api.deps import ApiServices
-from memlane.domain.auth import Scope
 from memlane.domain.errors import ConfigurationError, InvalidMemory, StorageUnavailable
 from memlane.domain.model import MemoryType, NewMemory, Owner
-from memlane.service.keys import KeyService
+from memlane.domain.security.auth import Scope
 from memlane.service.memory_service import MemoryService
+from memlane.service.security.api_keys import KeyService
 from tests.api.conftest import (  # noqa: F401 - session fixtures shared with the API tests
     build_service,
     embedder,

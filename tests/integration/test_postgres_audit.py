@@ -7,10 +7,10 @@ from uuid import uuid4
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres.audit_adapter import postgres_audit_ports
-from memlane.domain.audit_chain import verify
+from memlane.adapters.postgres.security.audit import postgres_audit_ports
 from memlane.domain.model import Owner
-from memlane.ports.audit import AuditPorts
+from memlane.domain.security.audit_chain import verify
+from memlane.ports.security.audit import AuditPorts
 from tests.contract.audit_contract import AuditPortContract, entry
 
 pytestmark = pytest.mark.integration

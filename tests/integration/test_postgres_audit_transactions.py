@@ -14,16 +14,17 @@ import pytest
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
-from memlane.adapters.postgres.audit_adapter import postgres_audit_ports
-from memlane.adapters.postgres.memory_ports import postgres_memory_ports
-from memlane.domain.audit import EventKind, SubjectKind
+from memlane.adapters.postgres.memories.ports import postgres_memory_ports
+from memlane.adapters.postgres.security.audit import postgres_audit_ports
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.domain.errors import MemoryNotFound
 from memlane.domain.model import MemoryPatch, NewMemory, Owner
 from memlane.domain.policy import MemoryPolicy
-from memlane.ports.audit import AuditPorts
+from memlane.domain.security.audit import EventKind, SubjectKind
+from memlane.ports.security.audit import AuditPorts
 from memlane.ports.storage import MemoryPorts
-from memlane.service.history import AuditService
 from memlane.service.memory_service import MemoryService
+from memlane.service.security.histories import AuditService
 from tests.contract.audit_contract import entry
 from tests.contract.builders import stored
 
@@ -92,7 +93,7 @@ def audited(pg_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter,
             audit: AuditPorts) -> tuple[MemoryService, AuditService]:
     encryption = XChaChaEncryptionAdapter(os.urandom(32))
     ports = postgres_memory_ports(pg_pool, dimension=embedder.dimension)
-    service = MemoryService(ports, embedder, encryption, SnowballKeywordAdapter(),
+    service = build_memory_service(ports, embedder, encryption, SnowballKeywordAdapter(),
                             MemoryPolicy(), audit=audit)
     return service, AuditService(audit, ports.store, encryption)
 

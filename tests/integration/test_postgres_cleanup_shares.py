@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres.memory_ports import postgres_memory_ports
+from memlane.adapters.postgres.memories.ports import postgres_memory_ports
 from memlane.domain.model import Heat, MemoryType, Owner
 from tests.contract.builders import T0, insert, stored
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres.data_keys import PostgresDataKeyAdapter
-from memlane.domain.keyring import ROOT
+from memlane.adapters.postgres.security.data_keys import PostgresDataKeyAdapter
 from memlane.domain.model import Owner
-from memlane.ports.keyring import DataKeyPort
+from memlane.domain.security.keyring import ROOT
+from memlane.ports.security.keyring import DataKeyPort
 from tests.contract.data_key_contract import DataKeyPortContract, wrapped
 
 pytestmark = pytest.mark.integration

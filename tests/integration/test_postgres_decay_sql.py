@@ -6,10 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import asyncpg
 import pytest
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
-from memlane.domain.decay import (
+from memlane.domain.memories.decay import (
     MAX_REINFORCEMENT,
     REINFORCEMENT_PER_ACCESS,
     TYPE_DECAY,

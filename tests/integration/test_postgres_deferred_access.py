@@ -9,9 +9,9 @@ from uuid import uuid4
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres.access_log import rounds
-from memlane.adapters.postgres.memory_ports import postgres_memory_ports
-from memlane.domain.decay import accessed
+from memlane.adapters.postgres.memories.access_log import rounds
+from memlane.adapters.postgres.memories.ports import postgres_memory_ports
+from memlane.domain.memories.decay import accessed
 from memlane.domain.model import Heat, MemoryType, Owner, StoredMemory
 from memlane.ports.storage import MemoryPorts
 from tests.contract.builders import T0, insert, stored

@@ -9,11 +9,11 @@ import asyncpg
 import numpy as np
 import pytest
 
-from memlane.adapters.postgres import candidates
-from memlane.adapters.postgres.memory_ports import postgres_memory_ports
+from memlane.adapters.postgres.memories import candidates
+from memlane.adapters.postgres.memories.ports import postgres_memory_ports
+from memlane.adapters.postgres.memories.rows import vector_array_param, vector_param
 from memlane.adapters.postgres.migrations import load_migrations
 from memlane.adapters.postgres.pool import init_connection, server_settings
-from memlane.adapters.postgres.rows import vector_array_param, vector_param
 from memlane.domain.model import Owner
 
 pytestmark = pytest.mark.integration

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres.entity_adapter import PostgresEntityAdapter
+from memlane.adapters.postgres.entities.adapter import PostgresEntityAdapter
 from memlane.ports.entities import EntityPort
 from tests.contract.entity_contract import EntityPortContract
 

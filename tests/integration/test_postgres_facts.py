@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
-from memlane.ports.facts import FactPort
+from memlane.adapters.postgres.facts.adapter import PostgresFactAdapter
+from memlane.ports.facts.store import FactPort
 from tests.contract.fact_contract import FactPortContract
 
 pytestmark = pytest.mark.integration

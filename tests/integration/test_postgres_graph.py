@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres.graph_adapter import PostgresGraphAdapter
+from memlane.adapters.postgres.graph.adapter import PostgresGraphAdapter
 from memlane.ports.graph import GraphPort
 from tests.contract.activation_contract import ActivationWalkContract
 from tests.contract.graph_contract import GraphPortContract

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres.import_ledger import PostgresImportLedgerAdapter
-from memlane.ports.import_ledger import ImportLedgerPort
+from memlane.adapters.postgres.portability.import_ledger import PostgresImportLedgerAdapter
+from memlane.ports.portability.import_ledger import ImportLedgerPort
 from tests.contract.import_ledger_contract import ImportLedgerPortContract
 
 pytestmark = pytest.mark.integration

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres.integrity_adapter import PostgresIntegrityAdapter
-from memlane.ports.integrity import IntegrityPort
+from memlane.adapters.postgres.security.integrity import PostgresIntegrityAdapter
+from memlane.ports.security.integrity import IntegrityPort
 from tests.contract.integrity_contract import IntegrityContract
 
 pytestmark = pytest.mark.integration

@@ -8,7 +8,7 @@ from dataclasses import replace
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres.memory_ports import postgres_memory_ports
+from memlane.adapters.postgres.memories.ports import postgres_memory_ports
 from memlane.adapters.postgres.pool import restore_postings
 from memlane.domain.model import Heat, MemoryType, Owner, StoredMemory
 from memlane.ports.storage import MemoryPorts

@@ -8,8 +8,8 @@ from uuid import uuid4
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres.memory_ports import postgres_memory_ports
-from memlane.adapters.postgres.topic_index_adapter import PostgresTopicIndexAdapter
+from memlane.adapters.postgres.facts.topic_index import PostgresTopicIndexAdapter
+from memlane.adapters.postgres.memories.ports import postgres_memory_ports
 from memlane.domain.model import Owner
 from memlane.ports.storage import MemoryPorts
 from tests.contract.topic_index_contract import TopicIndexContract

@@ -8,8 +8,8 @@ from uuid import UUID, uuid4
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres.legacy_rows_adapter import PostgresLegacyRowsAdapter
-from memlane.adapters.postgres.sealed_fields import PostgresSealedFieldsAdapter
+from memlane.adapters.postgres.portability.legacy_rows import PostgresLegacyRowsAdapter
+from memlane.adapters.postgres.security.sealed_fields import PostgresSealedFieldsAdapter
 from memlane.domain.model import Owner
 from tests.contract.legacy_rows_contract import LegacyRowsContract
 from tests.contract.sealed_fields_contract import V2, SealedFieldsContract, Seed

@@ -7,8 +7,8 @@ import asyncio
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres import write_sql
-from memlane.adapters.postgres.memory_ports import postgres_memory_ports
+from memlane.adapters.postgres.memories import write_sql
+from memlane.adapters.postgres.memories.ports import postgres_memory_ports
 from memlane.adapters.postgres.pool import check_embedding_dimension
 from memlane.domain.errors import EmbeddingDimensionMismatch
 from memlane.domain.model import MemoryFilter, Owner

@@ -12,13 +12,14 @@ from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.facts.heuristic import HeuristicFactExtractor
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
-from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
-from memlane.adapters.postgres.memory_ports import postgres_memory_ports
-from memlane.domain.context import ContextOptions
+from memlane.adapters.postgres.facts.adapter import PostgresFactAdapter
+from memlane.adapters.postgres.memories.ports import postgres_memory_ports
+from memlane.composition.services import memory_service as build_memory_service
+from memlane.domain.facts.profile import PROFILE_HEADER
 from memlane.domain.model import NewMemory, Owner
 from memlane.domain.policy import MemoryPolicy
-from memlane.domain.profile import PROFILE_HEADER
-from memlane.ports.facts import FactPorts
+from memlane.domain.retrieval.context import ContextOptions
+from memlane.ports.facts.store import FactPorts
 from memlane.service.memory_service import MemoryService
 from tests.integration.conftest import build_service
 
@@ -46,7 +47,7 @@ OTHERS = [
 
 
 def with_facts(pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter) -> MemoryService:
-    return MemoryService(
+    return build_memory_service(
         postgres_memory_ports(pool, dimension=embedder.dimension),
         embedder,
         XChaChaEncryptionAdapter(os.urandom(32)),

@@ -13,15 +13,16 @@ from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.facts.heuristic import HeuristicFactExtractor
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
-from memlane.adapters.postgres.fact_adapter import PostgresFactAdapter
-from memlane.adapters.postgres.memory_ports import postgres_memory_ports
-from memlane.adapters.postgres.topic_index_adapter import PostgresTopicIndexAdapter
+from memlane.adapters.postgres.facts.adapter import PostgresFactAdapter
+from memlane.adapters.postgres.facts.topic_index import PostgresTopicIndexAdapter
+from memlane.adapters.postgres.memories.ports import postgres_memory_ports
+from memlane.composition.services import memory_service as build_memory_service
+from memlane.domain.facts.topics import TopicNotFound
 from memlane.domain.model import NewMemory, Owner
 from memlane.domain.policy import MemoryPolicy
-from memlane.domain.topics import TopicNotFound
-from memlane.ports.facts import FactPorts
+from memlane.ports.facts.store import FactPorts
+from memlane.service.facts.topic_indexing import TopicIndexer
 from memlane.service.memory_service import MemoryService
-from memlane.service.topic_indexing import TopicIndexer
 
 pytestmark = pytest.mark.integration
 
@@ -43,7 +44,7 @@ async def test_topic_tokens_are_blind_per_owner_and_the_views_hold_through_the_b
     fresh_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter
 ) -> None:
     key = os.urandom(32)
-    service = MemoryService(
+    service = build_memory_service(
         postgres_memory_ports(fresh_pool, dimension=embedder.dimension), embedder,
         XChaChaEncryptionAdapter(key), SnowballKeywordAdapter(), MemoryPolicy(),
         facts=FactPorts(PostgresFactAdapter(fresh_pool), HeuristicFactExtractor()),

@@ -21,12 +21,12 @@ import pytest
 
 from memlane.adapters.postgres.server_logging import NO_VALUE_LOGGING
 from memlane.container import open_memlane
-from memlane.domain.auth import Scope
-from memlane.domain.fact_records import NewFact
-from memlane.domain.facts import FactType
-from memlane.domain.knowledge_graph import Entity
+from memlane.domain.facts.model import FactType
+from memlane.domain.facts.records import NewFact
+from memlane.domain.graph.knowledge import Entity
+from memlane.domain.memories.segments import Message, Role
 from memlane.domain.model import MemoryFilter, MemoryPatch, NewMemory, Owner
-from memlane.domain.segments import Message, Role
+from memlane.domain.security.auth import Scope
 from memlane.settings import Settings
 
 pytestmark = pytest.mark.integration

@@ -11,8 +11,8 @@ import pytest
 
 from memlane.composition.openers import open_legacy_sealer
 from memlane.container import Memlane
-from memlane.domain.fact_records import NewFact
-from memlane.domain.facts import FactType
+from memlane.domain.facts.model import FactType
+from memlane.domain.facts.records import NewFact
 from memlane.domain.model import MemoryFilter, NewMemory, Owner
 from tests.system.conftest import system_settings
 

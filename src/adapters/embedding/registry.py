@@ -10,9 +10,12 @@ from pathlib import Path
 from typing import Protocol
 
 from memlane.adapters.embedding.ollama import OllamaEmbeddingAdapter
-from memlane.adapters.embedding.onnx import DIMENSION as ONNX_DIMENSION
-from memlane.adapters.embedding.onnx import MODEL_NAME as ONNX_MODEL
-from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter, prepare_model
+from memlane.adapters.embedding.onnx import (
+    DIMENSION as ONNX_DIMENSION,
+    MODEL_NAME as ONNX_MODEL,
+    OnnxEmbeddingAdapter,
+    prepare_model,
+)
 from memlane.domain.errors import ConfigurationError
 from memlane.ports.embedding import EmbeddingPort
 

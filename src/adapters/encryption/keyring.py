@@ -22,9 +22,9 @@ from memlane.adapters.encryption.xchacha import (
     key_fingerprint,
 )
 from memlane.domain.errors import DecryptionFailed
-from memlane.domain.keyring import ROOT, KeyringNotReady, UnknownMasterKey, WrappedKey
 from memlane.domain.model import Owner
-from memlane.ports.keyring import KeyringPort
+from memlane.domain.security import ROOT, KeyringNotReady, UnknownMasterKey, WrappedKey
+from memlane.ports.security import KeyringPort
 
 # Wrapped key: version (1) | master key id (8) | nonce (24) | key (32) + tag (16).
 WRAP_VERSION = 1

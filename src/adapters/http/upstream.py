@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 import httpx
 
-from memlane.domain.proxy.errors import UpstreamTimedOut, UpstreamUnreachable
+from memlane.domain.proxy import UpstreamTimedOut, UpstreamUnreachable
 from memlane.ports.upstream import UpstreamCall, UpstreamPort, UpstreamReply
 
 

@@ -11,10 +11,10 @@ from typing import cast
 
 import asyncpg
 
-from memlane.adapters.postgres import sql
 from memlane.adapters.postgres.errors import lost_mid_query, storage_errors
+from memlane.adapters.postgres.memories import sql
 from memlane.domain.model import Owner
-from memlane.ports.audit import TransactionPort
+from memlane.ports.security import TransactionPort
 
 
 @dataclass(frozen=True, slots=True)

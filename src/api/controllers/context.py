@@ -12,8 +12,8 @@ from memlane.api.deps import MEMORIES, Memories, owner_from_body
 from memlane.api.mapping import context_out
 from memlane.api.params import ERRORS, READ, bounded_limit
 from memlane.api.schemas import ContextIn, ContextOut
-from memlane.domain.context import ContextOptions, ContextOrder
 from memlane.domain.model import Owner
+from memlane.domain.retrieval import ContextOptions, ContextOrder
 
 
 class ContextController(Controller):

@@ -14,8 +14,8 @@ from memlane.api.graph_schemas import AddedMessagesOut, EdgeOut, MessagesIn
 from memlane.api.mapping import memory_out
 from memlane.api.metrics import ApiMetrics
 from memlane.api.params import ERRORS, WRITE
+from memlane.domain.memories import Message, Role
 from memlane.domain.model import Owner
-from memlane.domain.segments import Message, Role
 
 ConversationIdParam = Annotated[
     str, Parameter(min_length=1, max_length=200, description="The conversation (session) id.")

@@ -24,10 +24,9 @@ from memlane.api.proxy_identity import (
     proxy_owner,
 )
 from memlane.api.proxy_openapi import CHAT_REQUEST, ChatOperation
-from memlane.domain.auth import Principal
-from memlane.domain.proxy.errors import UpstreamNotConfigured
-from memlane.domain.proxy.modes import asked_mode
-from memlane.service.proxy.chat_proxy import ChatProxy, ProxyCall, ProxyReply
+from memlane.domain.proxy import UpstreamNotConfigured, asked_mode
+from memlane.domain.security import Principal
+from memlane.service.proxy import ChatProxy, ProxyCall, ProxyReply
 
 ChatBody = Annotated[dict[str, Any], Body(
     title="ChatCompletionRequest",

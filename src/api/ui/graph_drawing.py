@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from memlane.domain.graph import EdgeKind
-from memlane.service.graph_reading import Neighbourhood
+from memlane.service.graph import Neighbourhood
 
 WIDTH = 820
 CENTRE_X, CENTRE_Y = WIDTH / 2, 280.0  # the viewBox keeps only the rows in use

@@ -15,10 +15,9 @@ from litestar.exceptions import NotFoundException
 
 from memlane.api.auth import owner_for, principal_for_token
 from memlane.api.errors import UserRequired
-from memlane.domain.audit import key_actor
-from memlane.domain.auth import Principal, Scope
 from memlane.domain.model import Owner
-from memlane.service.actors import become
+from memlane.domain.security import Principal, Scope, key_actor
+from memlane.service.security import become
 
 UI_PATH = "/ui"
 SESSION_COOKIE = "memlane_ui"  # the API key itself: the key is the session

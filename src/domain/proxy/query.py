@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from memlane.domain.context import MAX_ACTIVE_CONTEXT
+from memlane.domain.memories import segment_document
 from memlane.domain.proxy.chat import ChatMessage, Exchange, exchanges
-from memlane.domain.segments import segment_document
+from memlane.domain.retrieval import MAX_ACTIVE_CONTEXT
 from memlane.domain.text_rules import NUL, is_blank
 
 MAX_QUERY_CHARS = 4096

@@ -9,20 +9,29 @@ from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from memlane.domain.context import ContextOptions
 from memlane.domain.model import Owner
-from memlane.domain.proxy.answer import Answer, answer_from_json
-from memlane.domain.proxy.chat import ChatMessage, is_background_task, read_messages
-from memlane.domain.proxy.conversation import derived_id, named_id, turn_key
-from memlane.domain.proxy.errors import (
+from memlane.domain.proxy import (
+    Answer,
+    Applied,
+    ChatMessage,
     InvalidChatRequest,
+    MemoryMode,
+    QueryRule,
     UpstreamNotConfigured,
     UpstreamRefused,
+    active_texts,
+    allowed_mode,
+    answer_from_json,
+    derived_id,
+    is_background_task,
+    learned_exchange,
+    named_id,
+    query_for,
+    read_messages,
+    turn_key,
+    with_memory,
 )
-from memlane.domain.proxy.injection import with_memory
-from memlane.domain.proxy.learning import learned_exchange
-from memlane.domain.proxy.modes import Applied, MemoryMode, allowed_mode
-from memlane.domain.proxy.query import QueryRule, active_texts, query_for
+from memlane.domain.retrieval import ContextOptions
 from memlane.ports.clock import Clock, system_clock
 from memlane.ports.encryption import EncryptionPort
 from memlane.ports.upstream import UpstreamCall, UpstreamPort, UpstreamReply

@@ -6,10 +6,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from memlane.domain.context import ContextOptions
+from memlane.domain.memories import AddedMessages, Message, Role
 from memlane.domain.model import Cursor, Memory, MemoryFilter, Owner, Page, PromptContext
-from memlane.domain.proxy.learning import SOURCE, SOURCE_KEY, TURN_KEY
-from memlane.domain.segments import AddedMessages, Message, Role
+from memlane.domain.proxy import SOURCE, SOURCE_KEY, TURN_KEY
+from memlane.domain.retrieval import ContextOptions
 
 
 class ProxyMemory(Protocol):

@@ -6,9 +6,9 @@ import logging
 import traceback
 from dataclasses import dataclass
 
-from memlane.domain.context import ContextOptions
 from memlane.domain.errors import EmbeddingUnavailable, StorageUnavailable
 from memlane.domain.model import Owner, PromptContext
+from memlane.domain.retrieval import ContextOptions
 from memlane.service.proxy.memory import ProxyMemory
 
 log = logging.getLogger(__name__)

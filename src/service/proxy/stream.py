@@ -6,8 +6,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator, Callable
 
-from memlane.domain.proxy.answer import Answer, StreamAssembler
-from memlane.domain.proxy.errors import ProxyError, UpstreamTimedOut
+from memlane.domain.proxy import Answer, ProxyError, StreamAssembler, UpstreamTimedOut
 from memlane.ports.upstream import UpstreamReply
 
 # Closing tasks kept alive until done: a cancelled stream must still let go of its upstream.

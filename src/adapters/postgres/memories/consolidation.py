@@ -1,0 +1,38 @@
+"""PostgresConsolidationAdapter: ConsolidationPort, the sources deleted in one statement."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from uuid import UUID
+
+import asyncpg
+
+from memlane.adapters.postgres.pool import connection_from
+from memlane.domain.model import Owner
+from memlane.ports.memories import ConsolidationPort
+
+# As the store's single delete: the heat row and the wide row; the triggers on memories
+# take the edges, postings, term statistics and fact sources with them.
+DELETE_SOURCES = """
+WITH heat AS (
+    DELETE FROM memory_heat WHERE tenant = $1 AND user_id = $2 AND id = ANY($3::uuid[])
+), wide AS (
+    DELETE FROM memories WHERE tenant = $1 AND user_id = $2 AND id = ANY($3::uuid[])
+    RETURNING id
+)
+SELECT id FROM wide
+"""
+
+
+class PostgresConsolidationAdapter(ConsolidationPort):
+    """Joins the owner's transaction when one is open (connection_from)."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    async def delete_sources(self, owner: Owner, memory_ids: Sequence[UUID]) -> list[UUID]:
+        async with connection_from(self._pool) as connection:
+            records = await connection.fetch(
+                DELETE_SOURCES, owner.tenant, owner.user_id, list(memory_ids)
+            )
+        return [r["id"] for r in records]

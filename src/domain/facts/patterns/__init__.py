@@ -1,0 +1,1 @@
+"""Fact patterns per language (EN/DE) and the word lists they consult."""

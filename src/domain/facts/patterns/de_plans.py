@@ -1,0 +1,163 @@
+"""German fact patterns for what the user commits to, must respect (constraints), and is like."""
+
+from __future__ import annotations
+
+import re
+
+from memlane.domain.facts.patterns.lexicon import (
+    LIMIT_VERBS_DE,
+    PERSON_ADJECTIVES_DE,
+    RULE_VERBS_DE,
+    TRAIT_ADJECTIVES_DE,
+    TRAIT_MARKERS,
+    TRAIT_NOUNS_DE,
+)
+from memlane.domain.facts.rules import ObjectKind, Rule, rule
+
+LIST = ObjectKind.LIST
+_INFINITIVE_END = re.compile(r"(?:en|ern|eln)$")
+_TIME_CUE = re.compile(
+    r"\b(?:bis|vor|morgen|heute|übermorgen|nächst\w*|am|spätestens|ab|diese[nrs]? (?:woche|"
+    r"monat|jahr|wochenende)|im (?:januar|februar|märz|april|mai|juni|juli|august|september|"
+    r"oktober|november|dezember)|ende)\b",
+    re.IGNORECASE,
+)
+_NEGATION_WORD = re.compile(r"\b(?:nicht|nichts|kein\w*)\b", re.IGNORECASE)
+_DROPPED_NEGATION = re.compile(r"\b(?:nicht|kein(?:e|en|er|em|es)?)\s+", re.IGNORECASE)
+_REASON = re.compile(r"\bwegen (?:\w+ ){1,2}?(?=(?:nicht|nichts|kein\w*)\b)", re.IGNORECASE)
+_RULE_NEGATION = re.compile(r"\b(?:nie|niemals|kein(?:e|en|er|em|es)?)\b", re.IGNORECASE)
+_RULE_DROP = re.compile(r"\b(?:bitte|nie|niemals|kein(?:e|en|er|em|es)?)\s+", re.IGNORECASE)
+_FEARS = {"flug": "Fliegen", "höhen": "Höhen", "spinnen": "Spinnen", "prüfungs": "Prüfungen",
+          "platz": "engen Räumen"}
+_INTENSIFIERS = frozenset({
+    "sehr", "ziemlich", "eher", "etwas", "total", "echt", "recht", "bisschen", "wenig", "ganz",
+    "schön", "von", "natur", "aus", "eigentlich", "oft", "schon", "immer", "relativ", "extrem",
+    "unglaublich", "furchtbar", "schrecklich", "generell", "grundsätzlich", "im", "grunde",
+    "wirklich", "so", "ein", "eine", "einer", "leider",
+})
+_INFLECTION = re.compile(r"(?:er|es|en|em|e)$")
+COMMIT = {"keep_time": True, "reject_pronouns": False, "confidence": 0.8}
+
+
+def _last_word(text: str) -> str:
+    return text.split()[-1].casefold() if text.split() else ""
+
+
+def _plan(_: re.Match[str], action: str) -> str | None:
+    """An action that ends in an infinitive and is not a 'never'."""
+    first = action.split()[0].casefold() if action.split() else ""
+    if first in {"nie", "niemals", "nicht", "wohl", "vielleicht"}:
+        return None
+    return action if _INFINITIVE_END.search(_last_word(action)) else None
+
+
+def _dated_plan(match: re.Match[str], action: str) -> str | None:
+    return _plan(match, action) if _TIME_CUE.search(action) else None
+
+
+def _limit(match: re.Match[str], action: str) -> str | None:
+    """'keinen Alkohol trinken' -> 'Alkohol trinken'; 'kann' only for lasting limits."""
+    if not _NEGATION_WORD.search(action):
+        return None
+    action = _DROPPED_NEGATION.sub("", _REASON.sub("", action)).strip()
+    verb = _last_word(action)
+    if match.group("modal").casefold() == "kann" and verb not in LIMIT_VERBS_DE:
+        return None
+    return action if action and _INFINITIVE_END.search(verb) else None
+
+
+def _standing_rule(_: re.Match[str], order: str) -> str | None:
+    """'Plane bitte nie Termine vor 9 Uhr' -> 'plane Termine vor 9 Uhr'."""
+    words = order.split()
+    if not words or words[0].casefold() not in RULE_VERBS_DE or not _RULE_NEGATION.search(order):
+        return None
+    rest = _RULE_DROP.sub("", " ".join(words[1:]) + " ").strip()
+    return f"{words[0].casefold()} {rest}".strip()
+
+
+def _fear(_: re.Match[str], prefix: str) -> str | None:
+    return _FEARS.get(prefix.casefold())
+
+
+def _capitalised(_: re.Match[str], value: str) -> str | None:
+    return value[:1].upper() + value[1:]
+
+
+def trait_de(_: re.Match[str], phrase: str) -> str | None:
+    """The trait that opens `phrase` ("ein sehr geduldiger Mensch" -> "geduldig"), or None."""
+    words = phrase.split()
+    lowered = phrase.casefold()
+    marked = any(re.search(rf"\b{marker}\b", lowered) for marker in TRAIT_MARKERS)
+    start = 0
+    while start < len(words) and words[start].casefold() in _INTENSIFIERS:
+        start += 1
+    rest = words[start:]
+    if not rest:
+        return None
+    if rest[0] in TRAIT_NOUNS_DE:
+        return rest[0]
+    pair = " ".join(w.casefold() for w in rest[:2])
+    if pair in TRAIT_ADJECTIVES_DE:
+        return " ".join(rest[:2])
+    word = rest[0].casefold()
+    for stem in (word, _INFLECTION.sub("", word)):
+        if stem in TRAIT_ADJECTIVES_DE or (marked and stem in PERSON_ADJECTIVES_DE):
+            return stem
+    return None
+
+
+COMMITMENT: tuple[Rule, ...] = (
+    rule(r"\bich werde (?P<o>.+)", "commits_to", shape=_plan, **COMMIT),
+    rule(r"^(?:[\wäöüÄÖÜß.]+ ){1,3}werde ich (?P<o>.+)", "commits_to", shape=_plan, **COMMIT),
+    rule(r"\b(?:ich habe|habe ich) (?:[\wäöüÄÖÜß]+ ){0,2}?versprochen,? (?:dass ich )?(?P<o>.+)",
+         "commits_to", **COMMIT),
+    rule(r"\bich verspreche(?: dir| ihnen| euch| dem \w+| der \w+)?,? (?:dass ich )?(?P<o>.+)",
+         "commits_to", **COMMIT),
+    rule(r"\bich habe (?:zugesagt|mich verpflichtet|mir (?:fest )?vorgenommen),? "
+         r"(?:dass ich )?(?P<o>.+)", "commits_to", **COMMIT),
+    rule(r"\bich habe vor,? (?P<o>.+\bzu \w+)", "commits_to", **COMMIT),
+    rule(r"\bich muss (?P<o>.+)", "commits_to", shape=_dated_plan, **COMMIT),
+    rule(r"\bich will (?P<o>.+)", "commits_to", shape=_dated_plan, **COMMIT),
+)
+
+CONSTRAINT: tuple[Rule, ...] = (
+    rule(r"\bich bin (?:\w+ )?allergisch (?:gegen|auf) (?P<o>.+)", "allergic_to", kind=LIST,
+         confidence=0.95),
+    rule(r"\bich bin (?:\w+ )?gegen (?P<o>.+?) allergisch\b", "allergic_to", confidence=0.95),
+    rule(r"\bich reagiere (?:\w+ )?allergisch (?:auf|gegen) (?P<o>.+)", "allergic_to",
+         kind=LIST),
+    rule(r"\bich habe (?:eine |einige )?(?:\w+ )?allergien? (?:gegen|auf) (?P<o>.+)",
+         "allergic_to", kind=LIST),
+    rule(r"\bich habe (?:eine )?(?P<o>[\wäöüß]+?)-?allergie\b", "allergic_to",
+         shape=_capitalised),
+    rule(r"\bich habe (?:eine )?(?P<o>[\wäöüß]+?)-?intoleranz\b", "intolerant_to",
+         shape=_capitalised),
+    rule(r"\bich bin (?P<o>[\wäöüß]+?)-?intolerant\b", "intolerant_to", shape=_capitalised),
+    rule(r"\bich vertrage (?:kein(?:e|en|er)?|nicht) (?P<o>.+)", "intolerant_to", kind=LIST),
+    rule(r"\bich (?P<modal>darf|kann) (?P<o>.+)", "cannot", shape=_limit, keep_time=True,
+         reject_pronouns=False),
+    rule(r"\b(?P<modal>darf|kann) ich (?P<o>.+)", "cannot", shape=_limit, keep_time=True,
+         reject_pronouns=False),
+    rule(r"^(?:bitte )?(?P<o>[\wäöüß]+\b.*)$", "rule", shape=_standing_rule, keep_time=True,
+         reject_pronouns=False, confidence=0.8),
+    rule(r"\bich (?:esse|trinke|rauche|konsumiere) (?:(?:grundsätzlich|generell) )?(?:kein(?:e|en|"
+         r"er)?|nie|niemals|nicht) (?P<o>.+)", "avoids"),
+    rule(r"\bich bin (?:(?:jetzt|mittlerweile|inzwischen|seit kurzem|schon lange|seit \w+ \w+) )?"
+         r"(?:ein |eine |strenge[r]? )?(?P<o>vegetarier(?:in)?|veganer(?:in)?|pescetarier(?:in)?|"
+         r"vegan|vegetarisch|pescetarisch)\b", "diet", confidence=0.9),
+    rule(r"\bich ernähre mich (?:\w+ )?(?P<o>vegan|vegetarisch|pescetarisch|glutenfrei|"
+         r"laktosefrei|ketogen|koscher|halal)\b", "diet", confidence=0.9),
+    rule(r"\bich bin (?P<o>diabetiker(?:in)?|epileptiker(?:in)?|asthmatiker(?:in)?|schwanger|"
+         r"zuckerkrank|taub|blind|farbenblind)\b", "condition"),
+    rule(r"\bich habe (?P<o>diabetes|asthma|epilepsie|migräne|zöliakie|bluthochdruck)\b",
+         "condition"),
+    rule(r"\bich habe (?:\w+ )?angst vor (?P<o>.+)", "afraid_of", kind=LIST),
+    rule(r"\bich habe (?P<o>flug|höhen|spinnen|prüfungs|platz)angst\b", "afraid_of",
+         shape=_fear),
+)
+
+TRAIT: tuple[Rule, ...] = (
+    rule(r"\bich bin (?P<o>.+)", "trait", shape=trait_de, keep_time=True, reject_pronouns=False,
+         confidence=0.75),
+    rule(r"\bich neige (?:dazu,? |zu )(?P<o>.+)", "trait", confidence=0.7),
+)

@@ -1,0 +1,166 @@
+"""English fact patterns for who the user is (identity) and what they like (preference)."""
+
+from __future__ import annotations
+
+import re
+
+from memlane.domain.facts.patterns.lexicon import (
+    JUDGEMENT_WORDS,
+    KIN,
+    NATIONALITIES_EN,
+    OCCUPATIONS_EN,
+    PETS_EN,
+)
+from memlane.domain.facts.rules import ObjectKind, Rule, alternation, ended, rule
+
+NAME, NAMES, LIST = ObjectKind.NAME, ObjectKind.NAMES, ObjectKind.LIST
+I_AM = r"\bI(?:'m| am)"
+NOW = r"(?:(?:currently|now|still|also|actually|mainly|just|recently|finally) )?"
+PETS = alternation(PETS_EN)
+KIN_EN = {**KIN, "sisters": "sister", "brothers": "brother"}
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_NOT_A_WORKPLACE = frozenset({
+    "home", "night", "nights", "weekends", "the weekend", "the weekends", "myself", "the moment",
+    "the evenings", "the mornings", "my desk", "a desk",
+})
+_LIKE_NOT_A_THING = re.compile(r"^to (?:think|say|believe|imagine|know)\b", re.IGNORECASE)
+
+
+def occupation(_: re.Match[str], job: str) -> str | None:
+    """`job` when its head noun names a job and no word judges it ("good cook")."""
+    words = job.casefold().split()
+    if not words or (words[-1] not in OCCUPATIONS_EN and " ".join(words[-2:]) not in (
+            OCCUPATIONS_EN)):
+        return None
+    return None if JUDGEMENT_WORDS.intersection(words) else job
+
+
+def _job_group_is_occupation(match: re.Match[str]) -> bool:
+    return occupation(match, match.group("job")) is not None
+
+
+def _workplace(_: re.Match[str], place: str) -> str | None:
+    return None if place.casefold() in _NOT_A_WORKPLACE else place
+
+
+def _not_a_year(_: re.Match[str], place: str) -> str | None:
+    return None if _YEAR.fullmatch(place) else place
+
+
+def _a_date(_: re.Match[str], value: str) -> str | None:
+    return value if re.search(r"\d|january|february|march|april|may|june|july|august|"
+                              r"september|october|november|december", value, re.I) else None
+
+
+def _a_thing(_: re.Match[str], thing: str) -> str | None:
+    """Not "the blue one" or "up Snowdon": a favourite must name something."""
+    if re.search(r"\bones?$", thing) or re.match(r"(?:up|down|in|on|at|to)\b", thing, re.I):
+        return None
+    return thing
+
+
+def _liked(_: re.Match[str], thing: str) -> str | None:
+    if _LIKE_NOT_A_THING.match(thing):
+        return None
+    return re.sub(r"^to\s+", "", thing)
+
+
+IDENTITY: tuple[Rule, ...] = (
+    rule(r"\bmy (?:first |full |real |nick)?name(?:'s| is) (?P<o>.+)", "name", kind=NAME,
+         confidence=0.95),
+    rule(r"\b(?:call me|(?:people|everyone|everybody|friends|they) call me) (?P<o>.+)", "name",
+         kind=NAME),
+    rule(r"^(?:hi|hello|hey)(?: there)?[,!]?\s+I(?:'m| am) (?P<o>.+)", "name", kind=NAME),
+    rule(I_AM + r" called (?P<o>.+)", "name", kind=NAME),
+    rule(r"\b(?:I|we) " + NOW + r"(?:live|reside|am living|'m living|are living|'re living) in "
+         r"(?P<o>.+)", "lives_in", stops=("with", "for", "and"), confidence=0.9),
+    rule(r"\b(?:I|we)(?:'ve| have) (?:been living|lived) in (?P<o>.+)", "lives_in",
+         stops=("with", "for", "and")),
+    rule(r"\b(?:I|we)(?:'ve| have)? " + NOW + r"(?:moved|relocated) (?:back )?to (?P<o>.+)",
+         "lives_in", stops=("with", "for", "and")),
+    rule(I_AM + r" " + NOW + r"based in (?P<o>.+)", "lives_in", stops=("with", "and")),
+    rule(r"\bI (?:no longer|don't|do not) live in (?P<o>.+)", "lives_in", negated=True,
+         accept=ended),
+    rule(I_AM + r" (?:originally )?from (?P<o>.+)", "comes_from", stops=("and",)),
+    rule(r"\bI (?:originally )?come from (?P<o>.+)", "comes_from", stops=("and",)),
+    rule(r"\bmy home ?town is (?P<o>.+)", "comes_from", stops=("and",)),
+    rule(r"\bI was born (?:and raised )?in (?P<o>.+)", "birthplace", stops=("and",),
+         shape=_not_a_year),
+    rule(r"\bI was born in (?P<o>(?:19|20)\d\d)\b", "birth_year", keep_time=True),
+    rule(r"\bI was born on (?P<o>.+)", "birthday", keep_time=True, shape=_a_date),
+    rule(r"\bmy birthday(?:'s| is)(?: actually| really)?(?: on)? (?P<o>.+)", "birthday",
+         keep_time=True, shape=_a_date, confidence=0.9),
+    rule(I_AM + r" (?:now |already |just )?(?P<o>\d{1,3})(?= years? old\b|\s*(?:now|today|"
+         r"this year)?\s*[.!]?\s*$| and\b|,)", "age"),
+    rule(r"\bI (?:just |recently )?turned (?P<o>\d{1,3})\b", "age"),
+    rule(r"\b(?:I|we) " + NOW + r"work (?:(?:from home|remotely|full-time|part-time) )?(?:at|for) "
+         r"(?P<o>.+)", "works_at", stops=("as", "and"), shape=_workplace, confidence=0.9),
+    rule(I_AM + r" (?:employed|working) (?:at|by|for|with) (?P<o>.+)", "works_at",
+         stops=("as", "and"), shape=_workplace),
+    rule(r"\bI(?:'ve| have)? got (?:a |the )?(?:new )?job (?:at|with) (?P<o>.+)", "works_at",
+         stops=("as", "and")),
+    rule(r"\bI (?:just )?started (?:working|a new job|a job|work|my new job) (?:at|for|with) "
+         r"(?P<o>.+)", "works_at", stops=("as", "and")),
+    rule(r"\bI teach (?:\w+ ){0,3}?at (?P<o>.+)", "works_at", stops=("and",), confidence=0.8),
+    rule(r"\bI work in (?P<o>(?:a|an|the) .+)", "works_at", stops=("as", "and"),
+         shape=_workplace),
+    rule(r"\bI work in (?P<o>(?!(?:a|an|the)\b).+)", "works_in", stops=("as", "and"),
+         shape=_workplace, confidence=0.7),
+    rule(I_AM + r" (?:a|an) (?P<job>[\w-]+(?: [\w-]+){0,2}?) (?:at|for|with) (?P<o>.+)",
+         "works_at", stops=("and",), accept=_job_group_is_occupation),
+    rule(r"\bI (?:no longer|don't|do not) work (?:at|for) (?P<o>.+)", "works_at", negated=True,
+         accept=ended),
+    rule(r"\bI (?:just )?(?:quit|left) my job (?:at|with) (?P<o>.+)", "works_at", negated=True),
+    rule(r"\bI (?:stopped|quit) working (?:at|for) (?P<o>.+)", "works_at", negated=True),
+    rule(r"\bI " + NOW + r"work as (?:an? )?[\w-]+(?: [\w-]+){0,2}? (?:at|for|with) (?P<o>.+)",
+         "works_at", stops=("and",)),
+    rule(r"\bI " + NOW + r"work as (?:an? )?(?P<o>.+)", "works_as",
+         stops=("at", "for", "in", "with", "and"), confidence=0.9),
+    rule(I_AM + r" (?:a|an) (?P<o>[\w-]+(?: [\w-]+){0,2})", "works_as",
+         stops=("at", "for", "in", "with", "and", "by"), shape=occupation, confidence=0.8),
+    rule(r"\bmy (?:job|profession|occupation) is (?:an? )?(?P<o>.+)", "works_as",
+         stops=("at", "for", "in", "and"), shape=occupation),
+    rule(I_AM + r" (?:no longer|not) (?:an? )?(?P<o>[\w-]+(?: [\w-]+)?)", "works_as",
+         negated=True, accept=ended, shape=occupation),
+    rule(r"\bmy (?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)(?:'s name is|"
+         r" is called| is named| named| called|,)? (?P<o>.+)", "partner", kind=NAME),
+    rule(I_AM + r" (?:married to|engaged to|dating|in a relationship with) (?P<o>.+)",
+         "partner", kind=NAME),
+    rule(r"\bmy (?:(?:older|younger|little|big|elder|baby|twin|step|half-) ?)?(?P<rel>sister|"
+         r"brother|mom|mum|mother|dad|father|son|daughter)(?:'s name is| is called| is named|"
+         r" named| called|,)? (?P<o>.+)", KIN_EN, kind=NAME),
+    rule(r"\bI have (?:a|an|one|two|three|four|five) (?:(?:older|younger|little|big|twin) )?"
+         r"(?P<rel>sisters?|brothers?|sons?|daughters?|kids|children)(?: (?:called|named)|,)? "
+         r"(?P<o>.+)", KIN_EN, kind=NAMES),
+    rule(r"\b(?:I|we)(?: have|'ve got| have got| own| got) (?:a|an|one|two|three|four) "
+         rf"(?:[\w-]+ )?(?:{PETS})(?: (?:named|called)|,)? (?P<o>.+)", "pet", kind=NAMES),
+    rule(r"\b(?:I|we)(?: have|'ve got| have got| own) (?:a|an|one|two|three|four) (?:[\w-]+ )?"
+         rf"(?P<o>{PETS})\b(?!\s*(?:named|called|,))", "pet", confidence=0.8),
+    rule(rf"\b(?:my|our) (?:[\w-]+ )?(?:{PETS})(?:'s name is| is called| is named| named|"
+         r" called|,)? (?P<o>.+)", "pet", kind=NAME),
+    rule(I_AM + rf" (?P<o>{alternation(NATIONALITIES_EN)})(?=\s*(?:[.!,]|$|and\b|but\b|by "
+         r"birth))", "nationality", confidence=0.8),
+)
+
+PREFERENCE: tuple[Rule, ...] = (
+    rule(r"\bI (?:really |absolutely |just |truly |do |so |genuinely )?(?:love|like|enjoy|adore) "
+         r"(?P<o>.+)", "likes", kind=LIST, shape=_liked),
+    rule(I_AM + r" (?:a )?(?:big |huge |great |massive )?fan of (?P<o>.+)", "likes", kind=LIST),
+    rule(I_AM + r" not (?:a |really a |much of a )?(?:big |huge |great )?fan of (?P<o>.+)",
+         "dislikes", kind=LIST),
+    rule(I_AM + r" (?:really |very |so |totally |quite )?into (?P<o>.+)", "likes", kind=LIST),
+    rule(r"\bmy (?:favou?rite|fave)(?: [\w-]+){0,2} (?:is|are) (?P<o>.+)", "likes",
+         shape=_a_thing),
+    rule(r"^(?P<o>[\w' -]{2,40}?) (?:is|are) my (?:absolute )?(?:favou?rite|fave)\b", "likes"),
+    rule(r"^(?P<o>[\w' -]{2,40}?) (?:is|are) something I (?:really |truly )?(?:love|enjoy|like|"
+         r"adore)\b", "likes"),
+    rule(r"\bI (?:really |absolutely |just |truly |so |genuinely )?(?:hate|dislike|detest|loathe|"
+         r"despise|can't stand|cannot stand|can not stand) (?P<o>.+)", "dislikes", kind=LIST),
+    rule(r"\bI (?:really )?(?:don't|do not) (?:really |particularly )?(?:like|enjoy|love|care "
+         r"for) (?P<o>.+)", "dislikes", kind=LIST, unless=re.compile(r"\bany ?more\b", re.I)),
+    rule(r"\bI (?:don't|do not|no longer) (?:really )?(?:like|enjoy|love) (?P<o>.+)", "likes",
+         negated=True, accept=ended),
+    rule(r"\bI (?:much |really |generally |usually |definitely |always )?prefer (?P<o>.+?)"
+         r"(?: (?:over|to|rather than|instead of|than) .*)?$", "prefers", shape=_liked),
+    rule(r"\bI(?:'d| would) (?:much )?rather (?P<o>.+?) than\b", "prefers"),
+)

@@ -1,0 +1,180 @@
+"""How one fact pattern reads a sentence: the rule value, and the object cut out and trimmed."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from memlane.domain.facts.sentences import is_reported
+from memlane.domain.facts.time import PAST_DATE_DE, PAST_DATE_EN
+
+
+class ObjectKind(StrEnum):
+    """How the object group is turned into one or more objects."""
+
+    PHRASE = "phrase"  # cut at the clause's end, trimmed of fillers
+    LIST = "list"  # a phrase that may list several ("peanuts and latex")
+    NAME = "name"  # the capitalised words that start it
+    NAMES = "names"  # several names ("Mia and Leo")
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A pattern with an object group `o` (or `group`) and what a match of it means.
+
+    `relation` is a name, or a mapping from the lower-cased `rel` group ("sister") to one.
+    `stops` end the object early (" with " after a city); `unless` vetoes the sentence;
+    `accept` vetoes a match; `shape(match, object)` rewrites a cleaned object (None drops it).
+    """
+
+    pattern: re.Pattern[str]
+    relation: str | Mapping[str, str]
+    kind: ObjectKind = ObjectKind.PHRASE
+    confidence: float = 0.85
+    negated: bool = False
+    group: str = "o"
+    stops: tuple[str, ...] = ()
+    keep_time: bool = False
+    reject_pronouns: bool = True
+    unless: re.Pattern[str] | None = None
+    accept: Callable[[re.Match[str]], bool] | None = None
+    shape: Callable[[re.Match[str], str], str | None] | None = None
+
+    def relation_of(self, match: re.Match[str]) -> str | None:
+        if isinstance(self.relation, str):
+            return self.relation
+        return self.relation.get((match.group("rel") or "").casefold())
+
+
+def rule(pattern: str, relation: str | Mapping[str, str], **options: object) -> Rule:
+    """A rule from a case-insensitive pattern."""
+    return Rule(re.compile(pattern, re.IGNORECASE), relation, **options)  # type: ignore[arg-type]
+
+
+_HARD_STOP = re.compile("\\s*(?:[;:()\\[\\]\"\u201c\u201d]|\\s[-\u2013\u2014]\\s|\\.\\.\\.)")
+_LIST_END = re.compile(r"\b(?:and|und|or|oder)\b", re.IGNORECASE)
+_CLAUSE_STOP = re.compile(
+    r"\s+(?:because|since|so that|so|but|although|though|which|who|while|whereas|if|unless|"
+    r"when|as long as|due to|weil|da|aber|obwohl|denn|sondern|wenn|falls|damit|während)\b",
+    re.IGNORECASE,
+)
+_TRAILING_FILLER = re.compile(
+    r"(?:[\s,]+(?:now|anymore|any more|these days|nowadays|currently|at the moment|right now|"
+    r"too|as well|again|actually|though|really|for now|already|still|then|honestly|for me|"
+    r"please|if possible|in particular|especially|a lot|very much|so much|lol|haha|originally|"
+    r"jetzt|mittlerweile|inzwischen|nun|auch|noch|gerade|derzeit|zurzeit|aktuell|momentan|"
+    r"wieder|eigentlich|schon|mehr|übrigens|ja|halt|doch|seit kurzem|bitte|sehr|total|"
+    r"wirklich|über alles|überhaupt|so|gerne?|besonders|ursprünglich|von beruf|sogar|even))+"
+    r"[\s.!?]*$",
+    re.IGNORECASE,
+)
+_LEADING_FILLER = re.compile(
+    r"^(?:(?:just|really|also|still|now|actually|currently|finally|auch|jetzt|noch|einfach|"
+    r"wirklich|total|sehr|gerne?|ganz|mittlerweile|inzwischen|nur|ursprünglich)\s+)+",
+    re.IGNORECASE,
+)
+_DURATION = re.compile(
+    r"\s+(?:for|since|seit|für)\s+(?:\w+\s+){0,2}(?:years?|months?|weeks?|days?|jahren|"
+    r"monaten|wochen|tagen)$",
+    re.IGNORECASE,
+)
+_PRONOUN_START = re.compile(
+    r"^(?:it|that|this|these|those|you|them|him|her|how|what|when|where|why|the way|es|das|"
+    r"dies|diese|dieses|dich|euch|ihn|ihm|mich|sie)\b",
+    re.IGNORECASE,
+)
+_LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+|und\s+|or\s+|oder\s+)?|\s+(?:and|und|&|or|oder)\s+",
+                         re.IGNORECASE)
+_NAME_TOKEN = re.compile(r"^[A-ZÄÖÜ][\w'-]*$")
+_NOT_NAMES = frozenset({"I", "Ich", "The", "Der", "Die", "Das", "And", "Und"})
+
+
+def _strip_trailing_time(value: str) -> str:
+    for dates in (PAST_DATE_EN, PAST_DATE_DE):
+        last = None
+        for last in dates.finditer(value):  # noqa: B007 - only the last one can end the object
+            pass
+        if last is not None and last.end() >= len(value.rstrip(" .!?")) and last.start() > 0:
+            value = value[:last.start()]
+    return _DURATION.sub("", value.rstrip(" .!?"))
+
+
+def trim(value: str, *, keep_time: bool = False) -> str:
+    """Fillers, a trailing date (unless kept) and punctuation off both ends."""
+    previous = None
+    while previous != value:
+        previous = value
+        value = _TRAILING_FILLER.sub("", value.strip())
+        value = _LEADING_FILLER.sub("", value)
+        if not keep_time:
+            value = _strip_trailing_time(value)
+        value = value.strip().rstrip(".!?,").strip()
+    return value
+
+
+def cut(value: str, rule_: Rule, *, keep_commas: bool = False) -> str:
+    """The object up to the end of its clause (a comma too, unless the object is a list)."""
+    value = _HARD_STOP.split(value, maxsplit=1)[0]
+    head, comma, rest = value.partition(",")
+    # "peanuts, shellfish and latex" is a list; "jazz, especially Coltrane" is an aside.
+    if comma and not (keep_commas and _LIST_END.search(rest)):
+        value = head
+    value = _CLAUSE_STOP.split(value, maxsplit=1)[0]
+    for stop in rule_.stops:
+        value = re.split(rf"\s+{stop}\b", value, maxsplit=1, flags=re.IGNORECASE)[0]
+    return value
+
+
+def leading_name(value: str) -> str | None:
+    """The capitalised words that open `value` (at most three), or None."""
+    taken: list[str] = []
+    for raw in value.split()[:3]:
+        token = raw.rstrip(".,!?;:").removesuffix("'s")
+        if not _NAME_TOKEN.match(token) or token.split("'")[0] in _NOT_NAMES:
+            break
+        taken.append(token)
+        if token != raw:
+            break
+    return " ".join(taken) or None
+
+
+def objects(match: re.Match[str], rule_: Rule) -> list[str]:
+    """The cleaned objects a match names (none when its words say it names nothing)."""
+    raw = match.group(rule_.group)
+    if raw is None or is_reported(match.string[:match.start()]):
+        return []
+    if rule_.kind is ObjectKind.NAME:
+        names = [leading_name(cut(raw, rule_))]
+    elif rule_.kind is ObjectKind.NAMES:
+        listed = _LIST_SPLIT.split(cut(raw, rule_, keep_commas=True))
+        names = [leading_name(part) for part in listed]
+    else:
+        whole = cut(raw, rule_, keep_commas=rule_.kind is ObjectKind.LIST)
+        parts = _LIST_SPLIT.split(whole) if rule_.kind is ObjectKind.LIST else [whole]
+        names = [trim(part, keep_time=rule_.keep_time) for part in parts]
+    found = []
+    for name in names:
+        # An acronym ("IT") is no pronoun.
+        if not name or (rule_.reject_pronouns and _PRONOUN_START.match(name)
+                        and not name.split()[0].isupper()):
+            continue
+        shaped = rule_.shape(match, name) if rule_.shape else name
+        if shaped:
+            found.append(shaped)
+    return found
+
+
+# A statement that something stopped holding ("no longer", "anymore", "nicht mehr").
+ENDED = re.compile(r"\b(?:no longer|any ?more|not anymore|nicht mehr|kein\w* \w+(?: \w+)? mehr|"
+                   r"nicht länger)\b", re.IGNORECASE)
+
+
+def ended(match: re.Match[str]) -> bool:
+    return bool(ENDED.search(match.string))
+
+
+def alternation(words: frozenset[str]) -> str:
+    """A regex alternation of `words`, longest first so "guinea pig" wins over "pig"."""
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))

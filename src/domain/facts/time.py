@@ -1,0 +1,104 @@
+"""Time in EN/DE statements: the past dates of events, and the coarse time span of a fact."""
+
+from __future__ import annotations
+
+import re
+
+from memlane.domain.facts.model import FactType, TimeSpan
+
+_MONTHS_EN = ("january|february|march|april|may|june|july|august|september|october|november|"
+              "december")
+_MONTHS_DE = (
+    "januar|jänner|februar|märz|april|mai|juni|juli|august|september|oktober|november|dezember"
+)
+_DAYS_EN = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_DAYS_DE = "montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag"
+_SEASONS_EN = "spring|summer|autumn|fall|winter"
+_NUMBER_WORDS = (r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                 r"a few|a couple of|several|\d+)")
+_NUMBER_WORDS_DE = (r"(?:einem|einer|ein|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|"
+                    r"zwölf|ein paar|einigen|mehreren|\d+)")
+_YEAR = r"(?:19|20)\d\d"
+_ORDINAL = r"\d{1,2}(?:st|nd|rd|th)?"
+
+# A point or stretch in the past (or a date) that dates an event. A bare month needs "in",
+# so the modal "may" is no date; "since 2018" says something still holds and is left out.
+PAST_DATE_EN = re.compile(
+    rf"\b(?:(?:back )?(?:in|on|during) )?(?:(?:early|late|mid)[- ])?(?:"
+    rf"{_ORDINAL}(?: of)? (?:{_MONTHS_EN})(?:,? {_YEAR})?"
+    rf"|(?:{_MONTHS_EN}) {_ORDINAL}(?:,? {_YEAR})?"
+    rf"|(?:{_MONTHS_EN}) {_YEAR}"
+    rf"|(?<=in )(?:{_MONTHS_EN}|{_YEAR}|the (?:{_SEASONS_EN})(?: of {_YEAR})?)"
+    rf"|last (?:year|month|week|weekend|night|christmas|easter|{_SEASONS_EN}|{_DAYS_EN})"
+    rf"|the day before yesterday|yesterday|earlier this (?:year|month|week)"
+    rf"|{_NUMBER_WORDS} (?:years?|months?|weeks?|days?) ago"
+    rf")\b",
+    re.IGNORECASE,
+)
+PAST_DATE_DE = re.compile(
+    rf"\b(?:(?:am|im|anfang|mitte|ende) )?(?:"
+    rf"\d{{1,2}}\. (?:{_MONTHS_DE})(?: {_YEAR})?"
+    rf"|(?:{_MONTHS_DE})(?: {_YEAR})?"
+    rf"|(?:im jahre? )?{_YEAR}"
+    rf"|(?:letzte[nsrm]?|vorige[nsrm]?|vergangene[nsrm]?|vorletzte[nsrm]?) (?:jahr|monat|"
+    rf"woche|wochenende|nacht|sommer|winter|herbst|frühling|frühjahr|{_DAYS_DE})"
+    rf"|vorgestern|gestern|vor {_NUMBER_WORDS_DE} (?:jahren|jahr|monaten|monat|wochen|woche|"
+    rf"tagen|tag)"
+    rf")\b",
+    re.IGNORECASE,
+)
+_PREPOSITION = re.compile(r"^(?:back in|in|on|during|am|im)\s+", re.IGNORECASE)
+
+_SHORT = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|this (?:morning|afternoon|evening|week|weekend)|"
+    r"last (?:night|week|weekend|" + _DAYS_EN + r")|days? ago|heute|morgen|übermorgen|gestern|"
+    r"vorgestern|nacht|diese woche|dieses wochenende|am wochenende|tagen|tag|woche|wochenende|"
+    + _DAYS_DE + r")\b",
+    re.IGNORECASE,
+)
+_MEDIUM = re.compile(
+    r"\b(?:months?|weeks? ago|wochen|monat|monaten|this year|dieses jahr|" + _SEASONS_EN
+    + r"|sommer|winter|herbst|frühling|frühjahr|" + _MONTHS_EN + "|" + _MONTHS_DE + r")\b",
+    re.IGNORECASE,
+)
+_NOW_RELATIONS = frozenset({"lives_in", "works_at", "works_as", "works_in", "age", "partner",
+                            "diet"})
+
+
+# "since 2018" says something still holds; "postponed to May 2025" names a target. Neither
+# dates when something happened.
+_NOT_WHEN = re.compile(r"\b(?:since|to|until|till|for|seit|ab|auf|bis|zum|für)\s+$",
+                       re.IGNORECASE)
+
+
+def past_date(text: str, *, lang: str) -> re.Match[str] | None:
+    """The first expression in `text` that dates something in the past, if any."""
+    for found in (PAST_DATE_DE if lang == "de" else PAST_DATE_EN).finditer(text):
+        if not _NOT_WHEN.search(text[:found.start()]):
+            return found
+    return None
+
+
+def strip_preposition(when: str) -> str:
+    """'in 2019' -> '2019', 'im März' -> 'März': the date itself."""
+    return _PREPOSITION.sub("", when.strip())
+
+
+def span_of_date(when: str) -> TimeSpan:
+    """How far back a past date lies, coarsely: days, months, or years."""
+    if _SHORT.search(when):
+        return TimeSpan.SHORT_TERM
+    if _MEDIUM.search(when) and not re.search(_YEAR, when):
+        return TimeSpan.MEDIUM_TERM
+    return TimeSpan.LONG_TERM
+
+
+def time_span(relation: str, fact_type: FactType, obj: str, when: str | None) -> TimeSpan:
+    """The coarse window of a fact: events by their date, commitments by their deadline."""
+    if fact_type is FactType.EVENT:
+        return span_of_date(when) if when else TimeSpan.MEDIUM_TERM
+    if fact_type is FactType.COMMITMENT:
+        return TimeSpan.SHORT_TERM if _SHORT.search(obj) else TimeSpan.FUTURE
+    if fact_type is FactType.PREFERENCE or relation in _NOW_RELATIONS:
+        return TimeSpan.CURRENT
+    return TimeSpan.LONG_TERM

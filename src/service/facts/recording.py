@@ -1,0 +1,126 @@
+"""Recording facts: read from what was said at write time, or stated; supersession applied."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from uuid import UUID, uuid4
+
+from memlane.domain.facts import (
+    Fact,
+    LedgerChanges,
+    Statement,
+    StoredFact,
+    apply_statements,
+    relations_touched,
+)
+from memlane.domain.graph import Edge, EdgeKind
+from memlane.domain.model import Owner
+from memlane.domain.policy import GraphTuning
+from memlane.ports.clock import Clock
+from memlane.ports.facts import FactExtractionPort, FactPort
+from memlane.ports.graph import GraphPort
+from memlane.service.facts import audit as fact_audit
+from memlane.service.facts.sealing import FactSealer
+from memlane.service.security import AuditTrail, change_of
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """What the user said in a memory just written (the text facts are read from)."""
+
+    memory_id: UUID
+    text: str
+    said_at: datetime
+
+
+class FactRecorder:
+    """Extracts facts from written memories and applies statements to the stored facts."""
+
+    def __init__(
+        self,
+        facts: FactPort,
+        extractor: FactExtractionPort,
+        sealer: FactSealer,
+        clock: Clock,
+        graph: GraphPort | None = None,
+        tuning: GraphTuning | None = None,
+        trail: AuditTrail | None = None,
+    ) -> None:
+        self._facts = facts
+        self._trail = trail
+        self._extractor = extractor
+        self._sealer = sealer
+        self._clock = clock
+        self._graph = graph
+        self._tuning = tuning or GraphTuning(enabled=graph is not None)
+
+    async def read(self, owner: Owner, said: Sequence[Said]) -> list[Fact]:
+        """The facts the texts state, stored; what they supersede ended. One extraction call
+        for the batch; no database call when no text states a fact."""
+        said = [s for s in said if s.text.strip()]
+        if not said:
+            return []
+        found = await self._extractor.extract([s.text for s in said])
+        statements = [
+            Statement(fact, s.memory_id, s.said_at)
+            for s, facts in zip(said, found, strict=True) for fact in facts
+        ]
+        if not statements:
+            return []
+        return (await self.apply(owner, statements)).new
+
+    async def read_after_write(self, owner: Owner, said: Sequence[Said]) -> None:
+        """`read`, for memories already committed: a failure is logged, never raised, so it
+        cannot turn the write into an error a client would retry (and so store twice)."""
+        try:
+            await self.read(owner, said)
+        except Exception as error:  # whatever it was, the committed write stands
+            # The type only: a message may quote what was said.
+            log.warning("facts of %d new memories not stored: %s", len(said),
+                        type(error).__name__)
+
+    async def apply(self, owner: Owner, statements: Sequence[Statement]) -> LedgerChanges:
+        """Apply statements to the owner's current facts of the relations they touch (one
+        read, one transaction), then give replaced memories the graph's supersedes edge."""
+        now = self._clock()
+        touched = relations_touched([s.fact for s in statements])
+        # One unit of work: the facts read, what replaces them, the edges and their events.
+        async with change_of(self._trail, owner) as audit:
+            stored_as = {self._sealer.relation_token(owner, r) for r in touched}
+            current = self._opened(await self._facts.current(owner, now, relations=stored_as))
+            changes = apply_statements(current, statements, now=now, new_id=uuid4)
+            await self._facts.save(
+                owner,
+                [self._sealer.seal(owner, f) for f in changes.new],
+                [self._sealer.seal(owner, f) for f in changes.ended.values()],
+                # Facts read from stored memories can be read again; stated ones cannot.
+                derived=all(s.source_memory_id is not None for s in statements),
+            )
+            await self._link(owner, changes, now)
+            audit.add(*fact_audit.recorded(changes.new, list(changes.ended.values())))
+        return changes
+
+    def _opened(self, rows: Sequence[StoredFact]) -> list[Fact]:
+        return self._sealer.readable_all(rows)
+
+    async def _link(self, owner: Owner, changes: LedgerChanges, now: datetime) -> None:
+        """newer memory --supersedes--> older memory, for each fact a new one replaced."""
+        if self._graph is None or not self._tuning.enabled:
+            return
+        edges = {
+            (new.source_memory_id, old.source_memory_id): Edge(
+                new.source_memory_id, old.source_memory_id, EdgeKind.SUPERSEDES, 1.0, now, now
+            )
+            for new, old in changes.replacements()
+            if new.source_memory_id is not None and old.source_memory_id is not None
+            and new.source_memory_id != old.source_memory_id
+        }
+        if edges:
+            await self._graph.add_edges(
+                owner, list(edges.values()), cap_per_node=self._tuning.max_semantic_edges
+            )
