@@ -212,3 +212,16 @@ async def test_a_memory_restating_an_exchange_already_in_the_request_is_left_out
     assert "3rd of May" in system  # what the request does not hold is still brought
     assert "marine biologist" not in system  # the restated exchange is not
     assert response.headers["x-memlane-memories-injected"] == "1"
+
+
+async def test_a_chat_beyond_the_apis_16_mib_body_limit_is_forwarded(
+    stack: ProxyStack, tenant: TenantKeys
+) -> None:
+    photo = {"type": "image_url", "image_url": {"url": "data:image/png;base64," + "A" * 17_000_000}}
+    parts = [{"type": "text", "text": "Describe my holiday photo from Crete."}, photo]
+    response = await post(stack, tenant.alice, [user(parts)])  # type: ignore[arg-type]
+    assert response.json()["choices"][0]["message"]["content"] == "Reply 1: noted."
+    stored = await memories(stack, tenant.alice)
+    assert [m["content"] for m in stored] == [
+        "user: Describe my holiday photo from Crete.\nassistant: Reply 1: noted."
+    ]

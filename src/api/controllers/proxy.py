@@ -34,6 +34,9 @@ ChatBody = Annotated[dict[str, Any], Body(
     schema_extra=CHAT_REQUEST,
 )]
 ModelIdParam = Annotated[str, Parameter(description="The model's id, as the upstream names it.")]
+# A chat may carry images and audio as base64: the API's 16 MiB would refuse valid requests
+# that the upstream takes, so this route has a larger bound of its own.
+MAX_CHAT_BYTES = 64 * 1024 * 1024
 # Streamed answers must reach the client as they come, past any buffering reverse proxy.
 STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 UPSTREAM_PROBLEMS = {
@@ -71,7 +74,7 @@ class ChatCompletionsController(Controller):
 
     @post(
         "/", operation_id="createChatCompletion", status_code=HTTP_200_OK,
-        summary="Create a chat completion, with memory",
+        summary="Create a chat completion, with memory", request_max_body_size=MAX_CHAT_BYTES,
         responses=UPSTREAM_PROBLEMS, operation_class=ChatOperation,
     )
     async def complete(
