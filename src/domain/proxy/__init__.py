@@ -18,6 +18,7 @@ if TYPE_CHECKING:
         exchanges as exchanges,
         is_background_task as is_background_task,
         read_messages as read_messages,
+        with_memory as with_memory,
     )
     from memlane.domain.proxy.conversation import (
         derived_id as derived_id,
@@ -32,9 +33,6 @@ if TYPE_CHECKING:
         UpstreamTimedOut as UpstreamTimedOut,
         UpstreamUnreachable as UpstreamUnreachable,
         UserNotNamed as UserNotNamed,
-    )
-    from memlane.domain.proxy.injection import (
-        with_memory as with_memory,
     )
     from memlane.domain.proxy.learning import (
         SOURCE as SOURCE,
@@ -89,7 +87,7 @@ _FACE = Face(__name__, {
     "query_for": "query",
     "read_messages": "chat",
     "turn_key": "conversation",
-    "with_memory": "injection",
+    "with_memory": "chat",
 })
 
 

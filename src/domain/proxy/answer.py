@@ -1,4 +1,4 @@
-"""The model's answer read from what the upstream sent: streamed events or one JSON body."""
+"""The model's answer read from what the upstream sent: one JSON body, or streamed events."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from memlane.domain.proxy.chat import text_of, without_reasoning
-from memlane.domain.proxy.sse import EventSplitter
 
 # What an answer may hold in memory while it is assembled: more is never learned whole
 # (a segment is at most 32 KiB), so the rest is not kept.
@@ -123,3 +122,42 @@ def _first_choice(choices: Any) -> Mapping[str, Any] | None:
 def _reason(choice: Mapping[str, Any]) -> str | None:
     reason = choice.get("finish_reason")
     return reason if isinstance(reason, str) else None
+
+
+# An event larger than this is not read (the bytes still pass to the client untouched).
+MAX_EVENT_BYTES = 1024 * 1024
+
+
+class EventSplitter:
+    """Incremental: `feed` takes any slice of the stream and returns the data of the events
+    it completed. Lines are split on LF (CR before it dropped), events on a blank line."""
+
+    def __init__(self, max_event_bytes: int = MAX_EVENT_BYTES) -> None:
+        self._pending = b""
+        self._data: list[bytes] = []
+        self._max = max_event_bytes
+        self.overflowed = False
+
+    def feed(self, chunk: bytes) -> list[str]:
+        if self.overflowed:
+            return []
+        self._pending += chunk
+        done: list[str] = []
+        while True:
+            end = self._pending.find(b"\n")
+            if end < 0:
+                break
+            line = self._pending[:end].rstrip(b"\r")
+            self._pending = self._pending[end + 1:]
+            if not line:
+                if self._data:
+                    done.append(b"\n".join(self._data).decode("utf-8", "replace"))
+                    self._data = []
+                continue
+            if line.startswith(b"data:"):
+                value = line[5:]
+                self._data.append(value[1:] if value.startswith(b" ") else value)
+        if len(self._pending) > self._max or sum(len(d) for d in self._data) > self._max:
+            self.overflowed = True
+            self._pending, self._data = b"", []
+        return done

@@ -35,9 +35,8 @@ from memlane.domain.retrieval import ContextOptions
 from memlane.ports.clock import Clock, system_clock
 from memlane.ports.encryption import EncryptionPort
 from memlane.ports.upstream import UpstreamCall, UpstreamPort, UpstreamReply
-from memlane.service.proxy.memory import LearnJob, ProxyMemory
+from memlane.service.proxy.memory import LearnJob, ProxyMemory, read_memory
 from memlane.service.proxy.queue import LearningQueue
-from memlane.service.proxy.reading import read_memory
 from memlane.service.proxy.stream import close_soon, teed
 
 log = logging.getLogger(__name__)

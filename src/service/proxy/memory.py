@@ -1,11 +1,14 @@
-"""The part of MemoryService the proxy uses, and the learning of one exchange through it."""
+"""The proxy's memory: read a context (a failure only leaves it out), learn one exchange."""
 
 from __future__ import annotations
 
+import logging
+import traceback
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from memlane.domain.errors import EmbeddingUnavailable, StorageUnavailable
 from memlane.domain.memories import AddedMessages, Message, Role
 from memlane.domain.model import Cursor, Memory, MemoryFilter, Owner, Page, PromptContext
 from memlane.domain.proxy import SOURCE, SOURCE_KEY, TURN_KEY
@@ -30,6 +33,8 @@ class ProxyMemory(Protocol):
     ) -> Page[Memory]: ...
 
     async def delete(self, owner: Owner, memory_id: Any) -> None: ...
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,3 +64,39 @@ async def learn(memory: ProxyMemory, job: LearnJob) -> None:
         [Message(Role.USER, job.question), Message(Role.ASSISTANT, job.answer)],
         {SOURCE_KEY: SOURCE, TURN_KEY: job.turn},
     )
+
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryRead:
+    """The context found (None: nothing asked), or what failed (`failed`, for a header)."""
+
+    context: PromptContext | None = None
+    failed: str | None = None
+
+
+async def read_memory(
+    memory: ProxyMemory, owner: Owner, query: str, options: ContextOptions
+) -> MemoryRead:
+    """POST /v1/context's path (MemoryService.prompt_context, its budget) for the query. A
+    database or embedder down, or any other failure, is logged without content and reported;
+    the chat goes on without memory."""
+    if not query:
+        return MemoryRead()
+    try:
+        return MemoryRead(await memory.prompt_context(owner, query, None, options))
+    except StorageUnavailable:
+        log.warning("proxy: the database is unavailable; forwarded without memory")
+        return MemoryRead(failed="database unavailable")
+    except EmbeddingUnavailable:
+        log.warning("proxy: the embedder is unavailable; forwarded without memory")
+        return MemoryRead(failed="embedder unavailable")
+    except Exception as error:
+        # Type and frames, never the message: it may quote the user's words.
+        log.error(
+            "proxy: reading memory failed (%s); forwarded without memory\n%s",
+            type(error).__name__, "".join(traceback.format_tb(error.__traceback__)),
+        )
+        return MemoryRead(failed="memory failed")

@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from memlane.domain.proxy.answer import Answer
-from memlane.domain.proxy.chat import exchanges, is_background_task, read_messages
+from memlane.domain.proxy.chat import exchanges, is_background_task, read_messages, with_memory
 from memlane.domain.proxy.errors import InvalidChatRequest
-from memlane.domain.proxy.injection import with_memory
 from memlane.domain.proxy.learning import learned_exchange
 from memlane.domain.proxy.modes import MemoryMode, allowed_mode, asked_mode
 
