@@ -15,7 +15,7 @@ from memlane.domain.model import MemoryPatch, MemoryType, NewMemory
 from memlane.domain.security import Scope
 from memlane.mcp_server.caller import acting, tool_errors
 from memlane.mcp_server.views import context_entry_view, memory_view, scored_view
-from memlane.service.tenant_memory import context_options
+from memlane.service.tenant_inputs import context_options
 
 READS = ToolAnnotations(read_only_hint=True)
 ADDS = ToolAnnotations(read_only_hint=False, destructive_hint=False)

@@ -18,9 +18,6 @@ if TYPE_CHECKING:
     from memlane.service.facts.service import (
         FactService as FactService,
     )
-    from memlane.service.facts.tenant_facts import (
-        TenantFacts as TenantFacts,
-    )
     from memlane.service.facts.topic_indexing import (
         TopicIndexer as TopicIndexer,
     )
@@ -39,7 +36,6 @@ _FACE = Face(__name__, {
     "FactService": "service",
     "MAX_TOPICS": "topics",
     "Said": "recording",
-    "TenantFacts": "tenant_facts",
     "TopicIndexer": "topic_indexing",
     "TopicService": "topics",
     "TopicView": "topics",
