@@ -80,7 +80,8 @@ async def list_(tenant: str | None) -> None:
         table.add_row(
             str(key.id),
             key.tenant,
-            key.user_id or "*",
+            (key.user_id or "*")
+            + (" (Open WebUI headers)" if key.trusts_openwebui_headers else ""),
             " ".join(sorted(key.scopes)),
             key.name,
             f"{key.created_at:%Y-%m-%d %H:%M}",
