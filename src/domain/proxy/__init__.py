@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         with_memory as with_memory,
     )
     from memlane.domain.proxy.conversation import (
+        KeyedDigest as KeyedDigest,
         derived_id as derived_id,
         named_id as named_id,
         turn_key as turn_key,
@@ -61,6 +62,7 @@ _FACE = Face(__name__, {
     "ChatMessage": "chat",
     "Exchange": "chat",
     "InvalidChatRequest": "errors",
+    "KeyedDigest": "conversation",
     "LearnedExchange": "learning",
     "MemoryMode": "modes",
     "PreviousTurn": "query",

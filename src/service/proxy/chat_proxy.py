@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +15,7 @@ from memlane.domain.proxy import (
     Applied,
     ChatMessage,
     InvalidChatRequest,
+    KeyedDigest,
     MemoryMode,
     QueryRule,
     UpstreamNotConfigured,
@@ -176,8 +177,9 @@ class ChatProxy:
         return reply
 
     def _learner(
-        self, owner: Owner, messages: list[ChatMessage], conversation: str | None, digest: Any
-    ) -> Any:
+        self, owner: Owner, messages: list[ChatMessage], conversation: str | None,
+        digest: KeyedDigest,
+    ) -> Callable[[Answer], None]:
         """What to do with the answer once it is complete: queue its exchange, if learnable."""
 
         def learn(answer: Answer) -> None:
@@ -193,7 +195,7 @@ class ChatProxy:
 
         return learn
 
-    def _digest(self, tenant: str) -> Any:
+    def _digest(self, tenant: str) -> KeyedDigest:
         """The keyed hash of conversation ids: the tenant's blind-index key, so an id says
         nothing of the words it was derived from."""
 
