@@ -13,7 +13,9 @@ concurrency 1, R (200) rounds, each of three requests in turn with the same ques
 - `proxy`: the first streamed byte through memlane (`X-Memlane-Memory: read`: injection, as
   the first byte waits for it; learning happens after the answer);
 - `context`: POST /v1/context with the query and active_context the proxy derives from the
-  same messages (the previous exchange and the question), the whole answer.
+  same messages (the previous exchange and the question), the whole answer; and the same
+  context in process (`MemoryService.prompt_context` in this process, on the same database:
+  `context_in_process_p50_ms`).
 
 `added_ms` = p50(proxy) - p50(direct): what memlane adds before the first byte;
 `added_over_context_ms` = added_ms - p50(context) (target: at most 5), and
@@ -50,8 +52,11 @@ from memlane.adapters.encryption.keyfile import load_or_create_key
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.container import open_memlane
+from memlane.domain.model import Owner
 from memlane.domain.proxy import active_texts, query_for, read_messages
+from memlane.domain.retrieval import ContextOptions
 from memlane.domain.security.auth import Scope
+from memlane.service.memory_service import MemoryService
 from memlane.service.security.sealing import Sealer
 from memlane.settings import DatabaseSettings, MemorySettings, Settings, WorkerSettings
 
@@ -85,10 +90,13 @@ async def first_byte_ms(client: httpx.AsyncClient, url: str, body: dict[str, Any
     return waited
 
 
-async def latency(stub: str, memlane: str, token: str, rounds: int) -> dict[str, Any]:
+async def latency(
+    stub: str, memlane: str, token: str, rounds: int, service: MemoryService
+) -> dict[str, Any]:
     auth = {"Authorization": f"Bearer {token}"}
+    owner = Owner(TENANT, CONTEXT_USER)
     chats = conversations(rounds + 20)
-    times: dict[str, list[float]] = {"direct": [], "proxy": [], "context": []}
+    times: dict[str, list[float]] = {"direct": [], "proxy": [], "context": [], "in_process": []}
     async with httpx.AsyncClient(timeout=60) as client:
         for index, messages in enumerate(chats):
             body = {"model": "bench-model", "stream": True, "messages": messages}
@@ -105,10 +113,15 @@ async def latency(stub: str, memlane: str, token: str, rounds: int) -> dict[str,
             took = (time.perf_counter() - started) * 1000
             if answered.status_code != 200:
                 raise RuntimeError(f"/v1/context: HTTP {answered.status_code}")
+            options = ContextOptions(active_context=tuple(context["active_context"]))
+            started = time.perf_counter()
+            await service.prompt_context(owner, context["query"], None, options)
+            in_process = (time.perf_counter() - started) * 1000
             if index >= 20:  # warm-up rounds are not counted
                 times["direct"].append(direct)
                 times["proxy"].append(proxied)
                 times["context"].append(took)
+                times["in_process"].append(in_process)
     p50 = {k: percentile(v, 50) for k, v in times.items()}
     added = p50["proxy"] - p50["direct"]
     # The same round's three requests ran back to back: their difference is less exposed to a
@@ -122,6 +135,7 @@ async def latency(stub: str, memlane: str, token: str, rounds: int) -> dict[str,
         "proxy_first_byte_p50_ms": round(p50["proxy"], 2),
         "proxy_first_byte_p95_ms": round(percentile(times["proxy"], 95), 2),
         "context_p50_ms": round(p50["context"], 2),
+        "context_in_process_p50_ms": round(p50["in_process"], 2),
         "added_ms": round(added, 2),
         "added_over_context_ms": round(added - p50["context"], 2),
         "added_over_context_paired_p50_ms": round(percentile(paired, 50), 2),
@@ -185,7 +199,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await server.start()
             result: dict[str, Any] = {
                 "memories": args.memories,
-                "latency": await latency(stub_url, server.url, created.token, args.requests),
+                "latency": await latency(
+                    stub_url, server.url, created.token, args.requests, memlane.service
+                ),
             }
             auth = {"Authorization": f"Bearer {created.token}"}
             result["load"] = {
