@@ -7,7 +7,8 @@ p50 in the same run, and requests per second, against a stub that answers at onc
 On the embedded defaults (PostgreSQL, ONNX, encryption) in a scratch data dir, N (10,000)
 memories are loaded for one user (bench/scale.py's loader), then `memlane serve` runs as its
 own process with `[proxy] upstream_url` on bench/proxy_stub.py (another process). At
-concurrency 1, R (200) rounds, each of three requests in turn with the same question:
+concurrency 1, R (200) rounds of four requests with the same question, in an order that
+turns each round, each after the deferred writes of the one before are flushed:
 
 - `direct`: the stub's first streamed byte, called directly;
 - `proxy`: the first streamed byte through memlane (`X-Memlane-Memory: read`: injection, as
@@ -61,6 +62,8 @@ from memlane.service.security.sealing import Sealer
 from memlane.settings import DatabaseSettings, MemorySettings, Settings, WorkerSettings
 
 STUB = Path(__file__).resolve().parent / "proxy_stub.py"
+WARM_UP = 20  # rounds not counted
+SETTLE_S = 0.1  # between two measured requests
 
 
 def conversations(count: int) -> list[list[dict[str, str]]]:
@@ -95,33 +98,52 @@ async def latency(
 ) -> dict[str, Any]:
     auth = {"Authorization": f"Bearer {token}"}
     owner = Owner(TENANT, CONTEXT_USER)
-    chats = conversations(rounds + 20)
+    chats = conversations(rounds + WARM_UP)
     times: dict[str, list[float]] = {"direct": [], "proxy": [], "context": [], "in_process": []}
     async with httpx.AsyncClient(timeout=60) as client:
+
+        async def context_over_http(context: dict[str, Any]) -> float:
+            started = time.perf_counter()
+            answered = await client.post(f"{memlane}/v1/context", json=context, headers=auth)
+            if answered.status_code != 200:
+                raise RuntimeError(f"/v1/context: HTTP {answered.status_code}")
+            return (time.perf_counter() - started) * 1000
+
+        async def context_in_process(context: dict[str, Any]) -> float:
+            options = ContextOptions(active_context=tuple(context["active_context"]))
+            started = time.perf_counter()
+            await service.prompt_context(owner, context["query"], None, options)
+            return (time.perf_counter() - started) * 1000
+
         for index, messages in enumerate(chats):
             body = {"model": "bench-model", "stream": True, "messages": messages}
             read = read_messages(body)
             context = {"query": query_for(read),
                        "active_context": active_texts(read, datetime.now(UTC))}
-            direct = await first_byte_ms(client, f"{stub}/v1/chat/completions", body, {})
-            proxied = await first_byte_ms(
-                client, f"{memlane}/v1/chat/completions", body,
-                {**auth, "X-Memlane-Memory": "read"},
-            )
-            started = time.perf_counter()
-            answered = await client.post(f"{memlane}/v1/context", json=context, headers=auth)
-            took = (time.perf_counter() - started) * 1000
-            if answered.status_code != 200:
-                raise RuntimeError(f"/v1/context: HTTP {answered.status_code}")
-            options = ContextOptions(active_context=tuple(context["active_context"]))
-            started = time.perf_counter()
-            await service.prompt_context(owner, context["query"], None, options)
-            in_process = (time.perf_counter() - started) * 1000
-            if index >= 20:  # warm-up rounds are not counted
-                times["direct"].append(direct)
-                times["proxy"].append(proxied)
-                times["context"].append(took)
-                times["in_process"].append(in_process)
+
+            async def measure(
+                name: str, body: dict[str, Any] = body, context: dict[str, Any] = context
+            ) -> float:
+                if name == "direct":
+                    return await first_byte_ms(client, f"{stub}/v1/chat/completions", body, {})
+                if name == "proxy":
+                    return await first_byte_ms(
+                        client, f"{memlane}/v1/chat/completions", body,
+                        {**auth, "X-Memlane-Memory": "read"},
+                    )
+                if name == "context":
+                    return await context_over_http(context)
+                return await context_in_process(context)
+
+            # The order turns each round, and each request starts once the deferred access
+            # writes of the one before (50 ms) are flushed: none pays for another's.
+            names = list(times)
+            names = names[index % 4:] + names[:index % 4]
+            for name in names:
+                await asyncio.sleep(SETTLE_S)
+                took = await measure(name)
+                if index >= WARM_UP:
+                    times[name].append(took)
     p50 = {k: percentile(v, 50) for k, v in times.items()}
     added = p50["proxy"] - p50["direct"]
     # The same round's three requests ran back to back: their difference is less exposed to a
