@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import logging
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
+from uuid import UUID
 
 from memlane.domain.errors import EmbeddingUnavailable, StorageUnavailable
 from memlane.domain.memories import AddedMessages, Message, Role
@@ -18,21 +19,22 @@ from memlane.domain.retrieval import ContextOptions
 class ProxyMemory(Protocol):
     """MemoryService's public methods the proxy calls (the same as the REST routes')."""
 
-    async def prompt_context(
-        self, owner: Owner, query: str, limit: int | None = None,
+    def prompt_context(
+        self, owner: Owner, /, query: str, limit: int | None = None,
         options: ContextOptions | None = None,
-    ) -> PromptContext: ...
+    ) -> Awaitable[PromptContext]: ...
 
-    async def add_messages(
-        self, owner: Owner, conversation_id: str, messages: Sequence[Message],
+    def add_messages(
+        self, owner: Owner, /, conversation_id: str, messages: Sequence[Message],
         metadata: Mapping[str, Any] | None = None,
-    ) -> AddedMessages: ...
+    ) -> Awaitable[AddedMessages]: ...
 
-    async def list(
-        self, owner: Owner, filters: MemoryFilter, cursor: Cursor | None, limit: int
-    ) -> Page[Memory]: ...
+    def list(
+        self, owner: Owner, /, filters: MemoryFilter, cursor: Cursor | None, limit: int
+    ) -> Awaitable[Page[Memory]]: ...
 
-    async def delete(self, owner: Owner, memory_id: Any) -> None: ...
+    def delete(self, owner: Owner, /, memory_id: UUID) -> Awaitable[None]: ...
+
 
 log = logging.getLogger(__name__)
 
