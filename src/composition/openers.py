@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import AsyncIterator
-from contextlib import AbstractContextManager, asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, AbstractContextManager, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
-from memlane.adapters.embedding.registry import prepare_embedding_model as prepare_model_for
+from dependency_injector import providers
+
+from memlane.adapters.embedding.registry import (
+    onnx_model_names as shipped_models,
+    prepare_embedding_model as prepare_model_for,
+)
 from memlane.adapters.encryption.keyfile import load_key
 from memlane.adapters.encryption.keyring import XChaChaKeyring
 from memlane.adapters.encryption.master_files import install_next, load_masters, prepare_next
@@ -18,9 +24,9 @@ from memlane.adapters.postgres import database as postgres
 from memlane.adapters.postgres.database import Database
 from memlane.adapters.postgres.installation import PostgresInstallationAdapter
 from memlane.adapters.postgres.security import PostgresDataKeyAdapter
-from memlane.container import Container
+from memlane.container import Container, shutdown
 from memlane.domain.errors import ConfigurationError
-from memlane.ports.security import AuditPort, AuditPorts
+from memlane.ports.security import AuditPort
 from memlane.service.facts import TopicIndexer
 from memlane.service.security import (
     KeyMigration,
@@ -32,55 +38,51 @@ from memlane.service.security import (
 )
 from memlane.settings import Settings, load_settings
 
+T = TypeVar("T")
+
 
 @asynccontextmanager
-async def open_keys(settings: Settings | None = None) -> AsyncIterator[KeyService]:
+async def _opened(
+    settings: Settings | None, pick: Callable[[Container], providers.Provider[T]]
+) -> AsyncIterator[T]:
+    """The one provider `pick` names, opened on the resources it needs (never the model),
+    and those resources closed after the block."""
+    container = Container(settings=settings or load_settings())
+    try:
+        yield await pick(container).async_()
+    finally:
+        await shutdown(container)
+
+
+def open_keys(settings: Settings | None = None) -> AbstractAsyncContextManager[KeyService]:
     """API key management without loading the model (`memlane keys`)."""
-    container = Container(settings=settings or load_settings())
-    try:
-        yield await container.keys()  # type: ignore[misc]
-    finally:
-        await container.shutdown_resources()  # type: ignore[misc]
+    return _opened(settings, lambda container: container.keys)
 
 
-@asynccontextmanager
-async def open_verifier(settings: Settings | None = None) -> AsyncIterator[Verifier]:
+def open_verifier(settings: Settings | None = None) -> AbstractAsyncContextManager[Verifier]:
     """The ciphertext check without loading the model (`memlane verify`)."""
-    container = Container(settings=settings or load_settings())
-    try:
-        yield await container.verifier()  # type: ignore[misc]
-    finally:
-        await container.shutdown_resources()  # type: ignore[misc]
+    return _opened(settings, lambda container: container.verifier)
 
 
-@asynccontextmanager
-async def open_key_migration(settings: Settings | None = None) -> AsyncIterator[KeyMigration]:
+def open_key_migration(
+    settings: Settings | None = None,
+) -> AbstractAsyncContextManager[KeyMigration]:
     """Re-sealing version-1 ciphertexts, without the model (`memlane keys migrate`)."""
-    container = Container(settings=settings or load_settings())
-    try:
-        yield await container.key_migration()  # type: ignore[misc]
-    finally:
-        await container.shutdown_resources()  # type: ignore[misc]
+    return _opened(settings, lambda container: container.key_migration)
 
 
-@asynccontextmanager
-async def open_legacy_sealer(settings: Settings | None = None) -> AsyncIterator[LegacySealer]:
+def open_legacy_sealer(
+    settings: Settings | None = None,
+) -> AbstractAsyncContextManager[LegacySealer]:
     """Sealing rows stored before migration 0110 (`memlane seal-existing`), no model."""
-    container = Container(settings=settings or load_settings())
-    try:
-        yield await container.legacy_sealer()  # type: ignore[misc]
-    finally:
-        await container.shutdown_resources()  # type: ignore[misc]
+    return _opened(settings, lambda container: container.legacy_sealer)
 
 
-@asynccontextmanager
-async def open_topic_indexer(settings: Settings | None = None) -> AsyncIterator[TopicIndexer]:
+def open_topic_indexer(
+    settings: Settings | None = None,
+) -> AbstractAsyncContextManager[TopicIndexer]:
     """Filling the topic tokens of memories stored before migration 0150, no model."""
-    container = Container(settings=settings or load_settings())
-    try:
-        yield await container.topic_indexer()  # type: ignore[misc]
-    finally:
-        await container.shutdown_resources()  # type: ignore[misc]
+    return _opened(settings, lambda container: container.topic_indexer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,12 +130,8 @@ async def open_master_rotation(
 @asynccontextmanager
 async def open_audit_log(settings: Settings | None = None) -> AsyncIterator[AuditPort]:
     """The audit log without the model or the key (`memlane verify-audit`)."""
-    container = Container(settings=settings or load_settings())
-    try:
-        ports: AuditPorts = await container.audit()  # type: ignore[misc]
+    async with _opened(settings, lambda container: container.audit) as ports:
         yield ports.log
-    finally:
-        await container.shutdown_resources()  # type: ignore[misc]
 
 
 async def pending_migrations(settings: Settings | None = None) -> list[str]:
@@ -159,7 +157,13 @@ async def resolve_database_url(settings: Settings | None = None) -> str:
     return await postgres.resolve_database_url((settings or load_settings()).database)
 
 
-def prepare_embedding_model(settings: Settings | None = None) -> Path | None:
-    """The onnx backend's int8 model derived into its cache now (`memlane prepare-model`)."""
+def onnx_model_names() -> tuple[str, ...]:
+    """The models the onnx provider ships (`memlane prepare-model`'s default)."""
+    return shipped_models()
+
+
+def prepare_embedding_model(model: str, settings: Settings | None = None) -> Path:
+    """The onnx provider's int8 build of `model` derived into the configured model cache
+    now (`memlane prepare-model`)."""
     config = (settings or load_settings()).memory.embedding
-    return prepare_model_for(config.provider, config.model_cache_dir)
+    return prepare_model_for(model, config.model_cache_dir)

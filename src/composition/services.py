@@ -88,8 +88,8 @@ def memory_service(
     reading = Reading(memories.store, memories.maintenance, sealer, clock, policy.base_rate)
     writer = Writer(
         memories.store, Drafting(core.vectors, sealer, policy), sealer, policy, clock,
-        core.trail, graph and GraphLinker(graph, sealer, policy.graph), names,
-        kept and kept.recorder,
+        core.trail, None if graph is None else GraphLinker(graph, sealer, policy.graph), names,
+        None if kept is None else kept.recorder,
     )
     return MemoryService(
         policy=policy,
@@ -99,7 +99,7 @@ def memory_service(
         conversations=Conversations(writer, memories.store, sealer, graph, policy, clock),
         editing=Editing(
             memories.store, reading, core.vectors, sealer, core.trail, policy, clock,
-            kept and kept.service,
+            None if kept is None else kept.service,
         ),
         consolidator=Consolidator(
             memories.store, memories.consolidation, core.vectors, sealer, policy, clock,
@@ -110,11 +110,11 @@ def memory_service(
             memories.maintenance, embedder, sealer, policy, clock, core.trail, memories.faded
         ),
         keyring=keyring,
-        graph=graph and GraphView(graph, memories.store, sealer, clock, core.trail, names),
-        facts=kept and kept.service,
-        topics=kept and memories.topics and TopicService(
-            memories.topics, kept.service, sealer, clock, keyring
-        ),
+        graph=None if graph is None
+        else GraphView(graph, memories.store, sealer, clock, core.trail, names),
+        facts=None if kept is None else kept.service,
+        topics=None if kept is None or memories.topics is None
+        else TopicService(memories.topics, kept.service, sealer, clock, keyring),
     )
 
 
@@ -122,7 +122,9 @@ def _facts(
     core: Core, ports: FactPorts, graph: GraphPort | None, caps: ProfileCaps | None,
     on_unreadable: OnUnreadable | None,
 ) -> Facts:
-    sealer = FactSealer(core.encryption, on_unreadable and of_kind(on_unreadable, "fact"))
+    sealer = FactSealer(
+        core.encryption, None if on_unreadable is None else of_kind(on_unreadable, "fact")
+    )
     recorder = FactRecorder(
         ports.store, ports.extractor, sealer, core.clock, graph, core.policy.graph, core.trail
     )
@@ -145,9 +147,9 @@ def _retriever(
         core.memories, core.embedder, core.sealer, policy, core.clock,
         names=EntityRecall(entities, search, core.encryption, policy.graph)
         if entities and policy.graph.enabled else None,
-        facts=facts and facts.recall,
-        expansion=graph and GraphExpansion(graph, search, policy.graph),
-        profile=facts and facts.service,
+        facts=None if facts is None else facts.recall,
+        expansion=None if graph is None else GraphExpansion(graph, search, policy.graph),
+        profile=None if facts is None else facts.service,
     ), policy.recall.skip_stages)
 
 
@@ -155,13 +157,13 @@ def _exports(
     core: Core, reading: Reading, graph: GraphPort | None, names: EntityLinker | None,
     facts: Facts | None,
 ) -> Exports:
-    graph_porting = graph and GraphPorting(graph, names, core.policy.graph)
+    graph_porting = None if graph is None else GraphPorting(graph, names, core.policy.graph)
+    fact_porting = None if facts is None else facts.porting
     restoring = MemoryPorting(
         core.memories.store, core.vectors, core.sealer, core.policy, core.clock, core.trail,
-        facts and facts.recorder, names,
+        None if facts is None else facts.recorder, names,
     )
     everything = Porting(
-        restoring, reading.export, core.trail, core.clock, graph_porting,
-        facts and facts.porting,
+        restoring, reading.export, core.trail, core.clock, graph_porting, fact_porting
     )
-    return Exports(everything, core.clock, graph_porting, facts and facts.porting)
+    return Exports(everything, core.clock, graph_porting, fact_porting)

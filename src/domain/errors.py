@@ -31,6 +31,11 @@ class EmbeddingDimensionMismatch(MemlaneError):
     """The model's vectors do not fit the database column; `memlane reembed` fixes it."""
 
 
+class EmbeddingModelMismatch(MemlaneError):
+    """Stored vectors come from another model than the configured one (a space of their
+    own, whatever their dimension); `memlane reembed` moves them over."""
+
+
 class DecryptionFailed(MemlaneError):
     """A ciphertext did not authenticate: wrong key, tampering, or copied from another row."""
 
@@ -50,3 +55,13 @@ class WrongEncryptionKey(MemlaneError):
 
 class ConfigurationError(MemlaneError):
     """A setting is missing or inconsistent."""
+
+
+class InvalidTuning(ValueError):
+    """A tuning value that breaks a rule of the domain (a band upside down, a negative
+    count). `setting` names the field, so the settings can say which one in a line."""
+
+    def __init__(self, setting: str, problem: str) -> None:
+        super().__init__(f"{setting} {problem}")
+        self.setting = setting
+        self.problem = problem
