@@ -146,17 +146,20 @@ class CachingEmbedder(EmbeddingPort):
         return len(checked)
 
     # What the port tells about the model beyond its vectors (the token window a chunker
-    # reads) is the inner model's: a cached run must cut and count text as an uncached one.
-    # getattr: ports without these members answer None, as the port's defaults do.
+    # reads, the models sharing its space) is the inner model's: a cached run must cut,
+    # count and compare text as an uncached one.
+    @property
+    def same_space_models(self) -> frozenset[str]:
+        return self._inner.same_space_models
+
     @property
     def window_tokens(self) -> int | None:
-        return getattr(self._inner, "window_tokens", None)
+        return self._inner.window_tokens
 
     async def count_tokens(
         self, texts: Sequence[str], kind: EmbedKind = "document"
     ) -> list[int] | None:
-        counter = getattr(self._inner, "count_tokens", None)
-        return None if counter is None else await counter(texts, kind)
+        return await self._inner.count_tokens(texts, kind)
 
     async def ready(self) -> bool:
         return await self._inner.ready()

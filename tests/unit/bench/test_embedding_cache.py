@@ -93,7 +93,9 @@ async def test_a_model_that_changed_under_its_name_is_noticed(store: EmbeddingCa
 
 async def test_the_token_window_and_counts_are_the_models(store: EmbeddingCacheStore) -> None:
     class WindowedEmbedder(CountingEmbedder):
-        window_tokens = 512
+        @property
+        def window_tokens(self) -> int | None:
+            return 512
 
         async def count_tokens(
             self, texts: Sequence[str], kind: EmbedKind = "document"
