@@ -54,14 +54,19 @@ SCALES: dict[str, SimilarityScale] = {
     ),
     # MiniLM's lines carried to the same places among e5's cosines of the same pairs
     # (bench/similarity_scales.py on the LoCoMo development split and the supersession
-    # scenarios).
+    # scenarios; docs/embeddings.md): the rag line at the 57th percentile of questions with
+    # turns that do not answer them, the semantic line at the 2nd of dated turn pairs, the
+    # merge line at the 97th of a new statement with its history, the band's floor at the
+    # lowest replaced pair, the active-context line a third of the way from same-topic turn
+    # pairs (p90) to a turn restated on another day (p10), and the relevance weight times the
+    # ratio of the models' spreads between a question's evidence and its other turns (4.4).
     MULTILINGUAL_E5: SimilarityScale(
-        rag_threshold=0.77,
-        merge_threshold=0.93,
-        semantic_threshold=0.85,
-        supersession_band=(0.8, 1.0),
-        active_context=0.95,
-        relevance_similarity=2.5,
+        rag_threshold=0.80,
+        merge_threshold=0.95,
+        semantic_threshold=0.83,
+        supersession_band=(0.81, 1.0),
+        active_context=0.94,
+        relevance_similarity=2.2,
     ),
 }
 
