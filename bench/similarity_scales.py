@@ -73,7 +73,8 @@ def pairs(memory_set: MemorySet, seed: int) -> dict[str, list[tuple[str, str, st
             evidence = sorted(question.evidence)
             others = [t for t in by_id if t not in question.evidence]
             for turn in evidence:
-                found["question_evidence"].append(("query", question.text, stored_text(by_id[turn])))
+                found["question_evidence"].append(
+                    ("query", question.text, stored_text(by_id[turn])))
                 found["question_other"].append(
                     ("query", question.text, stored_text(by_id[rng.choice(others)])))
             related.update((a, b) for i, a in enumerate(evidence) for b in evidence[i + 1:])
