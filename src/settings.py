@@ -6,7 +6,7 @@ import os
 import tomllib
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -29,10 +29,12 @@ from memlane.domain.facts import ProfileCaps
 from memlane.domain.memories import CueBook
 from memlane.domain.policy import GraphTuning, MemoryPolicy, RecallTuning
 from memlane.domain.retrieval import RelevanceWeights
+from memlane.domain.similarity import DEFAULT_EMBEDDING_MODEL, SimilarityScale, scale_of
 from memlane.ports.embedding import EmbeddingProvider
 from memlane.ports.facts import FactExtractorProvider
 from memlane.settings_proxy import ProxySettings
 
+T = TypeVar("T")
 CONFIG_ENV = "MEMLANE_CONFIG"
 DEFAULT_CONFIG_FILE = "config.toml"
 
@@ -46,6 +48,11 @@ _WEIGHTS = _POLICY.weights
 _RECALL = _POLICY.recall
 _GRAPH = _POLICY.graph
 _CAPS = ProfileCaps()
+
+
+def _or(value: T | None, model_value: T) -> T:
+    """A cosine line as set, or the embedding model's when not set."""
+    return model_value if value is None else value
 
 
 def data_home() -> Path:
@@ -62,12 +69,16 @@ class _Section(BaseModel):
 
 
 class RelevanceSettings(_Section):
-    similarity: float = Field(_WEIGHTS.similarity, ge=0)
+    # None: the configured embedding model's weight (domain/similarity.py).
+    similarity: float | None = Field(None, ge=0)
     importance: float = Field(_WEIGHTS.importance, ge=0)
     freshness: float = Field(_WEIGHTS.freshness, ge=0)
 
-    def weights(self) -> RelevanceWeights:
-        return RelevanceWeights(**self.model_dump())
+    def weights(self, scale: SimilarityScale | None = None) -> RelevanceWeights:
+        similarity = self.similarity
+        if similarity is None:
+            similarity = (scale or scale_of(DEFAULT_EMBEDDING_MODEL)).relevance_similarity
+        return RelevanceWeights(similarity, self.importance, self.freshness)
 
     @model_validator(mode="after")
     def _domain_rules(self) -> RelevanceSettings:
@@ -103,7 +114,8 @@ class RecallSettings(_Section):
 
 class EmbeddingSettings(_Section):
     provider: EmbeddingProvider = EmbeddingProvider.ONNX
-    model: str = "all-MiniLM-L6-v2"
+    # docs/embeddings.md compares the two local models; the cosine lines follow the model.
+    model: str = DEFAULT_EMBEDDING_MODEL
     dimension: int = Field(384, ge=1, le=16000)
     timeout_ms: int = Field(30_000, ge=1)
     ollama_url: str = "http://127.0.0.1:11434"
@@ -119,8 +131,11 @@ class MemorySettings(_Section):
     enable_rag: bool = True
     enable_learning: bool = True
     rag_limit: int = Field(_POLICY.rag_limit, ge=1, le=200)
-    rag_threshold: float = Field(_POLICY.rag_threshold, ge=-1, le=1)
-    merge_threshold: float = Field(_POLICY.merge_threshold, ge=-1, le=1)
+    # Cosine lines. None: the configured embedding model's (domain/similarity.py keeps them
+    # per model); a value set here holds for whatever model is configured.
+    rag_threshold: float | None = Field(None, ge=-1, le=1)
+    merge_threshold: float | None = Field(None, ge=-1, le=1)
+    active_context_similarity: float | None = Field(None, ge=-1, le=1)
     min_importance: float = Field(_POLICY.min_importance, ge=0, le=1)
     decay_factor: float = Field(_POLICY.decay_factor, gt=0, le=1)
     enable_encryption: bool = True
@@ -139,16 +154,24 @@ class MemorySettings(_Section):
     recall: RecallSettings = Field(default_factory=RecallSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
 
+    def scale(self) -> SimilarityScale:
+        """The cosine lines of the configured embedding model."""
+        return scale_of(self.embedding.model)
+
     def policy(self) -> MemoryPolicy:
-        """The domain's view of these settings."""
+        """The domain's view of these settings; cosine lines not set are the model's."""
+        scale = self.scale()
         return MemoryPolicy(
             rag_limit=self.rag_limit,
-            rag_threshold=self.rag_threshold,
-            merge_threshold=self.merge_threshold,
+            rag_threshold=_or(self.rag_threshold, scale.rag_threshold),
+            merge_threshold=_or(self.merge_threshold, scale.merge_threshold),
+            active_context_similarity=_or(
+                self.active_context_similarity, scale.active_context
+            ),
             min_importance=self.min_importance,
             decay_factor=self.decay_factor,
             context_char_budget=self.context_char_budget,
-            weights=self.relevance.weights(),
+            weights=self.relevance.weights(scale),
             cues=CueBook.default(self.extra_cues),
             max_content_bytes=self.max_content_bytes,
             max_metadata_depth=self.max_metadata_depth,
@@ -167,9 +190,10 @@ class GraphSettings(_Section):
     """Graph memory at write time (docs/graph.md): semantic links and supersession."""
 
     enabled: bool = _GRAPH.enabled
-    semantic_threshold: float = Field(_GRAPH.semantic_threshold, ge=-1, le=1)
+    # Cosine lines. None: the configured embedding model's (domain/similarity.py).
+    semantic_threshold: float | None = Field(None, ge=-1, le=1)
     max_semantic_edges: int = Field(_GRAPH.max_semantic_edges, ge=0, le=200)
-    supersession_band: tuple[float, float] = _GRAPH.supersession_band  # the domain checks it
+    supersession_band: tuple[float, float] | None = None  # the domain checks it
     supersession_candidates: int = Field(_GRAPH.supersession_candidates, ge=0, le=50)
     expansion_seeds: int = Field(_GRAPH.expansion_seeds, ge=0, le=50)
     expansion_hops: int = Field(_GRAPH.expansion_hops, ge=1, le=3)
@@ -180,8 +204,12 @@ class GraphSettings(_Section):
     entity_candidates: int = Field(_GRAPH.entity_candidates, ge=0, le=10_000)
     entity_max_share: float = Field(_GRAPH.entity_max_share, ge=0, le=1)
 
-    def tuning(self) -> GraphTuning:
-        return GraphTuning(**self.model_dump())
+    def tuning(self, scale: SimilarityScale | None = None) -> GraphTuning:
+        lines = scale or scale_of(DEFAULT_EMBEDDING_MODEL)
+        values = self.model_dump()
+        values["semantic_threshold"] = _or(self.semantic_threshold, lines.semantic_threshold)
+        values["supersession_band"] = _or(self.supersession_band, lines.supersession_band)
+        return GraphTuning(**values)
 
     @model_validator(mode="after")
     def _domain_rules(self) -> GraphSettings:
@@ -281,7 +309,7 @@ class Settings(BaseSettings):
 
     def policy(self) -> MemoryPolicy:
         """The domain's rules: the memory section's, with the graph's tuning."""
-        return replace(self.memory.policy(), graph=self.graph.tuning())
+        return replace(self.memory.policy(), graph=self.graph.tuning(self.memory.scale()))
 
     @classmethod
     def settings_customise_sources(

@@ -81,12 +81,13 @@ CONTEXT: Declared = (
     ("eligibility", lambda p: Eligibility(p.sealer.attributes, p.policy.rag_threshold)),
     ("graph_expansion", lambda p: None if p.expansion is None
      else StartExpansion(p.expansion, p.policy)),
-    ("active_context", lambda p: ActiveContext(p.embedder, p.memories.search)),
+    ("active_context", lambda p: ActiveContext(
+        p.embedder, p.memories.search, p.policy.active_context_similarity)),
     ("prefetch", lambda p: Prefetch(p.memories.store, Ranking(p.policy))),
     ("neighbours", lambda p: Neighbours(p.memories.search, p.policy.recall)),
     ("graph_join", lambda p: JoinExpansion()),
     ("supersession", lambda p: Superseded()),
-    ("join", lambda p: Join(p.memories.search)),
+    ("join", lambda p: Join(p.memories.search, p.policy.active_context_similarity)),
     ("selection", lambda p: Selection(Ranking(p.policy))),
     ("opening", lambda p: Opening(p.memories.store, p.sealer, p.policy.weights, unindexed=True)),
     ("contexts", lambda p: Contexts(p.policy.rag_threshold)),

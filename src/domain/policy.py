@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from memlane.domain.errors import InvalidTuning
 from memlane.domain.memories import CueBook, base_rate_per_day
 from memlane.domain.retrieval import DEFAULT_CONTEXT_CHAR_BUDGET, RelevanceWeights
+from memlane.domain.similarity import DEFAULT_SCALE
 
 MIN_LEARN_CHARS = 20
 MAX_CONTENT_BYTES = 32 * 1024
@@ -89,9 +90,10 @@ class GraphTuning:
     """
 
     enabled: bool = True
-    semantic_threshold: float = 0.35
+    # Cosine lines: the default model's (domain/similarity.py keeps them per model).
+    semantic_threshold: float = DEFAULT_SCALE.semantic_threshold
     max_semantic_edges: int = 20
-    supersession_band: tuple[float, float] = (0.35, 1.0)
+    supersession_band: tuple[float, float] = DEFAULT_SCALE.supersession_band
     supersession_candidates: int = 5
     expansion_seeds: int = 3
     expansion_hops: int = 2
@@ -136,8 +138,10 @@ class MemoryPolicy:
     """Defaults are the seed's `[memory]` values; DESIGN.md §2 explains each."""
 
     rag_limit: int = 5
-    rag_threshold: float = 0.25
-    merge_threshold: float = 0.85
+    # Cosine lines: the default model's (domain/similarity.py keeps them per model).
+    rag_threshold: float = DEFAULT_SCALE.rag_threshold
+    merge_threshold: float = DEFAULT_SCALE.merge_threshold
+    active_context_similarity: float = DEFAULT_SCALE.active_context
     min_importance: float = 0.1
     decay_factor: float = 0.95
     context_char_budget: int = DEFAULT_CONTEXT_CHAR_BUDGET
@@ -153,7 +157,7 @@ class MemoryPolicy:
 
     def __post_init__(self) -> None:
         # Cosine thresholds live in [-1, 1]; importance in [0, 1]. NaN fails every comparison.
-        for name in ("rag_threshold", "merge_threshold"):
+        for name in ("rag_threshold", "merge_threshold", "active_context_similarity"):
             value = getattr(self, name)
             if not -1.0 <= value <= 1.0:
                 raise InvalidTuning(name, f"must be within [-1, 1], got {value}")

@@ -8,7 +8,6 @@ from memlane.domain.faces import Face
 
 if TYPE_CHECKING:
     from memlane.domain.retrieval.context import (
-        ACTIVE_CONTEXT_SIMILARITY as ACTIVE_CONTEXT_SIMILARITY,
         DEFAULT_CONTEXT_CHAR_BUDGET as DEFAULT_CONTEXT_CHAR_BUDGET,
         MAX_ACTIVE_CONTEXT as MAX_ACTIVE_CONTEXT,
         ContextOptions as ContextOptions,
@@ -24,7 +23,6 @@ if TYPE_CHECKING:
 
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
-    "ACTIVE_CONTEXT_SIMILARITY": "context",
     "ContextOptions": "context",
     "ContextOrder": "context",
     "DEFAULT_CONTEXT_CHAR_BUDGET": "context",

@@ -6,13 +6,16 @@ import math
 from dataclasses import dataclass
 from datetime import datetime
 
+from memlane.domain.similarity import DEFAULT_SCALE
+
 FRESHNESS_RATE_PER_HOUR = 0.01
 SECONDS_PER_HOUR = 3_600.0
 
 
 @dataclass(frozen=True, slots=True)
 class RelevanceWeights:
-    similarity: float = 0.50
+    # The default model's weight of its cosine (domain/similarity.py: 0.5 for MiniLM).
+    similarity: float = DEFAULT_SCALE.relevance_similarity
     importance: float = 0.20
     freshness: float = 0.30
 

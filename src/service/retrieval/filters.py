@@ -10,7 +10,7 @@ from uuid import UUID
 from memlane.domain.errors import EmbeddingUnavailable
 from memlane.domain.graph import asks_about_past
 from memlane.domain.model import Owner, Vector
-from memlane.domain.retrieval import ACTIVE_CONTEXT_SIMILARITY, ContextOptions
+from memlane.domain.retrieval import ContextOptions
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.memories import CandidateSearchPort
 from memlane.service.retrieval.candidates import Candidate
@@ -52,15 +52,21 @@ def excluded_conversation(
 
 class ActiveContext:
     """Writes `active` (the texts already in the prompt, embedded in one call) and narrows
-    `candidates` to those below ACTIVE_CONTEXT_SIMILARITY to every one of them."""
+    `candidates` to those below `repeat_similarity` (the model's active-context line,
+    domain/similarity.py) to every one of them."""
 
-    def __init__(self, embedder: EmbeddingPort, search: CandidateSearchPort) -> None:
+    def __init__(
+        self, embedder: EmbeddingPort, search: CandidateSearchPort, repeat_similarity: float
+    ) -> None:
         self._embedder = embedder
         self._search = search
+        self._repeat = repeat_similarity
 
     async def __call__(self, r: Retrieval) -> None:
         r.active = await self._vectors(r.options.active_context)
-        r.candidates = await without_active(self._search, r.owner, r.candidates, r.active)
+        r.candidates = await without_active(
+            self._search, r.owner, r.candidates, r.active, self._repeat
+        )
         if not r.candidates:
             r.finish()
 
@@ -77,16 +83,17 @@ class ActiveContext:
 
 async def without_active(
     search: CandidateSearchPort, owner: Owner, candidates: list[Candidate],
-    vectors: Sequence[Vector],
+    vectors: Sequence[Vector], repeat_similarity: float,
 ) -> list[Candidate]:
-    """The candidates not already in the prompt (one similarity read per text)."""
+    """The candidates not already in the prompt: below `repeat_similarity` to every text
+    of it (one similarity read per text)."""
     if not vectors or not candidates:
         return candidates
     ids = [c.id for c in candidates]
     repeated: set[UUID] = set()
     for vector in vectors:
         cosines = await search.similarities(owner, ids, vector)
-        repeated |= {i for i, c in cosines.items() if c >= ACTIVE_CONTEXT_SIMILARITY}
+        repeated |= {i for i, c in cosines.items() if c >= repeat_similarity}
     return [c for c in candidates if c.id not in repeated]
 
 
@@ -107,8 +114,9 @@ class Join:
     """Writes `added`: the neighbours and what the graph reached, each once at its better
     match, outside the current conversation and not already in the prompt."""
 
-    def __init__(self, search: CandidateSearchPort) -> None:
+    def __init__(self, search: CandidateSearchPort, repeat_similarity: float) -> None:
         self._search = search
+        self._repeat = repeat_similarity
 
     async def __call__(self, r: Retrieval) -> None:
         joined: dict[UUID, Candidate] = {}
@@ -118,6 +126,7 @@ class Join:
         r.added = await without_active(
             self._search, r.owner,
             [c for c in joined.values() if not r.excluded(c.hit.conversation_id)], r.active,
+            self._repeat,
         )
         if not r.candidates and not r.added:
             r.finish()
