@@ -15,5 +15,4 @@ class FakeConsolidation(ConsolidationPort):
         self._table = table
 
     async def delete_sources(self, owner: Owner, memory_ids: Sequence[UUID]) -> list[UUID]:
-        rows = self._table._rows.get(owner, {})
-        return [i for i in dict.fromkeys(memory_ids) if rows.pop(i, None) is not None]
+        return self._table.remove(owner, memory_ids)

@@ -39,6 +39,4 @@ class FakeFadedMemories(FadedMemoriesPort):
     ) -> list[UUID]:
         rows = self._table._rows.get(owner, {})
         doomed = sorted(i for i, r in rows.items() if _faded(r, min_importance, now, base_rate))
-        for memory_id in doomed:
-            del rows[memory_id]
-        return doomed
+        return sorted(self._table.remove(owner, doomed))

@@ -94,7 +94,7 @@ class FakeMemoryStore(MemoryStorePort):
         return True
 
     async def delete(self, owner: Owner, memory_id: UUID) -> bool:
-        return self._table._rows.get(owner, {}).pop(memory_id, None) is not None
+        return bool(self._table.remove(owner, [memory_id]))
 
     async def delete_all(self, owner: Owner) -> int:
         rows = self._table._rows.pop(owner, {})
@@ -124,4 +124,5 @@ def _matches(row: StoredMemory, filters: MemoryFilter) -> bool:
         and (filters.tag is None or filters.tag in row.tags)
         and (filters.conversation_id is None or row.conversation_id == filters.conversation_id)
         and (filters.min_importance is None or row.importance >= filters.min_importance)
+        and (filters.current is None or (row.valid_until is None) == filters.current)
     )

@@ -59,6 +59,23 @@ class FakeMemoryTable:
     def _all(self, owner: Reach) -> list[StoredMemory]:
         return [row for rows in self._scope(owner) for row in rows.values()]
 
+    def remove(self, owner: Owner, memory_ids: Iterable[UUID]) -> list[UUID]:
+        """Delete rows as the database does (trigger memlane_repoint_superseded_memories): a
+        survivor that pointed at a deleted memory points on along the deleted chain."""
+        rows = self._rows.get(owner, {})
+        gone = {i: rows.pop(i) for i in dict.fromkeys(memory_ids) if i in rows}
+        for memory_id, row in list(rows.items()):
+            head, seen = row.superseded_by, set()
+            while head in gone and head not in seen:
+                seen.add(head)
+                following = gone[head].superseded_by
+                if following is None:
+                    break
+                head = following
+            if head != row.superseded_by:
+                rows[memory_id] = replace(row, superseded_by=head)
+        return list(gone)
+
     def _dense(self, owner: Owner, embedding: Vector) -> list[tuple[float, StoredMemory]]:
         """The owner's memories with an embedding, best cosine first (ties by id)."""
         self._check_vector(embedding)
@@ -81,10 +98,12 @@ def fake_memory_ports(dimension: int | None = None) -> MemoryPorts:
     from tests.fakes.faded import FakeFadedMemories
     from tests.fakes.maintenance import FakeMaintenance
     from tests.fakes.memory_store import FakeMemoryStore
+    from tests.fakes.supersession import FakeSupersession
     from tests.fakes.topics import FakeTopics
 
     table = FakeMemoryTable(dimension)
     return MemoryPorts(
         FakeMemoryStore(table), FakeCandidateSearch(table), FakeMaintenance(table),
         FakeFadedMemories(table), FakeConsolidation(table), FakeTopics(table),
+        FakeSupersession(table),
     )

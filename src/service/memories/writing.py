@@ -89,6 +89,7 @@ class Writer:
             conversation_id=conversation_id,
             tags=tuple(tags),
             metadata=dict(metadata or {}),
+            inferred_type=True,
         )
         # Facts come from the question: the answer is the assistant's "I".
         return (await self.remember_many(owner, [new], said=[question]))[0]

@@ -127,6 +127,10 @@ class Sealer:
             embedding=embedding,
             embedding_model=memory.embedding_model if embedding is not None else None,
             keywords=self.index_terms(owner.tenant, document_text(memory), memory.tags),
+            # Carried for readers of the value; storage writes the marker through
+            # SupersessionPort only (an insert or an edit never sets or clears it).
+            superseded_by=memory.superseded_by,
+            valid_until=memory.valid_until,
         )
 
     def open_content(self, stored: StoredMemory) -> str:
@@ -156,6 +160,8 @@ class Sealer:
             metadata=dict(attributes.metadata),
             pinned=stored.pinned,
             embedding_model=stored.embedding_model if stored.embedding is not None else None,
+            superseded_by=stored.superseded_by,
+            valid_until=stored.valid_until,
         )
 
     def readable(self, stored: StoredMemory, now: datetime) -> Memory | None:

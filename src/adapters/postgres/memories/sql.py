@@ -8,7 +8,8 @@ COLUMNS = """
     m.tags, m.metadata, m.attributes, m.topic_tokens, m.pinned, m.embedding,
     m.embedding_model,
     memlane_tsvector_terms(m.keywords) AS keywords, m.created_at, m.updated_at,
-    h.importance, h.base_importance, h.access_count, h.accessed_at"""
+    h.importance, h.base_importance, h.access_count, h.accessed_at,
+    h.superseded_by, h.valid_until"""
 FROM_JOINED = """
     FROM memories AS m
     JOIN memory_heat AS h ON h.tenant = m.tenant AND h.user_id = m.user_id AND h.id = m.id"""
@@ -40,6 +41,7 @@ WHERE m.tenant = $1 AND m.user_id = $2
   AND ($5::text IS NULL OR m.conversation_id = $5)
   AND ($6::float8 IS NULL OR h.importance >= $6)
   AND ($7::timestamptz IS NULL OR (m.created_at, m.id) < ($7, $8::uuid))
+  AND ($10::boolean IS NULL OR (h.superseded_by IS NULL) = $10)
 ORDER BY m.created_at DESC, m.id DESC
 LIMIT $9
 """
