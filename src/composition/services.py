@@ -27,6 +27,7 @@ from memlane.service.memories import (
     Editing,
     Maintenance,
     Reading,
+    Superseding,
     Writer,
 )
 from memlane.service.memory_service import MemoryService
@@ -47,6 +48,7 @@ class Core:
     trail: AuditTrail
     policy: MemoryPolicy
     clock: Clock
+    superseding: Superseding | None = None
 
 
 @dataclass(frozen=True)
@@ -79,9 +81,13 @@ def memory_service(
     are read or kept. `on_unreadable` hears the id of each record a read leaves out because
     it does not decrypt; `keyring` makes each owner's data key ready (None: no keys)."""
     sealer = Sealer(encryption, keywords, policy.base_rate, on_unreadable)
+    superseding = memories.supersession and Superseding(
+        memories.supersession, memories.store, sealer, policy.base_rate,
+        facts and facts.store,
+    )
     core = Core(
         memories, embedder, encryption, sealer, DocumentVectors(embedder),
-        AuditTrail(audit, encryption, clock, keyring), policy, clock,
+        AuditTrail(audit, encryption, clock, keyring), policy, clock, superseding,
     )
     names = EntityLinker(entities, encryption) if entities and policy.graph.enabled else None
     kept = None if facts is None else _facts(core, facts, graph, profile_caps, on_unreadable)
@@ -89,7 +95,7 @@ def memory_service(
     writer = Writer(
         memories.store, Drafting(core.vectors, sealer, policy), sealer, policy, clock,
         core.trail, graph and GraphLinker(graph, sealer, policy.graph), names,
-        kept and kept.recorder,
+        kept and kept.recorder, superseding,
     )
     return MemoryService(
         policy=policy,
@@ -99,11 +105,11 @@ def memory_service(
         conversations=Conversations(writer, memories.store, sealer, graph, policy, clock),
         editing=Editing(
             memories.store, reading, core.vectors, sealer, core.trail, policy, clock,
-            kept and kept.service,
+            kept and kept.service, superseding,
         ),
         consolidator=Consolidator(
             memories.store, memories.consolidation, core.vectors, sealer, policy, clock,
-            core.trail, graph, names,
+            core.trail, graph, names, superseding,
         ),
         exports=_exports(core, reading, graph, names, kept),
         maintenance=Maintenance(
@@ -124,11 +130,12 @@ def _facts(
 ) -> Facts:
     sealer = FactSealer(core.encryption, on_unreadable and of_kind(on_unreadable, "fact"))
     recorder = FactRecorder(
-        ports.store, ports.extractor, sealer, core.clock, graph, core.policy.graph, core.trail
+        ports.store, ports.extractor, sealer, core.clock, graph, core.policy.graph, core.trail,
+        core.superseding,
     )
     service = FactService(
         ports.store, recorder, sealer, core.memories.store, core.clock, core.policy.base_rate,
-        caps, core.trail,
+        caps, core.trail, core.superseding,
     )
     return Facts(
         service, recorder,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from itertools import pairwise
 
 from memlane.domain.memories.corrections import Corrected, Replacement
 from memlane.domain.model import Heat, MemoryFilter, MemoryType, Owner, StoredMemory
@@ -24,7 +25,7 @@ async def _chain(ports: MemoryPorts, owner: Owner, length: int) -> list[StoredMe
     await insert(ports.store, *rows)
     await _port(ports).supersede(owner, [
         Replacement(old.id, new.id, T0 + timedelta(days=i))
-        for i, (old, new) in enumerate(zip(rows, rows[1:], strict=False))
+        for i, (old, new) in enumerate(pairwise(rows))
     ])
     return rows
 
@@ -52,7 +53,7 @@ class PortSupersessionContract:
         assert await _marker(ports, other_user, foreign) == (None, None)
         later = LATER + timedelta(days=1)
         again, _ = await _port(ports).supersede(owner, [Replacement(old.id, new.id, later)])
-        assert again == [old.id] and await _marker(ports, owner, old) == (new.id, LATER)
+        assert again == [] and await _marker(ports, owner, old) == (new.id, LATER)
 
     async def test_a_memory_that_replaces_another_is_current_again(
         self, ports: MemoryPorts, owner: Owner

@@ -27,6 +27,8 @@ class FakeMemoryTable:
         self.dimension = dimension
         self._rows: defaultdict[Owner, dict[UUID, StoredMemory]] = defaultdict(dict)
         self._locks: defaultdict[Owner, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # Facts of deleted memories kept as facts of another (a consolidation's delete).
+        self.moved_sources: dict[Owner, dict[UUID, UUID]] = {}
 
     def _check(self, stored: StoredMemory, owner: Owner | None = None) -> None:
         if owner is not None and stored.owner != owner:

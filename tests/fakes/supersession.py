@@ -32,7 +32,8 @@ class FakeSupersession(SupersessionPort):
         marked = []
         for r in chosen:
             row = rows.get(r.old)
-            if row is None:
+            by = r.new if r.new is not None else (None if row is None else row.superseded_by)
+            if row is None or (row.valid_until is not None and row.superseded_by == by):
                 continue
             rows[r.old] = replace(
                 row, superseded_by=r.new if r.new is not None else row.superseded_by,

@@ -45,6 +45,7 @@ class EventKind(StrEnum):
     MERGED = "merged"
     UPDATED = "updated"
     SUPERSEDED = "superseded"
+    REVIVED = "revived"  # current again: a person deleted what had replaced it
     PINNED = "pinned"
     UNPINNED = "unpinned"
     SCORE_OVERRIDDEN = "score_overridden"

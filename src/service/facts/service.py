@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
+from typing import Protocol
 from uuid import UUID
 
 from memlane.domain.errors import InvalidMemory
@@ -35,10 +36,23 @@ from memlane.ports.memories import MemoryStorePort
 from memlane.service.facts import audit as fact_audit
 from memlane.service.facts.recording import FactRecorder
 from memlane.service.facts.sealing import FactSealer
-from memlane.service.security import AuditTrail, KeyringService, change_of, keyed, keyed_stream
+from memlane.service.security import (
+    AuditTrail,
+    Change,
+    KeyringService,
+    change_of,
+    keyed,
+    keyed_stream,
+)
 
 MAX_LIST_LIMIT = 500
 EXPORT_PAGE = 200
+
+
+class FactReviver(Protocol):
+    """What a person's delete of a fact brings back (the memories' supersession use case)."""
+
+    async def revive_for_fact(self, owner: Owner, fact_id: UUID) -> builtins.list[Change]: ...
 
 
 class FactService:
@@ -54,6 +68,7 @@ class FactService:
         base_rate: float,
         caps: ProfileCaps | None = None,
         trail: AuditTrail | None = None,
+        reviver: FactReviver | None = None,
     ) -> None:
         self._facts = facts
         self._trail = trail
@@ -64,6 +79,7 @@ class FactService:
         self._clock = clock
         self._base_rate = base_rate
         self._caps = caps or ProfileCaps()
+        self._reviver = reviver
 
     @property
     def recorder(self) -> FactRecorder:
@@ -147,8 +163,11 @@ class FactService:
 
     @keyed
     async def delete(self, owner: Owner, fact_id: UUID) -> None:
-        """Delete a fact; the facts it had superseded hold again."""
+        """A person deletes a fact: the facts it had superseded hold again (and a memory only
+        that fact had ended). Nothing else revives a replaced fact."""
         async with change_of(self._trail, owner) as changes:
+            if self._reviver is not None and await self._facts.get(owner, fact_id) is not None:
+                changes.add(*await self._reviver.revive_for_fact(owner, fact_id))
             if not await self._facts.delete(owner, fact_id):
                 raise FactNotFound(fact_id)
             changes.add(fact_audit.deleted(fact_id))

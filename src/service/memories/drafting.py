@@ -33,6 +33,7 @@ class Draft:
     embedding: Vector | None
     existing: bool
     reembed: bool = False
+    retypable: bool = False  # memlane chose its type: replacing a statement may change it
 
 
 class Drafting:
@@ -67,7 +68,8 @@ class Drafting:
             metadata=dict(new.metadata),
             pinned=new.pinned,
         )
-        return Draft(memory=memory, embedding=None, existing=False)
+        retypable = new.memory_type is None or new.inferred_type
+        return Draft(memory=memory, embedding=None, existing=False, retypable=retypable)
 
     def duplicate_of(
         self, draft: Draft, hit: DenseHit | None, drafts: list[Draft], now: datetime

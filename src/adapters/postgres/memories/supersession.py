@@ -19,13 +19,16 @@ WHERE h.tenant = $1 AND h.user_id = $2 AND h.id = ANY($3::uuid[]) AND h.valid_un
 RETURNING h.id
 """
 
-# $3-$5 one array per column, one row per older memory (newest_per_old).
+# $3-$5 one array per column, one row per older memory (newest_per_old); a marker that would
+# not change is not written (nor reported: the same replacement judged twice is one event).
 SUPERSEDE = """
 UPDATE memory_heat AS h
 SET superseded_by = coalesce(r.new, h.superseded_by),
     valid_until = coalesce(h.valid_until, r.at)
 FROM unnest($3::uuid[], $4::uuid[], $5::timestamptz[]) AS r(old, new, at)
 WHERE h.tenant = $1 AND h.user_id = $2 AND h.id = r.old
+  AND (h.valid_until IS NULL
+       OR h.superseded_by IS DISTINCT FROM coalesce(r.new, h.superseded_by))
 RETURNING h.id
 """
 
