@@ -80,8 +80,8 @@ class Memory:
 
     @property
     def current(self) -> bool:
-        """Whether no newer memory replaced this one."""
-        return self.superseded_by is None
+        """Whether nothing replaced this one (a newer memory, or a fact stated directly)."""
+        return self.superseded_by is None and self.valid_until is None
 
     @property
     def base_importance(self) -> float:
