@@ -15,6 +15,7 @@ from memlane.service.retrieval import (
     Budget,
     Contexts,
     ConversationPrior,
+    Demotion,
     Eligibility,
     EntityRecall,
     FactRecall,
@@ -72,6 +73,7 @@ FIRST: Declared = (
 )
 SEARCH: Declared = (
     *FIRST,
+    ("demotion", lambda p: Demotion()),
     ("search_cut", lambda p: SearchCut()),
     ("opening", lambda p: Opening(
         p.memories.store, p.sealer, p.policy.weights, unindexed=False)),

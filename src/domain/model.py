@@ -250,12 +250,13 @@ class SearchCandidate:
     created_at: datetime
     conversation_id: str | None = None
     superseded_by: UUID | None = None  # the newer memory that replaced it
+    valid_until: datetime | None = None  # set: something replaced it (a memory or a fact)
 
     @classmethod
     def of(cls, stored: StoredMemory, score: float) -> SearchCandidate:
         return cls(
             stored.id, score, stored.memory_type, stored.heat, stored.created_at,
-            stored.conversation_id, stored.superseded_by,
+            stored.conversation_id, stored.superseded_by, stored.valid_until,
         )
 
 

@@ -119,11 +119,13 @@ class MemoryService:
 
     @keyed
     async def search(
-        self, owner: Owner, query: str, *, limit: int = 10, min_similarity: float | None = None
+        self, owner: Owner, query: str, *, limit: int = 10, min_similarity: float | None = None,
+        current: bool | None = None,
     ) -> list[ScoredMemory]:
-        """Hybrid (dense + lexical) search; does not count as an access."""
+        """Hybrid (dense + lexical) search, best first by `score`; a superseded memory ranks
+        below what replaced it (`current` True leaves it out). Does not count as an access."""
         return await self._retriever.search(
-            owner, query, limit=limit, min_similarity=min_similarity
+            owner, query, limit=limit, min_similarity=min_similarity, current=current
         )
 
     @keyed

@@ -13,6 +13,9 @@ if TYPE_CHECKING:
     from memlane.service.retrieval.conversation_prior import (
         ConversationPrior as ConversationPrior,
     )
+    from memlane.service.retrieval.demotion import (
+        Demotion as Demotion,
+    )
     from memlane.service.retrieval.entity_recall import (
         EntityRecall as EntityRecall,
     )
@@ -71,6 +74,7 @@ _FACE = Face(__name__, {
     "Budget": "prompt",
     "Contexts": "contexts",
     "ConversationPrior": "conversation_prior",
+    "Demotion": "demotion",
     "Eligibility": "filters",
     "EntityRecall": "entity_recall",
     "FactRecall": "fact_recall",

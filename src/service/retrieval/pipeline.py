@@ -43,6 +43,7 @@ class Retrieval:
     pool: int  # how many candidates each first-stage ranking contributes
     options: ContextOptions = field(default_factory=ContextOptions)
     min_similarity: float | None = None  # search only: a floor on every result's cosine
+    current: bool | None = None  # search only: True holds, False replaced, None both
     char_budget: int | None = None  # prompt only: what the rendered block may use
     vector: Vector | None = None  # rankings: the query's embedding (None: embedder down)
     rankings: Rankings = field(default_factory=Rankings)  # rankings

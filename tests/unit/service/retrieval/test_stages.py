@@ -130,3 +130,13 @@ async def test_the_budget_keeps_only_whole_lines_that_fit() -> None:
     await Rendering()(r)
     assert 0 < len(r.contexts) < 50 and len(r.text) <= 300
     assert r.text.count("\n- ") == len(r.contexts)
+
+
+async def test_a_memory_marked_superseded_gives_way_when_the_graph_knows_nothing() -> None:
+    new = candidate(0.9)
+    old = candidate(1.0, superseded_by=new.id)
+    orphan = candidate(0.8, superseded_by=new.id)  # its replacement was not found
+    r = request()
+    r.candidates = [old, new, orphan]
+    await Superseded()(r)
+    assert r.candidates == [new]
