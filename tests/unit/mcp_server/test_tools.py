@@ -153,3 +153,27 @@ async def test_history_shows_what_happened_to_a_memory_after_it_is_gone() -> Non
     kinds = [e["kind"] for e in events.structured_content["events"]]
     assert kinds[0] == "created" and kinds[-1] == "deleted" and "pinned" in kinds
     assert neither.is_error and "exactly one" in text(neither)
+
+
+async def test_an_invalid_mcp_call_is_one_line_with_no_pydantic_and_no_url() -> None:
+    calls = {
+        "remember": {"content": "x", "importance": 5},
+        "update": {"memory_id": "nope", "pinned": True},
+        "recall": {},
+        "list_facts": {"fact_type": "hobby", "limit": 0},
+    }
+    async with connected(FakeWorld()) as client:
+        for tool, arguments in calls.items():
+            answer = await result(client, tool, arguments)
+            said = text(answer)
+            assert answer.is_error, tool
+            assert said.startswith(f"invalid arguments for {tool}: "), said
+            assert "\n" not in said and "pydantic" not in said.lower(), said
+            assert "http" not in said.lower() and "://" not in said, said
+    assert "importance: Input should be less than or equal to 1" in text(
+        await _once("remember", calls["remember"]))
+
+
+async def _once(tool: str, arguments: dict[str, Any]) -> CallToolResult:
+    async with connected(FakeWorld()) as client:
+        return await result(client, tool, arguments)
