@@ -91,7 +91,8 @@ def memory_service(
     )
     names = EntityLinker(entities, encryption) if entities and policy.graph.enabled else None
     kept = None if facts is None else _facts(core, facts, graph, profile_caps, on_unreadable)
-    reading = Reading(memories.store, memories.maintenance, sealer, clock, policy.base_rate)
+    reading = Reading(memories.store, memories.maintenance, sealer, clock, policy.base_rate,
+                      memories.supersession)
     writer = Writer(
         memories.store, Drafting(core.vectors, sealer, policy), sealer, policy, clock,
         core.trail, graph and GraphLinker(graph, sealer, policy.graph), names,

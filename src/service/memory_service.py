@@ -118,6 +118,11 @@ class MemoryService:
         return await self._reading.stats(owner)
 
     @keyed
+    async def current_of(self, owner: Owner, memories: Sequence[Memory]) -> dict[UUID, UUID]:
+        """For each superseded memory among these, the current one its chain leads to."""
+        return await self._reading.current_of(owner, memories)
+
+    @keyed
     async def search(
         self, owner: Owner, query: str, *, limit: int = 10, min_similarity: float | None = None,
         current: bool | None = None,
