@@ -99,6 +99,7 @@ class Container(containers.DeclarativeContainer):
         entities=entities,
         facts=facts,
         profile_caps=providers.Callable(lambda s: s.facts.profile_caps(), settings),
+        profile_headers=providers.Callable(lambda s: s.facts.profile_headers(), settings),
         on_unreadable=on_unreadable,
         keyring=keyring,
     )

@@ -27,7 +27,7 @@ from pydantic_settings import (
 from memlane import settings_errors
 from memlane.adapters.embedding.registry import backend_names
 from memlane.domain.errors import ConfigurationError
-from memlane.domain.facts import ProfileCaps
+from memlane.domain.facts import ProfileCaps, ProfileHeaders
 from memlane.domain.memories import CueBook
 from memlane.domain.policy import GraphTuning, MemoryPolicy, RecallTuning
 from memlane.domain.retrieval import RelevanceWeights
@@ -172,9 +172,17 @@ class FactSettings(_Section):
     timeout_ms: int = Field(3_000, ge=1, le=600_000)
     core_per_type: int = Field(3, ge=0, le=100)
     secondary_per_type: int = Field(5, ge=0, le=1000)
+    # The profile's lines in a prompt: what a person chose to keep, and what memlane read.
+    kept_header: str = Field("What the user asked you never to forget:", min_length=1,
+                             max_length=200, pattern=r"^[^\n]+$")
+    told_header: str = Field("What the user has told you:", min_length=1, max_length=200,
+                             pattern=r"^[^\n]+$")
 
     def profile_caps(self) -> ProfileCaps:
         return ProfileCaps(self.core_per_type, self.secondary_per_type)
+
+    def profile_headers(self) -> ProfileHeaders:
+        return ProfileHeaders(self.kept_header, self.told_header)
 
 
 class DatabaseSettings(_Section):

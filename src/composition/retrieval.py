@@ -33,6 +33,7 @@ from memlane.service.retrieval import (
     Ranking,
     Recording,
     Rendering,
+    Repeats,
     Retriever,
     SearchCut,
     Selection,
@@ -99,6 +100,7 @@ RECORDING: Declared = (
 # The prompt's closing stages run even when no memory was chosen (the profile still opens it).
 PROMPT: Declared = (
     ("profile", lambda p: p.profile and Profile(p.profile)),
+    ("repeats", lambda p: p.profile and Repeats()),
     ("budget", lambda p: Budget()),
     *RECORDING,
     ("rendering", lambda p: Rendering()),

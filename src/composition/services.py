@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memlane.composition.retrieval import RetrievalParts, retriever
-from memlane.domain.facts import ProfileCaps
+from memlane.domain.facts import ProfileCaps, ProfileHeaders
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.clock import Clock, system_clock
 from memlane.ports.embedding import EmbeddingPort
@@ -73,6 +73,7 @@ def memory_service(
     entities: EntityPort | None = None,
     facts: FactPorts | None = None,
     profile_caps: ProfileCaps | None = None,
+    profile_headers: ProfileHeaders | None = None,
     on_unreadable: OnUnreadable | None = None,
     keyring: KeyringService | None = None,
 ) -> MemoryService:
@@ -90,7 +91,8 @@ def memory_service(
         AuditTrail(audit, encryption, clock, keyring), policy, clock, superseding,
     )
     names = EntityLinker(entities, encryption) if entities and policy.graph.enabled else None
-    kept = None if facts is None else _facts(core, facts, graph, profile_caps, on_unreadable)
+    kept = None if facts is None else _facts(
+        core, facts, graph, profile_caps, on_unreadable, profile_headers)
     reading = Reading(memories.store, memories.maintenance, sealer, clock, policy.base_rate,
                       memories.supersession)
     writer = Writer(
@@ -127,7 +129,7 @@ def memory_service(
 
 def _facts(
     core: Core, ports: FactPorts, graph: GraphPort | None, caps: ProfileCaps | None,
-    on_unreadable: OnUnreadable | None,
+    on_unreadable: OnUnreadable | None, headers: ProfileHeaders | None = None,
 ) -> Facts:
     sealer = FactSealer(core.encryption, on_unreadable and of_kind(on_unreadable, "fact"))
     recorder = FactRecorder(
@@ -136,7 +138,7 @@ def _facts(
     )
     service = FactService(
         ports.store, recorder, sealer, core.memories.store, core.clock, core.policy.base_rate,
-        caps, core.trail, core.superseding,
+        caps, core.trail, core.superseding, headers,
     )
     return Facts(
         service, recorder,

@@ -35,6 +35,13 @@ if TYPE_CHECKING:
         build_profile as build_profile,
         render_profile as render_profile,
     )
+    from memlane.domain.facts.prompt_block import (
+        ProfileBlock as ProfileBlock,
+        ProfileHeaders as ProfileHeaders,
+        covered_memories as covered_memories,
+        render_block as render_block,
+        repeats_the_profile as repeats_the_profile,
+    )
     from memlane.domain.facts.questions import (
         relations_asked as relations_asked,
     )
@@ -96,7 +103,9 @@ _FACE = Face(__name__, {
     "NewFact": "records",
     "OpenQuestion": "topics",
     "Profile": "profile",
+    "ProfileBlock": "prompt_block",
     "ProfileCaps": "profile",
+    "ProfileHeaders": "prompt_block",
     "RELATION_TYPES": "model",
     "STATED_IMPORTANCE": "records",
     "Statement": "ledger",
@@ -111,6 +120,7 @@ _FACE = Face(__name__, {
     "USER": "model",
     "apply_statements": "ledger",
     "build_profile": "profile",
+    "covered_memories": "prompt_block",
     "check_text": "records",
     "checked": "records",
     "extract_facts": "extraction",
@@ -120,7 +130,9 @@ _FACE = Face(__name__, {
     "open_questions": "topics",
     "relations_asked": "questions",
     "relations_touched": "ledger",
+    "render_block": "prompt_block",
     "render_profile": "profile",
+    "repeats_the_profile": "prompt_block",
     "split_speakers": "topics",
     "topic_key": "topics",
     "topic_label": "topics",

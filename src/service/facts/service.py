@@ -19,13 +19,16 @@ from memlane.domain.facts import (
     FactPatch,
     NewFact,
     Profile,
+    ProfileBlock,
     ProfileCaps,
+    ProfileHeaders,
     Statement,
     TimeSpan,
     build_profile,
     check_text,
     checked,
-    render_profile,
+    covered_memories,
+    render_block,
     validate_user_fact_score,
 )
 from memlane.domain.memories import importance_at
@@ -69,6 +72,7 @@ class FactService:
         caps: ProfileCaps | None = None,
         trail: AuditTrail | None = None,
         reviver: FactReviver | None = None,
+        headers: ProfileHeaders | None = None,
     ) -> None:
         self._facts = facts
         self._trail = trail
@@ -80,6 +84,7 @@ class FactService:
         self._base_rate = base_rate
         self._caps = caps or ProfileCaps()
         self._reviver = reviver
+        self._headers = headers or ProfileHeaders()
 
     @property
     def recorder(self) -> FactRecorder:
@@ -191,14 +196,23 @@ class FactService:
             cursor = page.next_cursor
 
     @keyed
-    async def profile_block(self, owner: Owner, char_budget: int) -> str:
+    async def profile_block(self, owner: Owner, char_budget: int) -> ProfileBlock:
         """The core tier rendered for a prompt, in at most half of `char_budget` (the other
-        half stays for the memories the query finds)."""
-        return render_profile((await self.profile(owner)).core, char_budget // 2)
+        half stays for the memories the query finds): what a person chose to keep under the
+        kept header, what memlane read under the told one (docs/facts.md)."""
+        profile, pinned, current = await self._profile(owner)
+        block = render_block(profile.core, pinned, self._headers, char_budget // 2)
+        return replace(block, covered=covered_memories(block.shown, current))
 
     @keyed
     async def profile(self, owner: Owner) -> Profile:
         """The "do not forget" view: current facts by type, ranked and capped per tier."""
+        return (await self._profile(owner))[0]
+
+    async def _profile(
+        self, owner: Owner
+    ) -> tuple[Profile, frozenset[UUID], builtins.list[Fact]]:
+        """The profile, the pinned memories among its sources, and every current fact."""
         now = self._clock()
         facts = await self.current(owner)
         sources = {f.source_memory_id for f in facts if f.source_memory_id is not None}
@@ -206,4 +220,5 @@ class FactService:
         importance = {
             r.id: importance_at(r.heat, r.memory_type, now, self._base_rate) for r in rows
         }
-        return build_profile(facts, importance, self._caps, now, STATED_IMPORTANCE)
+        profile = build_profile(facts, importance, self._caps, now, STATED_IMPORTANCE)
+        return profile, frozenset(r.id for r in rows if r.pinned), facts

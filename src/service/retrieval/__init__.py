@@ -52,6 +52,7 @@ if TYPE_CHECKING:
         Profile as Profile,
         ProfileSource as ProfileSource,
         Rendering as Rendering,
+        Repeats as Repeats,
     )
     from memlane.service.retrieval.rankings import (
         FirstRankings as FirstRankings,
@@ -92,6 +93,7 @@ _FACE = Face(__name__, {
     "Ranking": "selection",
     "Recording": "recording",
     "Rendering": "prompt",
+    "Repeats": "prompt",
     "Retriever": "retriever",
     "SearchCut": "opening",
     "Selection": "selection",

@@ -60,6 +60,7 @@ class Retrieval:
     roles: dict[UUID, ContextRole] = field(default_factory=dict)  # eligibility, joins
     contexts: list[MemoryContext] = field(default_factory=list)  # contexts, budget
     profile: str = ""  # profile: the block's opening lines
+    covered: frozenset[UUID] = frozenset()  # profile: memories its lines say all of
     text: str = ""  # rendering: the prompt block
     finished: bool = False  # set by a stage when nothing can follow (no candidate left)
     _tasks: dict[str, asyncio.Task[Any]] = field(default_factory=dict)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from memlane.domain.facts import ProfileBlock, repeats_the_profile
 from memlane.domain.model import Owner
 from memlane.domain.retrieval import fit_to_budget, in_order, render_context
 from memlane.service.retrieval.pipeline import Retrieval
@@ -12,7 +13,7 @@ from memlane.service.retrieval.pipeline import Retrieval
 class ProfileSource(Protocol):
     """Where the profile's lines come from (the facts' use case)."""
 
-    async def profile_block(self, owner: Owner, char_budget: int) -> str: ...
+    async def profile_block(self, owner: Owner, char_budget: int) -> ProfileBlock: ...
 
 
 class Profile:
@@ -25,9 +26,21 @@ class Profile:
     async def __call__(self, r: Retrieval) -> None:
         if not r.options.include_profile or r.char_budget is None:
             return
-        r.profile = await self._facts.profile_block(r.owner, r.char_budget)
+        block = await self._facts.profile_block(r.owner, r.char_budget)
+        r.profile, r.covered = block.text, block.covered
         if r.profile:
             r.char_budget -= len(r.profile) + 1  # its lines and the newline after them
+
+
+class Repeats:
+    """Narrows `contexts`: a memory line that adds nothing beyond the profile's lines (one
+    sentence whose every current fact is shown there) is left out, so a fact is said once."""
+
+    async def __call__(self, r: Retrieval) -> None:
+        if r.covered:
+            r.contexts = [
+                c for c in r.contexts if not repeats_the_profile(c.content, c.id, r.covered)
+            ]
 
 
 class Budget:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from uuid import UUID, uuid4
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from memlane.domain.policy import RecallTuning
 from memlane.domain.retrieval.demotion import BELOW_REPLACEMENT, SUPERSEDED_SHARE, demoted
@@ -51,7 +50,7 @@ async def test_each_result_carries_the_fused_score_that_orders_it_demotion_inclu
     assert {c.id: c.match for c in r.chosen} == expected
 
 
-async def test_current_keeps_only_what_holds_and_a_replacement_not_found_pulls_nothing_out() -> None:
+async def test_current_keeps_what_holds_and_a_replacement_not_found_pulls_nothing_out() -> None:
     newer = uuid4()
     old, other = hit(0.9, superseded_by=newer), hit(0.5)
     r = request()
