@@ -168,7 +168,7 @@ def _exports(
     graph_porting = graph and GraphPorting(graph, names, core.policy.graph)
     restoring = MemoryPorting(
         core.memories.store, core.vectors, core.sealer, core.policy, core.clock, core.trail,
-        facts and facts.recorder, names,
+        facts and facts.recorder, names, core.superseding,
     )
     everything = Porting(
         restoring, reading.export, core.trail, core.clock, graph_porting,

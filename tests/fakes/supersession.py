@@ -19,13 +19,13 @@ class FakeSupersession(SupersessionPort):
         self._table = table
 
     async def supersede(
-        self, owner: Owner, replacements: Sequence[Replacement]
+        self, owner: Owner, replacements: Sequence[Replacement], *, said: bool = True
     ) -> tuple[list[UUID], list[UUID]]:
         rows = self._table._rows.get(owner, {})
         chosen = newest_per_old(replacements)
         current = sorted({
             r.new for r in chosen
-            if r.new in rows and rows[r.new].valid_until is not None
+            if said and r.new in rows and rows[r.new].valid_until is not None
         })
         for memory_id in current:
             rows[memory_id] = replace(rows[memory_id], superseded_by=None, valid_until=None)

@@ -19,12 +19,13 @@ class SupersessionPort(ABC):
 
     @abstractmethod
     async def supersede(
-        self, owner: Owner, replacements: Sequence[Replacement]
+        self, owner: Owner, replacements: Sequence[Replacement], *, said: bool = True
     ) -> tuple[list[UUID], list[UUID]]:
-        """Make each `new` memory current (it was just said: a restatement merged into a
-        superseded memory brings it back), then mark each `old` memory superseded by `new`
-        since `at` (an older marker's time stays; a `new` of None keeps the memory it
-        names). The ids marked and the ids made current; another owner's are untouched."""
+        """With `said`, make each `new` memory current (it was just said: a restatement
+        merged into a superseded memory brings it back); then mark each `old` memory
+        superseded by `new` since `at` (an older marker's time stays; a `new` of None keeps
+        the memory it names). The ids marked and the ids made current; another owner's are
+        untouched. An import restores markers with `said` off."""
 
     @abstractmethod
     async def retype(self, owner: Owner, corrections: Sequence[Corrected]) -> int:

@@ -98,6 +98,10 @@ class Superseding:
         await self._port.retype(owner, [c for c, _ in found.values()])
         return found
 
+    async def restore(self, owner: Owner, replacements: Sequence[Replacement]) -> None:
+        """Markers as an export carried them (their events travel in the histories)."""
+        await self._port.supersede(owner, replacements, said=False)
+
     async def revive_for(self, owner: Owner, memory_ids: Collection[UUID]) -> list[Change]:
         """A person deletes these memories (call it before the delete, in its unit of work):
         what they replaced holds again, memories and the facts their facts replaced; and a

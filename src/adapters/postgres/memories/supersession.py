@@ -89,12 +89,12 @@ class PostgresSupersessionAdapter(SupersessionPort):
         self._pool = pool
 
     async def supersede(
-        self, owner: Owner, replacements: Sequence[Replacement]
+        self, owner: Owner, replacements: Sequence[Replacement], *, said: bool = True
     ) -> tuple[list[UUID], list[UUID]]:
         rows = newest_per_old(replacements)
         if not rows:
             return [], []
-        newer = list({r.new for r in rows if r.new is not None})
+        newer = list({r.new for r in rows if r.new is not None}) if said else []
         async with connection_from(self._pool) as connection, connection.transaction():
             current = await connection.fetch(MAKE_CURRENT, owner.tenant, owner.user_id, newer)
             marked = await connection.fetch(
