@@ -36,6 +36,7 @@ from memlane.adapters.postgres.memories.ports import postgres_memory_ports
 from memlane.adapters.postgres.security.audit import postgres_audit_ports
 from memlane.composition.services import memory_service as build_memory_service
 from memlane.domain.model import MemoryPatch, NewMemory, Owner
+from memlane.ports.embedding import EmbeddingProvider
 from memlane.service.memory_service import MemoryService
 from memlane.settings import load_settings
 
@@ -78,7 +79,7 @@ async def workload(
 
 async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     settings = load_settings(database={"data_dir": str(workdir / "pgdata"), "url": args.url})
-    embedder = await open_embedder("onnx", settings.memory.embedding, True)
+    embedder = await open_embedder(EmbeddingProvider.ONNX, settings.memory.embedding, True)
     encryption = XChaChaEncryptionAdapter(os.urandom(32))
     try:
         async with open_database(settings.database) as database:

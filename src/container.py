@@ -204,25 +204,33 @@ async def open_memlane(
         fact_fallback=providers.Object(fact_fallback),
     )
     try:
-        installation: InstallationPort = await container.installation()  # type: ignore[misc]
-        embedder: EmbeddingPort = await container.embedder()  # type: ignore[misc]
+        installation = await container.installation.async_()
+        embedder = await container.embedder.async_()
         if check_dimension:
             await installation.check_embedding_dimension(embedder.model, embedder.dimension)
         yield Memlane(
             settings=container.settings(),
-            database=await container.database(),  # type: ignore[misc]
-            service=await container.service(),  # type: ignore[misc]
-            keys=await container.keys(),  # type: ignore[misc]
-            imports=await container.imports(),  # type: ignore[misc]
-            memories=await container.memories(),  # type: ignore[misc]
+            database=await container.database.async_(),
+            service=await container.service.async_(),
+            keys=await container.keys.async_(),
+            imports=await container.imports.async_(),
+            memories=await container.memories.async_(),
             installation=installation,
             embedder=embedder,
-            worker=await container.worker() if start_worker else None,  # type: ignore[misc]
-            audit=await container.history(),  # type: ignore[misc]
-            knowledge_graph=await container.knowledge_graph(),  # type: ignore[misc]
+            worker=await container.worker.async_() if start_worker else None,
+            audit=await container.history.async_(),
+            knowledge_graph=await container.knowledge_graph.async_(),
         )
     finally:
-        await container.shutdown_resources()  # type: ignore[misc]
+        await shutdown(container)
+
+
+async def shutdown(container: containers.Container) -> None:
+    """Close the container's resources in reverse order (a container that opened none has
+    nothing to await)."""
+    closing = container.shutdown_resources()
+    if closing is not None:
+        await closing
 
 
 __all__ = [
@@ -230,4 +238,5 @@ __all__ = [
     "Database",
     "Memlane",
     "open_memlane",
+    "shutdown",
 ]

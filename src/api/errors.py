@@ -9,6 +9,7 @@ from typing import Any
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
+from litestar.types import ExceptionHandlersMap
 
 from memlane.api.cursor import BadCursor
 from memlane.api.transport import MalformedBody, UnsupportedMediaType
@@ -188,7 +189,7 @@ def handle_other(request: Request[Any, Any, Any], exc: Exception) -> Response[di
     return problem(HTTP_500_INTERNAL_SERVER_ERROR, "internal", "internal error", request)
 
 
-EXCEPTION_HANDLERS: dict[type[Exception], Any] = {
+EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     HTTPException: handle_http,
     MemlaneError: handle_domain,
     Exception: handle_other,

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import AsyncIterator
-from contextlib import AbstractContextManager, asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, AbstractContextManager, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
+
+from dependency_injector import providers
 
 from memlane.adapters.embedding.registry import prepare_embedding_model as prepare_model_for
 from memlane.adapters.encryption.keyfile import load_key
@@ -18,9 +21,9 @@ from memlane.adapters.postgres import database as postgres
 from memlane.adapters.postgres.database import Database
 from memlane.adapters.postgres.installation import PostgresInstallationAdapter
 from memlane.adapters.postgres.security import PostgresDataKeyAdapter
-from memlane.container import Container
+from memlane.container import Container, shutdown
 from memlane.domain.errors import ConfigurationError
-from memlane.ports.security import AuditPort, AuditPorts
+from memlane.ports.security import AuditPort
 from memlane.service.facts import TopicIndexer
 from memlane.service.security import (
     KeyMigration,
@@ -32,55 +35,51 @@ from memlane.service.security import (
 )
 from memlane.settings import Settings, load_settings
 
+T = TypeVar("T")
+
 
 @asynccontextmanager
-async def open_keys(settings: Settings | None = None) -> AsyncIterator[KeyService]:
+async def _opened(
+    settings: Settings | None, pick: Callable[[Container], providers.Provider[T]]
+) -> AsyncIterator[T]:
+    """The one provider `pick` names, opened on the resources it needs (never the model),
+    and those resources closed after the block."""
+    container = Container(settings=settings or load_settings())
+    try:
+        yield await pick(container).async_()
+    finally:
+        await shutdown(container)
+
+
+def open_keys(settings: Settings | None = None) -> AbstractAsyncContextManager[KeyService]:
     """API key management without loading the model (`memlane keys`)."""
-    container = Container(settings=settings or load_settings())
-    try:
-        yield await container.keys()  # type: ignore[misc]
-    finally:
-        await container.shutdown_resources()  # type: ignore[misc]
+    return _opened(settings, lambda container: container.keys)
 
 
-@asynccontextmanager
-async def open_verifier(settings: Settings | None = None) -> AsyncIterator[Verifier]:
+def open_verifier(settings: Settings | None = None) -> AbstractAsyncContextManager[Verifier]:
     """The ciphertext check without loading the model (`memlane verify`)."""
-    container = Container(settings=settings or load_settings())
-    try:
-        yield await container.verifier()  # type: ignore[misc]
-    finally:
-        await container.shutdown_resources()  # type: ignore[misc]
+    return _opened(settings, lambda container: container.verifier)
 
 
-@asynccontextmanager
-async def open_key_migration(settings: Settings | None = None) -> AsyncIterator[KeyMigration]:
+def open_key_migration(
+    settings: Settings | None = None,
+) -> AbstractAsyncContextManager[KeyMigration]:
     """Re-sealing version-1 ciphertexts, without the model (`memlane keys migrate`)."""
-    container = Container(settings=settings or load_settings())
-    try:
-        yield await container.key_migration()  # type: ignore[misc]
-    finally:
-        await container.shutdown_resources()  # type: ignore[misc]
+    return _opened(settings, lambda container: container.key_migration)
 
 
-@asynccontextmanager
-async def open_legacy_sealer(settings: Settings | None = None) -> AsyncIterator[LegacySealer]:
+def open_legacy_sealer(
+    settings: Settings | None = None,
+) -> AbstractAsyncContextManager[LegacySealer]:
     """Sealing rows stored before migration 0110 (`memlane seal-existing`), no model."""
-    container = Container(settings=settings or load_settings())
-    try:
-        yield await container.legacy_sealer()  # type: ignore[misc]
-    finally:
-        await container.shutdown_resources()  # type: ignore[misc]
+    return _opened(settings, lambda container: container.legacy_sealer)
 
 
-@asynccontextmanager
-async def open_topic_indexer(settings: Settings | None = None) -> AsyncIterator[TopicIndexer]:
+def open_topic_indexer(
+    settings: Settings | None = None,
+) -> AbstractAsyncContextManager[TopicIndexer]:
     """Filling the topic tokens of memories stored before migration 0150, no model."""
-    container = Container(settings=settings or load_settings())
-    try:
-        yield await container.topic_indexer()  # type: ignore[misc]
-    finally:
-        await container.shutdown_resources()  # type: ignore[misc]
+    return _opened(settings, lambda container: container.topic_indexer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,12 +127,8 @@ async def open_master_rotation(
 @asynccontextmanager
 async def open_audit_log(settings: Settings | None = None) -> AsyncIterator[AuditPort]:
     """The audit log without the model or the key (`memlane verify-audit`)."""
-    container = Container(settings=settings or load_settings())
-    try:
-        ports: AuditPorts = await container.audit()  # type: ignore[misc]
+    async with _opened(settings, lambda container: container.audit) as ports:
         yield ports.log
-    finally:
-        await container.shutdown_resources()  # type: ignore[misc]
 
 
 async def pending_migrations(settings: Settings | None = None) -> list[str]:

@@ -17,8 +17,7 @@ from memlane.adapters.encryption.keyring import NoopKeyring, XChaChaKeyring
 from memlane.adapters.encryption.master_files import load_masters, rotation_files
 from memlane.adapters.encryption.noop import NoopEncryptionAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
-from memlane.adapters.facts.heuristic import HeuristicFactExtractor
-from memlane.adapters.facts.ollama import OllamaFactExtractor
+from memlane.adapters.facts.registry import open_fact_extractor
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres import database as postgres
 from memlane.adapters.postgres.database import Database
@@ -30,7 +29,7 @@ from memlane.adapters.postgres.security import PostgresDataKeyAdapter, PostgresI
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
-from memlane.ports.facts import FactExtractionPort, FactPorts, FallbackListener
+from memlane.ports.facts import FactPorts, FallbackListener
 from memlane.ports.installation import InstallationPort
 from memlane.ports.security import AuditPorts
 from memlane.ports.storage import MemoryPorts
@@ -92,11 +91,7 @@ async def facts(
     if not config.enabled:
         yield None
         return
-    extractor: FactExtractionPort = HeuristicFactExtractor()
-    if config.extractor == "ollama":
-        extractor = OllamaFactExtractor(
-            config.model, config.ollama_url, config.timeout_ms, on_fallback
-        )
+    extractor = open_fact_extractor(config.extractor, config, on_fallback)
     try:
         yield FactPorts(PostgresFactAdapter(database.pool), extractor)
     finally:

@@ -82,7 +82,8 @@ SEARCH: Declared = (
 CONTEXT: Declared = (
     *FIRST,
     ("eligibility", lambda p: Eligibility(p.sealer.attributes, p.policy.rag_threshold)),
-    ("graph_expansion", lambda p: p.expansion and StartExpansion(p.expansion, p.policy)),
+    ("graph_expansion", lambda p: None if p.expansion is None
+     else StartExpansion(p.expansion, p.policy)),
     ("active_context", lambda p: ActiveContext(p.embedder, p.memories.search)),
     ("prefetch", lambda p: Prefetch(p.memories.store, Ranking(p.policy))),
     ("neighbours", lambda p: Neighbours(p.memories.search, p.policy.recall)),
@@ -99,8 +100,8 @@ RECORDING: Declared = (
 )
 # The prompt's closing stages run even when no memory was chosen (the profile still opens it).
 PROMPT: Declared = (
-    ("profile", lambda p: p.profile and Profile(p.profile)),
-    ("repeats", lambda p: p.profile and Repeats()),
+    ("profile", lambda p: None if p.profile is None else Profile(p.profile)),
+    ("repeats", lambda p: None if p.profile is None else Repeats()),
     ("budget", lambda p: Budget()),
     *RECORDING,
     ("rendering", lambda p: Rendering()),

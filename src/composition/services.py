@@ -82,9 +82,9 @@ def memory_service(
     are read or kept. `on_unreadable` hears the id of each record a read leaves out because
     it does not decrypt; `keyring` makes each owner's data key ready (None: no keys)."""
     sealer = Sealer(encryption, keywords, policy.base_rate, on_unreadable)
-    superseding = memories.supersession and Superseding(
+    superseding = None if memories.supersession is None else Superseding(
         memories.supersession, memories.store, sealer, policy.base_rate,
-        facts and facts.store,
+        None if facts is None else facts.store,
     )
     core = Core(
         memories, embedder, encryption, sealer, DocumentVectors(embedder),
@@ -97,8 +97,8 @@ def memory_service(
                       memories.supersession)
     writer = Writer(
         memories.store, Drafting(core.vectors, sealer, policy), sealer, policy, clock,
-        core.trail, graph and GraphLinker(graph, sealer, policy.graph), names,
-        kept and kept.recorder, superseding,
+        core.trail, None if graph is None else GraphLinker(graph, sealer, policy.graph), names,
+        None if kept is None else kept.recorder, superseding,
     )
     return MemoryService(
         policy=policy,
@@ -108,7 +108,7 @@ def memory_service(
         conversations=Conversations(writer, memories.store, sealer, graph, policy, clock),
         editing=Editing(
             memories.store, reading, core.vectors, sealer, core.trail, policy, clock,
-            kept and kept.service, superseding,
+            None if kept is None else kept.service, superseding,
         ),
         consolidator=Consolidator(
             memories.store, memories.consolidation, core.vectors, sealer, policy, clock,
@@ -119,11 +119,11 @@ def memory_service(
             memories.maintenance, embedder, sealer, policy, clock, core.trail, memories.faded
         ),
         keyring=keyring,
-        graph=graph and GraphView(graph, memories.store, sealer, clock, core.trail, names),
-        facts=kept and kept.service,
-        topics=kept and memories.topics and TopicService(
-            memories.topics, kept.service, sealer, clock, keyring
-        ),
+        graph=None if graph is None
+        else GraphView(graph, memories.store, sealer, clock, core.trail, names),
+        facts=None if kept is None else kept.service,
+        topics=None if kept is None or memories.topics is None
+        else TopicService(memories.topics, kept.service, sealer, clock, keyring),
     )
 
 
@@ -131,7 +131,9 @@ def _facts(
     core: Core, ports: FactPorts, graph: GraphPort | None, caps: ProfileCaps | None,
     on_unreadable: OnUnreadable | None, headers: ProfileHeaders | None = None,
 ) -> Facts:
-    sealer = FactSealer(core.encryption, on_unreadable and of_kind(on_unreadable, "fact"))
+    sealer = FactSealer(
+        core.encryption, None if on_unreadable is None else of_kind(on_unreadable, "fact")
+    )
     recorder = FactRecorder(
         ports.store, ports.extractor, sealer, core.clock, graph, core.policy.graph, core.trail,
         core.superseding,
@@ -155,9 +157,9 @@ def _retriever(
         core.memories, core.embedder, core.sealer, policy, core.clock,
         names=EntityRecall(entities, search, core.encryption, policy.graph)
         if entities and policy.graph.enabled else None,
-        facts=facts and facts.recall,
-        expansion=graph and GraphExpansion(graph, search, policy.graph),
-        profile=facts and facts.service,
+        facts=None if facts is None else facts.recall,
+        expansion=None if graph is None else GraphExpansion(graph, search, policy.graph),
+        profile=None if facts is None else facts.service,
     ), policy.recall.skip_stages)
 
 
@@ -165,13 +167,13 @@ def _exports(
     core: Core, reading: Reading, graph: GraphPort | None, names: EntityLinker | None,
     facts: Facts | None,
 ) -> Exports:
-    graph_porting = graph and GraphPorting(graph, names, core.policy.graph)
+    graph_porting = None if graph is None else GraphPorting(graph, names, core.policy.graph)
+    fact_porting = None if facts is None else facts.porting
     restoring = MemoryPorting(
         core.memories.store, core.vectors, core.sealer, core.policy, core.clock, core.trail,
-        facts and facts.recorder, names, core.superseding,
+        None if facts is None else facts.recorder, names, core.superseding,
     )
     everything = Porting(
-        restoring, reading.export, core.trail, core.clock, graph_porting,
-        facts and facts.porting,
+        restoring, reading.export, core.trail, core.clock, graph_porting, fact_porting
     )
-    return Exports(everything, core.clock, graph_porting, facts and facts.porting)
+    return Exports(everything, core.clock, graph_porting, fact_porting)

@@ -18,8 +18,6 @@ from memlane.domain.errors import InvalidMemory
 from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.model import Owner
 
-REPLACING = (EdgeKind.SUPERSEDES, EdgeKind.CONTRADICTION)
-
 
 def edge_out(edge: Edge) -> EdgeOut:
     return EdgeOut(source=edge.source, target=edge.target, kind=edge.kind.value,
@@ -57,7 +55,7 @@ class MemoryGraphController(Controller):
         """The memory and the memories within `depth` edges of it, with those edges; with
         `kinds` unset or naming `entity`, also the entities they name (docs/graph.md)."""
         found = await memories.neighbourhood(owner, memory_id, depth, _kinds(kinds))
-        replaced_by = {e.target: e.source for e in found.edges if e.kind in REPLACING}
+        replaced_by = {e.target: e.source for e in found.edges if e.kind.replaces}
         nodes = [
             GraphNodeOut(
                 id=m.id, memory_type=m.memory_type.value, summary=m.summary,

@@ -10,7 +10,6 @@ if TYPE_CHECKING:
     from memlane.domain.graph import knowledge as knowledge
     from memlane.domain.graph.activation import (
         HOP_DECAY as HOP_DECAY,
-        REPLACING_KINDS as REPLACING_KINDS,
         Adjacency as Adjacency,
         Reached as Reached,
         adjacency as adjacency,
@@ -27,6 +26,7 @@ if TYPE_CHECKING:
     )
     from memlane.domain.graph.edges import (
         HALF_LIFE_DAYS as HALF_LIFE_DAYS,
+        REPLACING_KINDS as REPLACING_KINDS,
         USE_BOOST as USE_BOOST,
         Edge as Edge,
         EdgeKind as EdgeKind,
@@ -64,7 +64,7 @@ _FACE = Face(__name__, {
     "KnowledgeGraph": "knowledge",
     "Moment": "temporal",
     "REPLACEMENT_DEPTH": "activation_walk",
-    "REPLACING_KINDS": "activation",
+    "REPLACING_KINDS": "edges",
     "Reached": "activation",
     "Relation": "knowledge",
     "SupersessionDecision": "supersession",

@@ -9,6 +9,7 @@ from memlane.domain.faces import Face
 if TYPE_CHECKING:
     from memlane.ports.facts.extraction import (
         FactExtractionPort as FactExtractionPort,
+        FactExtractorProvider as FactExtractorProvider,
         FallbackListener as FallbackListener,
     )
     from memlane.ports.facts.scan import (
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
     "FactExtractionPort": "extraction",
+    "FactExtractorProvider": "extraction",
     "FactPort": "store",
     "FactPorts": "store",
     "FactScanPort": "scan",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from dataclasses import replace
 from datetime import datetime
 from typing import Protocol
@@ -24,7 +25,7 @@ from memlane.service.security import AuditTrail, Sealer, document_text
 class FactEraser(Protocol):
     """What erasing an owner asks of facts: all of theirs gone, how many there were."""
 
-    async def delete_all(self, owner: Owner) -> int: ...
+    def delete_all(self, owner: Owner, /) -> Awaitable[int]: ...
 
 
 class Editing:

@@ -99,7 +99,7 @@ class Retrieval:
 class Stage(Protocol):
     """One step of a retrieval: reads some fields of the request's state, writes others."""
 
-    async def __call__(self, retrieval: Retrieval) -> None: ...
+    async def __call__(self, retrieval: Retrieval, /) -> None: ...
 
 
 class Pipeline:

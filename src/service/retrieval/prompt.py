@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Protocol
 
 from memlane.domain.facts import ProfileBlock, repeats_the_profile
@@ -13,7 +14,7 @@ from memlane.service.retrieval.pipeline import Retrieval
 class ProfileSource(Protocol):
     """Where the profile's lines come from (the facts' use case)."""
 
-    async def profile_block(self, owner: Owner, char_budget: int) -> ProfileBlock: ...
+    def profile_block(self, owner: Owner, char_budget: int, /) -> Awaitable[ProfileBlock]: ...
 
 
 class Profile:

@@ -180,4 +180,4 @@ async def test_export_and_import_keep_what_was_superseded_superseded() -> None:
     homes = [f.object for f in await world.service.facts.current(bob) if f.relation == "lives_in"]
     assert homes == ["Berlin"]
     found = await world.service.search(bob, "Where do I live?")
-    assert [h.memory.id for h in found][0] == berlin.memory.id
+    assert found[0].memory.id == berlin.memory.id
