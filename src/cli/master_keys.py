@@ -10,7 +10,7 @@ from memlane.cli.common import EXIT_ERROR, err, run_async
 from memlane.cli.keys import keys
 
 
-@keys.command("rotate-master")
+@keys.command("rotate-master", short_help="Rewrap every data key by a new master key.")
 @click.option("--batch", default=500, show_default=True, type=click.IntRange(1, 100_000))
 @click.option("--max-batches", default=None, type=click.IntRange(1), hidden=True)
 @run_async
@@ -43,7 +43,7 @@ async def rotate_master(batch: int, max_batches: int | None) -> None:
                   "still on the old key: restart them, then run rotate-master again")
 
 
-@keys.command("migrate")
+@keys.command("migrate", short_help="Re-seal what was sealed before data keys.")
 @click.option("--batch", default=500, show_default=True, type=click.IntRange(1, 100_000))
 @run_async
 async def migrate_keys(batch: int) -> None:

@@ -9,7 +9,7 @@ import click
 from memlane.cli.common import run_async
 
 
-@click.command("prepare-model")
+@click.command("prepare-model", short_help="Derive the ONNX model's int8 build now.")
 @run_async
 async def prepare_model() -> None:
     """Derive the onnx provider's int8 model into memory.embedding.model_cache_dir now.

@@ -16,7 +16,7 @@ from memlane.domain.errors import MemlaneError
 AGAIN = "run `memlane upgrade` again"
 
 
-@click.command()
+@click.command(short_help="Bring the data of an older memlane up to date.")
 @click.option("--dry-run", is_flag=True, help="Count what each step would touch; change nothing.")
 @click.option("--batch-rows", default=500, show_default=True, type=click.IntRange(1, 100_000))
 @progress_option

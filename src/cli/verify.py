@@ -9,7 +9,7 @@ import click
 from memlane.cli.common import EXIT_ERROR, err, run_async
 
 
-@click.command()
+@click.command(short_help="Decrypt everything sealed and list the damage.")
 @click.option(
     "--quarantine",
     is_flag=True,

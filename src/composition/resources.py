@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -41,6 +42,8 @@ from memlane.settings import Settings
 # Context reads record their accesses this long after answering, batched (DESIGN allows
 # deferring): the request waits for no UPDATE and no commit.
 ACCESS_FLUSH_MS = 50
+
+log = logging.getLogger(__name__)
 
 
 async def database(settings: Settings) -> AsyncIterator[Database]:
@@ -117,9 +120,17 @@ async def secrecy(
     memory = settings.memory
     if memory.enable_encryption:
         key_path = memory.encryption_key_path
-        if not await asyncio.to_thread(key_path.expanduser().exists):
+        new = not await asyncio.to_thread(key_path.expanduser().exists)
+        if new:
             await refuse_new_key_over_data(installation, key_path)
         key = await asyncio.to_thread(load_or_create_key, key_path)
+        if new:
+            # Said once, by whichever command starts first: the only copy of the key is here.
+            log.warning(
+                "memlane created a new encryption key at %s. Back it up now, apart from the "
+                "database: without it nothing stored here can ever be read.",
+                key_path.expanduser(),
+            )
         rotation = await asyncio.to_thread(rotation_files, key_path)
         ring = XChaChaKeyring(
             key, functools.partial(load_masters, key_path),
