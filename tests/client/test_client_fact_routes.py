@@ -7,7 +7,8 @@ from litestar import Litestar
 
 from memlane.client import FactPage, HistoryEvent, TopicView
 from memlane.domain.facts.model import Fact, FactType, TimeSpan
-from memlane.domain.facts.profile import PROFILE_HEADER, Profile
+from memlane.domain.facts.profile import Profile
+from memlane.domain.facts.prompt_block import KEPT_HEADER
 from memlane.domain.facts.records import FactNotFound
 from memlane.domain.facts.topics import TopicNotFound, TopicSummary
 from memlane.domain.security.audit import EventKind, SubjectKind
@@ -73,8 +74,8 @@ async def test_topics_and_the_profile_in_the_context_round_trip(
     assert isinstance(garden, TopicView) and garden.count == 2
     assert [q.question for q in garden.open_questions] == [
         "Should I water the tomatoes every day?"]
-    assert PROFILE_HEADER in with_profile.text and "peanuts" in with_profile.text
-    assert PROFILE_HEADER not in without.text
+    assert KEPT_HEADER in with_profile.text and "peanuts" in with_profile.text  # stated
+    assert KEPT_HEADER not in without.text
 
 
 async def test_the_history_of_a_memory_and_of_a_fact_round_trip(

@@ -33,12 +33,10 @@ if TYPE_CHECKING:
         Profile as Profile,
         ProfileCaps as ProfileCaps,
         build_profile as build_profile,
-        render_profile as render_profile,
     )
     from memlane.domain.facts.prompt_block import (
         ProfileBlock as ProfileBlock,
         ProfileHeaders as ProfileHeaders,
-        covered_memories as covered_memories,
         render_block as render_block,
         repeats_the_profile as repeats_the_profile,
     )
@@ -120,7 +118,6 @@ _FACE = Face(__name__, {
     "USER": "model",
     "apply_statements": "ledger",
     "build_profile": "profile",
-    "covered_memories": "prompt_block",
     "check_text": "records",
     "checked": "records",
     "extract_facts": "extraction",
@@ -131,7 +128,6 @@ _FACE = Face(__name__, {
     "relations_asked": "questions",
     "relations_touched": "ledger",
     "render_block": "prompt_block",
-    "render_profile": "profile",
     "repeats_the_profile": "prompt_block",
     "split_speakers": "topics",
     "topic_key": "topics",

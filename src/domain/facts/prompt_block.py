@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from uuid import UUID
 
-from memlane.domain.facts.model import Fact
+from memlane.domain.facts.model import USER, Fact
 from memlane.domain.facts.profile import NEUTRAL_SCORE, render_fact
-from memlane.domain.facts.sentences import sentences
+from memlane.domain.graph import content_words, stem
 
 # What a person chose to keep: the only lines an assistant may call "never to forget".
 KEPT_HEADER = "What the user asked you never to forget:"
 # What memlane read from what the user said: true as far as memlane knows, nothing more.
 TOLD_HEADER = "What the user has told you:"
 MAX_HEADER_CHARS = 200
+# Words that say when or how sure, not what: "I now live in Porto" says what "lives in: Porto"
+# says. A memory with any other word beyond its facts' lines says more, and stays.
+_FILLERS = frozenset({
+    "now", "actually", "currently", "really", "still", "anymore", "nowadays", "today",
+    "jetzt", "mittlerweile", "inzwischen", "nun", "eigentlich", "gerade", "derzeit",
+    "aktuell", "momentan", "wirklich", "mehr",
+})
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,12 +40,12 @@ class ProfileHeaders:
 
 @dataclass(frozen=True, slots=True)
 class ProfileBlock:
-    """The profile's lines as rendered, the facts they show, and the memories all of whose
-    current facts they show (a one-sentence memory among those would only repeat them)."""
+    """The profile's lines as rendered, the facts they show, and for each memory those facts
+    were read from the words its lines say (stemmed): what a memory line would repeat."""
 
     text: str = ""
     shown: tuple[Fact, ...] = ()
-    covered: frozenset[UUID] = frozenset()
+    said: Mapping[UUID, frozenset[str]] = field(default_factory=dict)
 
 
 def kept_by_a_person(fact: Fact, pinned: Collection[UUID]) -> bool:
@@ -73,21 +80,29 @@ def render_block(
         if lines:
             parts += [header, *lines]
             used = cost
-    return ProfileBlock("\n".join(parts), tuple(shown))
+    return ProfileBlock("\n".join(parts), tuple(shown), said_by_memory(shown))
 
 
-def repeats_the_profile(content: str, memory_id: UUID, covered: Collection[UUID]) -> bool:
-    """Whether a memory line adds nothing beyond the profile's lines: the memory says one
-    thing (a single sentence) and every current fact read from it is already shown
-    (`covered`: the memories all of whose current facts the block shows)."""
-    return memory_id in covered and len(sentences(content)) == 1
+def said_by_memory(shown: Iterable[Fact]) -> dict[UUID, frozenset[str]]:
+    """For each source memory of the shown facts, the words their lines say."""
+    said: dict[UUID, set[str]] = {}
+    for fact in shown:
+        if fact.source_memory_id is not None:
+            subject = "" if fact.subject == USER else fact.subject
+            line = f"{subject} {fact.relation.replace('_', ' ')} {fact.object}"
+            said.setdefault(fact.source_memory_id, set()).update(_words(line))
+    return {memory_id: frozenset(words) for memory_id, words in said.items()}
 
 
-def covered_memories(shown: Sequence[Fact], current: Sequence[Fact]) -> frozenset[UUID]:
-    """The source memories all of whose current facts are among `shown`."""
-    shown_ids = {f.id for f in shown}
-    sources = {f.source_memory_id for f in shown if f.source_memory_id is not None}
-    return frozenset(
-        source for source in sources
-        if all(f.id in shown_ids for f in current if f.source_memory_id == source)
-    )
+def repeats_the_profile(
+    content: str, memory_id: UUID, said: Mapping[UUID, frozenset[str]]
+) -> bool:
+    """Whether a memory line adds nothing beyond the profile's lines: every word it says
+    (but function words and fillers) is said by the lines of the facts read from it."""
+    words = said.get(memory_id)
+    return words is not None and _words(content) <= words
+
+
+def _words(text: str) -> set[str]:
+    return {stem(w) for w in content_words(" ".join(text.casefold().split()))
+            if w not in _FILLERS}

@@ -27,7 +27,6 @@ from memlane.domain.facts import (
     build_profile,
     check_text,
     checked,
-    covered_memories,
     render_block,
     validate_user_fact_score,
 )
@@ -200,19 +199,16 @@ class FactService:
         """The core tier rendered for a prompt, in at most half of `char_budget` (the other
         half stays for the memories the query finds): what a person chose to keep under the
         kept header, what memlane read under the told one (docs/facts.md)."""
-        profile, pinned, current = await self._profile(owner)
-        block = render_block(profile.core, pinned, self._headers, char_budget // 2)
-        return replace(block, covered=covered_memories(block.shown, current))
+        profile, pinned = await self._profile(owner)
+        return render_block(profile.core, pinned, self._headers, char_budget // 2)
 
     @keyed
     async def profile(self, owner: Owner) -> Profile:
         """The "do not forget" view: current facts by type, ranked and capped per tier."""
         return (await self._profile(owner))[0]
 
-    async def _profile(
-        self, owner: Owner
-    ) -> tuple[Profile, frozenset[UUID], builtins.list[Fact]]:
-        """The profile, the pinned memories among its sources, and every current fact."""
+    async def _profile(self, owner: Owner) -> tuple[Profile, frozenset[UUID]]:
+        """The profile and the pinned memories among its sources."""
         now = self._clock()
         facts = await self.current(owner)
         sources = {f.source_memory_id for f in facts if f.source_memory_id is not None}
@@ -221,4 +217,4 @@ class FactService:
             r.id: importance_at(r.heat, r.memory_type, now, self._base_rate) for r in rows
         }
         profile = build_profile(facts, importance, self._caps, now, STATED_IMPORTANCE)
-        return profile, frozenset(r.id for r in rows if r.pinned), facts
+        return profile, frozenset(r.id for r in rows if r.pinned)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
@@ -60,7 +60,7 @@ class Retrieval:
     roles: dict[UUID, ContextRole] = field(default_factory=dict)  # eligibility, joins
     contexts: list[MemoryContext] = field(default_factory=list)  # contexts, budget
     profile: str = ""  # profile: the block's opening lines
-    covered: frozenset[UUID] = frozenset()  # profile: memories its lines say all of
+    said: Mapping[UUID, frozenset[str]] = field(default_factory=dict)  # profile: its words
     text: str = ""  # rendering: the prompt block
     finished: bool = False  # set by a stage when nothing can follow (no candidate left)
     _tasks: dict[str, asyncio.Task[Any]] = field(default_factory=dict)

@@ -28,19 +28,19 @@ class Profile:
         if not r.options.include_profile or r.char_budget is None:
             return
         block = await self._facts.profile_block(r.owner, r.char_budget)
-        r.profile, r.covered = block.text, block.covered
+        r.profile, r.said = block.text, block.said
         if r.profile:
             r.char_budget -= len(r.profile) + 1  # its lines and the newline after them
 
 
 class Repeats:
-    """Narrows `contexts`: a memory line that adds nothing beyond the profile's lines (one
-    sentence whose every current fact is shown there) is left out, so a fact is said once."""
+    """Narrows `contexts`: a memory line that adds nothing beyond the profile's lines (every
+    word it says is said by the lines of its facts) is left out, so a fact is said once."""
 
     async def __call__(self, r: Retrieval) -> None:
-        if r.covered:
+        if r.said:
             r.contexts = [
-                c for c in r.contexts if not repeats_the_profile(c.content, c.id, r.covered)
+                c for c in r.contexts if not repeats_the_profile(c.content, c.id, r.said)
             ]
 
 

@@ -12,7 +12,6 @@ from memlane.domain.facts.prompt_block import (
     KEPT_HEADER,
     TOLD_HEADER,
     ProfileHeaders,
-    covered_memories,
     kept_by_a_person,
     render_block,
     repeats_the_profile,
@@ -64,12 +63,15 @@ def test_the_block_never_exceeds_its_budget_and_shows_what_it_renders(
     assert block.text.count("\n- ") + block.text.startswith("- ") == len(block.shown)
 
 
-def test_a_one_sentence_memory_whose_facts_are_all_shown_repeats_the_profile() -> None:
-    said, both, unshown = uuid4(), uuid4(), uuid4()
-    home = fact(obj="Porto", source=said)
-    job, pet = fact(obj="Bosch", source=both), fact(obj="Rex", source=both)
-    covered = covered_memories([home, job], [home, job, pet, fact(source=unshown)])
-    assert covered == {said}
-    assert repeats_the_profile("I now live in Porto.", said, covered)
-    assert not repeats_the_profile("I now live in Porto. The rent is lower.", said, covered)
-    assert not repeats_the_profile("I work at Bosch and have a dog, Rex.", both, covered)
+def test_a_memory_repeats_the_profile_only_when_its_facts_lines_say_every_word_of_it() -> None:
+    home, job, pet = uuid4(), uuid4(), uuid4()
+    shown = [fact(obj="Porto", source=home), fact(obj="Bosch", source=job),
+             fact(FactType.PREFERENCE, obj="Bruno", source=pet)]
+    said = render_block(shown, set(), ProfileHeaders(), 1000).said
+    assert said.keys() == {home, job, pet}
+    # `fact()` makes `name` facts: "name: Porto" says name and Porto.
+    assert repeats_the_profile("My name is Porto.", home, said)
+    assert repeats_the_profile("Actually, my name is now Porto!", home, said)  # fillers
+    assert not repeats_the_profile("My name is Porto since last May.", home, said)
+    assert not repeats_the_profile("My name is Bosch.", home, said)  # another memory's line
+    assert not repeats_the_profile("My name is Porto.", uuid4(), said)  # no line of its own

@@ -45,8 +45,7 @@ async def test_a_question_about_the_past_brings_the_old_memory_labelled() -> Non
 async def test_include_superseded_shows_the_old_memory_for_any_question() -> None:
     world, owner, berlin, lisbon = await moved()
     chosen = await world.service.prompt_context(
-        # Without the profile: its lines would say all that Lisbon's one sentence says.
-        owner, NOW_Q, 5, ContextOptions(include_superseded=True, include_profile=False)
+        owner, NOW_Q, 5, ContextOptions(include_superseded=True)
     )
     assert {m.id for m in chosen.memories} == {berlin, lisbon}
 
