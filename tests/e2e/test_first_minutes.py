@@ -24,6 +24,7 @@ from tests.e2e.test_serve_process import (
     embedded_env,
     free_port,
 )
+from tests.stubs.openai_upstream import StubUpstream
 
 pytestmark = pytest.mark.e2e
 
@@ -62,14 +63,19 @@ def run(env: dict[str, str], cwd: Path, *argv: str) -> subprocess.CompletedProce
                           timeout=300)
 
 
-def test_the_readmes_python_runs_as_pasted_against_the_embedded_defaults(home: Path) -> None:
-    client, in_process = readme_python()
-    assert "MemlaneClient" in client and "open_memory" in in_process
+def test_the_readmes_python_runs_as_pasted_against_the_embedded_defaults(
+    home: Path, upstream: tuple[StubUpstream, str]
+) -> None:
+    proxy, client, in_process = readme_python()
+    assert "OpenAI(" in proxy and "MemlaneClient" in client and "open_memory" in in_process
     for block in (client, in_process):  # the same calls, whichever way memlane is reached
         assert 'remember(user_id="alice", content="I live in Lisbon")' in block
         assert 'prompt_context("alice", "Where do I live?")' in block
+    stub, upstream_url = upstream
+    stub.any_model = True  # the README's "llama3.2"
     port = free_port()
-    env, cwd = default_env(home, port), home  # no config.toml there: the defaults
+    env = {**default_env(home, port), "MEMLANE_PROXY__UPSTREAM_URL": f"{upstream_url}/v1"}
+    cwd = home  # no config.toml there: the defaults
     server = subprocess.Popen([MEMLANE, "serve"], env=env, cwd=cwd, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True)
     try:
@@ -78,17 +84,21 @@ def test_the_readmes_python_runs_as_pasted_against_the_embedded_defaults(home: P
         created = run(env, cwd, MEMLANE, "keys", "create", "--tenant", "default", "--user",
                       "alice")
         assert created.returncode == 0, created.stderr
-        pasted = client.replace(README_URL, f"http://127.0.0.1:{port}")  # a free port here
-        over_http = run({**env, "MEMLANE_TOKEN": created.stdout.strip()}, cwd,
-                        sys.executable, "-c", pasted)
-        assert over_http.returncode == 0, over_http.stderr
-        in_proc = run(env, cwd, sys.executable, "-c", in_process)
-        assert in_proc.returncode == 0, in_proc.stderr
+        keyed = {**env, "MEMLANE_TOKEN": created.stdout.strip()}
+        chats_before = len(stub.chats())
+        said = {}
+        for name, block in (("proxy", proxy), ("client", client)):
+            pasted = block.replace(README_URL, f"http://127.0.0.1:{port}")  # a free port here
+            said[name] = run(keyed, cwd, sys.executable, "-c", pasted)
+            assert said[name].returncode == 0, said[name].stderr
+        said["in_process"] = run(env, cwd, sys.executable, "-c", in_process)
+        assert said["in_process"].returncode == 0, said["in_process"].stderr
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(timeout=60)
-    for said in (over_http.stdout, in_proc.stdout):
-        assert said.strip() == "What the user has told you:\n- [identity] lives in: Lisbon"
+    assert [c.body["model"] for c in stub.chats()[chats_before:]] == ["llama3.2"] * 2
+    for printed in (said["client"].stdout, said["in_process"].stdout):
+        assert printed.startswith("What the user has told you:\n- [identity] lives in: Lisbon")
     assert (home / "share" / "memlane" / "memory_encryption.key").is_file()
 
 
