@@ -25,6 +25,7 @@ from memlane.adapters.postgres.security.api_keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.security.audit import postgres_audit_ports
 from memlane.adapters.postgres.security.data_keys import PostgresDataKeyAdapter
 from memlane.adapters.postgres.security.integrity import PostgresIntegrityAdapter
+from memlane.adapters.postgres.security.replay_store import PostgresReplayStoreAdapter
 from memlane.adapters.postgres.security.sealed_fields import PostgresSealedFieldsAdapter
 from memlane.composition import resources
 from memlane.ports.embedding import EmbeddingPort
@@ -55,6 +56,7 @@ class Container(containers.DeclarativeContainer):
 
     settings = providers.Dependency(instance_of=Settings)
     load_model = providers.Object(True)
+    read_only = providers.Object(False)  # a dry run: the journal's files are not created
     embedding_histogram: providers.Object[Histogram | None] = providers.Object(None)
     on_unreadable: providers.Object[OnUnreadable | None] = providers.Object(None)
     fact_fallback: providers.Object[FallbackListener | None] = providers.Object(None)
@@ -74,7 +76,14 @@ class Container(containers.DeclarativeContainer):
     # Meaning, secrecy, words
     embedder = providers.Resource(resources.embedder, settings, load_model, embedding_histogram)
     data_keys = providers.Singleton(PostgresDataKeyAdapter, pool)
-    secrecy = providers.Resource(resources.secrecy, settings, installation, data_keys)
+    # Erasure against backups: destroyed keys journaled outside the database, replayed at start
+    replay_store = providers.Singleton(PostgresReplayStoreAdapter, pool)
+    erasure_journal = providers.Resource(
+        resources.erasure_journal, settings, replay_store, read_only
+    )
+    secrecy = providers.Resource(
+        resources.secrecy, settings, installation, data_keys, erasure_journal
+    )
     encryption = providers.Callable(attrgetter("encryption"), secrecy)
     keyring = providers.Callable(attrgetter("keyring"), secrecy)
     keywords = providers.Singleton(SnowballKeywordAdapter)
@@ -128,6 +137,10 @@ class Container(containers.DeclarativeContainer):
     # `memlane upgrade`: topic tokens for memories stored before migration 0150
     topic_indexer = providers.Singleton(
         TopicIndexer, providers.Singleton(PostgresTopicIndexAdapter, pool), encryption, keyring
+    )
+    erasure_replay = providers.Singleton(
+        resources.erasure_replay, erasure_journal, replay_store, data_keys, memories, facts,
+        audit, secrecy,
     )
     # The reference MCP memory server's knowledge graph, on the memories and edges above.
     knowledge_graph = providers.Singleton(KnowledgeGraphService, service, encryption, graph)
@@ -201,6 +214,9 @@ async def open_memlane(
         embedder: EmbeddingPort = await container.embedder()  # type: ignore[misc]
         if check_dimension:
             await installation.check_embedding_dimension(embedder.model, embedder.dimension)
+        # Before anything is served: a database restored from before an erasure loses the
+        # erased owners' rows again (docs/security.md, "Erasure and backups").
+        await (await container.erasure_replay()).replay()  # type: ignore[misc]
         yield Memlane(
             settings=container.settings(),
             database=await container.database(),  # type: ignore[misc]

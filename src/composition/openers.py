@@ -4,15 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractContextManager, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from dependency_injector import providers
+
 from memlane.adapters.embedding.registry import prepare_embedding_model as prepare_model_for
 from memlane.adapters.encryption.keyfile import load_key
 from memlane.adapters.encryption.keyring import XChaChaKeyring
-from memlane.adapters.encryption.master_files import install_next, load_masters, prepare_next
+from memlane.adapters.encryption.master_files import (
+    install_next,
+    load_masters,
+    load_previous,
+    prepare_next,
+)
 from memlane.adapters.encryption.xchacha import key_fingerprint
 from memlane.adapters.postgres import database as postgres
 from memlane.adapters.postgres.database import Database
@@ -23,6 +30,7 @@ from memlane.domain.errors import ConfigurationError
 from memlane.ports.security.audit import AuditPort, AuditPorts
 from memlane.service.facts.topic_indexing import TopicIndexer
 from memlane.service.security.api_keys import KeyService
+from memlane.service.security.erasure import ErasureReplay
 from memlane.service.security.key_migration import KeyMigration
 from memlane.service.security.key_rotation import MasterRotation
 from memlane.service.security.keyring import KeyringService
@@ -43,10 +51,29 @@ async def open_keys(settings: Settings | None = None) -> AsyncIterator[KeyServic
 
 @asynccontextmanager
 async def open_verifier(settings: Settings | None = None) -> AsyncIterator[Verifier]:
-    """The ciphertext check without loading the model (`memlane verify`)."""
-    container = Container(settings=settings or load_settings())
+    """The ciphertext check without loading the model (`memlane verify`): it creates no
+    erasure journal either."""
+    container = Container(
+        settings=settings or load_settings(), read_only=providers.Object(True)
+    )
     try:
         yield await container.verifier()  # type: ignore[misc]
+    finally:
+        await container.shutdown_resources()  # type: ignore[misc]
+
+
+@asynccontextmanager
+async def open_erasure_replay(
+    settings: Settings | None = None, *, read_only: bool = False
+) -> AsyncIterator[ErasureReplay]:
+    """The erasure journal's replay without the model (`memlane upgrade`); `read_only` for
+    its report alone (`memlane verify`, `upgrade --dry-run`), which creates nothing."""
+    container = Container(
+        settings=settings or load_settings(), load_model=providers.Object(False),
+        read_only=providers.Object(read_only),
+    )
+    try:
+        yield await container.erasure_replay()  # type: ignore[misc]
     finally:
         await container.shutdown_resources()  # type: ignore[misc]
 
@@ -89,6 +116,7 @@ class MasterRotationJob:
     old_fingerprint: str
     new_fingerprint: str
     new_key_path: Path
+    catching_up: bool = False  # a restored database rewrapped to the key file in use
 
 
 @asynccontextmanager
@@ -106,20 +134,29 @@ async def open_master_rotation(
     if not await asyncio.to_thread(key_path.expanduser().exists):
         raise ConfigurationError(f"the master key file {key_path} does not exist")
     old = await asyncio.to_thread(load_key, key_path.expanduser())
-    new = await asyncio.to_thread(prepare_next, key_path)
     async with postgres.open_database(settings.database) as database:
         installation = PostgresInstallationAdapter(database.pool)
         store = PostgresDataKeyAdapter(database.pool)
-        if await installation.recorded_fingerprint() == key_fingerprint(old):
+        recorded = await installation.recorded_fingerprint()
+        previous = await asyncio.to_thread(load_previous, key_path)
+        restored = previous is not None and recorded == key_fingerprint(previous)
+        install: Callable[[], None] | None
+        if previous is not None and restored:
+            # A database restored from before the last rotation (its keys wrapped by
+            # `.previous`): it catches up with the key file in use, no new key is made.
+            old, new, install = previous, old, None
+        else:
+            new = await asyncio.to_thread(prepare_next, key_path)
+            install = functools.partial(install_next, key_path)
+        if recorded == key_fingerprint(old):
             # Data written before data keys existed: its root (the old master) is kept first.
             old_ring = XChaChaKeyring(old, functools.partial(load_masters, key_path))
             await KeyringService(store, old_ring).start()
         target = XChaChaKeyring(new, functools.partial(load_masters, key_path))
         await asyncio.to_thread(target.refresh)
-        install = functools.partial(install_next, key_path)
         yield MasterRotationJob(
             MasterRotation(store, target, installation, install),
-            key_fingerprint(old), key_fingerprint(new), key_path,
+            key_fingerprint(old), key_fingerprint(new), key_path, restored,
         )
 
 

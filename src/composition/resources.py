@@ -11,6 +11,7 @@ from prometheus_client import Histogram
 
 from memlane.adapters.embedding.registry import open_embedder
 from memlane.adapters.embedding.timed import TimedEmbeddingAdapter
+from memlane.adapters.encryption.erasure_journal import open_file_journal
 from memlane.adapters.encryption.fingerprint import admit_key, refuse_new_key_over_data
 from memlane.adapters.encryption.keyfile import load_or_create_key
 from memlane.adapters.encryption.keyring import NoopKeyring, XChaChaKeyring
@@ -30,15 +31,20 @@ from memlane.adapters.postgres.memories.ports import postgres_memory_ports
 from memlane.adapters.postgres.security.data_keys import PostgresDataKeyAdapter
 from memlane.adapters.postgres.security.integrity import PostgresIntegrityAdapter
 from memlane.domain.policy import MemoryPolicy
+from memlane.ports.clock import system_clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
 from memlane.ports.facts.extraction import FactExtractionPort, FallbackListener
 from memlane.ports.facts.store import FactPorts
 from memlane.ports.installation import InstallationPort
 from memlane.ports.security.audit import AuditPorts
+from memlane.ports.security.erasure_journal import ErasureJournalPort, ReplayStorePort
+from memlane.ports.security.keyring import DataKeyPort
 from memlane.ports.storage import MemoryPorts
 from memlane.service.memories.worker import DecayWorker
 from memlane.service.memory_service import MemoryService
+from memlane.service.security.audit_trail import AuditTrail
+from memlane.service.security.erasure import ErasureReplay
 from memlane.service.security.keyring import KeyringService
 from memlane.service.security.sealing import Sealer
 from memlane.service.security.verification import Verifier
@@ -116,8 +122,39 @@ class Secrecy:
     keyring: KeyringService
 
 
+async def erasure_journal(
+    settings: Settings, database: ReplayStorePort, read_only: bool
+) -> ErasureJournalPort | None:
+    """The erasure journal when encryption is on (erasure destroys keys), its key checked
+    against the one the database's erasures were journaled with. `read_only` (a dry run, a
+    verify): nothing is created."""
+    memory = settings.memory
+    if not memory.enable_encryption:
+        return None
+    recorded = await database.journal_key(None)
+    return await asyncio.to_thread(
+        open_file_journal, memory.erasure_journal_dir, memory.journal_key_path(), recorded,
+        create=not read_only,
+    )
+
+
+def erasure_replay(
+    journal: ErasureJournalPort | None,
+    database: ReplayStorePort,
+    data_keys: DataKeyPort,
+    memories: MemoryPorts,
+    facts: FactPorts | None,
+    audit: AuditPorts,
+    secrecy: Secrecy,
+) -> ErasureReplay:
+    trail = AuditTrail(audit, secrecy.encryption, system_clock, secrecy.keyring)
+    return ErasureReplay(journal, database, data_keys, memories.store,
+                         None if facts is None else facts.store, trail)
+
+
 async def secrecy(
-    settings: Settings, installation: InstallationPort, data_keys: PostgresDataKeyAdapter
+    settings: Settings, installation: InstallationPort, data_keys: PostgresDataKeyAdapter,
+    journal: ErasureJournalPort | None = None,
 ) -> Secrecy:
     """The configured adapter, after checking it is the one the stored data was written with,
     and the keyring with the installation's root key loaded."""
@@ -139,7 +176,7 @@ async def secrecy(
     else:
         adapter, ring = NoopEncryptionAdapter(), NoopKeyring()
     await admit_key(installation, adapter.fingerprint, rotation)
-    keyring = KeyringService(data_keys, ring)
+    keyring = KeyringService(data_keys, ring, journal=journal)
     await keyring.start()
     return Secrecy(adapter, keyring)
 

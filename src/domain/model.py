@@ -118,6 +118,10 @@ class StoredMemory:
     # Blind tokens of the memory's topic keys (its tags and chat title, case-blind), so one
     # topic reads through an index; None marks a row stored before they were kept.
     topic_tokens: tuple[str, ...] | None = None
+    # What cleanup reads besides the heat (domain/memories/cleanup.py): when the row arrived
+    # here, written or imported (None: at updated_at), and whether it is imported chat history.
+    arrived_at: datetime | None = None
+    imported: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from memlane.domain.memories.cleanup import DEFAULT_GRACE_DAYS, CleanupRule
 from memlane.domain.memories.decay import base_rate_per_day
 from memlane.domain.memories.importance import CueBook
 from memlane.domain.retrieval.context import DEFAULT_CONTEXT_CHAR_BUDGET
@@ -144,8 +145,10 @@ class MemoryPolicy:
     max_metadata_bytes: int = MAX_METADATA_BYTES
     recall: RecallTuning = field(default_factory=RecallTuning)
     graph: GraphTuning = field(default_factory=GraphTuning)
+    cleanup_grace_days: float = DEFAULT_GRACE_DAYS
 
     def __post_init__(self) -> None:
+        CleanupRule(self.min_importance, self.cleanup_grace_days)  # its own checks
         # Cosine thresholds live in [-1, 1]; importance in [0, 1]. NaN fails every comparison.
         for name in ("rag_threshold", "merge_threshold"):
             value = getattr(self, name)
@@ -168,3 +171,8 @@ class MemoryPolicy:
     @property
     def base_rate(self) -> float:
         return base_rate_per_day(self.decay_factor)
+
+    @property
+    def cleanup(self) -> CleanupRule:
+        """What `memlane cleanup` may delete (domain/memories/cleanup.py)."""
+        return CleanupRule(self.min_importance, self.cleanup_grace_days)

@@ -49,12 +49,15 @@ class Deployment:
 
 
 def embedded_env(home: Path, port: int, **settings: str) -> dict[str, str]:
-    """The environment of a memlane on its own embedded server and key under `home`."""
+    """The environment of a memlane on its own embedded server, key and erasure journal
+    under `home`."""
     env = {
         **os.environ,
         "MEMLANE_DATABASE__URL": "",
         "MEMLANE_DATABASE__DATA_DIR": str(home / "data"),
         "MEMLANE_MEMORY__ENCRYPTION_KEY_PATH": str(home / "memory_encryption.key"),
+        # Apart from the data dir, as by default: a copy of the data never holds it.
+        "MEMLANE_MEMORY__ERASURE_JOURNAL_DIR": str(home / "state" / "erasures"),
         "MEMLANE_SERVER__PORT": str(port),
         **settings,
     }

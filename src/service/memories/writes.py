@@ -22,6 +22,7 @@ from memlane.service.memories.reads import MemoryReads
 from memlane.service.memories.validation import check_patch
 from memlane.service.memories.writing import Writer
 from memlane.service.security.audit_trail import AuditTrail
+from memlane.service.security.erasure import erase_owner
 from memlane.service.security.keyring import keyed
 from memlane.service.security.sealing import document_text
 
@@ -147,10 +148,7 @@ class MemoryWrites(MemoryReads):
         """Erase every memory of the owner and their facts, and their history down to
         tombstones; how many memories there were."""
         async with self._trail.change(owner) as changes:
-            erased = await self._store.delete_all(owner)
-            facts = 0 if self._facts is None else await self._facts.delete_all(owner)
-            await self._trail.erase(owner, changes, memories_deleted=erased, facts_deleted=facts)
-        return erased
+            return await erase_owner(owner, changes, self._store, self._facts, self._trail)
 
     @keyed
     async def connect(

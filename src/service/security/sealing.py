@@ -12,6 +12,7 @@ from memlane.domain.errors import DecryptionFailed
 from memlane.domain.memories.decay import importance_at
 from memlane.domain.memories.segments import NAMES_KEY, SEGMENT_KEY
 from memlane.domain.model import Memory, Owner, StoredMemory, Vector
+from memlane.domain.portability.chat_import import SOURCE_KEY
 from memlane.ports.encryption import EncryptionPort, FieldBinding
 from memlane.ports.keywords import KeywordPort
 from memlane.service.security.attributes import ATTRIBUTES, Attributes, AttributeSealer
@@ -124,6 +125,8 @@ class Sealer:
             metadata={},
             attributes=attributes.sealed,
             topic_tokens=attributes.topic_tokens,
+            arrived_at=now,  # a write or an import (an update keeps the row's own)
+            imported=SOURCE_KEY in memory.metadata,
             pinned=memory.pinned,
             embedding=embedding,
             embedding_model=memory.embedding_model if embedding is not None else None,
