@@ -84,9 +84,9 @@ def test_a_restored_pg_dump_has_the_erased_user_erased_again(tmp_path: Path) -> 
             done = subprocess.run([str(POSTGRES_BIN_PATH / "pg_restore"), "--no-owner", "-d",
                                    dsn, str(dump)], capture_output=True, text=True, check=False)
             assert done.returncode == 0, done.stderr
-            assert_erased_and_other_whole(install, ids, bob_before)
         finally:
-            release_embedded(install.data_dir)
+            release_embedded(install.data_dir)  # stopped: the restore is done
+        assert_erased_and_other_whole(install, ids, bob_before)
 
 
 def test_memories_written_after_an_erasure_survive_every_replay() -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import fcntl
+import functools
 import logging
 import os
 import subprocess
@@ -12,6 +14,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from memlane.adapters.postgres.buffer_cache import get_server, shared_buffers_size, tune
+from memlane.adapters.postgres.embedded_watch import EmbeddedWatch, postmaster_alive
+from memlane.adapters.postgres.server_failure import classify, quiet_pgserver, start_failures
 from memlane.adapters.postgres.server_logging import quiet_server_log
 from memlane.domain.errors import ConfigurationError
 
@@ -19,6 +23,8 @@ MIN_PGVECTOR = (0, 8)
 _log = logging.getLogger(__name__)
 # How many opened databases of this process use each server: the last to close releases it.
 _users: dict[Path, int] = {}
+# One watch per data dir this process uses (started with its first user, stopped with its last).
+_watches: dict[Path, EmbeddedWatch] = {}
 
 SELECT_PGVECTOR_VERSION = (
     "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'"
@@ -38,8 +44,9 @@ def _pgserver():  # type: ignore[no-untyped-def]
             "install memlane[embedded] or set MEMLANE_DATABASE__URL"
         ) from exc
     # pgserver logs every initdb/pg_ctl command line at INFO, some from atexit hooks after
-    # the process's streams are gone; only its warnings are news.
-    logging.getLogger("pgserver").setLevel(logging.WARNING)
+    # the process's streams are gone, and a failed start as the whole server log: memlane
+    # names the cause in one line instead (server_failure.py).
+    quiet_pgserver(logging.getLogger("pgserver"))
     return pgserver
 
 
@@ -124,7 +131,14 @@ def start_embedded(
         _prune_dead_handles(pgserver, path)
         try:
             cleanup_mode = "delete" if delete_on_exit else "stop"
-            server = get_server(pgserver, path, cleanup_mode)
+            with start_failures(path / "log") as lines:
+                try:
+                    server = get_server(pgserver, path, cleanup_mode)
+                except (OSError, subprocess.SubprocessError, RuntimeError, AssertionError):
+                    raise ConfigurationError(
+                        f"could not start the embedded PostgreSQL in {path}: "
+                        f"{classify(lines).cause}; see {path / 'log'}"
+                    ) from None
             dsn: str = server.get_uri()
             from pgserver._commands import POSTGRES_BIN_PATH
 
@@ -139,7 +153,60 @@ def start_embedded(
             ) from exc
     _log.info("embedded PostgreSQL ready in %s", path)
     _users[path] = _users.get(path, 0) + 1
+    if path not in _watches:
+        _watches[path] = _watch(pgserver, path)
+        # Before pgserver's own exit hook (atexit runs the last registered first).
+        atexit.register(_before_exit, pgserver, path)
     return dsn
+
+
+def _watch(pgserver_module, path: Path) -> EmbeddedWatch:  # type: ignore[no-untyped-def]
+    watch = EmbeddedWatch(
+        path,
+        alive=functools.partial(postmaster_alive, path),
+        restart=functools.partial(_restart, pgserver_module, path),
+        lock=functools.partial(_data_dir_lock, path),
+    )
+    watch.start()
+    return watch
+
+
+def _restart(pgserver_module, path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Start the dead server again with pgserver's own options (under the data dir's lock),
+    and stay registered as one of its users."""
+    from pgserver.utils import DiskList
+
+    with pgserver_module.PostgresServer._lock:
+        server = pgserver_module.PostgresServer._instances.get(path)
+        if server is None:  # released meanwhile: nothing of ours to restart
+            return
+        server.ensure_postgres_running()
+        DiskList(path / ".handle_pids.json").get_and_add(os.getpid())
+
+
+def _current_postmaster(pgserver_module, path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Point this process's handle at the postmaster running now: one another process
+    restarted is the one to stop when this process is the last user."""
+    from pgserver.utils import PostmasterInfo
+
+    server = pgserver_module.PostgresServer._instances.get(path)
+    if server is not None:
+        info = PostmasterInfo.read_from_pgdata(path)
+        if info is not None and info.is_running():
+            server._postmaster_info = info
+
+
+def _before_exit(pgserver_module, path: Path) -> None:  # type: ignore[no-untyped-def]
+    """At exit without release_embedded (a CLI command): no restart from now on, and
+    pgserver's own hook stops the right postmaster if this process is its last user."""
+    watch = _watches.pop(path, None)
+    if watch is not None:
+        watch.stop()
+    if pgserver_module.PostgresServer._instances.get(path) is None:
+        return
+    with _data_dir_lock(path):
+        _prune_dead_handles(pgserver_module, path)
+        _current_postmaster(pgserver_module, path)
 
 
 def release_embedded(data_dir: str | Path) -> None:
@@ -157,12 +224,16 @@ def release_embedded(data_dir: str | Path) -> None:
         _users[path] = remaining
         return
     _users.pop(path, None)
+    watch = _watches.pop(path, None)
+    if watch is not None:
+        watch.stop()  # this process's stop below is not a death to heal
     pgserver = _pgserver()
     server = pgserver.PostgresServer._instances.get(path)
     if server is None:
         return
     with _data_dir_lock(path):
         _prune_dead_handles(pgserver, path)
+        _current_postmaster(pgserver, path)
         server._cleanup()
         # A later start in this process must register again, not reuse this handle.
         pgserver.PostgresServer._instances.pop(path, None)
