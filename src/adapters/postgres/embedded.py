@@ -10,10 +10,15 @@ import os
 import subprocess
 import warnings
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from memlane.adapters.postgres.buffer_cache import get_server, shared_buffers_size, tune
+from memlane.adapters.postgres.buffer_cache import (
+    get_server,
+    quick_crash_recovery,
+    shared_buffers_size,
+    tune,
+)
 from memlane.adapters.postgres.embedded_watch import EmbeddedWatch, postmaster_alive
 from memlane.adapters.postgres.server_failure import classify, quiet_pgserver, start_failures
 from memlane.adapters.postgres.server_logging import quiet_server_log
@@ -131,14 +136,16 @@ def start_embedded(
         _prune_dead_handles(pgserver, path)
         try:
             cleanup_mode = "delete" if delete_on_exit else "stop"
-            with start_failures(path / "log") as lines:
-                try:
-                    server = get_server(pgserver, path, cleanup_mode)
-                except (OSError, subprocess.SubprocessError, RuntimeError, AssertionError):
-                    raise ConfigurationError(
-                        f"could not start the embedded PostgreSQL in {path}: "
-                        f"{classify(lines).cause}; see {path / 'log'}"
-                    ) from None
+            server, failures = None, (OSError, subprocess.SubprocessError, RuntimeError,
+                                      AssertionError)
+            # The server log's new lines join `lines` on the way out of the block.
+            with start_failures(path / "log") as lines, suppress(*failures):
+                server = get_server(pgserver, path, cleanup_mode)
+            if server is None:
+                raise ConfigurationError(
+                    f"could not start the embedded PostgreSQL in {path}: "
+                    f"{classify(lines).cause}; see {path / 'log'}"
+                )
             dsn: str = server.get_uri()
             from pgserver._commands import POSTGRES_BIN_PATH
 
@@ -146,6 +153,7 @@ def start_embedded(
             _check_pgvector(psql, dsn)
             tune(pgserver, server, psql, dsn, shared_buffers_size(shared_buffers))
             quiet_server_log(psql, dsn)
+            quick_crash_recovery(psql, dsn)
         except (OSError, subprocess.SubprocessError, RuntimeError, AssertionError) as exc:
             raise ConfigurationError(
                 f"could not start the embedded PostgreSQL in {path}: {type(exc).__name__}; "
@@ -158,6 +166,11 @@ def start_embedded(
         # Before pgserver's own exit hook (atexit runs the last registered first).
         atexit.register(_before_exit, pgserver, path)
     return dsn
+
+
+def watching_embedded() -> bool:
+    """Whether this process watches an embedded server (its outages are logged by the watch)."""
+    return bool(_watches)
 
 
 def _watch(pgserver_module, path: Path) -> EmbeddedWatch:  # type: ignore[no-untyped-def]
@@ -176,12 +189,29 @@ def _restart(pgserver_module, path: Path) -> None:  # type: ignore[no-untyped-de
     and stay registered as one of its users."""
     from pgserver.utils import DiskList
 
-    with pgserver_module.PostgresServer._lock:
-        server = pgserver_module.PostgresServer._instances.get(path)
-        if server is None:  # released meanwhile: nothing of ours to restart
-            return
-        server.ensure_postgres_running()
-        DiskList(path / ".handle_pids.json").get_and_add(os.getpid())
+    # Not under pgserver's own lock: that one is machine-wide (every pgserver of every user
+    # of the machine), and the data dir's lock already keeps other memlane processes out.
+    server = pgserver_module.PostgresServer._instances.get(path)
+    if server is None:  # released meanwhile: nothing of ours to restart
+        return
+    if (dead := _unreaped_postmaster(path)) is not None:
+        # PostgreSQL would refuse too: its lock file names a pid that still exists.
+        raise RuntimeError(f"the dead postmaster {dead} is not reaped yet")
+    server.ensure_postgres_running()
+    DiskList(path / ".handle_pids.json").get_and_add(os.getpid())
+
+
+def _unreaped_postmaster(path: Path) -> int | None:
+    """The pid of a killed postmaster whose parent has not reaped it yet (a zombie): pgserver
+    takes it for a live server. Where memlane runs as PID 1 of a container, nothing reaps it:
+    run such a container with an init (`docker run --init`, tini)."""
+    import psutil
+
+    try:
+        pid = int((path / "postmaster.pid").read_text().split()[0])
+        return pid if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE else None
+    except (OSError, ValueError, IndexError, psutil.Error):
+        return None
 
 
 def _current_postmaster(pgserver_module, path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -8,7 +8,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, suppress
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from memlane.adapters.postgres.server_failure import StartFailure, classify, start_failures
@@ -18,9 +18,10 @@ _log = logging.getLogger("memlane.adapters.postgres.embedded")
 CHECK_INTERVAL_S = 0.5
 # After a kill -9 the postmaster's backends notice its death and exit, but until the last one
 # has, a new postmaster refuses to start ("pre-existing shared memory block is still in
-# use"): the first tries fail for a moment. Doubling from a quarter second, at most 2 s apart.
+# use"), and until its parent has reaped it, its pid still names a process: the first tries
+# fail for a moment. Doubling from a quarter second, at most a second apart.
 FIRST_BACKOFF_S = 0.25
-MAX_BACKOFF_S = 2.0
+MAX_BACKOFF_S = 1.0
 # A cause that is neither known to pass nor known to stay is tried this many times.
 MAX_UNKNOWN_FAILURES = 30
 
@@ -77,6 +78,7 @@ class EmbeddedWatch:
                 _log.warning("embedded PostgreSQL in %s is serving again after %.1f s",
                              self._data_dir, time.monotonic() - down_since)
                 return
+            _log.debug("embedded PostgreSQL restart failed: %s", attempt.cause)
             unknown = 0 if attempt.persistent else unknown + 1
             if attempt.persistent or unknown >= MAX_UNKNOWN_FAILURES:
                 _log.error("embedded PostgreSQL in %s cannot be restarted: %s (see %s); not "
@@ -97,8 +99,11 @@ class EmbeddedWatch:
             if self._stop.is_set() or self._alive():
                 return None  # another process restarted it meanwhile (or we are stopping)
             failures = (OSError, subprocess.SubprocessError, RuntimeError, AssertionError)
-            with start_failures(self._data_dir / "log") as lines, suppress(*failures):
-                self._restart()  # a failure is read from its output below
+            with start_failures(self._data_dir / "log") as lines:
+                try:
+                    self._restart()
+                except failures as exc:
+                    lines.append(f"error: {exc}")  # read with pg_ctl's output below
             return None if self._alive() else classify(lines)
 
     def _wait_for_someone_else(self) -> None:

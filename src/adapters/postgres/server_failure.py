@@ -31,6 +31,7 @@ _TRANSIENT = (
     "another server might be running",
     "shutting down",
     "starting up",
+    "not reaped yet",
 )
 _WORDS = ("FATAL:", "PANIC:", "error:", "cannot create", "could not")
 _MAX_CAUSE_CHARS = 300
