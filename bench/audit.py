@@ -34,7 +34,9 @@ from memlane.adapters.postgres.database import open_database
 from memlane.adapters.postgres.graph.adapter import PostgresGraphAdapter
 from memlane.adapters.postgres.memories.ports import postgres_memory_ports
 from memlane.adapters.postgres.security.audit import postgres_audit_ports
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.domain.model import MemoryPatch, NewMemory, Owner
+from memlane.ports.embedding import EmbeddingProvider
 from memlane.service.memory_service import MemoryService
 from memlane.settings import load_settings
 
@@ -77,7 +79,7 @@ async def workload(
 
 async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     settings = load_settings(database={"data_dir": str(workdir / "pgdata"), "url": args.url})
-    embedder = await open_embedder("onnx", settings.memory.embedding, True)
+    embedder = await open_embedder(EmbeddingProvider.ONNX, settings.memory.embedding, True)
     encryption = XChaChaEncryptionAdapter(os.urandom(32))
     try:
         async with open_database(settings.database) as database:
@@ -85,7 +87,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
             ports = postgres_memory_ports(pool, dimension=embedder.dimension)
 
             def service(audited: bool) -> MemoryService:
-                return MemoryService(
+                return build_memory_service(
                     ports, embedder, encryption, SnowballKeywordAdapter(), settings.policy(),
                     graph=PostgresGraphAdapter(pool),
                     audit=postgres_audit_ports(pool) if audited else None,

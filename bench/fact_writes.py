@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.container import Container
 from memlane.domain.model import DEFAULT_TENANT, NewMemory, Owner
 from memlane.service.memory_service import MemoryService
@@ -39,7 +40,7 @@ def sentences(count: int) -> list[str]:
 async def services(container: Container) -> tuple[MemoryService, MemoryService]:
     """(with facts, without facts) over the same storage, model and key."""
     with_facts: MemoryService = await container.service()  # type: ignore[misc]
-    without = MemoryService(
+    without = build_memory_service(
         await container.memories(),  # type: ignore[misc]
         await container.embedder(),  # type: ignore[misc]
         await container.encryption(),  # type: ignore[misc]

@@ -23,19 +23,18 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import scale_data as data
-from bench import scale_graph
+from bench import scale_data as data, scale_graph
 from bench.scale_http import Server, drive
 from bench.scale_stats import Stopwatch, TimedEmbedder, TimedMemories, covered_ms, percentile
 
 from memlane.adapters.encryption.keyfile import load_or_create_key
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.container import Memlane, open_memlane
 from memlane.domain.model import Owner
 from memlane.domain.security.auth import Scope
 from memlane.ports.storage import MemoryPorts
-from memlane.service.memory_service import MemoryService
 from memlane.service.security.sealing import Sealer
 from memlane.settings import DatabaseSettings, MemorySettings, Settings, WorkerSettings
 
@@ -95,7 +94,7 @@ async def load_context_user(memlane: Memlane, sealer: Sealer, count: int, seed: 
 
 async def measure_context(memlane: Memlane, settings: Settings, queries: int) -> dict[str, Any]:
     embed_watch, db_watch = Stopwatch(), Stopwatch()
-    service = MemoryService(
+    service = build_memory_service(
         memories=MemoryPorts(
             TimedMemories(memlane.memories.store, db_watch),  # type: ignore[arg-type]
             TimedMemories(memlane.memories.search, db_watch),  # type: ignore[arg-type]

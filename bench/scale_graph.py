@@ -24,6 +24,7 @@ from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.entities.adapter import PostgresEntityAdapter
 from memlane.adapters.postgres.graph.adapter import PostgresGraphAdapter
 from memlane.composition.resources import ACCESS_FLUSH_MS
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.container import Memlane
 from memlane.domain.model import NewMemory, Owner
 from memlane.domain.policy import GraphTuning, MemoryPolicy
@@ -70,7 +71,7 @@ def _services(
     pool = memlane.database.pool
 
     def build(on: bool, policy: MemoryPolicy) -> MemoryService:
-        return MemoryService(
+        return build_memory_service(
             memories=memlane.memories, embedder=memlane.embedder, encryption=encryption,
             keywords=SnowballKeywordAdapter(), policy=policy,
             graph=graph if on else None,

@@ -61,8 +61,7 @@ async def cosines(scenarios: Sequence[Mapping[str, Any]]) -> dict[str, list[floa
 def fact_conflicts_from_patterns() -> Conflicts | None:
     """Fact conflicts from the facts modules, or None when they are not there (yet)."""
     try:
-        from memlane.domain.facts import extraction as fact_patterns
-        from memlane.domain.facts import model as facts
+        from memlane.domain.facts import extraction as fact_patterns, model as facts
     except ImportError:
         return None
     extract = getattr(fact_patterns, "extract_facts", None)

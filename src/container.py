@@ -14,34 +14,40 @@ from prometheus_client import Histogram
 from memlane.adapters.imports.export_file import FileChatExportAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.database import Database
-from memlane.adapters.postgres.entities.adapter import PostgresEntityAdapter
-from memlane.adapters.postgres.facts.scan import PostgresFactScanAdapter
-from memlane.adapters.postgres.facts.topic_index import PostgresTopicIndexAdapter
+from memlane.adapters.postgres.entities import PostgresEntityAdapter
+from memlane.adapters.postgres.facts import PostgresFactScanAdapter, PostgresTopicIndexAdapter
 from memlane.adapters.postgres.installation import PostgresInstallationAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
-from memlane.adapters.postgres.portability.import_ledger import PostgresImportLedgerAdapter
-from memlane.adapters.postgres.portability.legacy_rows import PostgresLegacyRowsAdapter
-from memlane.adapters.postgres.security.api_keys import PostgresApiKeyAdapter
-from memlane.adapters.postgres.security.audit import postgres_audit_ports
-from memlane.adapters.postgres.security.data_keys import PostgresDataKeyAdapter
-from memlane.adapters.postgres.security.integrity import PostgresIntegrityAdapter
-from memlane.adapters.postgres.security.replay_store import PostgresReplayStoreAdapter
-from memlane.adapters.postgres.security.sealed_fields import PostgresSealedFieldsAdapter
+from memlane.adapters.postgres.portability import (
+    PostgresImportLedgerAdapter,
+    PostgresLegacyRowsAdapter,
+)
+from memlane.adapters.postgres.security import (
+    PostgresApiKeyAdapter,
+    PostgresDataKeyAdapter,
+    PostgresIntegrityAdapter,
+    PostgresReplayStoreAdapter,
+    PostgresSealedFieldsAdapter,
+    postgres_audit_ports,
+)
 from memlane.composition import resources
+from memlane.composition.services import memory_service
 from memlane.ports.embedding import EmbeddingPort
-from memlane.ports.facts.extraction import FallbackListener
+from memlane.ports.facts import FallbackListener
 from memlane.ports.installation import InstallationPort
 from memlane.ports.storage import MemoryPorts
-from memlane.service.facts.topic_indexing import TopicIndexer
-from memlane.service.graph.knowledge import KnowledgeGraphService
-from memlane.service.memories.worker import DecayWorker
+from memlane.service.facts import TopicIndexer
+from memlane.service.graph import KnowledgeGraphService
+from memlane.service.memories import DecayWorker
 from memlane.service.memory_service import MemoryService
-from memlane.service.portability.chat_import import ChatImporter
-from memlane.service.security.api_keys import KeyService
-from memlane.service.security.histories import AuditService
-from memlane.service.security.key_migration import KeyMigration
-from memlane.service.security.legacy_sealing import LegacySealer
-from memlane.service.security.sealing import OnUnreadable
+from memlane.service.portability import ChatImporter
+from memlane.service.security import (
+    AuditService,
+    KeyMigration,
+    KeyService,
+    LegacySealer,
+    OnUnreadable,
+)
 from memlane.settings import Settings, load_settings
 
 READINESS_TIMEOUT_S = 2.0
@@ -56,7 +62,7 @@ class Container(containers.DeclarativeContainer):
 
     settings = providers.Dependency(instance_of=Settings)
     load_model = providers.Object(True)
-    read_only = providers.Object(False)  # a dry run: the journal's files are not created
+    read_only = providers.Object(False)  # a dry run: the erasure journal's files not created
     embedding_histogram: providers.Object[Histogram | None] = providers.Object(None)
     on_unreadable: providers.Object[OnUnreadable | None] = providers.Object(None)
     fact_fallback: providers.Object[FallbackListener | None] = providers.Object(None)
@@ -91,7 +97,7 @@ class Container(containers.DeclarativeContainer):
 
     # Services
     service = providers.Singleton(
-        MemoryService,
+        memory_service,
         memories=memories,
         embedder=embedder,
         encryption=encryption,
@@ -210,28 +216,36 @@ async def open_memlane(
         fact_fallback=providers.Object(fact_fallback),
     )
     try:
-        installation: InstallationPort = await container.installation()  # type: ignore[misc]
-        embedder: EmbeddingPort = await container.embedder()  # type: ignore[misc]
+        installation = await container.installation.async_()
+        embedder = await container.embedder.async_()
         if check_dimension:
             await installation.check_embedding_dimension(embedder.model, embedder.dimension)
         # Before anything is served: a database restored from before an erasure loses the
         # erased owners' rows again (docs/security.md, "Erasure and backups").
-        await (await container.erasure_replay()).replay()  # type: ignore[misc]
+        await (await container.erasure_replay.async_()).replay()
         yield Memlane(
             settings=container.settings(),
-            database=await container.database(),  # type: ignore[misc]
-            service=await container.service(),  # type: ignore[misc]
-            keys=await container.keys(),  # type: ignore[misc]
-            imports=await container.imports(),  # type: ignore[misc]
-            memories=await container.memories(),  # type: ignore[misc]
+            database=await container.database.async_(),
+            service=await container.service.async_(),
+            keys=await container.keys.async_(),
+            imports=await container.imports.async_(),
+            memories=await container.memories.async_(),
             installation=installation,
             embedder=embedder,
-            worker=await container.worker() if start_worker else None,  # type: ignore[misc]
-            audit=await container.history(),  # type: ignore[misc]
-            knowledge_graph=await container.knowledge_graph(),  # type: ignore[misc]
+            worker=await container.worker.async_() if start_worker else None,
+            audit=await container.history.async_(),
+            knowledge_graph=await container.knowledge_graph.async_(),
         )
     finally:
-        await container.shutdown_resources()  # type: ignore[misc]
+        await shutdown(container)
+
+
+async def shutdown(container: containers.Container) -> None:
+    """Close the container's resources in reverse order (a container that opened none has
+    nothing to await)."""
+    closing = container.shutdown_resources()
+    if closing is not None:
+        await closing
 
 
 __all__ = [
@@ -239,4 +253,5 @@ __all__ = [
     "Database",
     "Memlane",
     "open_memlane",
+    "shutdown",
 ]

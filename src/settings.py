@@ -6,14 +6,13 @@ import os
 import tomllib
 from dataclasses import replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
     ValidationError,
-    field_validator,
     model_validator,
 )
 from pydantic_settings import (
@@ -25,16 +24,27 @@ from pydantic_settings import (
 )
 
 from memlane import settings_errors
-from memlane.adapters.embedding.registry import backend_names
 from memlane.domain.errors import ConfigurationError
-from memlane.domain.facts.profile import ProfileCaps
-from memlane.domain.memories.cleanup import DEFAULT_GRACE_DAYS
-from memlane.domain.memories.importance import CueBook
+from memlane.domain.facts import ProfileCaps
+from memlane.domain.memories import CueBook
 from memlane.domain.policy import GraphTuning, MemoryPolicy, RecallTuning
-from memlane.domain.retrieval.scoring import RelevanceWeights
+from memlane.domain.retrieval import RelevanceWeights
+from memlane.ports.embedding import EmbeddingProvider
+from memlane.ports.facts import FactExtractorProvider
 
 CONFIG_ENV = "MEMLANE_CONFIG"
 DEFAULT_CONFIG_FILE = "config.toml"
+
+# The tuning defaults are the domain's: each setting below that the domain has a rule for
+# takes its default from these values (written once, in src/domain), and adds only the range
+# a config file may ask for. Invariants across values (a band's low <= high) are the
+# domain's too: each section builds its domain value when it loads, so a value the domain
+# refuses is a configuration error in one line naming the setting.
+_POLICY = MemoryPolicy()
+_WEIGHTS = _POLICY.weights
+_RECALL = _POLICY.recall
+_GRAPH = _POLICY.graph
+_CAPS = ProfileCaps()
 
 
 def data_home() -> Path:
@@ -60,29 +70,47 @@ class _Section(BaseModel):
 
 
 class RelevanceSettings(_Section):
-    similarity: float = Field(0.5, ge=0)
-    importance: float = Field(0.2, ge=0)
-    freshness: float = Field(0.3, ge=0)
+    similarity: float = Field(_WEIGHTS.similarity, ge=0)
+    importance: float = Field(_WEIGHTS.importance, ge=0)
+    freshness: float = Field(_WEIGHTS.freshness, ge=0)
+
+    def weights(self) -> RelevanceWeights:
+        return RelevanceWeights(**self.model_dump())
+
+    @model_validator(mode="after")
+    def _domain_rules(self) -> RelevanceSettings:
+        self.weights()
+        return self
 
 
 class RecallSettings(_Section):
     """How context candidates are found and chosen (docs/recall.md has the measurements)."""
 
-    candidate_pool: int = Field(50, ge=1, le=1000)
-    rrf_k: int = Field(10, ge=0, le=1000)
-    dense_weight: float = Field(1.0, ge=0, le=100)
-    lexical_weight: float = Field(2.0, ge=0, le=100)
-    neighbour_span: int = Field(2, ge=0, le=10)
-    neighbour_seeds: int = Field(4, ge=0, le=100)
-    neighbour_weight: float = Field(0.9, ge=0, le=10)
-    neighbour_relevance: float = Field(0.5, ge=0, le=1)
-    conversation_weight: float = Field(0.5, ge=0, le=10)
-    conversation_hits: int = Field(3, ge=0, le=100)
-    relevance_tiebreak: float = Field(0.05, ge=0, le=100)
+    candidate_pool: int = Field(_RECALL.candidate_pool, ge=1, le=1000)
+    rrf_k: int = Field(_RECALL.rrf_k, ge=0, le=1000)
+    dense_weight: float = Field(_RECALL.dense_weight, ge=0, le=100)
+    lexical_weight: float = Field(_RECALL.lexical_weight, ge=0, le=100)
+    neighbour_span: int = Field(_RECALL.neighbour_span, ge=0, le=10)
+    neighbour_seeds: int = Field(_RECALL.neighbour_seeds, ge=0, le=100)
+    neighbour_weight: float = Field(_RECALL.neighbour_weight, ge=0, le=10)
+    neighbour_relevance: float = Field(_RECALL.neighbour_relevance, ge=0, le=1)
+    conversation_weight: float = Field(_RECALL.conversation_weight, ge=0, le=10)
+    conversation_hits: int = Field(_RECALL.conversation_hits, ge=0, le=100)
+    relevance_tiebreak: float = Field(_RECALL.relevance_tiebreak, ge=0, le=100)
+    # Retrieval stages left out (composition/retrieval.py names the optional ones).
+    skip_stages: tuple[str, ...] = _RECALL.skip_stages
+
+    def tuning(self) -> RecallTuning:
+        return RecallTuning(**self.model_dump())
+
+    @model_validator(mode="after")
+    def _domain_rules(self) -> RecallSettings:
+        self.tuning()
+        return self
 
 
 class EmbeddingSettings(_Section):
-    provider: str = "onnx"
+    provider: EmbeddingProvider = EmbeddingProvider.ONNX
     model: str = "all-MiniLM-L6-v2"
     dimension: int = Field(384, ge=1, le=16000)
     timeout_ms: int = Field(30_000, ge=1)
@@ -93,25 +121,18 @@ class EmbeddingSettings(_Section):
     # cache, $XDG_CACHE_HOME/memlane; a temporary dir when that is not writable).
     model_cache_dir: Path | None = None
 
-    @field_validator("provider")
-    @classmethod
-    def _known_backend(cls, value: str) -> str:
-        if value not in backend_names():
-            raise ValueError(f"unknown provider {value!r}; use one of {', '.join(backend_names())}")
-        return value
-
 
 class MemorySettings(_Section):
     enabled: bool = True
     enable_rag: bool = True
     enable_learning: bool = True
-    rag_limit: int = Field(5, ge=1, le=200)
-    rag_threshold: float = Field(0.25, ge=-1, le=1)
-    merge_threshold: float = Field(0.85, ge=-1, le=1)
-    min_importance: float = Field(0.1, ge=0, le=1)
+    rag_limit: int = Field(_POLICY.rag_limit, ge=1, le=200)
+    rag_threshold: float = Field(_POLICY.rag_threshold, ge=-1, le=1)
+    merge_threshold: float = Field(_POLICY.merge_threshold, ge=-1, le=1)
+    min_importance: float = Field(_POLICY.min_importance, ge=0, le=1)
     # Cleanup never deletes a memory sooner than this after it was written or imported.
-    cleanup_grace_days: float = Field(DEFAULT_GRACE_DAYS, ge=0, le=36_500)
-    decay_factor: float = Field(0.95, gt=0, le=1)
+    cleanup_grace_days: float = Field(_POLICY.cleanup_grace_days, ge=0, le=36_500)
+    decay_factor: float = Field(_POLICY.decay_factor, gt=0, le=1)
     enable_encryption: bool = True
     encryption_key_path: Path = Field(default_factory=lambda: data_home() / "memory_encryption.key")
     # -- erasure against backups (docs/security.md, "Erasure and backups") --
@@ -121,12 +142,12 @@ class MemorySettings(_Section):
     # -- data keys (docs/security.md, "Envelope encryption") --
     data_key_cache_size: int = Field(10_000, ge=16, le=10_000_000)
     data_key_cache_s: float = Field(30.0, ge=0, le=3600)
-    context_char_budget: int = Field(2000, ge=100)
-    max_content_bytes: int = Field(32 * 1024, ge=1, le=16 * 1024 * 1024)
+    context_char_budget: int = Field(_POLICY.context_char_budget, ge=100)
+    max_content_bytes: int = Field(_POLICY.max_content_bytes, ge=1, le=16 * 1024 * 1024)
     # Bounds of a memory's metadata (docs/security.md, "No 5xx on any input").
-    max_metadata_depth: int = Field(8, ge=1, le=64)
-    max_metadata_keys: int = Field(256, ge=1, le=100_000)
-    max_metadata_bytes: int = Field(16 * 1024, ge=2, le=16 * 1024 * 1024)
+    max_metadata_depth: int = Field(_POLICY.max_metadata_depth, ge=1, le=64)
+    max_metadata_keys: int = Field(_POLICY.max_metadata_keys, ge=1, le=100_000)
+    max_metadata_bytes: int = Field(_POLICY.max_metadata_bytes, ge=2, le=16 * 1024 * 1024)
     extra_cues: dict[str, list[str]] = Field(default_factory=dict)
     relevance: RelevanceSettings = Field(default_factory=RelevanceSettings)
     recall: RecallSettings = Field(default_factory=RecallSettings)
@@ -148,38 +169,44 @@ class MemorySettings(_Section):
             cleanup_grace_days=self.cleanup_grace_days,
             decay_factor=self.decay_factor,
             context_char_budget=self.context_char_budget,
-            weights=RelevanceWeights(**self.relevance.model_dump()),
+            weights=self.relevance.weights(),
             cues=CueBook.default(self.extra_cues),
             max_content_bytes=self.max_content_bytes,
             max_metadata_depth=self.max_metadata_depth,
             max_metadata_keys=self.max_metadata_keys,
             max_metadata_bytes=self.max_metadata_bytes,
-            recall=RecallTuning(**self.recall.model_dump()),
+            recall=self.recall.tuning(),
         )
+
+    @model_validator(mode="after")
+    def _domain_rules(self) -> MemorySettings:
+        self.policy()
+        return self
 
 
 class GraphSettings(_Section):
     """Graph memory at write time (docs/graph.md): semantic links and supersession."""
 
-    enabled: bool = True
-    semantic_threshold: float = Field(0.35, ge=-1, le=1)
-    max_semantic_edges: int = Field(20, ge=0, le=200)
-    supersession_band: tuple[float, float] = (0.35, 1.0)
-    supersession_candidates: int = Field(5, ge=0, le=50)
-    expansion_seeds: int = Field(3, ge=0, le=50)
-    expansion_hops: int = Field(2, ge=1, le=3)
-    expansion_limit: int = Field(20, ge=0, le=200)
-    expansion_weight: float = Field(0.8, ge=0, le=1)
-    expansion_fan_out: int = Field(3, ge=0, le=100)
-    entity_weight: float = Field(0.5, ge=0, le=10)
-    entity_candidates: int = Field(500, ge=0, le=10_000)
-    entity_max_share: float = Field(0.1, ge=0, le=1)
+    enabled: bool = _GRAPH.enabled
+    semantic_threshold: float = Field(_GRAPH.semantic_threshold, ge=-1, le=1)
+    max_semantic_edges: int = Field(_GRAPH.max_semantic_edges, ge=0, le=200)
+    supersession_band: tuple[float, float] = _GRAPH.supersession_band  # the domain checks it
+    supersession_candidates: int = Field(_GRAPH.supersession_candidates, ge=0, le=50)
+    expansion_seeds: int = Field(_GRAPH.expansion_seeds, ge=0, le=50)
+    expansion_hops: int = Field(_GRAPH.expansion_hops, ge=1, le=3)
+    expansion_limit: int = Field(_GRAPH.expansion_limit, ge=0, le=200)
+    expansion_weight: float = Field(_GRAPH.expansion_weight, ge=0, le=1)
+    expansion_fan_out: int = Field(_GRAPH.expansion_fan_out, ge=0, le=100)
+    entity_weight: float = Field(_GRAPH.entity_weight, ge=0, le=10)
+    entity_candidates: int = Field(_GRAPH.entity_candidates, ge=0, le=10_000)
+    entity_max_share: float = Field(_GRAPH.entity_max_share, ge=0, le=1)
+
+    def tuning(self) -> GraphTuning:
+        return GraphTuning(**self.model_dump())
 
     @model_validator(mode="after")
-    def _band(self) -> GraphSettings:
-        low, high = self.supersession_band
-        if not -1 <= low <= high <= 1:
-            raise ValueError("graph.supersession_band must be [low, high] within [-1, 1]")
+    def _domain_rules(self) -> GraphSettings:
+        self.tuning()
         return self
 
 
@@ -189,15 +216,20 @@ class FactSettings(_Section):
     enabled: bool = True
     # "heuristic" (EN/DE patterns, no model) or "ollama" (a local chat model; the
     # heuristics whenever it fails or is slower than timeout_ms).
-    extractor: Literal["heuristic", "ollama"] = "heuristic"
+    extractor: FactExtractorProvider = FactExtractorProvider.HEURISTIC
     ollama_url: str = "http://127.0.0.1:11434"
     model: str = "llama3.2"
     timeout_ms: int = Field(3_000, ge=1, le=600_000)
-    core_per_type: int = Field(3, ge=0, le=100)
-    secondary_per_type: int = Field(5, ge=0, le=1000)
+    core_per_type: int = Field(_CAPS.core_per_type, ge=0, le=100)
+    secondary_per_type: int = Field(_CAPS.secondary_per_type, ge=0, le=1000)
 
     def profile_caps(self) -> ProfileCaps:
         return ProfileCaps(self.core_per_type, self.secondary_per_type)
+
+    @model_validator(mode="after")
+    def _domain_rules(self) -> FactSettings:
+        self.profile_caps()
+        return self
 
 
 class DatabaseSettings(_Section):
@@ -267,7 +299,7 @@ class Settings(BaseSettings):
 
     def policy(self) -> MemoryPolicy:
         """The domain's rules: the memory section's, with the graph's tuning."""
-        return replace(self.memory.policy(), graph=GraphTuning(**self.graph.model_dump()))
+        return replace(self.memory.policy(), graph=self.graph.tuning())
 
     @classmethod
     def settings_customise_sources(
@@ -297,13 +329,13 @@ def config_path() -> Path | None:
     return default if default.is_file() else None
 
 
-def load_settings(**overrides: object) -> Settings:
+def load_settings(**overrides: Any) -> Settings:
     """Settings from config.toml and the environment, with explicit overrides on top.
 
     Raises ConfigurationError, in one line naming the setting, for an unknown setting or a
     value out of its range (never a pydantic traceback)."""
     settings_errors.unknown_sections(Settings.model_fields, os.environ)
     try:
-        return Settings(**overrides)  # type: ignore[arg-type]
+        return Settings(**overrides)
     except (ValidationError, SettingsError, tomllib.TOMLDecodeError) as exc:
         raise settings_errors.describe(exc) from None

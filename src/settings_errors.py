@@ -8,7 +8,7 @@ from collections.abc import Collection, Mapping
 from pydantic import ValidationError
 from pydantic_settings import SettingsError
 
-from memlane.domain.errors import ConfigurationError
+from memlane.domain.errors import ConfigurationError, InvalidTuning
 
 ENV_PREFIX = "MEMLANE_"
 NESTING = "__"
@@ -46,6 +46,12 @@ def describe(exc: Exception) -> ConfigurationError:
             return ConfigurationError(
                 f"unknown setting {dotted} (in the config file, or {env_name(location)}){more}"
             )
+        refused = first.get("ctx", {}).get("error")
+        if isinstance(refused, InvalidTuning):  # a rule of the domain, about one setting
+            named = f"{dotted}.{refused.setting}"
+            return ConfigurationError(f"setting {named}: {refused.problem}{more}")
+        if isinstance(refused, ValueError):  # a rule about the section: its own words
+            return ConfigurationError(f"setting {dotted}: {refused}{more}")
         return ConfigurationError(f"setting {dotted}: {first['msg']}{more}")
     if isinstance(exc, tomllib.TOMLDecodeError):
         return ConfigurationError(f"the config file is not valid TOML: {exc}")

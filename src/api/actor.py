@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from memlane.domain.security.audit import API_WITHOUT_AUTH
-from memlane.service.security.actors import acting_as
+from memlane.domain.security import API_WITHOUT_AUTH
+from memlane.service.security import acting_as
 
 
 def actor_middleware(app: Any) -> Any:

@@ -12,9 +12,8 @@ from litestar.handlers.base import BaseRouteHandler
 
 from memlane.api.errors import UserRequired
 from memlane.domain.model import Owner
-from memlane.domain.security.audit import key_actor
-from memlane.domain.security.auth import Principal, Scope
-from memlane.service.security.actors import become
+from memlane.domain.security import Principal, Scope, key_actor
+from memlane.service.security import become
 
 if TYPE_CHECKING:
     from memlane.api.deps import ApiServices

@@ -16,14 +16,12 @@ from memlane.api.config import ApiConfig
 from memlane.api.params import UserParam
 from memlane.domain.model import Owner
 from memlane.domain.reach import Reach, TenantReach
-from memlane.domain.security.auth import Principal
-from memlane.service.graph.knowledge import KnowledgeGraphService
-from memlane.service.memories.validation import check_identifier
-from memlane.service.memories.worker import DecayWorker
+from memlane.domain.security import Principal
+from memlane.service.graph import KnowledgeGraphService
+from memlane.service.memories import DecayWorker, check_identifier
 from memlane.service.memory_service import MemoryService
-from memlane.service.portability.chat_import import ChatImporter
-from memlane.service.security.api_keys import KeyService
-from memlane.service.security.histories import AuditService
+from memlane.service.portability import ChatImporter
+from memlane.service.security import AuditService, KeyService
 
 Readiness = Callable[[], Awaitable[dict[str, bool]]]
 

@@ -9,6 +9,7 @@ from typing import Any
 from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
+from litestar.types import ExceptionHandlersMap
 
 from memlane.api.cursor import BadCursor
 from memlane.api.transport import MalformedBody, UnsupportedMediaType
@@ -21,9 +22,8 @@ from memlane.domain.errors import (
     MemoryUnreadable,
     StorageUnavailable,
 )
-from memlane.domain.facts.records import FactNotFound, FactUnreadable
-from memlane.domain.facts.topics import TopicNotFound
-from memlane.domain.portability.chat_import import ImportInProgress
+from memlane.domain.facts import FactNotFound, FactUnreadable, TopicNotFound
+from memlane.domain.portability import ImportInProgress
 from memlane.domain.text_rules import clipped
 
 log = logging.getLogger(__name__)
@@ -189,7 +189,7 @@ def handle_other(request: Request[Any, Any, Any], exc: Exception) -> Response[di
     return problem(HTTP_500_INTERNAL_SERVER_ERROR, "internal", "internal error", request)
 
 
-EXCEPTION_HANDLERS: dict[type[Exception], Any] = {
+EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     HTTPException: handle_http,
     MemlaneError: handle_domain,
     Exception: handle_other,

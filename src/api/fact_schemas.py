@@ -10,11 +10,19 @@ import msgspec
 from msgspec import Meta
 
 from memlane.api.schemas import ZERO_MINIMUM, UserId
-from memlane.domain.facts.model import MAX_USER_FACT_SCORE, USER, Fact, FactType, TimeSpan
-from memlane.domain.facts.profile import Profile
-from memlane.domain.facts.records import MAX_FACT_CHARS, FactPatch, NewFact
-from memlane.domain.facts.topics import TopicSummary
-from memlane.service.facts.topics import TopicView
+from memlane.domain.facts import (
+    MAX_FACT_CHARS,
+    MAX_USER_FACT_SCORE,
+    USER,
+    Fact,
+    FactPatch,
+    FactType,
+    NewFact,
+    Profile,
+    TimeSpan,
+    TopicSummary,
+)
+from memlane.service.facts import TopicView
 
 FactText = Annotated[str, Meta(min_length=1, max_length=MAX_FACT_CHARS)]
 Relation = Annotated[str, Meta(pattern=r"^[a-z][a-z_]{0,39}$")]

@@ -10,7 +10,7 @@ import msgspec
 from msgspec import Meta
 
 from memlane.api.schemas import ZERO_MINIMUM, Content, MemoryOut, UserId
-from memlane.domain.memories.segments import MAX_MESSAGES
+from memlane.domain.memories import MAX_MESSAGES
 from memlane.domain.model import MemoryType
 
 EdgeKindName = Literal[

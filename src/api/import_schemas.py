@@ -6,7 +6,7 @@ from dataclasses import asdict
 
 import msgspec
 
-from memlane.domain.portability.chat_import import ImportSummary
+from memlane.domain.portability import ImportSummary
 
 
 class ImportSummaryOut(msgspec.Struct, kw_only=True):

@@ -10,7 +10,7 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, generate_la
 from prometheus_client.core import CounterMetricFamily
 from prometheus_client.registry import Collector
 
-from memlane.service.memories.worker import DecayWorker
+from memlane.service.memories import DecayWorker
 
 _LATENCY_BUCKETS_S = (0.002, 0.005, 0.01, 0.015, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0)
 

@@ -15,7 +15,7 @@ from litestar.exceptions import (
 from litestar.params import Parameter
 
 from memlane.api.config import MAX_PAGE_LIMIT
-from memlane.domain.security.auth import Scope
+from memlane.domain.security import Scope
 
 USER_ID_DOC = "The user to act for; required for keys not pinned to a user."
 UserParam = Annotated[str | None, Parameter(description=USER_ID_DOC, max_length=200)]

@@ -13,7 +13,7 @@ import msgspec
 from msgspec import Meta
 
 from memlane.api.config import MAX_BATCH_ITEMS
-from memlane.domain.model import MemoryType
+from memlane.domain.model import ContextRole, MemoryType
 from memlane.domain.policy import MAX_TAG_CHARS, MAX_TAGS
 
 UserId = Annotated[str, Meta(min_length=1, max_length=200, pattern=r"^\S(.*\S)?$")]
@@ -167,7 +167,7 @@ class ContextMemoryOut(msgspec.Struct, kw_only=True):
     created_at: datetime
     tags: list[str]
     metadata: dict[str, Any]
-    role: str = "entry"
+    role: ContextRole = ContextRole.ENTRY
     conversation_id: str | None = None
     superseded_by: UUID | None = None
 

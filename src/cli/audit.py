@@ -19,7 +19,7 @@ SHOWN_BREAKS = 50
 async def verify_audit(tenant: str | None, user_id: str | None) -> None:
     """Check the hash chain of every owner's audit events; exit 0 intact, 1 broken."""
     from memlane.composition.openers import open_audit_log
-    from memlane.service.security.audit_trail import verify_chains
+    from memlane.service.security import verify_chains
 
     async with open_audit_log() as log:
         report = await verify_chains(log, tenant, user_id)

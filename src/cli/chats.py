@@ -12,9 +12,9 @@ from rich.markup import escape
 from memlane.cli.common import EXIT_USAGE, err, run_async
 from memlane.cli.progress import progress_bar, progress_option
 from memlane.domain.model import DEFAULT_TENANT, Owner
-from memlane.domain.portability.chats import CHAT_SOURCES, ChatSource, ImportFormatError
-from memlane.domain.security.audit import SYSTEM_IMPORT
-from memlane.service.security.actors import acting_as
+from memlane.domain.portability import CHAT_SOURCES, ChatSource, ImportFormatError
+from memlane.domain.security import SYSTEM_IMPORT
+from memlane.service.security import acting_as
 
 
 @click.command("import-chats")

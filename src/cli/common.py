@@ -22,8 +22,8 @@ from memlane.domain.errors import (
     WrongEncryptionKey,
 )
 from memlane.domain.model import DEFAULT_TENANT, Owner
-from memlane.domain.security.audit import CLI
-from memlane.service.security.actors import acting_as
+from memlane.domain.security import CLI
+from memlane.service.security import acting_as
 
 T = TypeVar("T")
 err = Console(stderr=True, soft_wrap=True)

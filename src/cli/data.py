@@ -16,7 +16,7 @@ from memlane.cli.common import EXIT_USAGE, err, run_async
 from memlane.cli.progress import progress_bar, progress_option
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.model import DEFAULT_TENANT, Owner
-from memlane.domain.portability.graph import MEMORY, record_type
+from memlane.domain.portability import MEMORY, record_type
 
 PROGRESS_STEP = 256  # memories between progress bar updates
 

@@ -7,7 +7,7 @@ from rich.console import Console
 from rich.table import Table
 
 from memlane.cli.common import EXIT_ERROR, EXIT_USAGE, err, run_async
-from memlane.domain.security.auth import AmbiguousKeyPrefix, KeyPrefixError, Scope
+from memlane.domain.security import AmbiguousKeyPrefix, KeyPrefixError, Scope
 
 DEFAULT_SCOPES = (Scope.READ.value, Scope.WRITE.value)
 UNBOUNDED = 10_000  # columns to measure the table's natural width in

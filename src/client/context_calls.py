@@ -13,11 +13,11 @@ from uuid import UUID
 
 import msgspec
 
-from memlane.domain.graph.edges import EdgeKind
-from memlane.domain.memories.segments import Message
+from memlane.domain.graph import EdgeKind
+from memlane.domain.memories import Message
 from memlane.domain.model import MemoryContext, MemoryType, PromptContext
-from memlane.domain.portability.chat_import import ImportSummary
-from memlane.domain.retrieval.context import ContextOrder
+from memlane.domain.portability import ImportSummary
+from memlane.domain.retrieval import ContextOrder
 
 from . import wire
 from .call import Call, body, nothing, query, segment, uuid_of

@@ -13,8 +13,7 @@ from memlane.domain.errors import (
     MemoryNotFound,
     StorageUnavailable,
 )
-from memlane.domain.facts.records import FactNotFound
-from memlane.domain.facts.topics import TopicNotFound
+from memlane.domain.facts import FactNotFound, TopicNotFound
 
 PROBLEM_BASE = "urn:memlane:problem:"
 

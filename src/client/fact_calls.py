@@ -9,9 +9,7 @@ from uuid import UUID
 
 import msgspec
 
-from memlane.domain.facts.model import USER, Fact, FactType, TimeSpan
-from memlane.domain.facts.profile import Profile
-from memlane.domain.facts.topics import OpenQuestion, TopicSummary
+from memlane.domain.facts import USER, Fact, FactType, OpenQuestion, Profile, TimeSpan, TopicSummary
 
 from . import wire
 from .call import Call, body, nothing, query, segment, uuid_of

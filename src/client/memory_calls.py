@@ -20,8 +20,7 @@ from memlane.domain.model import (
 )
 
 from . import wire
-from .call import Call, body, nothing, uuid_of
-from .call import query as query_params
+from .call import Call, body, nothing, query as query_params, uuid_of
 from .types import HistoryEvent, MemoryPage
 
 MEMORIES = "/v1/memories"

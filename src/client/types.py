@@ -8,11 +8,10 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from memlane.domain.facts.model import Fact
-from memlane.domain.facts.topics import OpenQuestion
-from memlane.domain.graph.edges import EdgeKind
+from memlane.domain.facts import Fact, OpenQuestion
+from memlane.domain.graph import EdgeKind
 from memlane.domain.model import Memory, MemoryType
-from memlane.domain.security.audit import EventKind, SubjectKind
+from memlane.domain.security import EventKind, SubjectKind
 
 
 @dataclass(frozen=True, slots=True)

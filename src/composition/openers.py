@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractContextManager, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, AbstractContextManager, asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from dependency_injector import providers
 
@@ -24,88 +25,80 @@ from memlane.adapters.encryption.xchacha import key_fingerprint
 from memlane.adapters.postgres import database as postgres
 from memlane.adapters.postgres.database import Database
 from memlane.adapters.postgres.installation import PostgresInstallationAdapter
-from memlane.adapters.postgres.security.data_keys import PostgresDataKeyAdapter
-from memlane.container import Container
+from memlane.adapters.postgres.security import PostgresDataKeyAdapter
+from memlane.container import Container, shutdown
 from memlane.domain.errors import ConfigurationError
-from memlane.ports.security.audit import AuditPort, AuditPorts
-from memlane.service.facts.topic_indexing import TopicIndexer
-from memlane.service.security.api_keys import KeyService
-from memlane.service.security.erasure import ErasureReplay
-from memlane.service.security.key_migration import KeyMigration
-from memlane.service.security.key_rotation import MasterRotation
-from memlane.service.security.keyring import KeyringService
-from memlane.service.security.legacy_sealing import LegacySealer
-from memlane.service.security.verification import Verifier
+from memlane.ports.security import AuditPort
+from memlane.service.facts import TopicIndexer
+from memlane.service.security import (
+    ErasureReplay,
+    KeyMigration,
+    KeyringService,
+    KeyService,
+    LegacySealer,
+    MasterRotation,
+    Verifier,
+)
 from memlane.settings import Settings, load_settings
 
+T = TypeVar("T")
+
 
 @asynccontextmanager
-async def open_keys(settings: Settings | None = None) -> AsyncIterator[KeyService]:
-    """API key management without loading the model (`memlane keys`)."""
-    container = Container(settings=settings or load_settings())
+async def _opened(
+    settings: Settings | None, pick: Callable[[Container], providers.Provider[T]],
+    *, read_only: bool = False,
+) -> AsyncIterator[T]:
+    """The one provider `pick` names, opened on the resources it needs (never the model),
+    and those resources closed after the block. `read_only`: a report that writes nothing
+    (the erasure journal's files are not created)."""
+    container = Container(
+        settings=settings or load_settings(), read_only=providers.Object(read_only)
+    )
     try:
-        yield await container.keys()  # type: ignore[misc]
+        yield await pick(container).async_()
     finally:
-        await container.shutdown_resources()  # type: ignore[misc]
+        await shutdown(container)
 
 
-@asynccontextmanager
-async def open_verifier(settings: Settings | None = None) -> AsyncIterator[Verifier]:
+def open_keys(settings: Settings | None = None) -> AbstractAsyncContextManager[KeyService]:
+    """API key management without loading the model (`memlane keys`)."""
+    return _opened(settings, lambda container: container.keys)
+
+
+def open_verifier(settings: Settings | None = None) -> AbstractAsyncContextManager[Verifier]:
     """The ciphertext check without loading the model (`memlane verify`): it creates no
     erasure journal either."""
-    container = Container(
-        settings=settings or load_settings(), read_only=providers.Object(True)
-    )
-    try:
-        yield await container.verifier()  # type: ignore[misc]
-    finally:
-        await container.shutdown_resources()  # type: ignore[misc]
+    return _opened(settings, lambda container: container.verifier, read_only=True)
 
 
-@asynccontextmanager
-async def open_erasure_replay(
+def open_erasure_replay(
     settings: Settings | None = None, *, read_only: bool = False
-) -> AsyncIterator[ErasureReplay]:
+) -> AbstractAsyncContextManager[ErasureReplay]:
     """The erasure journal's replay without the model (`memlane upgrade`); `read_only` for
     its report alone (`memlane verify`, `upgrade --dry-run`), which creates nothing."""
-    container = Container(
-        settings=settings or load_settings(), load_model=providers.Object(False),
-        read_only=providers.Object(read_only),
-    )
-    try:
-        yield await container.erasure_replay()  # type: ignore[misc]
-    finally:
-        await container.shutdown_resources()  # type: ignore[misc]
+    return _opened(settings, lambda container: container.erasure_replay, read_only=read_only)
 
 
-@asynccontextmanager
-async def open_key_migration(settings: Settings | None = None) -> AsyncIterator[KeyMigration]:
+def open_key_migration(
+    settings: Settings | None = None,
+) -> AbstractAsyncContextManager[KeyMigration]:
     """Re-sealing version-1 ciphertexts, without the model (`memlane keys migrate`)."""
-    container = Container(settings=settings or load_settings())
-    try:
-        yield await container.key_migration()  # type: ignore[misc]
-    finally:
-        await container.shutdown_resources()  # type: ignore[misc]
+    return _opened(settings, lambda container: container.key_migration)
 
 
-@asynccontextmanager
-async def open_legacy_sealer(settings: Settings | None = None) -> AsyncIterator[LegacySealer]:
+def open_legacy_sealer(
+    settings: Settings | None = None,
+) -> AbstractAsyncContextManager[LegacySealer]:
     """Sealing rows stored before migration 0110 (`memlane seal-existing`), no model."""
-    container = Container(settings=settings or load_settings())
-    try:
-        yield await container.legacy_sealer()  # type: ignore[misc]
-    finally:
-        await container.shutdown_resources()  # type: ignore[misc]
+    return _opened(settings, lambda container: container.legacy_sealer)
 
 
-@asynccontextmanager
-async def open_topic_indexer(settings: Settings | None = None) -> AsyncIterator[TopicIndexer]:
+def open_topic_indexer(
+    settings: Settings | None = None,
+) -> AbstractAsyncContextManager[TopicIndexer]:
     """Filling the topic tokens of memories stored before migration 0150, no model."""
-    container = Container(settings=settings or load_settings())
-    try:
-        yield await container.topic_indexer()  # type: ignore[misc]
-    finally:
-        await container.shutdown_resources()  # type: ignore[misc]
+    return _opened(settings, lambda container: container.topic_indexer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,12 +156,8 @@ async def open_master_rotation(
 @asynccontextmanager
 async def open_audit_log(settings: Settings | None = None) -> AsyncIterator[AuditPort]:
     """The audit log without the model or the key (`memlane verify-audit`)."""
-    container = Container(settings=settings or load_settings())
-    try:
-        ports: AuditPorts = await container.audit()  # type: ignore[misc]
+    async with _opened(settings, lambda container: container.audit) as ports:
         yield ports.log
-    finally:
-        await container.shutdown_resources()  # type: ignore[misc]
 
 
 async def pending_migrations(settings: Settings | None = None) -> list[str]:

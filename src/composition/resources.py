@@ -18,36 +18,26 @@ from memlane.adapters.encryption.keyring import NoopKeyring, XChaChaKeyring
 from memlane.adapters.encryption.master_files import load_masters, rotation_files
 from memlane.adapters.encryption.noop import NoopEncryptionAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
-from memlane.adapters.facts.heuristic import HeuristicFactExtractor
-from memlane.adapters.facts.ollama import OllamaFactExtractor
+from memlane.adapters.facts.registry import open_fact_extractor
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres import database as postgres
 from memlane.adapters.postgres.database import Database
-from memlane.adapters.postgres.facts.adapter import PostgresFactAdapter
-from memlane.adapters.postgres.facts.scan import PostgresFactScanAdapter
-from memlane.adapters.postgres.graph.adapter import PostgresGraphAdapter
+from memlane.adapters.postgres.facts import PostgresFactAdapter, PostgresFactScanAdapter
+from memlane.adapters.postgres.graph import PostgresGraphAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
-from memlane.adapters.postgres.memories.ports import postgres_memory_ports
-from memlane.adapters.postgres.security.data_keys import PostgresDataKeyAdapter
-from memlane.adapters.postgres.security.integrity import PostgresIntegrityAdapter
+from memlane.adapters.postgres.memories import postgres_memory_ports
+from memlane.adapters.postgres.security import PostgresDataKeyAdapter, PostgresIntegrityAdapter
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.clock import system_clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
-from memlane.ports.facts.extraction import FactExtractionPort, FallbackListener
-from memlane.ports.facts.store import FactPorts
+from memlane.ports.facts import FactPorts, FallbackListener
 from memlane.ports.installation import InstallationPort
-from memlane.ports.security.audit import AuditPorts
-from memlane.ports.security.erasure_journal import ErasureJournalPort, ReplayStorePort
-from memlane.ports.security.keyring import DataKeyPort
+from memlane.ports.security import AuditPorts, DataKeyPort, ErasureJournalPort, ReplayStorePort
 from memlane.ports.storage import MemoryPorts
-from memlane.service.memories.worker import DecayWorker
+from memlane.service.memories import DecayWorker
 from memlane.service.memory_service import MemoryService
-from memlane.service.security.audit_trail import AuditTrail
-from memlane.service.security.erasure import ErasureReplay
-from memlane.service.security.keyring import KeyringService
-from memlane.service.security.sealing import Sealer
-from memlane.service.security.verification import Verifier
+from memlane.service.security import AuditTrail, ErasureReplay, KeyringService, Sealer, Verifier
 from memlane.settings import Settings
 
 # Context reads record their accesses this long after answering, batched (DESIGN allows
@@ -103,11 +93,7 @@ async def facts(
     if not config.enabled:
         yield None
         return
-    extractor: FactExtractionPort = HeuristicFactExtractor()
-    if config.extractor == "ollama":
-        extractor = OllamaFactExtractor(
-            config.model, config.ollama_url, config.timeout_ms, on_fallback
-        )
+    extractor = open_fact_extractor(config.extractor, config, on_fallback)
     try:
         yield FactPorts(PostgresFactAdapter(database.pool), extractor)
     finally:

@@ -50,3 +50,13 @@ class WrongEncryptionKey(MemlaneError):
 
 class ConfigurationError(MemlaneError):
     """A setting is missing or inconsistent."""
+
+
+class InvalidTuning(ValueError):
+    """A tuning value that breaks a rule of the domain (a band upside down, a negative
+    count). `setting` names the field, so the settings can say which one in a line."""
+
+    def __init__(self, setting: str, problem: str) -> None:
+        super().__init__(f"{setting} {problem}")
+        self.setting = setting
+        self.problem = problem

@@ -133,6 +133,16 @@ class ScoredMemory:
     relevance: float
 
 
+class ContextRole(StrEnum):
+    """How a context memory was found."""
+
+    ENTRY = "entry"  # it matched the query
+    ENTITY = "entity"  # it names what the query names, though its meaning alone was too far
+    CHAIN = "chain"  # next to an entry in its conversation
+    SEMANTIC = "semantic"  # linked to an entry by meaning
+    ACTIVATION = "activation"  # reached through the graph further out
+
+
 @dataclass(frozen=True, slots=True)
 class MemoryContext:
     """One memory handed to a host chat service as prompt context."""
@@ -146,10 +156,7 @@ class MemoryContext:
     created_at: datetime
     tags: tuple[str, ...] = ()
     metadata: Mapping[str, Any] = field(default_factory=dict)
-    # How it was found: "entry" (matched the query), "chain" (next to an entry in its
-    # conversation), "semantic" (linked to an entry by meaning), "activation" (reached
-    # through the graph further out).
-    role: str = "entry"
+    role: ContextRole = ContextRole.ENTRY
     conversation_id: str | None = None
     # The newer memory that replaced this one (only shown when asked about the past, or
     # with include_superseded).

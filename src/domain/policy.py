@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from memlane.domain.memories.cleanup import DEFAULT_GRACE_DAYS, CleanupRule
-from memlane.domain.memories.decay import base_rate_per_day
-from memlane.domain.memories.importance import CueBook
-from memlane.domain.retrieval.context import DEFAULT_CONTEXT_CHAR_BUDGET
-from memlane.domain.retrieval.scoring import RelevanceWeights
+from memlane.domain.errors import InvalidTuning
+from memlane.domain.memories import (
+    DEFAULT_GRACE_DAYS,
+    CleanupRule,
+    CueBook,
+    base_rate_per_day,
+)
+from memlane.domain.retrieval import DEFAULT_CONTEXT_CHAR_BUDGET, RelevanceWeights
 
 MIN_LEARN_CHARS = 20
 MAX_CONTENT_BYTES = 32 * 1024
@@ -51,25 +54,26 @@ class RecallTuning:
     conversation_weight: float = 0.5
     conversation_hits: int = 3
     relevance_tiebreak: float = 0.05
+    # Retrieval stages left out (composition/retrieval.py names the optional ones).
+    skip_stages: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.candidate_pool < 1 or self.rrf_k < 0:
-            raise ValueError("candidate_pool must be at least 1 and rrf_k not negative")
-        if self.neighbour_span < 0 or self.neighbour_seeds < 0 or self.conversation_hits < 0:
-            raise ValueError(
-                "neighbour_span, neighbour_seeds and conversation_hits must not be negative"
-            )
+        if self.candidate_pool < 1:
+            raise InvalidTuning("candidate_pool", "must be at least 1")
+        for name in ("rrf_k", "neighbour_span", "neighbour_seeds", "conversation_hits"):
+            if getattr(self, name) < 0:
+                raise InvalidTuning(name, "must not be negative")
         for name in (
             "dense_weight", "lexical_weight", "neighbour_weight", "neighbour_relevance",
             "conversation_weight", "relevance_tiebreak",
         ):
             value = getattr(self, name)
             if not 0.0 <= value < float("inf"):
-                raise ValueError(f"{name} must be finite and not negative, got {value}")
+                raise InvalidTuning(name, f"must be finite and not negative, got {value}")
         if self.neighbour_relevance > 1.0:
-            raise ValueError("neighbour_relevance must be within [0, 1]")
+            raise InvalidTuning("neighbour_relevance", "must be within [0, 1]")
         if self.dense_weight == 0 and self.lexical_weight == 0:
-            raise ValueError("dense_weight and lexical_weight cannot both be zero")
+            raise InvalidTuning("lexical_weight", "cannot be zero when dense_weight is zero too")
 
 
 @dataclass(frozen=True)
@@ -104,21 +108,27 @@ class GraphTuning:
     entity_max_share: float = 0.1
 
     def __post_init__(self) -> None:
-        if self.expansion_fan_out < 0:
-            raise ValueError("expansion_fan_out must not be negative")
-        if self.expansion_seeds < 0 or self.expansion_limit < 0 or self.expansion_hops < 1:
-            raise ValueError("expansion seeds and limit must not be negative, hops at least 1")
-        if not 0.0 <= self.expansion_weight <= 1.0:
-            raise ValueError("expansion_weight must be within [0, 1]")
-        if self.entity_weight < 0 or self.entity_candidates < 0:
-            raise ValueError("entity_weight and entity_candidates must not be negative")
-        if not 0.0 <= self.entity_max_share <= 1.0:
-            raise ValueError("entity_max_share must be within [0, 1]")
+        for name in (
+            "max_semantic_edges", "supersession_candidates", "expansion_seeds",
+            "expansion_limit", "expansion_fan_out", "entity_candidates",
+        ):
+            if getattr(self, name) < 0:
+                raise InvalidTuning(name, "must not be negative")
+        if self.expansion_hops < 1:
+            raise InvalidTuning("expansion_hops", "must be at least 1")
+        for name in ("expansion_weight", "entity_max_share"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise InvalidTuning(name, "must be within [0, 1]")
+        if not 0.0 <= self.entity_weight < float("inf"):
+            raise InvalidTuning("entity_weight", "must be finite and not negative")
+        # Cosines: within [-1, 1]. NaN fails every comparison, so it is refused too.
+        if not -1.0 <= self.semantic_threshold <= 1.0:
+            raise InvalidTuning("semantic_threshold", "must be a cosine, within [-1, 1]")
         low, high = self.supersession_band
-        if not -1.0 <= self.semantic_threshold <= 1.0 or not -1.0 <= low <= high <= 1.0:
-            raise ValueError("graph thresholds are cosines: within [-1, 1], band low <= high")
-        if self.max_semantic_edges < 0 or self.supersession_candidates < 0:
-            raise ValueError("max_semantic_edges and supersession_candidates must not be negative")
+        if not -1.0 <= low <= high <= 1.0:
+            raise InvalidTuning(
+                "supersession_band", "must be [low, high] with -1 <= low <= high <= 1"
+            )
 
     @property
     def probe_neighbours(self) -> int:
@@ -148,25 +158,24 @@ class MemoryPolicy:
     cleanup_grace_days: float = DEFAULT_GRACE_DAYS
 
     def __post_init__(self) -> None:
-        CleanupRule(self.min_importance, self.cleanup_grace_days)  # its own checks
+        CleanupRule(self.min_importance, self.cleanup_grace_days)  # its checks: InvalidTuning
         # Cosine thresholds live in [-1, 1]; importance in [0, 1]. NaN fails every comparison.
         for name in ("rag_threshold", "merge_threshold"):
             value = getattr(self, name)
             if not -1.0 <= value <= 1.0:
-                raise ValueError(f"{name} must be within [-1, 1], got {value}")
+                raise InvalidTuning(name, f"must be within [-1, 1], got {value}")
         if not 0.0 <= self.min_importance <= 1.0:
-            raise ValueError(f"min_importance must be within [0, 1], got {self.min_importance}")
-        if self.rag_limit < 1:
-            raise ValueError("rag_limit must be at least 1")
-        if self.context_char_budget < 0:
-            raise ValueError("context_char_budget must not be negative")
-        if self.max_content_bytes < 1:
-            raise ValueError("max_content_bytes must be at least 1")
-        if self.min_learn_chars < 0:
-            raise ValueError("min_learn_chars must not be negative")
-        if min(self.max_metadata_depth, self.max_metadata_keys, self.max_metadata_bytes) < 1:
-            raise ValueError("the metadata bounds must be at least 1")
-        base_rate_per_day(self.decay_factor)
+            raise InvalidTuning(
+                "min_importance", f"must be within [0, 1], got {self.min_importance}"
+            )
+        for name in ("rag_limit", "max_content_bytes", "max_metadata_depth",
+                     "max_metadata_keys", "max_metadata_bytes"):
+            if getattr(self, name) < 1:
+                raise InvalidTuning(name, "must be at least 1")
+        for name in ("context_char_budget", "min_learn_chars"):
+            if getattr(self, name) < 0:
+                raise InvalidTuning(name, "must not be negative")
+        base_rate_per_day(self.decay_factor)  # decay's own check: within (0, 1]
 
     @property
     def base_rate(self) -> float:

@@ -15,10 +15,10 @@ from memlane.api.auth import owner_for
 from memlane.api.errors import UserRequired
 from memlane.domain.errors import DecryptionFailed, MemlaneError, StorageUnavailable
 from memlane.domain.model import Owner
-from memlane.domain.security.auth import Principal, Scope
-from memlane.service.graph.knowledge import KnowledgeGraphService
+from memlane.domain.security import Principal, Scope
+from memlane.service.graph import KnowledgeGraphService
 from memlane.service.memory_service import MemoryService
-from memlane.service.security.histories import AuditService
+from memlane.service.security import AuditService
 
 log = logging.getLogger(__name__)
 

@@ -9,9 +9,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
 from memlane.api.cursor import BadCursor, decode_cursor, encode_cursor
-from memlane.domain.facts.model import FactType
-from memlane.domain.facts.records import FactFilter
-from memlane.domain.security.auth import Scope
+from memlane.domain.facts import FactFilter, FactType
+from memlane.domain.security import Scope
 from memlane.mcp_server.caller import acting, tool_errors
 from memlane.mcp_server.memory_tools import READS, UserId
 from memlane.mcp_server.views import fact_view

@@ -7,8 +7,8 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import MCPServer
 from pydantic import BaseModel, ConfigDict, Field
 
-from memlane.domain.graph.knowledge import Entity, Relation
-from memlane.domain.security.auth import Scope
+from memlane.domain.graph import Entity, Relation
+from memlane.domain.security import Scope
 from memlane.mcp_server.caller import acting, tool_errors
 from memlane.mcp_server.memory_tools import ADDS, READS, UserId
 from memlane.mcp_server.views import entity_view, graph_view, relation_view

@@ -9,7 +9,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
-from memlane.domain.security.auth import Scope
+from memlane.domain.security import Scope
 from memlane.mcp_server.caller import acting, tool_errors
 from memlane.mcp_server.memory_tools import READS, UserId
 from memlane.mcp_server.views import history_view

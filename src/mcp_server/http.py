@@ -13,7 +13,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 
 from memlane.api.auth import scope_guard
 from memlane.api.deps import ApiServices
-from memlane.domain.security.auth import Principal
+from memlane.domain.security import Principal
 from memlane.mcp_server.caller import CALLER, Caller, McpServices
 
 MCP_PATH = "/mcp"

@@ -10,12 +10,12 @@ from mcp.server.mcpserver import MCPServer
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
-from memlane.domain.memories.segments import Message, Role
+from memlane.domain.memories import Message, Role
 from memlane.domain.model import MemoryPatch, MemoryType, NewMemory
-from memlane.domain.security.auth import Scope
+from memlane.domain.security import Scope
 from memlane.mcp_server.caller import acting, tool_errors
 from memlane.mcp_server.views import context_entry_view, memory_view, scored_view
-from memlane.service.tenant_memory import context_options
+from memlane.service.tenant_inputs import context_options
 
 READS = ToolAnnotations(read_only_hint=True)
 ADDS = ToolAnnotations(read_only_hint=False, destructive_hint=False)

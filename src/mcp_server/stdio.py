@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memlane.domain.security.auth import Principal, Scope
+from memlane.domain.security import Principal, Scope
 from memlane.mcp_server.caller import CALLER, Caller, McpServices
 from memlane.mcp_server.server import build_server
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from memlane.domain.facts.model import Fact
-from memlane.domain.graph.knowledge import Entity, KnowledgeGraph, Relation
+from memlane.domain.facts import Fact
+from memlane.domain.graph import Entity, KnowledgeGraph, Relation
 from memlane.domain.model import Memory, MemoryContext, ScoredMemory
-from memlane.service.security.audit_trail import HistoryEvent
+from memlane.service.security import HistoryEvent
 
 
 def memory_view(memory: Memory) -> dict[str, Any]:

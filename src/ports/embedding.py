@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import Literal
 
 from memlane.domain.model import Vector
 
 EmbedKind = Literal["query", "document"]
+
+
+class EmbeddingProvider(StrEnum):
+    """The embedding backends, by their `memory.embedding.provider` name. Settings validate
+    against this light enum; the adapters' registry maps each member to its factory."""
+
+    ONNX = "onnx"  # all-MiniLM-L6-v2 int8, embedded (DESIGN §4)
+    OLLAMA = "ollama"  # a local Ollama server's embedding model
 
 
 class EmbeddingPort(ABC):

@@ -7,7 +7,7 @@ from collections.abc import Collection, Sequence
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.entities.nodes import SealedMention, StoredMention
+from memlane.domain.entities import SealedMention, StoredMention
 from memlane.domain.model import Owner
 
 

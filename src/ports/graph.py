@@ -7,9 +7,7 @@ from collections.abc import Collection, Sequence
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.graph.activation_walk import Walk
-from memlane.domain.graph.edges import Edge, EdgeKind
-from memlane.domain.graph.temporal import Moment
+from memlane.domain.graph import Edge, EdgeKind, Moment, Walk
 from memlane.domain.model import Owner
 
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memlane.ports.facts.topics import TopicPort
-from memlane.ports.memories.candidates import CandidateSearchPort
-from memlane.ports.memories.consolidation import ConsolidationPort
-from memlane.ports.memories.faded import FadedMemoriesPort
-from memlane.ports.memories.maintenance import MaintenancePort
-from memlane.ports.memories.store import MemoryStorePort
+from memlane.ports.facts import TopicPort
+from memlane.ports.memories import (
+    CandidateSearchPort,
+    ConsolidationPort,
+    FadedMemoriesPort,
+    MaintenancePort,
+    MemoryStorePort,
+)
 
 
 @dataclass(frozen=True, slots=True)

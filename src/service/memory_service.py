@@ -1,123 +1,83 @@
-"""MemoryService: the use cases of memlane, one facade over writing, reading and maintenance."""
+"""MemoryService: one facade over memlane's use cases; it delegates and builds nothing."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
+from typing import Any
+from uuid import UUID
+
 from memlane.domain.errors import InvalidMemory
-from memlane.domain.facts.profile import ProfileCaps
+from memlane.domain.graph import Edge, EdgeKind
+from memlane.domain.memories import AddedMessages, Consolidation, Message
+from memlane.domain.model import (
+    Cursor,
+    Memory,
+    MemoryContext,
+    MemoryFilter,
+    MemoryPatch,
+    MemoryStats,
+    NewMemory,
+    Owner,
+    Page,
+    PromptContext,
+    RememberResult,
+    ScoredMemory,
+)
 from memlane.domain.policy import MemoryPolicy
 from memlane.domain.reach import Reach
-from memlane.ports.clock import Clock, system_clock
-from memlane.ports.embedding import EmbeddingPort
-from memlane.ports.encryption import EncryptionPort
-from memlane.ports.entities import EntityPort
-from memlane.ports.facts.store import FactPorts
-from memlane.ports.graph import GraphPort
-from memlane.ports.keywords import KeywordPort
-from memlane.ports.security.audit import AuditPorts
-from memlane.ports.storage import MemoryPorts
-from memlane.service.entities.linking import EntityLinker
-from memlane.service.facts.service import FactService
-from memlane.service.facts.topics import TopicService
-from memlane.service.graph.linking import GraphLinker
-from memlane.service.graph.reading import GraphView
-from memlane.service.memories.consolidation import Consolidator
-from memlane.service.memories.conversations import Conversations
-from memlane.service.memories.exports import MemoryExports
-from memlane.service.memories.maintenance import Maintenance
-from memlane.service.memories.writes import MemoryWrites
-from memlane.service.memories.writing import Writer
-from memlane.service.portability.graph import GraphPorting
-from memlane.service.portability.memories import MemoryPorting
-from memlane.service.portability.porting import Porting
-from memlane.service.retrieval.entity_recall import EntityRecall
-from memlane.service.retrieval.graph_expansion import GraphExpansion
-from memlane.service.retrieval.retriever import Retriever
-from memlane.service.security.audit_trail import AuditTrail
-from memlane.service.security.keyring import KeyringService
-from memlane.service.security.sealing import OnUnreadable, Sealer, of_kind
+from memlane.domain.retrieval import ContextOptions
+from memlane.service.facts import FactService, TopicService
+from memlane.service.graph import GraphView, Neighbourhood
+from memlane.service.memories import (
+    Consolidated,
+    Consolidator,
+    Conversations,
+    Editing,
+    Maintenance,
+    Reading,
+    Writer,
+)
+from memlane.service.portability import Exports, ImportReport
+from memlane.service.retrieval import Retriever
+from memlane.service.security import KeyringService, keyed, keyed_stream
 
 
-class MemoryService(MemoryWrites, MemoryExports):
-    """Remember, recall, edit, forget; every call is scoped by an Owner (tenant + user)."""
+class MemoryService:
+    """Remember, recall, edit, forget; every call is scoped by an Owner (tenant + user), whose
+    data key is made ready before the use case runs (`keyring` None: keys are not in play).
+    composition/services.py builds it; without `graph`, `facts` or `topics` those calls
+    answer InvalidMemory."""
 
     def __init__(
         self,
-        memories: MemoryPorts,
-        embedder: EmbeddingPort,
-        encryption: EncryptionPort,
-        keywords: KeywordPort,
+        *,
         policy: MemoryPolicy,
-        clock: Clock = system_clock,
-        graph: GraphPort | None = None,
-        audit: AuditPorts | None = None,
-        entities: EntityPort | None = None,
-        facts: FactPorts | None = None,
-        profile_caps: ProfileCaps | None = None,
-        on_unreadable: OnUnreadable | None = None,
+        reading: Reading,
+        retriever: Retriever,
+        writer: Writer,
+        conversations: Conversations,
+        editing: Editing,
+        consolidator: Consolidator,
+        exports: Exports,
+        maintenance: Maintenance,
         keyring: KeyringService | None = None,
+        graph: GraphView | None = None,
+        facts: FactService | None = None,
+        topics: TopicService | None = None,
     ) -> None:
-        """Without `graph` memories are islands (no links, no supersession); without `audit`
-        changes leave no trail (and open no transaction of their own); without `entities` no
-        names are read from them; without `facts` no facts are read or kept. `on_unreadable`
-        hears the id of each memory left out of a read because it does not decrypt; `keyring`
-        makes each owner's data key ready at the entry points (None: keys are not in play)."""
-        self._keyring = keyring
-        self._store = memories.store
-        self._maintenance_port = memories.maintenance
-        self._embedder = embedder
         self._policy = policy
-        self._clock = clock
-        self._sealer = Sealer(encryption, keywords, policy.base_rate, on_unreadable)
-        parts = (memories, embedder, self._sealer, policy, clock)
-        self._writer = Writer(*parts)
-        self._retriever = Retriever(*parts)
-        self._maintenance = Maintenance(*parts)
-        self._trail = AuditTrail(audit, encryption, clock, keyring)
-        self._writer.record_with(self._trail)
-        self._maintenance.record_with(self._trail)
-        self._graph: GraphView | None = None
-        if graph is not None:
-            self._writer.link_with(GraphLinker(graph, self._sealer, policy.graph))
-            self._graph = GraphView(graph, memories.store, self._sealer, clock, self._trail)
-            self._retriever.expand_with(GraphExpansion(graph, memories.search, policy.graph))
-        self._names: EntityLinker | None = None
-        if entities is not None and policy.graph.enabled:
-            self._names = EntityLinker(entities, encryption)
-            self._writer.name_with(self._names)
-            if self._graph is not None:
-                self._graph.show_names_with(self._names)
-            self._retriever.recall_entities_with(
-                EntityRecall(entities, memories.search, encryption, policy.graph)
-            )
-        self._porting = None if graph is None else GraphPorting(graph, self._names, policy.graph)
-        self._conversations = Conversations(
-            self._writer, memories.store, self._sealer, graph, policy, clock
-        )
-        # -- facts (issue 13) --
-        self._facts: FactService | None = None
-        self._topics: TopicService | None = None
-        if facts is not None:
-            self._facts = FactService.build(
-                facts, encryption, memories, graph, policy, clock, profile_caps, self._trail,
-                None if on_unreadable is None else of_kind(on_unreadable, "fact"),
-            )
-            self._writer.read_facts_with(self._facts.recorder)
-            self._retriever.join_facts_with(self._facts.recall)
-            if memories.topics is not None:
-                self._topics = TopicService(
-                    memories.topics, self._facts, self._sealer, clock, keyring
-                )
-        # -- consolidation (issue 13) --
-        self._consolidator = Consolidator(*parts)
-        self._consolidator.use(self._trail, self._writer.embed_documents, graph, self._names)
-        # -- export and import of everything, histories included (issue 13) --
-        restoring = MemoryPorting(*parts)
-        restoring.use(self._trail, self._writer.embed_documents,
-                      None if self._facts is None else self._facts.recorder, self._names)
-        self._everything = Porting(
-            restoring, self.export, self._trail, clock, self._porting,
-            None if self._facts is None else self._facts.porting,
-        )
+        self._reading = reading
+        self._retriever = retriever
+        self._writer = writer
+        self._conversations = conversations
+        self._editing = editing
+        self._consolidator = consolidator
+        self._exports = exports
+        self._maintenance = maintenance
+        self._keyring = keyring
+        self._graph = graph
+        self._facts = facts
+        self._topics = topics
 
     @property
     def policy(self) -> MemoryPolicy:
@@ -137,6 +97,166 @@ class MemoryService(MemoryWrites, MemoryExports):
             raise InvalidMemory("this memlane runs without facts or topic views")
         return self._topics
 
+    def _graph_view(self) -> GraphView:
+        if self._graph is None:
+            raise InvalidMemory("this memlane runs without graph memory")
+        return self._graph
+
+    # -- reads -----------------------------------------------------------------------------
+    @keyed
+    async def get(self, owner: Owner, memory_id: UUID) -> Memory:
+        return await self._reading.get(owner, memory_id)
+
+    @keyed_stream
+    async def export(self, owner: Owner) -> AsyncIterator[Memory]:
+        """Every memory of the owner, oldest first, decrypted, streamed (one that does not
+        decrypt is left out)."""
+        async for memory in self._reading.export(owner):
+            yield memory
+
+    async def stats(self, owner: Reach) -> MemoryStats:
+        return await self._reading.stats(owner)
+
+    @keyed
+    async def search(
+        self, owner: Owner, query: str, *, limit: int = 10, min_similarity: float | None = None
+    ) -> list[ScoredMemory]:
+        """Hybrid (dense + lexical) search; does not count as an access."""
+        return await self._retriever.search(
+            owner, query, limit=limit, min_similarity=min_similarity
+        )
+
+    @keyed
+    async def retrieve_context(
+        self, owner: Owner, query: str, limit: int | None = None,
+        options: ContextOptions | None = None,
+    ) -> list[MemoryContext]:
+        """The best memories for a prompt in type-priority order; records their access."""
+        return await self._retriever.retrieve_context(owner, query, limit, options)
+
+    @keyed
+    async def prompt_context(
+        self, owner: Owner, query: str, limit: int | None = None,
+        options: ContextOptions | None = None,
+    ) -> PromptContext:
+        """The memories that fit the character budget and the rendered block; the block
+        opens with the profile's core facts unless options.include_profile is off."""
+        return await self._retriever.prompt_context(owner, query, limit, options)
+
+    @keyed
+    async def neighbourhood(
+        self, owner: Owner, memory_id: UUID, depth: int = 1,
+        kinds: Collection[EdgeKind] | None = None,
+    ) -> Neighbourhood:
+        """The memory and what lies within `depth` (1-3) edges of it, owner-scoped."""
+        return await self._graph_view().neighbourhood(owner, memory_id, depth, kinds)
+
+    # -- writes ----------------------------------------------------------------------------
+    @keyed
+    async def remember(self, owner: Owner, new: NewMemory) -> RememberResult:
+        """Store one memory, or merge it into a near-duplicate (RememberResult.merged)."""
+        return (await self._writer.remember_many(owner, [new]))[0]
+
+    @keyed
+    async def remember_many(
+        self, owner: Owner, items: Sequence[NewMemory]
+    ) -> list[RememberResult]:
+        """Store a batch with one embedding call; duplicates within the batch merge too."""
+        return await self._writer.remember_many(owner, items)
+
+    @keyed
+    async def add_messages(
+        self, owner: Owner, conversation_id: str, messages: Sequence[Message],
+        metadata: Mapping[str, Any] | None = None,
+    ) -> AddedMessages:
+        """Store a conversation's messages as segments (never merged), chained in order;
+        `metadata` joins each segment's own."""
+        return await self._conversations.add_messages(owner, conversation_id, messages, metadata)
+
+    @keyed
+    async def learn(
+        self, owner: Owner, question: str, answer: str, *,
+        conversation_id: str | None = None, tags: Sequence[str] = (),
+        metadata: Mapping[str, Any] | None = None,
+    ) -> RememberResult | None:
+        """Remember a question/answer pair scored by the heuristics; None when too short."""
+        return await self._writer.learn(
+            owner, question, answer, conversation_id=conversation_id, tags=tags,
+            metadata=metadata,
+        )
+
+    @keyed
+    async def consolidate(self, owner: Owner, request: Consolidation) -> Consolidated:
+        """One new memory in place of the sources (kept as superseded history, or deleted),
+        linked to them and recorded on each, in one transaction."""
+        return await self._consolidator.consolidate(owner, request)
+
+    @keyed
+    async def update(self, owner: Owner, memory_id: UUID, patch: MemoryPatch) -> Memory:
+        """Edit fields; new content is re-embedded, new importance restarts the decay clock."""
+        return await self._editing.update(owner, memory_id, patch)
+
+    @keyed
+    async def delete(self, owner: Owner, memory_id: UUID) -> None:
+        await self._editing.delete(owner, memory_id)
+
+    @keyed
+    async def delete_all(self, owner: Owner) -> int:
+        """Erase every memory of the owner and their facts, and their history down to
+        tombstones; how many memories there were."""
+        return await self._editing.delete_all(owner)
+
+    @keyed
+    async def connect(
+        self, owner: Owner, source: UUID, target: UUID, kind: EdgeKind,
+        weight: float | None = None,
+    ) -> Edge:
+        """State an edge (causal, temporal or narrative) between two of the owner's memories."""
+        return await self._graph_view().connect(owner, source, target, kind, weight)
+
+    @keyed
+    async def disconnect(
+        self, owner: Owner, source: UUID, target: UUID, kind: EdgeKind | None = None
+    ) -> None:
+        await self._graph_view().disconnect(owner, source, target, kind)
+
+    # -- export and import -----------------------------------------------------------------
+    @keyed_stream
+    async def export_graph(
+        self, owner: Owner, memory_ids: Sequence[UUID]
+    ) -> AsyncIterator[dict[str, Any]]:
+        """The edges and entities of exported memories, then the owner's facts, as records."""
+        async for record in self._exports.graph_records(owner, memory_ids):
+            yield record
+
+    @keyed
+    async def import_graph(
+        self, owner: Owner, records: Sequence[Mapping[str, Any]], ids: Mapping[UUID, UUID]
+    ) -> tuple[int, int]:
+        """Edges and entities of an export; how many edges and mentions were stored."""
+        return await self._exports.import_graph(owner, records, ids)
+
+    @keyed
+    async def import_facts(
+        self, owner: Owner, records: Sequence[Mapping[str, Any]], ids: Mapping[UUID, UUID]
+    ) -> int:
+        """The fact records of an export; how many facts were stored."""
+        return await self._exports.import_facts(owner, records, ids)
+
+    @keyed_stream
+    async def export_records(self, owner: Owner) -> AsyncIterator[dict[str, Any]]:
+        """The owner's whole export as portable records, histories included."""
+        async for record in self._exports.records(owner):
+            yield record
+
+    @keyed
+    async def import_records(
+        self, owner: Owner, records: Sequence[Mapping[str, Any]],
+        progress: Callable[[int], object] | None = None,
+    ) -> ImportReport:
+        """Restore an export under its own ids (what the owner holds is skipped)."""
+        return await self._exports.import_records(owner, records, progress)
+
     # -- maintenance -----------------------------------------------------------------------
     async def decay(self, owner: Reach = None) -> int:
         return await self._maintenance.decay(owner)
@@ -146,3 +266,11 @@ class MemoryService(MemoryWrites, MemoryExports):
 
     async def backfill(self, batch_size: int = 64) -> int:
         return await self._maintenance.backfill(batch_size)
+
+    # Last: inside the class body this name shadows the builtin `list` in later annotations.
+    @keyed
+    async def list(
+        self, owner: Owner, filters: MemoryFilter, cursor: Cursor | None, limit: int
+    ) -> Page[Memory]:
+        """Newest first, keyset-paginated; importance computed at now."""
+        return await self._reading.page(owner, filters, cursor, limit)

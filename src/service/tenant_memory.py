@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
-from datetime import datetime
 from typing import Any
 from uuid import UUID
 
 from memlane.domain.errors import InvalidMemory
-from memlane.domain.memories.consolidation import Consolidation
-from memlane.domain.memories.segments import AddedMessages, Message, Role
+from memlane.domain.facts import (
+    USER,
+    Fact,
+    FactFilter,
+    FactPatch,
+    FactType,
+    NewFact,
+    Profile,
+    TimeSpan,
+    TopicSummary,
+)
+from memlane.domain.memories import AddedMessages, Consolidation, Message
 from memlane.domain.model import (
     DEFAULT_TENANT,
     Cursor,
@@ -26,74 +35,21 @@ from memlane.domain.model import (
     RememberResult,
     ScoredMemory,
 )
-from memlane.domain.retrieval.context import ContextOptions, ContextOrder
 from memlane.ports.context import MemoryContextPort
-from memlane.service.facts.tenant_facts import TenantFacts
-from memlane.service.memories.consolidation import Consolidated
-from memlane.service.memories.validation import check_identifier
+from memlane.service.facts import TopicView
+from memlane.service.memories import Consolidated, check_identifier
 from memlane.service.memory_service import MemoryService
-from memlane.service.security.audit_trail import HistoryEvent
-from memlane.service.security.histories import AuditService
+from memlane.service.security import AuditService, HistoryEvent
+from memlane.service.tenant_inputs import (
+    as_fact_type,
+    as_memory_type,
+    as_message,
+    as_time_span,
+    context_options,
+)
 
 
-def as_memory_type(value: str | MemoryType | None) -> MemoryType | None:
-    """A MemoryType from its name ("fact") or itself; InvalidMemory names the allowed values."""
-    if value is None or isinstance(value, MemoryType):
-        return value
-    try:
-        return MemoryType(value.strip().lower())
-    except ValueError:
-        allowed = ", ".join(t.value for t in MemoryType)
-        raise InvalidMemory(f"unknown memory type {value!r}; use one of {allowed}") from None
-
-
-def as_message(value: Message | Mapping[str, Any]) -> Message:
-    """A Message from itself or a mapping; InvalidMemory names what is wrong."""
-    if isinstance(value, Message):
-        return value
-    if not isinstance(value, Mapping):
-        raise InvalidMemory("a message is a mapping with role and content")
-    unknown = set(value) - {"role", "content", "created_at", "name"}
-    if unknown:
-        raise InvalidMemory(f"unknown message fields: {', '.join(sorted(unknown))}")
-    try:
-        role = Role(str(value.get("role", "")).strip().lower())
-    except ValueError:
-        allowed = ", ".join(r.value for r in Role)
-        raise InvalidMemory(f"unknown role {value.get('role')!r}; use one of {allowed}") from None
-    content, created_at, name = value.get("content"), value.get("created_at"), value.get("name")
-    if not isinstance(content, str):
-        raise InvalidMemory("a message's content must be a string")
-    if created_at is not None and not isinstance(created_at, datetime):
-        raise InvalidMemory("a message's created_at must be a datetime")
-    if name is not None and not isinstance(name, str):
-        raise InvalidMemory("a message's name must be a string")
-    return Message(role, content, created_at, name)
-
-
-def context_options(
-    *,
-    conversation_id: str | None = None,
-    include_current: bool = False,
-    active_context: Sequence[str] = (),
-    order: str | ContextOrder = ContextOrder.PRIORITY,
-    include_superseded: bool = False,
-    include_profile: bool = True,
-) -> ContextOptions:
-    """ContextOptions from keyword arguments; InvalidMemory names what is wrong."""
-    if isinstance(active_context, str):
-        raise InvalidMemory("active_context is a list of texts, not one text")
-    try:
-        return ContextOptions(
-            conversation_id=conversation_id, include_current=include_current,
-            active_context=tuple(active_context), order=ContextOrder(order),
-            include_superseded=include_superseded, include_profile=include_profile,
-        )
-    except ValueError as error:
-        raise InvalidMemory(str(error)) from None
-
-
-class TenantMemory(TenantFacts, MemoryContextPort):
+class TenantMemory(MemoryContextPort):
     """Everything a host service needs, addressed by `user_id` within one tenant."""
 
     def __init__(
@@ -246,6 +202,75 @@ class TenantMemory(TenantFacts, MemoryContextPort):
 
     async def stats(self, *, user_id: str) -> MemoryStats:
         return await self._service.stats(self.owner(user_id))
+
+    # -- facts, the profile and topics ------------------------------------------------
+    async def facts(
+        self,
+        *,
+        user_id: str,
+        fact_type: str | FactType | None = None,
+        current: bool | None = True,
+        cursor: Cursor | None = None,
+        limit: int = 50,
+    ) -> Page[Fact]:
+        """The user's facts, newest first: current ones (True), ended ones (False) or all."""
+        filters = FactFilter(as_fact_type(fact_type), current)
+        return await self._service.facts.list(self.owner(user_id), filters, cursor, limit)
+
+    async def state_fact(
+        self,
+        *,
+        user_id: str,
+        relation: str,
+        object: str,
+        subject: str = USER,
+        fact_type: str | FactType | None = None,
+        time_span: str | TimeSpan | None = None,
+        confidence: float = 1.0,
+        user_fact_score: float | None = None,
+    ) -> Fact:
+        """Store a fact the user states directly; a functional relation supersedes."""
+        new = NewFact(
+            relation=relation, object=object, subject=subject,
+            fact_type=as_fact_type(fact_type), time_span=as_time_span(time_span),
+            confidence=confidence, user_fact_score=user_fact_score,
+        )
+        return await self._service.facts.state(self.owner(user_id), new)
+
+    async def update_fact(
+        self,
+        *,
+        user_id: str,
+        fact_id: UUID,
+        object: str | None = None,
+        fact_type: str | FactType | None = None,
+        time_span: str | TimeSpan | None = None,
+        user_fact_score: float | None = None,
+        clear_score: bool = False,
+    ) -> Fact:
+        """Edit object, type, time span or the score (`clear_score` removes it)."""
+        patch = FactPatch(
+            object=object, fact_type=as_fact_type(fact_type), time_span=as_time_span(time_span),
+            user_fact_score=user_fact_score, clear_score=clear_score,
+        )
+        return await self._service.facts.update(self.owner(user_id), fact_id, patch)
+
+    async def delete_fact(self, *, user_id: str, fact_id: UUID) -> None:
+        """Delete a fact; one it had superseded holds again."""
+        await self._service.facts.delete(self.owner(user_id), fact_id)
+
+    async def profile(self, *, user_id: str) -> Profile:
+        """The "do not forget" profile: core and secondary facts by type."""
+        return await self._service.facts.profile(self.owner(user_id))
+
+    async def topics(self, *, user_id: str, limit: int = 100) -> list[TopicSummary]:
+        """The user's topics (tags, imported chats' titles), most recently active first, at
+        most `limit` (up to 500)."""
+        return await self._service.topics.topics(self.owner(user_id), limit)
+
+    async def topic(self, *, user_id: str, topic: str) -> TopicView:
+        """One topic: current facts, commitments as next actions, open questions."""
+        return await self._service.topics.topic(self.owner(user_id), topic)
 
     # Last: inside the class body this name shadows the builtin `list` in later annotations.
     async def list(

@@ -31,6 +31,7 @@ from memlane.adapters.postgres.security.audit import postgres_audit_ports
 from memlane.api.app import create_app
 from memlane.api.config import ApiConfig
 from memlane.api.deps import ApiServices
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.domain.policy import MemoryPolicy
 from memlane.domain.security.auth import Scope
 from memlane.ports.embedding import EmbeddingPort
@@ -58,7 +59,7 @@ API_KEY = XChaChaEncryptionAdapter(secrets.token_bytes(32))
 
 
 def build_service(pool: asyncpg.Pool, embedder: EmbeddingPort) -> MemoryService:
-    return MemoryService(
+    return build_memory_service(
         memories=postgres_memory_ports(pool),
         graph=PostgresGraphAdapter(pool),
         entities=PostgresEntityAdapter(pool),

@@ -29,10 +29,10 @@ from memlane.api.app import create_app
 from memlane.api.config import ApiConfig
 from memlane.api.deps import ApiServices
 from memlane.api.metrics import ApiMetrics
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.domain.policy import MemoryPolicy
 from memlane.domain.security.auth import Scope
 from memlane.ports.embedding import EmbeddingPort
-from memlane.service.memory_service import MemoryService
 from memlane.service.security.api_keys import KeyService
 from tests.api.conftest import assert_problem, bearer, pool_readiness, serve, services_opener
 from tests.e2e.test_serve_process import MEMLANE, REPO
@@ -69,7 +69,7 @@ async def installation(
     pool = await create_pool(fresh_database_url, min_size=1, max_size=4)
     await PostgresInstallationAdapter(pool).key_fingerprint(encryption.fingerprint)
     metrics = ApiMetrics()
-    service = MemoryService(
+    service = build_memory_service(
         memories=postgres_memory_ports(pool),
         graph=PostgresGraphAdapter(pool),
         embedder=embedder,

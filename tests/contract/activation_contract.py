@@ -9,8 +9,7 @@ from datetime import timedelta
 from uuid import UUID, uuid4
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from memlane.domain.graph.activation import adjacency, spread
 from memlane.domain.graph.activation_walk import Walk, walked

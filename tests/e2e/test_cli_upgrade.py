@@ -20,8 +20,7 @@ from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter, key_fi
 from memlane.adapters.postgres.migrations import apply_migrations, load_migrations
 from memlane.ports.encryption import FieldBinding
 from tests.conftest import scratch_database
-from tests.e2e.test_cli_exit_codes import EXIT_UNAVAILABLE
-from tests.e2e.test_cli_exit_codes import memlane as plain_memlane
+from tests.e2e.test_cli_exit_codes import EXIT_UNAVAILABLE, memlane as plain_memlane
 from tests.e2e.test_cli_master_key import ADD_HEAT, run
 from tests.e2e.test_serve_process import free_port
 

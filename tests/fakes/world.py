@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 from uuid import uuid4
 
 from memlane.adapters.facts.heuristic import HeuristicFactExtractor
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.domain.model import Owner
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.facts.store import FactPorts
 from memlane.ports.security.audit import AuditPorts
 from memlane.ports.storage import MemoryPorts
-from memlane.service.memory_service import MemoryService
 from memlane.service.security.histories import AuditService
 from tests.fakes.audit import fake_audit_ports
 from tests.fakes.clock import FakeClock
@@ -42,7 +42,7 @@ class FakeWorld:
         self.graph = fake_graph_for(self.memories)
         self.entities = fake_entities_for(self.memories)
         self.facts = fake_facts_for(self.memories)
-        self.service = MemoryService(
+        self.service = build_memory_service(
             self.memories, self.embedder, self.encryption, self.keywords, self.policy, self.clock,
             graph=self.graph, audit=self.audit, entities=self.entities,
             facts=FactPorts(self.facts, HeuristicFactExtractor()),

@@ -14,6 +14,7 @@ from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.memories.ports import postgres_memory_ports
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.domain.policy import MemoryPolicy, RecallTuning
 from memlane.ports.storage import MemoryPorts
 from memlane.service.memory_service import MemoryService
@@ -57,7 +58,7 @@ def build_service(
     pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter, key: bytes, **recall: Any
 ) -> MemoryService:
     """The real stack: PostgreSQL, ONNX, XChaCha20 with `key`, Snowball keywords."""
-    return MemoryService(
+    return build_memory_service(
         postgres_memory_ports(pool, dimension=embedder.dimension),
         embedder,
         XChaChaEncryptionAdapter(key),

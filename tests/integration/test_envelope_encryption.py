@@ -20,11 +20,11 @@ from memlane.adapters.postgres.memories.ports import postgres_memory_ports
 from memlane.adapters.postgres.security.audit import postgres_audit_ports
 from memlane.adapters.postgres.security.data_keys import PostgresDataKeyAdapter
 from memlane.adapters.postgres.security.sealed_fields import PostgresSealedFieldsAdapter
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.domain.errors import DecryptionFailed
 from memlane.domain.model import MemoryFilter, NewMemory, Owner
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.encryption import FieldBinding
-from memlane.service.memory_service import MemoryService
 from memlane.service.security.key_migration import KeyMigration
 from memlane.service.security.key_rotation import MasterRotation
 from memlane.service.security.keyring import KeyringService
@@ -45,7 +45,7 @@ class Process:
         self.ring = XChaChaKeyring(master, files)
         self.keys = KeyringService(PostgresDataKeyAdapter(pool), self.ring)
         self.crypto = XChaChaEncryptionAdapter(master, self.ring if keyed else None)
-        self.service = MemoryService(
+        self.service = build_memory_service(
             postgres_memory_ports(pool, dimension=embedder.dimension), embedder, self.crypto,
             SnowballKeywordAdapter(), MemoryPolicy(), audit=postgres_audit_ports(pool),
             keyring=self.keys if keyed else None,

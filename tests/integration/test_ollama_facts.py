@@ -14,10 +14,10 @@ import pytest
 import pytest_asyncio
 
 from memlane.adapters.facts.ollama import OllamaFactExtractor
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.domain.facts.schema import MODEL_CONFIDENCE
 from memlane.domain.model import NewMemory
 from memlane.ports.facts.store import FactPorts
-from memlane.service.memory_service import MemoryService
 from tests.fakes.facts import fake_facts_for
 from tests.fakes.world import FakeWorld, new_owner
 from tests.integration.test_ollama_embedding import Reply, StubOllama, hang_up, send, status
@@ -148,7 +148,7 @@ async def test_a_write_with_the_model_down_still_stores_the_memory_and_its_facts
     world = FakeWorld()
     counted = Counted()
     extractor = OllamaFactExtractor("llama3.2", free_port_url(), 500, counted)
-    service = MemoryService(
+    service = build_memory_service(
         world.memories, world.embedder, world.encryption, world.keywords, world.policy,
         world.clock, graph=world.graph,
         facts=FactPorts(fake_facts_for(world.memories), extractor),

@@ -16,6 +16,7 @@ from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.memories.ports import postgres_memory_ports
 from memlane.adapters.postgres.security.audit import postgres_audit_ports
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.domain.errors import MemoryNotFound
 from memlane.domain.model import MemoryPatch, NewMemory, Owner
 from memlane.domain.policy import MemoryPolicy
@@ -92,7 +93,7 @@ def audited(pg_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter,
             audit: AuditPorts) -> tuple[MemoryService, AuditService]:
     encryption = XChaChaEncryptionAdapter(os.urandom(32))
     ports = postgres_memory_ports(pg_pool, dimension=embedder.dimension)
-    service = MemoryService(ports, embedder, encryption, SnowballKeywordAdapter(),
+    service = build_memory_service(ports, embedder, encryption, SnowballKeywordAdapter(),
                             MemoryPolicy(), audit=audit)
     return service, AuditService(audit, ports.store, encryption)
 

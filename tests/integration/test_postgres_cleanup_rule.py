@@ -9,8 +9,7 @@ from uuid import UUID, uuid4
 
 import asyncpg
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from memlane.adapters.postgres.memories.ports import postgres_memory_ports
 from memlane.domain.memories.cleanup import CleanupCandidate, CleanupRule, may_clean_up

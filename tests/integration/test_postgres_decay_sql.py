@@ -6,8 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import asyncpg
 import pytest
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from memlane.domain.memories.decay import (
     MAX_REINFORCEMENT,

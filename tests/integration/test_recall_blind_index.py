@@ -9,6 +9,7 @@ from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.encryption.noop import NoopEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.memories.ports import postgres_memory_ports
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.domain.model import NewMemory, Owner
 from memlane.domain.policy import MemoryPolicy
 from memlane.service.memory_service import MemoryService
@@ -56,7 +57,7 @@ async def test_the_table_holds_no_plaintext_token_of_content_or_speaker(
 async def test_with_encryption_off_the_index_is_a_plain_tsvector_of_stems(
     pg_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter, owner: Owner
 ) -> None:
-    plain = MemoryService(
+    plain = build_memory_service(
         postgres_memory_ports(pg_pool, dimension=embedder.dimension),
         embedder,
         NoopEncryptionAdapter(),

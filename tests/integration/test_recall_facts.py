@@ -14,6 +14,7 @@ from memlane.adapters.facts.heuristic import HeuristicFactExtractor
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.facts.adapter import PostgresFactAdapter
 from memlane.adapters.postgres.memories.ports import postgres_memory_ports
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.domain.facts.profile import PROFILE_HEADER
 from memlane.domain.model import NewMemory, Owner
 from memlane.domain.policy import MemoryPolicy
@@ -46,7 +47,7 @@ OTHERS = [
 
 
 def with_facts(pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter) -> MemoryService:
-    return MemoryService(
+    return build_memory_service(
         postgres_memory_ports(pool, dimension=embedder.dimension),
         embedder,
         XChaChaEncryptionAdapter(os.urandom(32)),

@@ -10,6 +10,7 @@ import asyncpg
 import pytest
 
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
+from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.domain.model import NewMemory, Owner
 from memlane.service.memory_service import MemoryService
 from tests.integration.conftest import build_service
@@ -45,9 +46,10 @@ async def test_fusion_puts_a_keyword_only_and_a_paraphrase_only_match_in_the_top
     texts = [*DISTRACTORS[:8], KEYWORD_ONLY, *DISTRACTORS[8:], PARAPHRASE_ONLY]
     await service.remember_many(owner, [NewMemory(t) for t in texts])
     # The premise: one target shares only a rare word, the other only meaning.
-    keyword_terms = set(service._sealer.index_terms(owner.tenant, KEYWORD_ONLY))
-    paraphrase_terms = set(service._sealer.index_terms(owner.tenant, PARAPHRASE_ONLY))
-    query_terms = set(service._sealer.index_terms(owner.tenant, QUERY))
+    words = SnowballKeywordAdapter()
+    keyword_terms = set(words.terms(KEYWORD_ONLY))
+    paraphrase_terms = set(words.terms(PARAPHRASE_ONLY))
+    query_terms = set(words.terms(QUERY))
     assert keyword_terms & query_terms and not paraphrase_terms & query_terms
     chosen = await service.retrieve_context(owner, QUERY, 3)
     assert {KEYWORD_ONLY, PARAPHRASE_ONLY} <= {c.content for c in chosen}

@@ -16,6 +16,7 @@ from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.facts.adapter import PostgresFactAdapter
 from memlane.adapters.postgres.facts.topic_index import PostgresTopicIndexAdapter
 from memlane.adapters.postgres.memories.ports import postgres_memory_ports
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.domain.facts.topics import TopicNotFound
 from memlane.domain.model import NewMemory, Owner
 from memlane.domain.policy import MemoryPolicy
@@ -43,7 +44,7 @@ async def test_topic_tokens_are_blind_per_owner_and_the_views_hold_through_the_b
     fresh_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter
 ) -> None:
     key = os.urandom(32)
-    service = MemoryService(
+    service = build_memory_service(
         postgres_memory_ports(fresh_pool, dimension=embedder.dimension), embedder,
         XChaChaEncryptionAdapter(key), SnowballKeywordAdapter(), MemoryPolicy(),
         facts=FactPorts(PostgresFactAdapter(fresh_pool), HeuristicFactExtractor()),

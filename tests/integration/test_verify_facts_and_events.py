@@ -19,11 +19,11 @@ from memlane.adapters.postgres.memories.ports import postgres_memory_ports
 from memlane.adapters.postgres.pool import create_pool
 from memlane.adapters.postgres.security.audit import postgres_audit_ports
 from memlane.adapters.postgres.security.integrity import PostgresIntegrityAdapter
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.domain.facts.records import NewFact
 from memlane.domain.model import NewMemory, Owner
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.facts.store import FactPorts
-from memlane.service.memory_service import MemoryService
 from memlane.service.security.sealing import Sealer
 from memlane.service.security.verification import Verifier
 from tests.fakes.embedder import FakeEmbedder
@@ -56,7 +56,7 @@ def _verifier(pool: asyncpg.Pool) -> Verifier:
 async def test_verify_names_the_damaged_fact_and_audit_event_and_nothing_else(
     pool: asyncpg.Pool,
 ) -> None:
-    service = MemoryService(
+    service = build_memory_service(
         memories=postgres_memory_ports(pool), embedder=FakeEmbedder(dimension=384),
         encryption=KEY, keywords=SnowballKeywordAdapter(), policy=MemoryPolicy(),
         audit=postgres_audit_ports(pool),

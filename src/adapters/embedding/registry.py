@@ -1,6 +1,7 @@
-"""The embedding backends by name: settings validate against it, the composition root opens one.
+"""The embedding backends by provider: the composition root opens the configured one.
 
-A new backend is one adapter module and one line in EMBEDDING_BACKENDS.
+A new backend is one member of `EmbeddingProvider` (ports/embedding.py, which settings
+validate against), one adapter module and one line in EMBEDDING_BACKENDS.
 """
 
 from __future__ import annotations
@@ -10,11 +11,14 @@ from pathlib import Path
 from typing import Protocol
 
 from memlane.adapters.embedding.ollama import OllamaEmbeddingAdapter
-from memlane.adapters.embedding.onnx import DIMENSION as ONNX_DIMENSION
-from memlane.adapters.embedding.onnx import MODEL_NAME as ONNX_MODEL
-from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter, prepare_model
+from memlane.adapters.embedding.onnx import (
+    DIMENSION as ONNX_DIMENSION,
+    MODEL_NAME as ONNX_MODEL,
+    OnnxEmbeddingAdapter,
+    prepare_model,
+)
 from memlane.domain.errors import ConfigurationError
-from memlane.ports.embedding import EmbeddingPort
+from memlane.ports.embedding import EmbeddingPort, EmbeddingProvider
 
 
 class EmbeddingConfig(Protocol):
@@ -64,17 +68,15 @@ async def _ollama(config: EmbeddingConfig, load_model: bool) -> EmbeddingPort:
     )
 
 
-EMBEDDING_BACKENDS: dict[str, BackendFactory] = {
-    "onnx": _onnx,
-    "ollama": _ollama,
+EMBEDDING_BACKENDS: dict[EmbeddingProvider, BackendFactory] = {
+    EmbeddingProvider.ONNX: _onnx,
+    EmbeddingProvider.OLLAMA: _ollama,
 }
 
 
-def backend_names() -> tuple[str, ...]:
-    return tuple(EMBEDDING_BACKENDS)
-
-
-async def open_embedder(provider: str, config: EmbeddingConfig, load_model: bool) -> EmbeddingPort:
+async def open_embedder(
+    provider: EmbeddingProvider, config: EmbeddingConfig, load_model: bool
+) -> EmbeddingPort:
     """The configured backend's adapter (ConfigurationError naming the known ones)."""
     factory = EMBEDDING_BACKENDS.get(provider)
     if factory is None:
@@ -83,9 +85,9 @@ async def open_embedder(provider: str, config: EmbeddingConfig, load_model: bool
     return await factory(config, load_model)
 
 
-def prepare_embedding_model(provider: str, cache_dir: Path | None) -> Path | None:
+def prepare_embedding_model(provider: EmbeddingProvider, cache_dir: Path | None) -> Path | None:
     """Derive the onnx backend's int8 model into its cache now (None for other backends)."""
-    if provider != "onnx":
+    if provider != EmbeddingProvider.ONNX:
         return None
     try:
         return prepare_model(cache_dir)

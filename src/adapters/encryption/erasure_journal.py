@@ -11,7 +11,7 @@ from pathlib import Path
 
 from memlane.adapters.encryption.keyfile import fsync_dir, load_key, load_or_create_key
 from memlane.domain.errors import ConfigurationError
-from memlane.domain.security.erasure import (
+from memlane.domain.security import (
     JournalContents,
     KeyRef,
     erasure_digest,
@@ -19,7 +19,7 @@ from memlane.domain.security.erasure import (
     journal_line,
     parse_journal,
 )
-from memlane.ports.security.erasure_journal import ErasureJournalPort
+from memlane.ports.security import ErasureJournalPort
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 

@@ -23,8 +23,8 @@ from memlane.adapters.encryption.xchacha import (
 )
 from memlane.domain.errors import DecryptionFailed
 from memlane.domain.model import Owner
-from memlane.domain.security.keyring import ROOT, KeyringNotReady, UnknownMasterKey, WrappedKey
-from memlane.ports.security.keyring import KeyringPort
+from memlane.domain.security import ROOT, KeyringNotReady, UnknownMasterKey, WrappedKey
+from memlane.ports.security import KeyringPort
 
 # Wrapped key: version (1) | master key id (8) | nonce (24) | key (32) + tag (16).
 WRAP_VERSION = 1

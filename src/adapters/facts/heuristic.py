@@ -5,9 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from memlane.domain.facts.extraction import extract_facts
-from memlane.domain.facts.model import ExtractedFact
-from memlane.ports.facts.extraction import FactExtractionPort
+from memlane.domain.facts import ExtractedFact, extract_facts
+from memlane.ports.facts import FactExtractionPort
 
 # About 0.25 ms a sentence measured: a short batch costs less than a thread hand-off
 # (~0.1 ms), a long one would hold the event loop for tens of milliseconds.

@@ -10,14 +10,14 @@ from collections.abc import Sequence
 import ollama
 
 from memlane.adapters.facts.heuristic import HeuristicFactExtractor
-from memlane.domain.facts.model import ExtractedFact
-from memlane.domain.facts.schema import (
+from memlane.domain.facts import (
     FACT_SCHEMA,
     INSTRUCTIONS,
+    ExtractedFact,
     InvalidModelAnswer,
     facts_from_answer,
 )
-from memlane.ports.facts.extraction import FactExtractionPort, FallbackListener
+from memlane.ports.facts import FactExtractionPort, FallbackListener
 
 log = logging.getLogger(__name__)
 

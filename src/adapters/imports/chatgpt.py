@@ -16,7 +16,7 @@ from memlane.adapters.imports.fields import (
     required_str,
     text_parts,
 )
-from memlane.domain.portability.chats import ChatRole, ChatSource, ImportedChat, ImportedMessage
+from memlane.domain.portability import ChatRole, ChatSource, ImportedChat, ImportedMessage
 
 SOURCE: ChatSource = "chatgpt"
 _ROLES: dict[str, ChatRole] = {

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from memlane.adapters.imports.reader import read_export
-from memlane.domain.portability.chats import ChatSource, ImportedChat
-from memlane.ports.portability.chat_exports import ChatExportPort
+from memlane.domain.portability import ChatSource, ImportedChat
+from memlane.ports.portability import ChatExportPort
 
 
 class FileChatExportAdapter(ChatExportPort):

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any, NoReturn
 
-from memlane.domain.portability.chats import ImportFormatError
+from memlane.domain.portability import ImportFormatError
 
 
 def fail(where: str, problem: str) -> NoReturn:

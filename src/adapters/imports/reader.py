@@ -13,7 +13,7 @@ from typing import Literal, TextIO, get_args
 from memlane.adapters.imports import chatgpt, claude
 from memlane.adapters.imports.fields import as_list
 from memlane.adapters.imports.stream import iter_json_list
-from memlane.domain.portability.chats import ImportedChat, ImportFormatError
+from memlane.domain.portability import ImportedChat, ImportFormatError
 
 ExportFormat = Literal["chatgpt", "claude"]
 EXPORT_FORMATS: tuple[str, ...] = get_args(ExportFormat)

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator
 from typing import TextIO
 
-from memlane.domain.portability.chats import ImportFormatError
+from memlane.domain.portability import ImportFormatError
 
 CHUNK_CHARS = 1 << 20
 _NON_SPACE = re.compile(r"[^ \t\n\r]")  # JSON's whitespace, exactly

@@ -11,6 +11,10 @@ from asyncpg.pool import PoolConnectionProxy
 from memlane.adapters.postgres.errors import CONNECTION_ERRORS, storage_errors
 from memlane.ports.leader import LeaderLockPort
 
+_UNLOCK_FAILED: tuple[type[BaseException], ...] = (
+    *CONNECTION_ERRORS, asyncpg.PostgresError, asyncpg.InterfaceError,
+)
+
 # An arbitrary but fixed 64-bit key: "memlane maintenance". Every replica must agree on it.
 MAINTENANCE_LOCK_KEY = 0x6D656D6C616E6501
 
@@ -55,6 +59,6 @@ async def release_advisory_lock(
     try:
         if await conn.fetchval(unlock_sql, *args):
             return
-    except (*CONNECTION_ERRORS, asyncpg.PostgresError, asyncpg.InterfaceError):
+    except _UNLOCK_FAILED:
         pass
     conn.terminate()

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from typing import cast
+from typing import Any, TypeAlias, cast
 
 import asyncpg
 from pgvector.asyncpg import register_vector
@@ -18,6 +18,9 @@ from memlane.adapters.postgres.transactions import joined
 from memlane.domain.errors import EmbeddingDimensionMismatch
 
 _log = logging.getLogger(__name__)
+
+# One row as the adapters read it: an asyncpg record, or a mapping in its shape (tests).
+Row: TypeAlias = asyncpg.Record | Mapping[str, Any]
 
 
 # Per-user filtered vector search: without iterative scans the HNSW index stops after

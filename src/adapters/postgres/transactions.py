@@ -14,7 +14,7 @@ import asyncpg
 from memlane.adapters.postgres.errors import lost_mid_query, storage_errors
 from memlane.adapters.postgres.memories import sql
 from memlane.domain.model import Owner
-from memlane.ports.security.audit import TransactionPort
+from memlane.ports.security import TransactionPort
 
 
 @dataclass(frozen=True, slots=True)

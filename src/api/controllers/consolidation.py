@@ -12,7 +12,7 @@ from memlane.api.deps import MEMORIES, Memories, owner_from_body
 from memlane.api.graph_schemas import ConsolidatedOut, ConsolidateIn
 from memlane.api.mapping import memory_out
 from memlane.api.params import ERRORS, WRITE
-from memlane.domain.memories.consolidation import Consolidation
+from memlane.domain.memories import Consolidation
 from memlane.domain.model import Owner
 
 

@@ -13,7 +13,7 @@ from memlane.api.mapping import context_out
 from memlane.api.params import ERRORS, READ, bounded_limit
 from memlane.api.schemas import ContextIn, ContextOut
 from memlane.domain.model import Owner
-from memlane.domain.retrieval.context import ContextOptions, ContextOrder
+from memlane.domain.retrieval import ContextOptions, ContextOrder
 
 
 class ContextController(Controller):

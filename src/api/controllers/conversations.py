@@ -14,7 +14,7 @@ from memlane.api.graph_schemas import AddedMessagesOut, EdgeOut, MessagesIn
 from memlane.api.mapping import memory_out
 from memlane.api.metrics import ApiMetrics
 from memlane.api.params import ERRORS, WRITE
-from memlane.domain.memories.segments import Message, Role
+from memlane.domain.memories import Message, Role
 from memlane.domain.model import Owner
 
 ConversationIdParam = Annotated[

@@ -30,10 +30,9 @@ from memlane.api.fact_schemas import (
 )
 from memlane.api.openapi import FACT_UNREADABLE
 from memlane.api.params import ERRORS, READ, WRITE, CursorParam, PageLimitParam, bounded_limit
-from memlane.domain.facts.model import FactType
-from memlane.domain.facts.records import FactFilter
+from memlane.domain.facts import FactFilter, FactType
 from memlane.domain.model import Owner
-from memlane.service.facts.topics import DEFAULT_TOPICS, MAX_TOPICS
+from memlane.service.facts import DEFAULT_TOPICS, MAX_TOPICS
 
 _CURRENT = {"true": True, "false": False, "all": None}
 

@@ -16,8 +16,7 @@ from litestar.params import FromPath, SkipValidation
 from memlane.api.deps import OWNER, ApiServices
 from memlane.api.params import ERRORS, READ
 from memlane.domain.model import Owner
-from memlane.service.security.audit_trail import HistoryEvent
-from memlane.service.security.histories import AuditService
+from memlane.service.security import AuditService, HistoryEvent
 
 
 class HistoryEventOut(msgspec.Struct, kw_only=True):

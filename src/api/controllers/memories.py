@@ -45,7 +45,7 @@ from memlane.api.schemas import (
     StatsOut,
 )
 from memlane.domain.model import MemoryFilter, MemoryType, Owner
-from memlane.service.memories.validation import check_content
+from memlane.service.memories import check_content
 
 NDJSON = "application/x-ndjson"
 

@@ -14,10 +14,8 @@ from memlane.api.deps import MEMORIES, OWNER, Memories, owner_from_body
 from memlane.api.graph_schemas import EdgeIn, EdgeOut, GraphNodeOut, GraphOut
 from memlane.api.params import ERRORS, READ, WRITE
 from memlane.domain.errors import InvalidMemory
-from memlane.domain.graph.edges import Edge, EdgeKind
+from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.model import Owner
-
-REPLACING = (EdgeKind.SUPERSEDES, EdgeKind.CONTRADICTION)
 
 
 def edge_out(edge: Edge) -> EdgeOut:
@@ -56,7 +54,7 @@ class MemoryGraphController(Controller):
         """The memory and the memories within `depth` edges of it, with those edges; with
         `kinds` unset or naming `entity`, also the entities they name (docs/graph.md)."""
         found = await memories.neighbourhood(owner, memory_id, depth, _kinds(kinds))
-        replaced_by = {e.target: e.source for e in found.edges if e.kind in REPLACING}
+        replaced_by = {e.target: e.source for e in found.edges if e.kind.replaces}
         nodes = [
             GraphNodeOut(
                 id=m.id, memory_type=m.memory_type.value, summary=m.summary,

@@ -17,8 +17,7 @@ from memlane.api.ui.forms import Form
 from memlane.api.ui.rendering import page, see_other
 from memlane.api.ui.session import UI_PATH, WRITING, UiSession, current_session
 from memlane.domain.errors import InvalidMemory
-from memlane.domain.facts.model import MAX_USER_FACT_SCORE, FactType
-from memlane.domain.facts.records import FactFilter, FactPatch
+from memlane.domain.facts import MAX_USER_FACT_SCORE, FactFilter, FactPatch, FactType
 
 FACTS_PATH = f"{UI_PATH}/facts"
 PAGE_SIZE = 25

@@ -7,8 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from uuid import UUID
 
-from memlane.domain.graph.edges import EdgeKind
-from memlane.service.graph.reading import Neighbourhood
+from memlane.service.graph import Neighbourhood
 
 WIDTH = 820
 CENTRE_X, CENTRE_Y = WIDTH / 2, 280.0  # the viewBox keeps only the rows in use
@@ -18,7 +17,6 @@ LABEL_CHARS = 26
 MAX_SECTOR = 2.4  # radians a first-hop memory's children spread over, at most
 LEGEND_ROW = 16
 SKEW = 0.12  # radians: a child never sits exactly behind its parent (over its label)
-REPLACING = frozenset({EdgeKind.SUPERSEDES, EdgeKind.CONTRADICTION})
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +46,12 @@ class DrawnEdge:
 
 
 @dataclass(frozen=True, slots=True)
+class LegendRow:
+    kind: str
+    replacing: bool  # drawn as an arrow, like the edges of its kind
+
+
+@dataclass(frozen=True, slots=True)
 class Drawing:
     """The SVG's geometry: its viewBox runs from `top` over `height` (the rows used)."""
 
@@ -56,7 +60,7 @@ class Drawing:
     height: float
     nodes: tuple[DrawnNode, ...]
     edges: tuple[DrawnEdge, ...]
-    kinds: tuple[str, ...]  # the edge kinds drawn, for the legend
+    legend: tuple[LegendRow, ...]  # the edge kinds drawn
     not_drawn: int
 
 
@@ -115,7 +119,7 @@ def draw_neighbourhood(centre: UUID, hood: Neighbourhood, base_href: str) -> Dra
         x = CENTRE_X + RING_RADIUS[hop] * math.cos(theta)
         y = CENTRE_Y + RING_RADIUS[hop] * math.sin(theta)
         placed[node] = (round(x, 1), round(y, 1), hop)
-    superseded = {e.target for e in hood.edges if e.kind in REPLACING}
+    superseded = {e.target for e in hood.edges if e.kind.replaces}
     nodes = tuple(
         _memory_node(hood, node, x, y, hop, node in superseded, base_href)
         if node in memories else
@@ -130,17 +134,18 @@ def draw_neighbourhood(centre: UUID, hood: Neighbourhood, base_href: str) -> Dra
         DrawnEdge(
             x1=placed[e.source][0], y1=placed[e.source][1],
             x2=placed[e.target][0], y2=placed[e.target][1],
-            kind=e.kind.value, replacing=e.kind in REPLACING, weight=round(e.weight, 2),
+            kind=e.kind.value, replacing=e.kind.replaces, weight=round(e.weight, 2),
         )
         for e in hood.edges + hood.mentions
         if e.source in placed and e.target in placed
     )
-    kinds = tuple(sorted({e.kind for e in edges}))
+    legend = tuple(LegendRow(kind, replacing) for kind, replacing in sorted(
+        {(e.kind, e.replacing) for e in edges}))
     # Only the rows in use: the top of the highest stamp or label to the lowest, then the legend.
     top = min(min(n.y - 20, n.label_y - 14, n.stamp_y - 14) for n in nodes) - 6
     bottom = max(max(n.y + 20, n.label_y + 6, n.stamp_y + 6) for n in nodes)
-    height = bottom - top + LEGEND_ROW * len(kinds) + 16
-    return Drawing(WIDTH, round(top, 1), round(height, 1), nodes, edges, kinds,
+    height = bottom - top + LEGEND_ROW * len(legend) + 16
+    return Drawing(WIDTH, round(top, 1), round(height, 1), nodes, edges, legend,
                    len(memories) + len(entities) - len(placed))
 
 

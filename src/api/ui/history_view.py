@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from memlane.service.security.audit_trail import HistoryEvent
+from memlane.service.security import HistoryEvent
 
 # How history names a field, in the order rows are shown.
 FIELD_NAMES = {

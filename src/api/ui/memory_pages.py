@@ -23,7 +23,7 @@ from memlane.api.ui.rendering import page, see_other
 from memlane.api.ui.session import UI_PATH, WRITING, UiSession, current_session
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.model import Memory, MemoryFilter, MemoryPatch, MemoryType, Owner
-from memlane.service.security.histories import AuditService
+from memlane.service.security import AuditService
 
 PAGE_SIZE = 25
 SEARCH_POOL = 100  # search ranks this many, the filters and pages apply to them

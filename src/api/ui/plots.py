@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from memlane.domain.memories.decay import TYPE_DECAY, importance_at
+from memlane.domain.memories import TYPE_DECAY, importance_at
 from memlane.domain.model import Heat, Memory, MemoryStats, MemoryType
 
 WIDTH, HEIGHT = 760, 360

@@ -9,6 +9,7 @@ from litestar import Request, Response
 from litestar.datastructures import CacheControlHeader
 from litestar.exceptions import HTTPException, NotFoundException
 from litestar.response import Redirect, Template
+from litestar.types import ExceptionHandlersMap
 
 from memlane.api.cursor import BadCursor
 from memlane.api.errors import logged_route
@@ -91,7 +92,7 @@ def handle_ui_error(request: Request[Any, Any, Any], exc: Exception) -> Response
 
 
 # The same keys as the app's problem+json handlers, so these win on /ui (the closer layer).
-UI_EXCEPTION_HANDLERS: dict[type[Exception], Any] = {
+UI_EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     HTTPException: handle_ui_error,
     MemlaneError: handle_ui_error,
     Exception: handle_ui_error,

@@ -16,9 +16,8 @@ from litestar.exceptions import NotFoundException
 from memlane.api.auth import owner_for, principal_for_token
 from memlane.api.errors import UserRequired
 from memlane.domain.model import Owner
-from memlane.domain.security.audit import key_actor
-from memlane.domain.security.auth import Principal, Scope
-from memlane.service.security.actors import become
+from memlane.domain.security import Principal, Scope, key_actor
+from memlane.service.security import become
 
 UI_PATH = "/ui"
 SESSION_COOKIE = "memlane_ui"  # the API key itself: the key is the session

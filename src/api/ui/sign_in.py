@@ -25,7 +25,7 @@ from memlane.api.ui.session import (
     signed_out,
     tokens_match,
 )
-from memlane.domain.security.auth import Principal, Scope
+from memlane.domain.security import Principal, Scope
 
 
 def _refusal(principal: Principal | None, user: str | None) -> str | None:

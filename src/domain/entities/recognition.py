@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from collections.abc import Set as AbstractSet
+from collections.abc import Iterable, Set as AbstractSet
 from dataclasses import dataclass, replace
 from enum import StrEnum
 

@@ -1,1 +1,137 @@
 """Facts (seed 004): the model, extraction patterns per language, the ledger, profile, topics."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memlane.domain.faces import Face
+
+if TYPE_CHECKING:
+    from memlane.domain.facts.extraction import (
+        extract_facts as extract_facts,
+    )
+    from memlane.domain.facts.ledger import (
+        LedgerChanges as LedgerChanges,
+        Statement as Statement,
+        apply_statements as apply_statements,
+        relations_touched as relations_touched,
+    )
+    from memlane.domain.facts.model import (
+        MAX_USER_FACT_SCORE as MAX_USER_FACT_SCORE,
+        RELATION_TYPES as RELATION_TYPES,
+        USER as USER,
+        ExtractedFact as ExtractedFact,
+        Fact as Fact,
+        FactType as FactType,
+        InvalidFact as InvalidFact,
+        TimeSpan as TimeSpan,
+        normalise as normalise,
+        validate_user_fact_score as validate_user_fact_score,
+    )
+    from memlane.domain.facts.profile import (
+        NEUTRAL_SCORE as NEUTRAL_SCORE,
+        Profile as Profile,
+        ProfileCaps as ProfileCaps,
+        build_profile as build_profile,
+        render_profile as render_profile,
+    )
+    from memlane.domain.facts.questions import (
+        relations_asked as relations_asked,
+    )
+    from memlane.domain.facts.records import (
+        MAX_FACT_CHARS as MAX_FACT_CHARS,
+        STATED_IMPORTANCE as STATED_IMPORTANCE,
+        FactFilter as FactFilter,
+        FactNotFound as FactNotFound,
+        FactPatch as FactPatch,
+        FactUnreadable as FactUnreadable,
+        NewFact as NewFact,
+        StoredFact as StoredFact,
+        check_text as check_text,
+        checked as checked,
+    )
+    from memlane.domain.facts.schema import (
+        FACT_SCHEMA as FACT_SCHEMA,
+        INSTRUCTIONS as INSTRUCTIONS,
+        InvalidModelAnswer as InvalidModelAnswer,
+        facts_from_answer as facts_from_answer,
+    )
+    from memlane.domain.facts.topic_index import (
+        MemoryTopicTokens as MemoryTopicTokens,
+        TopicEntry as TopicEntry,
+        TopicIndexReport as TopicIndexReport,
+        TopicTally as TopicTally,
+        head as head,
+    )
+    from memlane.domain.facts.topics import (
+        OpenQuestion as OpenQuestion,
+        TopicNotFound as TopicNotFound,
+        TopicSummary as TopicSummary,
+        TopicTurn as TopicTurn,
+        open_questions as open_questions,
+        split_speakers as split_speakers,
+        topic_key as topic_key,
+        topic_label as topic_label,
+        topics_of as topics_of,
+    )
+
+# What other slices may import from this one, and the module that defines each name.
+_FACE = Face(__name__, {
+    "ExtractedFact": "model",
+    "FACT_SCHEMA": "schema",
+    "Fact": "model",
+    "FactFilter": "records",
+    "FactNotFound": "records",
+    "FactPatch": "records",
+    "FactType": "model",
+    "FactUnreadable": "records",
+    "INSTRUCTIONS": "schema",
+    "InvalidFact": "model",
+    "InvalidModelAnswer": "schema",
+    "LedgerChanges": "ledger",
+    "MAX_FACT_CHARS": "records",
+    "MAX_USER_FACT_SCORE": "model",
+    "MemoryTopicTokens": "topic_index",
+    "NEUTRAL_SCORE": "profile",
+    "NewFact": "records",
+    "OpenQuestion": "topics",
+    "Profile": "profile",
+    "ProfileCaps": "profile",
+    "RELATION_TYPES": "model",
+    "STATED_IMPORTANCE": "records",
+    "Statement": "ledger",
+    "StoredFact": "records",
+    "TimeSpan": "model",
+    "TopicEntry": "topic_index",
+    "TopicIndexReport": "topic_index",
+    "TopicNotFound": "topics",
+    "TopicSummary": "topics",
+    "TopicTally": "topic_index",
+    "TopicTurn": "topics",
+    "USER": "model",
+    "apply_statements": "ledger",
+    "build_profile": "profile",
+    "check_text": "records",
+    "checked": "records",
+    "extract_facts": "extraction",
+    "facts_from_answer": "schema",
+    "head": "topic_index",
+    "normalise": "model",
+    "open_questions": "topics",
+    "relations_asked": "questions",
+    "relations_touched": "ledger",
+    "render_profile": "profile",
+    "split_speakers": "topics",
+    "topic_key": "topics",
+    "topic_label": "topics",
+    "topics_of": "topics",
+    "validate_user_fact_score": "model",
+})
+
+
+def __getattr__(name: str) -> object:
+    return _FACE.attribute(name)
+
+
+def __dir__() -> list[str]:
+    return _FACE.names

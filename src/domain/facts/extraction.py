@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from memlane.domain.facts.events import events
 from memlane.domain.facts.model import RELATION_TYPES, USER, ExtractedFact, FactType, normalise
-from memlane.domain.facts.patterns import de as fact_patterns_de
-from memlane.domain.facts.patterns import de_plans as fact_patterns_de_plans
-from memlane.domain.facts.patterns import en as fact_patterns_en
-from memlane.domain.facts.patterns import en_plans as fact_patterns_en_plans
+from memlane.domain.facts.patterns import (
+    de as fact_patterns_de,
+    de_plans as fact_patterns_de_plans,
+    en as fact_patterns_en,
+    en_plans as fact_patterns_en_plans,
+)
 from memlane.domain.facts.questions import relations_asked
 from memlane.domain.facts.rules import Rule, objects
 from memlane.domain.facts.sentences import (

@@ -59,7 +59,8 @@ def facts_from_answer(payload: object) -> list[ExtractedFact]:
             raise InvalidModelAnswer("a fact is not an object")
         relation, obj = item.get("relation"), item.get("object")
         negated, when = item.get("negated", False), item.get("when")
-        if relation not in RELATION_TYPES or not isinstance(obj, str):
+        if not isinstance(relation, str) or relation not in RELATION_TYPES \
+                or not isinstance(obj, str):
             raise InvalidModelAnswer("a fact has an unknown relation or no object")
         if not isinstance(negated, bool) or not (when is None or isinstance(when, str)):
             raise InvalidModelAnswer("a fact's negated or when has the wrong type")

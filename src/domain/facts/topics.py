@@ -12,7 +12,7 @@ from typing import Any
 from uuid import UUID
 
 from memlane.domain.errors import MemoryNotFound
-from memlane.domain.memories.segments import SEGMENT_KEY, Role
+from memlane.domain.memories import SEGMENT_KEY, Role
 
 # Set by the chat import on every memory of an imported conversation.
 CONVERSATION_TITLE_KEY = "conversation_title"

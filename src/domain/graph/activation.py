@@ -8,15 +8,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.graph.edges import Edge, EdgeKind, strength
+from memlane.domain.graph.edges import REPLACING_KINDS, Edge, EdgeKind, strength
 
 HOP_DECAY = 0.5  # each hop halves what arrives: a neighbour of a neighbour is a weak hint
 MAX_HOPS = 2  # DESIGN §9: beyond two hops associations are mostly noise
 CHAIN_RADIUS = 2  # PMG: the two segments before and after an entry restore its discourse
 
-# Edges by which a newer statement replaces an older one (a new value, or a negation, as
-# the supersession judge decides): they do not spread, they route (see `Adjacency.newest`).
-REPLACING_KINDS = frozenset({EdgeKind.SUPERSEDES, EdgeKind.CONTRADICTION})
+# Edges of the REPLACING_KINDS (`EdgeKind.replaces`) do not spread, they route (see
+# `Adjacency.newest`).
 
 # How much of a link's strength carries activation. Temporal is damped: being said close in
 # time says less about relevance than similar meaning, a shared name or a stated cause.

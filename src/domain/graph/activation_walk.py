@@ -7,8 +7,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import KW_ONLY, dataclass, field
 from uuid import UUID
 
-from memlane.domain.graph.activation import KIND_FACTOR, REPLACING_KINDS
-from memlane.domain.graph.edges import Edge, EdgeKind
+from memlane.domain.graph.activation import KIND_FACTOR
+from memlane.domain.graph.edges import REPLACING_KINDS, Edge, EdgeKind
 
 # The kinds activation spreads over; replacing kinds route instead (activation.Adjacency).
 WALKED_KINDS = frozenset(k for k, f in KIND_FACTOR.items() if f > 0) - REPLACING_KINDS

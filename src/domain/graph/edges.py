@@ -19,6 +19,18 @@ class EdgeKind(StrEnum):
     SUPERSEDES = "supersedes"  # the newer replaces what the older said
     NARRATIVE = "narrative"  # parts of one story (consolidation, or stated through the API)
 
+    @property
+    def replaces(self) -> bool:
+        """Whether the source (newer) replaces the target (older): such an edge routes
+        activation to the newer memory instead of spreading it, the older one is shown as
+        superseded (API, inspector), and the edge is drawn as an arrow."""
+        return self in REPLACING_KINDS
+
+
+# The kinds by which a newer statement replaces an older one (a new value, or a negation, as
+# the supersession judge decides): the one list that activation, the SQL of the graph
+# adapter, the API and the inspector read.
+REPLACING_KINDS: frozenset[EdgeKind] = frozenset({EdgeKind.SUPERSEDES, EdgeKind.CONTRADICTION})
 
 # Half-life of an edge's strength since it was last used, in days; None: it does not fade.
 # What a conversation said in order, and what replaced what, stay true however long unused;

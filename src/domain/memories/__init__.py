@@ -1,1 +1,91 @@
 """A memory's own rules: importance and type, decay, summaries, segments, consolidation."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memlane.domain.faces import Face
+
+if TYPE_CHECKING:
+    from memlane.domain.memories.cleanup import (
+        DEFAULT_GRACE_DAYS as DEFAULT_GRACE_DAYS,
+        CleanupCandidate as CleanupCandidate,
+        CleanupRule as CleanupRule,
+        may_clean_up as may_clean_up,
+    )
+    from memlane.domain.memories.consolidation import (
+        Consolidation as Consolidation,
+        check_sources as check_sources,
+        condensed as condensed,
+        in_time_order as in_time_order,
+        links as links,
+    )
+    from memlane.domain.memories.decay import (
+        MAX_REINFORCEMENT as MAX_REINFORCEMENT,
+        REINFORCEMENT_PER_ACCESS as REINFORCEMENT_PER_ACCESS,
+        TYPE_DECAY as TYPE_DECAY,
+        base_rate_per_day as base_rate_per_day,
+        importance_at as importance_at,
+        raw_importance as raw_importance,
+    )
+    from memlane.domain.memories.importance import (
+        CueBook as CueBook,
+        classify as classify,
+        estimate_importance as estimate_importance,
+    )
+    from memlane.domain.memories.segments import (
+        MAX_MESSAGES as MAX_MESSAGES,
+        NAMES_KEY as NAMES_KEY,
+        ROLES_KEY as ROLES_KEY,
+        SEGMENT_KEY as SEGMENT_KEY,
+        AddedMessages as AddedMessages,
+        Message as Message,
+        Role as Role,
+        Segment as Segment,
+        segment_messages as segment_messages,
+    )
+    from memlane.domain.memories.summary import (
+        qa_content as qa_content,
+        summarize as summarize,
+    )
+
+# What other slices may import from this one, and the module that defines each name.
+_FACE = Face(__name__, {
+    "AddedMessages": "segments",
+    "CleanupCandidate": "cleanup",
+    "CleanupRule": "cleanup",
+    "Consolidation": "consolidation",
+    "CueBook": "importance",
+    "DEFAULT_GRACE_DAYS": "cleanup",
+    "MAX_MESSAGES": "segments",
+    "MAX_REINFORCEMENT": "decay",
+    "Message": "segments",
+    "NAMES_KEY": "segments",
+    "REINFORCEMENT_PER_ACCESS": "decay",
+    "ROLES_KEY": "segments",
+    "Role": "segments",
+    "SEGMENT_KEY": "segments",
+    "Segment": "segments",
+    "TYPE_DECAY": "decay",
+    "base_rate_per_day": "decay",
+    "check_sources": "consolidation",
+    "classify": "importance",
+    "condensed": "consolidation",
+    "estimate_importance": "importance",
+    "importance_at": "decay",
+    "in_time_order": "consolidation",
+    "links": "consolidation",
+    "may_clean_up": "cleanup",
+    "qa_content": "summary",
+    "raw_importance": "decay",
+    "segment_messages": "segments",
+    "summarize": "summary",
+})
+
+
+def __getattr__(name: str) -> object:
+    return _FACE.attribute(name)
+
+
+def __dir__() -> list[str]:
+    return _FACE.names

@@ -5,10 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from memlane.domain.errors import InvalidTuning
+
 # A memory written or imported less than this long ago is never cleaned up, whatever its
 # importance: a caller who writes something at importance 0.1 (or imports last year's chats)
 # gets to see it again before the next cleanup does away with it.
 DEFAULT_GRACE_DAYS = 7.0
+MAX_GRACE_DAYS = 36_500
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,9 +24,11 @@ class CleanupRule:
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.min_importance <= 1.0:
-            raise ValueError(f"min_importance must be within [0, 1], got {self.min_importance}")
-        if not 0.0 <= self.grace_days <= 36_500:
-            raise ValueError(f"grace_days must be within [0, 36500], got {self.grace_days}")
+            raise InvalidTuning("min_importance", f"must be within [0, 1], got "
+                                f"{self.min_importance}")
+        if not 0.0 <= self.grace_days <= MAX_GRACE_DAYS:
+            raise InvalidTuning("cleanup_grace_days", f"must be within [0, {MAX_GRACE_DAYS}], "
+                                f"got {self.grace_days}")
 
     def arrived_by(self, now: datetime) -> datetime:
         """The latest arrival a memory may have and still be cleaned up at `now`. Computed

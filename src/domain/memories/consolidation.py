@@ -9,7 +9,7 @@ from datetime import datetime
 from uuid import UUID
 
 from memlane.domain.errors import InvalidMemory
-from memlane.domain.graph.edges import Edge, EdgeKind
+from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.model import Memory, MemoryType, NewMemory
 
 MIN_SOURCES = 2

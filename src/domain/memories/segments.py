@@ -8,7 +8,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from memlane.domain.errors import InvalidMemory
-from memlane.domain.graph.edges import Edge
+from memlane.domain.graph import Edge
 from memlane.domain.model import Memory, MemoryType
 
 SEGMENT_KEY = "segment"  # metadata: the segment's position in its conversation

@@ -6,7 +6,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, fields, replace
 
 from memlane.domain.errors import MemlaneError
-from memlane.domain.memories.segments import MAX_MESSAGES, Message, Role, segment_messages
+from memlane.domain.memories import MAX_MESSAGES, Message, Role, segment_messages
 from memlane.domain.portability.chats import ImportedChat, message_keys
 
 IMPORT_ACTOR = "system:import"  # who an audit trail names for what an import wrote

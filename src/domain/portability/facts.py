@@ -9,7 +9,7 @@ from typing import Any
 from uuid import UUID
 
 from memlane.domain.errors import InvalidMemory
-from memlane.domain.facts.model import Fact, FactType, InvalidFact, TimeSpan
+from memlane.domain.facts import Fact, FactType, InvalidFact, TimeSpan
 from memlane.domain.portability.memories import FORMAT_VERSION
 
 FACT = "fact"

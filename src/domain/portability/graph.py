@@ -9,9 +9,9 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from memlane.domain.entities.recognition import EntityKind
+from memlane.domain.entities import EntityKind
 from memlane.domain.errors import InvalidMemory
-from memlane.domain.graph.edges import Edge, EdgeKind, check_weight
+from memlane.domain.graph import Edge, EdgeKind, check_weight
 from memlane.domain.portability.facts import FACT, check_fact_record
 from memlane.domain.portability.memories import FORMAT_VERSION
 

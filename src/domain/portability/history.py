@@ -9,7 +9,7 @@ from typing import Any
 from uuid import UUID
 
 from memlane.domain.errors import InvalidMemory
-from memlane.domain.security.audit import EventKind, SubjectKind, is_actor
+from memlane.domain.security import EventKind, SubjectKind, is_actor
 
 HISTORY_KEY = "history"  # on a memory or fact record; absent in exports older than it
 IMPORTED_KEY = "imported"  # in the payload of an event an import re-chained

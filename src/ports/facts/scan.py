@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from memlane.domain.facts.records import StoredFact
-from memlane.domain.security.integrity import RowKey
+from memlane.domain.facts import StoredFact
+from memlane.domain.security import RowKey
 
 
 class FactScanPort(ABC):

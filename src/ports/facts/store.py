@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.facts.records import FactFilter, StoredFact
+from memlane.domain.facts import FactFilter, StoredFact
 from memlane.domain.model import Cursor, Owner, Page
 from memlane.ports.facts.extraction import FactExtractionPort
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
-from memlane.domain.facts.topic_index import MemoryTopicTokens
+from memlane.domain.facts import MemoryTopicTokens
 from memlane.domain.model import StoredMemory
-from memlane.domain.security.integrity import RowKey
+from memlane.domain.security import RowKey
 
 
 class TopicIndexPort(ABC):

@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from uuid import UUID
 
-from memlane.domain.facts.topic_index import TopicTally
+from memlane.domain.facts import TopicTally
 from memlane.domain.model import Owner, StoredMemory
 
 

@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.memories.cleanup import CleanupRule
+from memlane.domain.memories import CleanupRule
 from memlane.domain.model import Owner
 from memlane.domain.reach import Reach
 

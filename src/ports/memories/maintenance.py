@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.memories.cleanup import CleanupRule
+from memlane.domain.memories import CleanupRule
 from memlane.domain.model import MemoryStats, Owner, StoredMemory, Vector
 from memlane.domain.reach import Reach
 

@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from pathlib import Path
 
-from memlane.domain.portability.chats import ChatSource, ImportedChat
+from memlane.domain.portability import ChatSource, ImportedChat
 
 
 class ChatExportPort(ABC):

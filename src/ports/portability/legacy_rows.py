@@ -5,13 +5,13 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
-from memlane.domain.portability.legacy_rows import (
+from memlane.domain.portability import (
     LegacyRelation,
     LegacyRow,
     SealedRelation,
     SealedRow,
 )
-from memlane.domain.security.integrity import RowKey
+from memlane.domain.security import RowKey
 
 
 class LegacyRowsPort(ABC):

@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from datetime import datetime, timedelta
 from uuid import UUID
 
-from memlane.domain.security.auth import ApiKey
+from memlane.domain.security import ApiKey
 
 
 class ApiKeyPort(ABC):

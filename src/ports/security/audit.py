@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from memlane.domain.model import Owner
-from memlane.domain.security.audit import AuditEntry, AuditEvent, SubjectKind
+from memlane.domain.security import AuditEntry, AuditEvent, SubjectKind
 
 
 class TransactionPort(ABC):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 
 from memlane.domain.model import Owner
-from memlane.domain.security.erasure import JournalContents, KeyRef
+from memlane.domain.security import JournalContents, KeyRef
 
 
 class ErasureJournalPort(ABC):

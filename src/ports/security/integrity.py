@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from memlane.domain.model import StoredMemory
-from memlane.domain.security.integrity import RowKey, UnreadableRow
+from memlane.domain.security import RowKey, UnreadableRow
 
 
 class IntegrityPort(ABC):

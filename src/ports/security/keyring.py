@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from memlane.domain.model import Owner
-from memlane.domain.security.keyring import WrappedKey
+from memlane.domain.security import WrappedKey
 
 
 class KeyringPort(ABC):

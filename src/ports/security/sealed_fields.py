@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from uuid import UUID
 
 from memlane.domain.model import Owner
-from memlane.domain.security.keyring import SealedField
+from memlane.domain.security import SealedField
 
 FieldKey = tuple[Owner, UUID]
 

@@ -9,14 +9,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID, uuid4
 
-from memlane.domain.entities.nodes import (
+from memlane.domain.entities import (
     LABEL_FIELD,
+    EntityKind,
+    EntityMention,
     SealedMention,
     StoredMention,
     mentions_in,
     name_terms,
 )
-from memlane.domain.entities.recognition import EntityKind, EntityMention
 from memlane.domain.model import Owner
 from memlane.ports.encryption import EncryptionPort, FieldBinding
 from memlane.ports.entities import EntityPort

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
-from memlane.domain.facts.model import Fact
-from memlane.domain.security.audit import EventKind, SubjectKind
-from memlane.service.security.audit_trail import Change
+from memlane.domain.facts import Fact
+from memlane.domain.security import EventKind, SubjectKind
+from memlane.service.security import Change
 
 _EDITABLE = ("object", "fact_type", "time_span")
 

@@ -8,24 +8,23 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID, uuid4
 
-from memlane.domain.facts.ledger import (
+from memlane.domain.facts import (
+    Fact,
     LedgerChanges,
     Statement,
+    StoredFact,
     apply_statements,
     relations_touched,
 )
-from memlane.domain.facts.model import Fact
-from memlane.domain.facts.records import StoredFact
-from memlane.domain.graph.edges import Edge, EdgeKind
+from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.model import Owner
 from memlane.domain.policy import GraphTuning
 from memlane.ports.clock import Clock
-from memlane.ports.facts.extraction import FactExtractionPort
-from memlane.ports.facts.store import FactPort
+from memlane.ports.facts import FactExtractionPort, FactPort
 from memlane.ports.graph import GraphPort
 from memlane.service.facts import audit as fact_audit
 from memlane.service.facts.sealing import FactSealer
-from memlane.service.security.audit_trail import AuditTrail, change_of
+from memlane.service.security import AuditTrail, change_of
 
 log = logging.getLogger(__name__)
 

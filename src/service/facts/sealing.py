@@ -7,8 +7,7 @@ from collections.abc import Callable, Iterable
 from uuid import UUID
 
 from memlane.domain.errors import DecryptionFailed
-from memlane.domain.facts.model import RELATION_TYPES, Fact, normalise
-from memlane.domain.facts.records import FactUnreadable, StoredFact
+from memlane.domain.facts import RELATION_TYPES, Fact, FactUnreadable, StoredFact, normalise
 from memlane.domain.model import Owner
 from memlane.ports.encryption import EncryptionPort, FieldBinding
 

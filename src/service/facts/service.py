@@ -3,45 +3,39 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from uuid import UUID
 
 from memlane.domain.errors import InvalidMemory
-from memlane.domain.facts.ledger import Statement
-from memlane.domain.facts.model import (
+from memlane.domain.facts import (
     RELATION_TYPES,
+    STATED_IMPORTANCE,
     ExtractedFact,
     Fact,
-    TimeSpan,
-    validate_user_fact_score,
-)
-from memlane.domain.facts.profile import Profile, ProfileCaps, build_profile, render_profile
-from memlane.domain.facts.records import (
-    STATED_IMPORTANCE,
     FactFilter,
     FactNotFound,
     FactPatch,
     NewFact,
+    Profile,
+    ProfileCaps,
+    Statement,
+    TimeSpan,
+    build_profile,
     check_text,
     checked,
+    render_profile,
+    validate_user_fact_score,
 )
-from memlane.domain.memories.decay import importance_at
+from memlane.domain.memories import importance_at
 from memlane.domain.model import Cursor, Owner, Page
-from memlane.domain.policy import MemoryPolicy
 from memlane.ports.clock import Clock
-from memlane.ports.encryption import EncryptionPort
-from memlane.ports.facts.store import FactPort, FactPorts
-from memlane.ports.graph import GraphPort
-from memlane.ports.memories.store import MemoryStorePort
-from memlane.ports.storage import MemoryPorts
+from memlane.ports.facts import FactPort
+from memlane.ports.memories import MemoryStorePort
 from memlane.service.facts import audit as fact_audit
 from memlane.service.facts.recording import FactRecorder
 from memlane.service.facts.sealing import FactSealer
-from memlane.service.portability.facts import FactPorting
-from memlane.service.retrieval.fact_recall import FactRecall
-from memlane.service.security.audit_trail import AuditTrail, change_of
-from memlane.service.security.keyring import KeyringService, keyed, keyed_stream
+from memlane.service.security import AuditTrail, KeyringService, change_of, keyed, keyed_stream
 
 MAX_LIST_LIMIT = 500
 EXPORT_PAGE = 200
@@ -54,7 +48,6 @@ class FactService:
         self,
         facts: FactPort,
         recorder: FactRecorder,
-        recall: FactRecall,
         sealer: FactSealer,
         store: MemoryStorePort,
         clock: Clock,
@@ -71,33 +64,6 @@ class FactService:
         self._clock = clock
         self._base_rate = base_rate
         self._caps = caps or ProfileCaps()
-        self.recall = recall  # what retrieval joins facts with
-        self.porting = FactPorting(facts, sealer, self.export, trail, clock)  # export and import
-
-    @classmethod
-    def build(
-        cls,
-        facts: FactPorts,
-        encryption: EncryptionPort,
-        memories: MemoryPorts,
-        graph: GraphPort | None,
-        policy: MemoryPolicy,
-        clock: Clock,
-        caps: ProfileCaps | None = None,
-        trail: AuditTrail | None = None,
-        on_unreadable: Callable[[UUID], None] | None = None,
-    ) -> FactService:
-        """The service with its recorder (writes) and recall (retrieval) over one sealer;
-        with `trail`, their changes leave audit events; `on_unreadable` hears damaged facts."""
-        sealer = FactSealer(encryption, on_unreadable)
-        recorder = FactRecorder(
-            facts.store, facts.extractor, sealer, clock, graph, policy.graph, trail
-        )
-        recall = FactRecall(facts.store, sealer, memories.search, clock)
-        return cls(
-            facts.store, recorder, recall, sealer, memories.store, clock, policy.base_rate, caps,
-            trail,
-        )
 
     @property
     def recorder(self) -> FactRecorder:

@@ -7,13 +7,11 @@ import logging
 from collections.abc import Callable
 
 from memlane.domain.errors import DecryptionFailed
-from memlane.domain.facts.topic_index import MemoryTopicTokens, TopicIndexReport
-from memlane.domain.facts.topics import topics_of
-from memlane.domain.security.integrity import RowKey
+from memlane.domain.facts import MemoryTopicTokens, TopicIndexReport, topics_of
+from memlane.domain.security import RowKey
 from memlane.ports.encryption import EncryptionPort
-from memlane.ports.facts.topic_index import TopicIndexPort
-from memlane.service.security.attributes import AttributeSealer
-from memlane.service.security.keyring import KeyringService, owners_of
+from memlane.ports.facts import TopicIndexPort
+from memlane.service.security import AttributeSealer, KeyringService, owners_of
 
 log = logging.getLogger(__name__)
 DEFAULT_BATCH_ROWS = 500

@@ -8,13 +8,15 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memlane.domain.errors import InvalidMemory
-from memlane.domain.facts.model import Fact, FactType
-from memlane.domain.facts.topic_index import TopicEntry, head
-from memlane.domain.facts.topics import (
+from memlane.domain.facts import (
+    Fact,
+    FactType,
     OpenQuestion,
+    TopicEntry,
     TopicNotFound,
     TopicSummary,
     TopicTurn,
+    head,
     open_questions,
     split_speakers,
     topic_key,
@@ -23,10 +25,9 @@ from memlane.domain.facts.topics import (
 )
 from memlane.domain.model import Owner, StoredMemory
 from memlane.ports.clock import Clock
-from memlane.ports.facts.topics import TopicPort
+from memlane.ports.facts import TopicPort
 from memlane.service.facts.service import FactService
-from memlane.service.security.keyring import KeyringService, keyed
-from memlane.service.security.sealing import Sealer
+from memlane.service.security import KeyringService, Sealer, keyed
 
 # GET /v1/topics lists at most this many topics (most recently active first) unless asked
 # for fewer; a user with more sees the newest and `truncated`.

@@ -14,9 +14,15 @@ from datetime import timedelta
 from uuid import UUID
 
 from memlane.domain.errors import InvalidMemory
-from memlane.domain.graph import knowledge as kg
-from memlane.domain.graph.edges import Edge, EdgeKind
-from memlane.domain.graph.knowledge import Entity, EntityNotFound, KnowledgeGraph, Relation
+from memlane.domain.graph import (
+    Edge,
+    EdgeKind,
+    Entity,
+    EntityNotFound,
+    KnowledgeGraph,
+    Relation,
+    knowledge as kg,
+)
 from memlane.domain.model import (
     Memory,
     MemoryFilter,

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from memlane.domain.graph import knowledge as kg
-from memlane.domain.graph.knowledge import Entity, KnowledgeGraph, Relation
+from memlane.domain.graph import Entity, KnowledgeGraph, Relation, knowledge as kg
 from memlane.domain.model import Memory
 
 

@@ -9,15 +9,20 @@ from datetime import datetime
 from uuid import UUID
 
 from memlane.domain.errors import DecryptionFailed
-from memlane.domain.graph.edges import Edge, EdgeKind
-from memlane.domain.graph.semantic_edges import semantic_edges
-from memlane.domain.graph.supersession import SupersessionDecision, judge_supersession
-from memlane.domain.graph.temporal import Moment, temporal_edge_to
+from memlane.domain.graph import (
+    Edge,
+    EdgeKind,
+    Moment,
+    SupersessionDecision,
+    judge_supersession,
+    semantic_edges,
+    temporal_edge_to,
+)
 from memlane.domain.model import Nearby, Owner
 from memlane.domain.policy import GraphTuning
 from memlane.ports.graph import GraphPort
-from memlane.ports.memories.store import MemoryWriteSession
-from memlane.service.security.sealing import Sealer, speaker_of
+from memlane.ports.memories import MemoryWriteSession
+from memlane.service.security import Sealer, speaker_of
 
 log = logging.getLogger(__name__)
 

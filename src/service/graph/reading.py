@@ -8,15 +8,14 @@ from datetime import datetime
 from uuid import UUID
 
 from memlane.domain.errors import DecryptionFailed, InvalidMemory, MemoryNotFound
-from memlane.domain.graph.edges import Edge, EdgeKind, check_weight, strength
+from memlane.domain.graph import Edge, EdgeKind, check_weight, strength
 from memlane.domain.model import Memory, Owner
 from memlane.ports.clock import Clock
 from memlane.ports.graph import GraphPort
-from memlane.ports.memories.store import MemoryStorePort
-from memlane.service.entities.linking import EntityLinker
+from memlane.ports.memories import MemoryStorePort
+from memlane.service.entities import EntityLinker
 from memlane.service.memories import audit as memory_audit
-from memlane.service.security.audit_trail import AuditTrail
-from memlane.service.security.sealing import Sealer
+from memlane.service.security import AuditTrail, Sealer
 
 MAX_DEPTH = 3
 MAX_NODES = 200
@@ -52,17 +51,14 @@ class GraphView:
 
     def __init__(
         self, graph: GraphPort, store: MemoryStorePort, sealer: Sealer, clock: Clock,
-        trail: AuditTrail,
+        trail: AuditTrail, names: EntityLinker | None = None,
     ) -> None:
+        """`names`: show the entities the memories in view name (when `kinds` allows)."""
         self._graph = graph
         self._store = store
         self._sealer = sealer
         self._clock = clock
         self._trail = trail
-        self._names: EntityLinker | None = None
-
-    def show_names_with(self, names: EntityLinker) -> None:
-        """Show the entities the memories in view name (when `kinds` allows entity)."""
         self._names = names
 
     async def neighbourhood(

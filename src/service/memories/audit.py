@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
-from memlane.domain.graph.edges import Edge
+from memlane.domain.graph import Edge
 from memlane.domain.model import Memory
-from memlane.domain.security.audit import EventKind, SubjectKind
-from memlane.service.security.audit_trail import Change
+from memlane.domain.security import EventKind, SubjectKind
+from memlane.service.security import Change
 
 # The fields an update may change and history shows; pinned has events of its own.
 _EDITABLE = ("content", "memory_type", "tags", "metadata", "base_importance")

@@ -2,31 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from uuid import UUID, uuid4
 
 from memlane.domain.errors import InvalidMemory, MemoryNotFound, MemoryUnreadable
-from memlane.domain.graph.edges import Edge
-from memlane.domain.memories.consolidation import (
+from memlane.domain.graph import Edge
+from memlane.domain.memories import (
     Consolidation,
     check_sources,
     condensed,
+    importance_at,
     in_time_order,
     links,
+    summarize,
 )
-from memlane.domain.memories.decay import importance_at
-from memlane.domain.memories.summary import summarize
-from memlane.domain.model import Heat, Memory, Owner, Vector
+from memlane.domain.model import Heat, Memory, Owner
+from memlane.domain.policy import MemoryPolicy
+from memlane.ports.clock import Clock
 from memlane.ports.graph import GraphPort
-from memlane.ports.memories.consolidation import ConsolidationPort
-from memlane.service.entities.linking import EntityLinker, Named
+from memlane.ports.memories import ConsolidationPort, MemoryStorePort
+from memlane.service.entities import EntityLinker, Named
 from memlane.service.memories import audit as memory_audit
+from memlane.service.memories.documents import DocumentVectors
 from memlane.service.memories.validation import check_new
-from memlane.service.part import ServicePart
-from memlane.service.security.audit_trail import AuditTrail, change_of
-from memlane.service.security.sealing import document_text, speakers_of
+from memlane.service.security import AuditTrail, Sealer, change_of, document_text, speakers_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,20 +41,31 @@ class Consolidated:
     edges: tuple[Edge, ...]
 
 
-class Consolidator(ServicePart):
+class Consolidator:
     """A user's consolidation (POST /v1/memories/consolidate): made by whoever asks, so its
     events name that caller; `system:consolidation` stays for a background job."""
 
-    _trail: AuditTrail | None = None
-    _graph: GraphPort | None = None
-    _names: EntityLinker | None = None
-    _embed: Callable[[Sequence[str]], Awaitable[list[Vector] | None]] | None = None
-
-    def use(
-        self, trail: AuditTrail, embed: Callable[[Sequence[str]], Awaitable[list[Vector] | None]],
-        graph: GraphPort | None, names: EntityLinker | None,
+    def __init__(
+        self,
+        store: MemoryStorePort,
+        consolidation: ConsolidationPort | None,
+        vectors: DocumentVectors,
+        sealer: Sealer,
+        policy: MemoryPolicy,
+        clock: Clock,
+        trail: AuditTrail | None = None,
+        graph: GraphPort | None = None,
+        names: EntityLinker | None = None,
     ) -> None:
-        self._trail, self._embed, self._graph, self._names = trail, embed, graph, names
+        self._store = store
+        self._consolidation = consolidation
+        self._vectors = vectors
+        self._sealer = sealer
+        self._policy = policy
+        self._clock = clock
+        self._trail = trail
+        self._graph = graph
+        self._names = names
 
     async def consolidate(self, owner: Owner, request: Consolidation) -> Consolidated:
         """MemoryNotFound when a source is not the owner's, InvalidMemory for fewer than two
@@ -72,9 +84,9 @@ class Consolidator(ServicePart):
             heat=heat, created_at=now, updated_at=now, conversation_id=new.conversation_id,
             tags=new.tags, pinned=new.pinned,
         )
-        vectors = None if self._embed is None else await self._embed([document_text(memory)])
+        vectors = await self._vectors.embed([document_text(memory)])
         vector = None if vectors is None else vectors[0]
-        memory = replace(memory, embedding_model=None if vector is None else self._embedder.model)
+        memory = replace(memory, embedding_model=None if vector is None else self._vectors.model)
         edges: list[Edge] = []
         async with change_of(self._trail, owner) as changes, \
                 self._store.write_session(owner) as session:

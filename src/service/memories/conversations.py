@@ -8,16 +8,16 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from memlane.domain.errors import DecryptionFailed, InvalidMemory, StorageUnavailable
-from memlane.domain.graph.causal import CAUSAL_WEIGHT, follows_causally
-from memlane.domain.graph.edges import Edge, EdgeKind
-from memlane.domain.memories.importance import classify, estimate_importance
-from memlane.domain.memories.segments import (
+from memlane.domain.graph import CAUSAL_WEIGHT, Edge, EdgeKind, follows_causally
+from memlane.domain.memories import (
     NAMES_KEY,
     ROLES_KEY,
     SEGMENT_KEY,
     AddedMessages,
     Message,
     Segment,
+    classify,
+    estimate_importance,
     segment_messages,
 )
 from memlane.domain.model import (
@@ -31,10 +31,10 @@ from memlane.domain.model import (
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.clock import Clock
 from memlane.ports.graph import GraphPort
-from memlane.ports.memories.store import MemoryStorePort
+from memlane.ports.memories import MemoryStorePort
 from memlane.service.memories.validation import check_identifier
 from memlane.service.memories.writing import Writer
-from memlane.service.security.sealing import Sealer
+from memlane.service.security import Sealer
 
 log = logging.getLogger(__name__)
 MAX_CONVERSATION_ID_CHARS = 200

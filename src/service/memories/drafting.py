@@ -2,26 +2,27 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 from uuid import uuid4
 
-from memlane.domain.errors import EmbeddingUnavailable
-from memlane.domain.graph.knowledge import role_of
-from memlane.domain.memories.decay import importance_at
-from memlane.domain.memories.importance import classify, estimate_importance
-from memlane.domain.memories.segments import NAMES_KEY, SEGMENT_KEY
-from memlane.domain.memories.summary import summarize
+from memlane.domain.graph import role_of
+from memlane.domain.memories import (
+    NAMES_KEY,
+    SEGMENT_KEY,
+    classify,
+    estimate_importance,
+    importance_at,
+    summarize,
+)
 from memlane.domain.model import DenseHit, Heat, Memory, NewMemory, Owner, StoredMemory, Vector
+from memlane.domain.policy import MemoryPolicy
+from memlane.service.memories.documents import DocumentVectors
 from memlane.service.memories.merging import merge
 from memlane.service.memories.vectors import cosines
-from memlane.service.part import ServicePart
-from memlane.service.security.sealing import document_text, is_turn
-
-log = logging.getLogger(__name__)
+from memlane.service.security import Sealer, document_text, is_turn
 
 
 @dataclass
@@ -34,21 +35,15 @@ class Draft:
     reembed: bool = False
 
 
-class Drafting(ServicePart):
+class Drafting:
     """What the write path does to each draft: embed it, find its duplicate, merge, seal."""
 
-    async def embed_documents(self, texts: Sequence[str]) -> list[Vector] | None:
-        """Vectors for the texts, or None when the embedder is down (the write goes on)."""
-        try:
-            return await self._embedder.embed(list(texts), kind="document")
-        except EmbeddingUnavailable as error:
-            # The write must not be lost: store without embedding, backfill later.
-            log.warning(
-                "embedder unavailable, storing %d memories without embedding: %s", len(texts), error
-            )
-            return None
+    def __init__(self, vectors: DocumentVectors, sealer: Sealer, policy: MemoryPolicy) -> None:
+        self.vectors = vectors
+        self._sealer = sealer
+        self._policy = policy
 
-    def _draft(self, owner: Owner, new: NewMemory, now: datetime) -> Draft:
+    def draft(self, owner: Owner, new: NewMemory, now: datetime) -> Draft:
         content = new.content.strip()
         cues = self._policy.cues
         memory_type = new.memory_type or classify(content, cues)
@@ -76,7 +71,7 @@ class Drafting(ServicePart):
         )
         return Draft(memory=memory, embedding=None, existing=False)
 
-    def _duplicate_of(
+    def duplicate_of(
         self, draft: Draft, hit: DenseHit | None, drafts: list[Draft], now: datetime
     ) -> Draft | None:
         """The draft to merge into: the most similar above merge_threshold, stored or batch."""
@@ -107,7 +102,7 @@ class Drafting(ServicePart):
             return opened
         return best
 
-    def _merged(self, target: Draft, draft: Draft, now: datetime) -> Memory | None:
+    def merged(self, target: Draft, draft: Draft, now: datetime) -> Memory | None:
         """The merge of draft into target, or None when it would outgrow max_content_bytes
         (the new memory is then stored on its own: nothing lost, no unbounded growth)."""
         merged = merge(target.memory, draft.memory, now, self._policy.base_rate)
@@ -115,18 +110,18 @@ class Drafting(ServicePart):
             return None
         return merged
 
-    async def _reembed(self, drafts: Sequence[Draft]) -> None:
+    async def reembed(self, drafts: Sequence[Draft]) -> None:
         """One batched call for every merged memory; on an outage they wait for backfill."""
         if not drafts:
             return
-        vectors = await self.embed_documents([document_text(d.memory) for d in drafts])
+        vectors = await self.vectors.embed([document_text(d.memory) for d in drafts])
         for index, draft in enumerate(drafts):
             draft.embedding = None if vectors is None else vectors[index]
 
-    def _seal(self, draft: Draft, now: datetime) -> StoredMemory:
+    def seal(self, draft: Draft, now: datetime) -> StoredMemory:
         """The draft's final form (importance now, embedding model) sealed for storage."""
         memory = draft.memory
-        model = self._embedder.model if draft.embedding is not None else None
+        model = self.vectors.model if draft.embedding is not None else None
         importance = importance_at(memory.heat, memory.memory_type, now, self._policy.base_rate)
         draft.memory = replace(memory, importance=importance, embedding_model=model)
         return self._sealer.seal(draft.memory, draft.embedding, now)

@@ -7,26 +7,40 @@ from uuid import UUID
 
 from memlane.domain.errors import DecryptionFailed
 from memlane.domain.model import Owner
+from memlane.domain.policy import MemoryPolicy
 from memlane.domain.reach import Reach
-from memlane.domain.security.audit import SYSTEM_DECAY
+from memlane.domain.security import SYSTEM_DECAY
+from memlane.ports.clock import Clock
+from memlane.ports.embedding import EmbeddingPort
+from memlane.ports.memories import FadedMemoriesPort, MaintenancePort
 from memlane.service.memories import audit as memory_audit
-from memlane.service.part import ServicePart
-from memlane.service.security.actors import acting_as
-from memlane.service.security.audit_trail import AuditTrail
-from memlane.service.security.keyring import owners_of
-from memlane.service.security.sealing import document_text
+from memlane.service.security import AuditTrail, Sealer, acting_as, document_text, owners_of
 
 log = logging.getLogger(__name__)
 
 
-class Maintenance(ServicePart):
-    """The scheduled side of the service (CLI commands, background worker, admin API)."""
+class Maintenance:
+    """The scheduled side of the service (CLI commands, background worker, admin API). With
+    `trail`, each memory cleanup deletes is recorded (as `system:decay`); without `faded`,
+    one statement deletes for everyone."""
 
-    _trail: AuditTrail | None = None
-
-    def record_with(self, trail: AuditTrail) -> None:
-        """Record each memory cleanup deletes in the audit trail (as `system:decay`)."""
+    def __init__(
+        self,
+        maintenance: MaintenancePort,
+        embedder: EmbeddingPort,
+        sealer: Sealer,
+        policy: MemoryPolicy,
+        clock: Clock,
+        trail: AuditTrail | None = None,
+        faded: FadedMemoriesPort | None = None,
+    ) -> None:
+        self._maintenance = maintenance
+        self._embedder = embedder
+        self._sealer = sealer
+        self._policy = policy
+        self._clock = clock
         self._trail = trail
+        self._faded = faded
 
     async def decay(self, owner: Reach) -> int:
         """Write importance(now) into the stored column; rows whose value changed."""

@@ -9,8 +9,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from memlane.domain.memories.decay import importance_at, raw_importance
-from memlane.domain.memories.summary import summarize
+from memlane.domain.memories import importance_at, raw_importance, summarize
 from memlane.domain.model import Heat, Memory
 from memlane.domain.policy import MAX_TAGS
 

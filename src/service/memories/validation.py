@@ -12,7 +12,7 @@ from typing import Any
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.model import MemoryFilter, MemoryPatch, NewMemory
 from memlane.domain.policy import MAX_TAG_CHARS, MAX_TAGS, MemoryPolicy
-from memlane.domain.retrieval.context import ContextOptions
+from memlane.domain.retrieval import ContextOptions
 from memlane.domain.text_rules import has_nul, is_blank
 
 MAX_IDENTIFIER_CHARS = 200

@@ -4,55 +4,94 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime
+from typing import Any
 from uuid import UUID
 
 from memlane.domain.errors import StorageUnavailable
-from memlane.domain.graph.supersession import SupersessionDecision
-from memlane.domain.graph.temporal import Moment
+from memlane.domain.graph import Moment, SupersessionDecision
+from memlane.domain.memories import classify, estimate_importance, qa_content
 from memlane.domain.model import Nearby, NewMemory, Owner, RememberResult
-from memlane.ports.memories.store import MemoryWriteSession
-from memlane.service.entities.linking import EntityLinker, Named
-from memlane.service.facts.recording import FactRecorder, Said
-from memlane.service.graph.linking import GraphLinker, Written
+from memlane.domain.policy import MemoryPolicy
+from memlane.ports.clock import Clock
+from memlane.ports.memories import MemoryStorePort, MemoryWriteSession
+from memlane.service.entities import EntityLinker, Named
+from memlane.service.facts import FactRecorder, Said
+from memlane.service.graph import GraphLinker, Written
 from memlane.service.memories import audit as memory_audit
 from memlane.service.memories.drafting import Draft, Drafting, dedups, is_transcript, vector_of
 from memlane.service.memories.validation import check_new
-from memlane.service.security.audit_trail import AuditTrail, Changes, change_of
-from memlane.service.security.sealing import document_text, speaker_of, speakers_of
+from memlane.service.security import (
+    AuditTrail,
+    Changes,
+    Sealer,
+    change_of,
+    document_text,
+    speaker_of,
+    speakers_of,
+)
 
 log = logging.getLogger(__name__)
 
 
-class Writer(Drafting):
-    """The write path shared by remember, remember_many and learn."""
+class Writer:
+    """The write path shared by remember, remember_many and learn. Without a linker no
+    graph grows (no links, no supersession); without a namer no entities are read; without
+    facts no facts are read."""
 
-    _linker: GraphLinker | None = None
-    _trail: AuditTrail | None = None
-    _facts: FactRecorder | None = None
-
-    def link_with(self, linker: GraphLinker) -> None:
-        """Grow the graph on every write (semantic links, supersession)."""
-        self._linker = linker
-
-    def record_with(self, trail: AuditTrail) -> None:
-        """Record what each write creates, merges and supersedes in the audit trail."""
+    def __init__(
+        self,
+        store: MemoryStorePort,
+        drafting: Drafting,
+        sealer: Sealer,
+        policy: MemoryPolicy,
+        clock: Clock,
+        trail: AuditTrail | None = None,
+        linker: GraphLinker | None = None,
+        namer: EntityLinker | None = None,
+        facts: FactRecorder | None = None,
+    ) -> None:
+        self._store = store
+        self._drafting = drafting
+        self._sealer = sealer
+        self._policy = policy
+        self._clock = clock
         self._trail = trail
+        self._linker = linker
+        self._namer = namer
+        self._facts = facts
 
     def _change(self, owner: Owner) -> AbstractAsyncContextManager[Changes]:
         return change_of(self._trail, owner)
 
-    _namer: EntityLinker | None = None
-
-    def name_with(self, namer: EntityLinker) -> None:
-        """Read every written memory for entities (people, places, ...) and link them."""
-        self._namer = namer
-
-    def read_facts_with(self, recorder: FactRecorder) -> None:
-        """Read facts from what the user said in every write (after the memories commit)."""
-        self._facts = recorder
+    async def learn(
+        self,
+        owner: Owner,
+        question: str,
+        answer: str,
+        *,
+        conversation_id: str | None = None,
+        tags: Sequence[str] = (),
+        metadata: Mapping[str, Any] | None = None,
+    ) -> RememberResult | None:
+        """Remember a question/answer pair scored by the heuristics; None when too short."""
+        question, answer = question.strip(), answer.strip()
+        shortest = self._policy.min_learn_chars
+        if len(question) < shortest or len(answer) < shortest:
+            return None
+        cues = self._policy.cues
+        new = NewMemory(
+            content=qa_content(question, answer),
+            memory_type=classify(question, cues),
+            importance=estimate_importance(question, answer, cues),
+            conversation_id=conversation_id,
+            tags=tuple(tags),
+            metadata=dict(metadata or {}),
+        )
+        # Facts come from the question: the answer is the assistant's "I".
+        return (await self.remember_many(owner, [new], said=[question]))[0]
 
     async def remember_many(
         self, owner: Owner, items: Sequence[NewMemory], said: Sequence[str | None] | None = None
@@ -65,8 +104,8 @@ class Writer(Drafting):
         if not checked:
             return []
         now = self._clock()
-        fresh = [self._draft(owner, new, now) for new in checked]
-        vectors = await self.embed_documents([document_text(d.memory) for d in fresh])
+        fresh = [self._drafting.draft(owner, new, now) for new in checked]
+        vectors = await self._drafting.vectors.embed([document_text(d.memory) for d in fresh])
         for index, draft in enumerate(fresh):
             draft.embedding = None if vectors is None else vectors[index]
         # The audit's unit of work first: the write session joins its transaction and lock.
@@ -78,8 +117,8 @@ class Writer(Drafting):
             for draft, near, replaces in zip(fresh, nearby, decisions, strict=True):
                 # A statement that replaces an older one is stored beside it, never merged.
                 hit = None if replaces or not dedups(draft) else near.best
-                target = None if replaces else self._duplicate_of(draft, hit, drafts, now)
-                merged = None if target is None else self._merged(target, draft, now)
+                target = None if replaces else self._drafting.duplicate_of(draft, hit, drafts, now)
+                merged = None if target is None else self._drafting.merged(target, draft, now)
                 if target is None or merged is None:
                     drafts.append(draft)
                     outcome.append((draft, False))
@@ -92,8 +131,9 @@ class Writer(Drafting):
                     target.memory = merged
                     target.reembed = True
                     outcome.append((target, True))
-            await self._reembed([d for d in drafts if d.reembed])
-            sealed = {id(d): self._seal(d, now) for d in drafts if d.reembed or not d.existing}
+            await self._drafting.reembed([d for d in drafts if d.reembed])
+            sealing = [d for d in drafts if d.reembed or not d.existing]
+            sealed = {id(d): self._drafting.seal(d, now) for d in sealing}
             await session.insert_many([sealed[id(d)] for d in drafts if not d.existing])
             await session.replace_many([sealed[id(d)] for d in drafts if d.existing and d.reembed])
         # Facts and names are read while the graph links are stored: all only follow the commit.

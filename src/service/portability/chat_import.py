@@ -9,19 +9,19 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from memlane.domain.model import Owner
-from memlane.domain.portability.chat_import import (
+from memlane.domain.portability import (
     IMPORT_ACTOR,
     SOURCE_KEY,
     TITLE_KEY,
+    ChatSource,
+    ImportedChat,
     ImportInProgress,
     ImportSummary,
     keyed_messages,
     plan_chat,
 )
-from memlane.domain.portability.chats import ChatSource, ImportedChat
 from memlane.ports.encryption import EncryptionPort
-from memlane.ports.portability.chat_exports import ChatExportPort
-from memlane.ports.portability.import_ledger import ImportLedgerPort
+from memlane.ports.portability import ChatExportPort, ImportLedgerPort
 from memlane.service.memory_service import MemoryService
 
 # Chats read and checked against the ledger together (one statement per batch); a batch

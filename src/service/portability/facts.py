@@ -7,24 +7,23 @@ from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
-from memlane.domain.facts.model import Fact
+from memlane.domain.facts import Fact
 from memlane.domain.model import Owner
-from memlane.domain.portability.facts import (
+from memlane.domain.portability import (
     FACT,
+    Restored,
     exported_fact_id,
     fact_to_record,
     record_to_fact,
+    record_to_history,
+    record_type,
 )
-from memlane.domain.portability.graph import record_type
-from memlane.domain.portability.history import record_to_history
-from memlane.domain.portability.memories import Restored
-from memlane.domain.security.audit import SubjectKind
+from memlane.domain.security import SubjectKind
 from memlane.ports.clock import Clock
-from memlane.ports.facts.store import FactPort
-from memlane.service.facts import audit as fact_audit
-from memlane.service.facts.sealing import FactSealer
+from memlane.ports.facts import FactPort
+from memlane.service.facts import FactSealer, audit as fact_audit
 from memlane.service.portability.history import reimported
-from memlane.service.security.audit_trail import AuditTrail, change_of
+from memlane.service.security import AuditTrail, change_of
 
 
 def _key(fact: Fact) -> tuple[str, str, str, Any]:

@@ -7,10 +7,10 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from memlane.domain.graph.edges import Edge
+from memlane.domain.graph import Edge
 from memlane.domain.model import Owner
 from memlane.domain.policy import GraphTuning
-from memlane.domain.portability.graph import (
+from memlane.domain.portability import (
     EDGE,
     ENTITY,
     PortableEntity,
@@ -21,7 +21,7 @@ from memlane.domain.portability.graph import (
     record_type,
 )
 from memlane.ports.graph import GraphPort
-from memlane.service.entities.linking import EntityLinker
+from memlane.service.entities import EntityLinker
 
 # Memories whose edges and mentions are read in one statement.
 CHUNK = 1000

@@ -7,14 +7,13 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
-from memlane.domain.portability.history import (
+from memlane.domain.portability import (
     HISTORY_KEY,
     PortableEvent,
     event_to_record,
     imported_payload,
 )
-from memlane.service.security.actors import current_actor
-from memlane.service.security.audit_trail import Change, HistoryEvent
+from memlane.service.security import Change, HistoryEvent, current_actor
 
 
 def with_history(

@@ -3,34 +3,45 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 from uuid import uuid4
 
 from memlane.domain.errors import StorageUnavailable
-from memlane.domain.memories.decay import importance_at
-from memlane.domain.memories.importance import classify, estimate_importance
-from memlane.domain.memories.segments import NAMES_KEY
-from memlane.domain.memories.summary import summarize
-from memlane.domain.model import Memory, Owner, Vector
-from memlane.domain.portability.history import PortableEvent, record_to_history
-from memlane.domain.portability.memories import (
+from memlane.domain.memories import (
+    NAMES_KEY,
+    classify,
+    estimate_importance,
+    importance_at,
+    summarize,
+)
+from memlane.domain.model import Memory, Owner
+from memlane.domain.policy import MemoryPolicy
+from memlane.domain.portability import (
+    PortableEvent,
     Restored,
     exported_id,
     record_heat,
+    record_to_history,
     record_to_new_memory,
 )
-from memlane.domain.security.audit import SubjectKind
-from memlane.service.entities.linking import EntityLinker, Named
-from memlane.service.facts.recording import FactRecorder, Said
-from memlane.service.memories import audit as memory_audit
-from memlane.service.memories.validation import check_new
-from memlane.service.part import ServicePart
+from memlane.domain.security import SubjectKind
+from memlane.ports.clock import Clock
+from memlane.ports.memories import MemoryStorePort
+from memlane.service.entities import EntityLinker, Named
+from memlane.service.facts import FactRecorder, Said
+from memlane.service.memories import DocumentVectors, audit as memory_audit, check_new
 from memlane.service.portability.history import reimported
-from memlane.service.security.audit_trail import AuditTrail, change_of
-from memlane.service.security.sealing import document_text, is_turn, speakers_of
+from memlane.service.security import (
+    AuditTrail,
+    Sealer,
+    change_of,
+    document_text,
+    is_turn,
+    speakers_of,
+)
 
 log = logging.getLogger(__name__)
 
@@ -47,23 +58,32 @@ class PortableMemory:
     history: tuple[PortableEvent, ...] | None
 
 
-class MemoryPorting(ServicePart):
+class MemoryPorting:
     """No merge, no supersession judged, no facts or names read again: what was derived
-    travels in the export too (edges, entities, facts), so a restore is the export itself."""
+    travels in the export too (edges, entities, facts), so a restore is the export itself.
 
-    _trail: AuditTrail | None = None
-    _embed: Callable[[Sequence[str]], Awaitable[list[Vector] | None]] | None = None
-    _facts: FactRecorder | None = None
-    _names: EntityLinker | None = None
+    `trail` is where the histories go; `facts` and `names` read records that carry no
+    history (older exports) as a write would."""
 
-    def use(
-        self, trail: AuditTrail,
-        embed: Callable[[Sequence[str]], Awaitable[list[Vector] | None]],
-        facts: FactRecorder | None, names: EntityLinker | None,
+    def __init__(
+        self,
+        store: MemoryStorePort,
+        vectors: DocumentVectors,
+        sealer: Sealer,
+        policy: MemoryPolicy,
+        clock: Clock,
+        trail: AuditTrail | None = None,
+        facts: FactRecorder | None = None,
+        names: EntityLinker | None = None,
     ) -> None:
-        """The trail the histories go to, the write path's embedding (outage-tolerant), and
-        the readers of facts and names for records that carry no history (older exports)."""
-        self._trail, self._embed, self._facts, self._names = trail, embed, facts, names
+        self._store = store
+        self._vectors = vectors
+        self._sealer = sealer
+        self._policy = policy
+        self._clock = clock
+        self._trail = trail
+        self._facts = facts
+        self._names = names
 
     def read(self, owner: Owner, record: Mapping[str, Any], now: datetime) -> PortableMemory:
         """The memory a record holds, checked as any write; InvalidMemory when malformed."""
@@ -95,8 +115,8 @@ class MemoryPorting(ServicePart):
             owner, [p.memory.id for p in unique], indexed=False)}
         fresh = [p for p in unique if p.memory.id not in held]
         vectors = None
-        if fresh and self._embed is not None:
-            vectors = await self._embed([document_text(p.memory) for p in fresh])
+        if fresh:
+            vectors = await self._vectors.embed([document_text(p.memory) for p in fresh])
         now = self._clock()
         async with change_of(self._trail, owner) as changes, \
                 self._store.write_session(owner) as session:
@@ -108,7 +128,7 @@ class MemoryPorting(ServicePart):
                     continue
                 vector = None if vectors is None else vectors[index]
                 memory = replace(item.memory, embedding_model=None if vector is None
-                                 else self._embedder.model)
+                                 else self._vectors.model)
                 sealed.append(self._sealer.seal(memory, vector, now))
                 stored.append(item)
                 changes.add(*(

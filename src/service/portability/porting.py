@@ -9,15 +9,20 @@ from uuid import UUID
 
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.model import Memory, Owner
-from memlane.domain.portability.facts import FACT
-from memlane.domain.portability.graph import MEMORY, check_graph_record, record_type
-from memlane.domain.portability.memories import Restored, memory_to_record
+from memlane.domain.portability import (
+    FACT,
+    MEMORY,
+    Restored,
+    check_graph_record,
+    memory_to_record,
+    record_type,
+)
 from memlane.ports.clock import Clock
 from memlane.service.portability.facts import FactPorting
 from memlane.service.portability.graph import GraphPorting
 from memlane.service.portability.history import with_history
 from memlane.service.portability.memories import MemoryPorting, PortableMemory
-from memlane.service.security.audit_trail import AuditTrail
+from memlane.service.security import AuditTrail
 
 BATCH = 256  # memories embedded and stored per unit of work
 

@@ -1,1 +1,105 @@
 """Retrieval use cases: candidates, fusion, expansion and the selection of context."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memlane.domain.faces import Face
+
+if TYPE_CHECKING:
+    from memlane.service.retrieval.contexts import (
+        Contexts as Contexts,
+    )
+    from memlane.service.retrieval.conversation_prior import (
+        ConversationPrior as ConversationPrior,
+    )
+    from memlane.service.retrieval.entity_recall import (
+        EntityRecall as EntityRecall,
+    )
+    from memlane.service.retrieval.fact_recall import (
+        FactRecall as FactRecall,
+    )
+    from memlane.service.retrieval.filters import (
+        ActiveContext as ActiveContext,
+        Eligibility as Eligibility,
+        Join as Join,
+        Superseded as Superseded,
+    )
+    from memlane.service.retrieval.fusion import (
+        Fusion as Fusion,
+    )
+    from memlane.service.retrieval.graph_expansion import (
+        GraphExpansion as GraphExpansion,
+        JoinExpansion as JoinExpansion,
+        StartExpansion as StartExpansion,
+    )
+    from memlane.service.retrieval.neighbours import (
+        Neighbours as Neighbours,
+    )
+    from memlane.service.retrieval.opening import (
+        Opening as Opening,
+        SearchCut as SearchCut,
+    )
+    from memlane.service.retrieval.pipeline import (
+        Pipeline as Pipeline,
+        Stage as Stage,
+    )
+    from memlane.service.retrieval.prompt import (
+        Budget as Budget,
+        Profile as Profile,
+        ProfileSource as ProfileSource,
+        Rendering as Rendering,
+    )
+    from memlane.service.retrieval.rankings import (
+        FirstRankings as FirstRankings,
+    )
+    from memlane.service.retrieval.recording import (
+        Recording as Recording,
+    )
+    from memlane.service.retrieval.retriever import (
+        Retriever as Retriever,
+    )
+    from memlane.service.retrieval.selection import (
+        Prefetch as Prefetch,
+        Ranking as Ranking,
+        Selection as Selection,
+    )
+
+# What other slices may import from this one, and the module that defines each name.
+_FACE = Face(__name__, {
+    "ActiveContext": "filters",
+    "Budget": "prompt",
+    "Contexts": "contexts",
+    "ConversationPrior": "conversation_prior",
+    "Eligibility": "filters",
+    "EntityRecall": "entity_recall",
+    "FactRecall": "fact_recall",
+    "FirstRankings": "rankings",
+    "Fusion": "fusion",
+    "GraphExpansion": "graph_expansion",
+    "Join": "filters",
+    "JoinExpansion": "graph_expansion",
+    "Neighbours": "neighbours",
+    "Opening": "opening",
+    "Pipeline": "pipeline",
+    "Prefetch": "selection",
+    "Profile": "prompt",
+    "ProfileSource": "prompt",
+    "Ranking": "selection",
+    "Recording": "recording",
+    "Rendering": "prompt",
+    "Retriever": "retriever",
+    "SearchCut": "opening",
+    "Selection": "selection",
+    "Stage": "pipeline",
+    "StartExpansion": "graph_expansion",
+    "Superseded": "filters",
+})
+
+
+def __getattr__(name: str) -> object:
+    return _FACE.attribute(name)
+
+
+def __dir__() -> list[str]:
+    return _FACE.names

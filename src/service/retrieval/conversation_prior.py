@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memlane.service.retrieval.neighbours import Candidate
+from memlane.domain.policy import RecallTuning
+from memlane.service.retrieval.candidates import Candidate
+from memlane.service.retrieval.pipeline import Retrieval
 
 
 def with_conversation_prior(
@@ -36,3 +38,15 @@ def with_conversation_prior(
 
 def _conversation(candidate: Candidate) -> object:
     return candidate.hit.conversation_id or candidate.id
+
+
+class ConversationPrior:
+    """The stage: reads and re-ranks `candidates`."""
+
+    def __init__(self, tuning: RecallTuning) -> None:
+        self._tuning = tuning
+
+    async def __call__(self, r: Retrieval) -> None:
+        r.candidates = with_conversation_prior(
+            r.candidates, self._tuning.conversation_weight, self._tuning.conversation_hits
+        )

@@ -3,28 +3,16 @@ ranked among themselves by meaning, as one more ranking for the fusion."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Coroutine, Mapping
+from typing import Any
 from uuid import UUID
 
-from memlane.domain.entities.nodes import name_terms, query_name_keys
+from memlane.domain.entities import name_terms, query_name_keys
 from memlane.domain.model import Owner, SearchCandidate, Vector
 from memlane.domain.policy import GraphTuning
 from memlane.ports.encryption import EncryptionPort
 from memlane.ports.entities import EntityPort
-from memlane.ports.memories.candidates import CandidateSearchPort
-
-
-@dataclass
-class ByName:
-    """The memories a question's names reach, best first, with their cosine to it."""
-
-    ranking: list[SearchCandidate] = field(default_factory=list)
-
-    @property
-    def ids(self) -> list[UUID]:
-        return [c.id for c in self.ranking]
+from memlane.ports.memories import CandidateSearchPort
 
 
 class EntityRecall:
@@ -48,17 +36,15 @@ class EntityRecall:
         """The weight of this ranking in the fusion (0: recall by entity is off)."""
         return self._tuning.entity_weight if self._tuning.enabled else 0.0
 
-    def start(self, owner: Owner, query: str) -> asyncio.Task[list[UUID]] | None:
-        """Look the question's names up while it is embedded; None when it names nothing
-        to look up (or recall by entity is off)."""
+    def lookup(self, owner: Owner, query: str) -> Coroutine[Any, Any, list[UUID]] | None:
+        """The read of the memories that mention the question's names (to run while it is
+        embedded); None when it names nothing to look up (or recall by entity is off)."""
         keys = query_name_keys(query)
         if self.weight <= 0 or not keys or self._tuning.entity_candidates < 1:
             return None
         indexes = self._encryption.blind_terms(owner.tenant, name_terms(keys))
-        return asyncio.create_task(
-            self._entities.mentioning(
-                owner, indexes, self._tuning.entity_candidates, self._tuning.entity_max_share
-            )
+        return self._entities.mentioning(
+            owner, indexes, self._tuning.entity_candidates, self._tuning.entity_max_share
         )
 
     async def ranked(
@@ -69,7 +55,7 @@ class EntityRecall:
         similarities: Mapping[UUID, float],
         vector: Vector | None,
         limit: int,
-    ) -> ByName:
+    ) -> list[SearchCandidate]:
         """The memories mentioning the names, by cosine to the question (by salience and
         recency, as the port returned them, without a vector); lean rows read only for
         those the other rankings did not bring."""
@@ -83,4 +69,4 @@ class EntityRecall:
         if vector is not None:
             cosine = {c.id: similarities.get(c.id, c.score) for c in found}
             found.sort(key=lambda c: -cosine[c.id])
-        return ByName(found[:limit])
+        return found[:limit]

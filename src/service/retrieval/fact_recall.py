@@ -5,17 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from uuid import UUID
 
-from memlane.domain.facts.model import USER
-from memlane.domain.facts.profile import NEUTRAL_SCORE
-from memlane.domain.facts.questions import relations_asked
-from memlane.domain.facts.records import StoredFact
+from memlane.domain.facts import NEUTRAL_SCORE, USER, StoredFact, relations_asked
 from memlane.domain.model import Owner, Vector
 from memlane.domain.policy import RecallTuning
 from memlane.ports.clock import Clock
-from memlane.ports.facts.store import FactPort
-from memlane.ports.memories.candidates import CandidateSearchPort
-from memlane.service.facts.sealing import FactSealer
-from memlane.service.retrieval.neighbours import Candidate
+from memlane.ports.facts import FactPort
+from memlane.ports.memories import CandidateSearchPort
+from memlane.service.facts import FactSealer
+from memlane.service.retrieval.candidates import Candidate
+from memlane.service.retrieval.pipeline import Retrieval
 
 # Source memories a question brings at most (the best facts first).
 MAX_FACT_SOURCES = 5
@@ -31,12 +29,18 @@ class FactRecall:
     and joins their source memories to the candidates as a third ranking of the fusion."""
 
     def __init__(
-        self, facts: FactPort, sealer: FactSealer, search: CandidateSearchPort, clock: Clock
+        self, facts: FactPort, sealer: FactSealer, search: CandidateSearchPort, clock: Clock,
+        tuning: RecallTuning,
     ) -> None:
         self._facts = facts
         self._sealer = sealer
         self._search = search
         self._clock = clock
+        self._tuning = tuning
+
+    async def __call__(self, r: Retrieval) -> None:
+        """The stage: reads and rewrites `candidates`."""
+        r.candidates = await self.join(r.owner, r.query, r.candidates, r.vector)
 
     async def sources(self, owner: Owner, query: str) -> list[UUID]:
         """The source memories of the user's current facts of the relations `query` asks
@@ -63,13 +67,13 @@ class FactRecall:
         query: str,
         ranked: Sequence[Candidate],
         vector: Vector | None,
-        tuning: RecallTuning,
     ) -> list[Candidate]:
         """`ranked` with the fact sources added or raised: each gains weight/(k + rank) as
         the lexical ranking's weight would give it, and is eligible whatever its cosine (a
         fact answers the question even when the words and the vector do not meet), best
         first again."""
         ids = await self.sources(owner, query)
+        tuning = self._tuning
         if not ids:
             return list(ranked)
         by_id = {c.id: c for c in ranked}

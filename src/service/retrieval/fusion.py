@@ -5,6 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from uuid import UUID
 
+from memlane.domain.policy import RecallTuning
+from memlane.service.retrieval.candidates import Candidate
+from memlane.service.retrieval.pipeline import Retrieval
+
 
 def fused_scores(
     dense: Sequence[UUID],
@@ -33,3 +37,28 @@ def fused_scores(
             scores[memory_id] = scores.get(memory_id, 0.0) + weight / (k + rank)
     return dict(sorted(scores.items(), key=lambda item: -item[1]))
 
+
+
+class Fusion:
+    """Reads `rankings`; writes `candidates` (best first) and `named`. A memory that names
+    what the question names is eligible like a word match."""
+
+    def __init__(self, tuning: RecallTuning, entity_weight: float) -> None:
+        self._tuning = tuning
+        self._entity_weight = entity_weight
+
+    async def __call__(self, r: Retrieval) -> None:
+        rankings, tuning = r.rankings, self._tuning
+        named = frozenset(c.id for c in rankings.by_name)
+        more = [(self._entity_weight, [c.id for c in rankings.by_name])] if named else []
+        scores = fused_scores(
+            [c.id for c in rankings.dense], [c.id for c in rankings.lexical], k=tuning.rrf_k,
+            dense_weight=tuning.dense_weight, lexical_weight=tuning.lexical_weight, more=more,
+        )
+        hits = rankings.hits()
+        worded = {c.id for c in rankings.lexical} | named
+        r.candidates = [
+            Candidate(hits[i], rankings.similarities.get(i, 0.0), match, i in worded)
+            for i, match in scores.items()
+        ]
+        r.named = named

@@ -4,29 +4,27 @@ activation); what was superseded gives way to what replaced it."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import replace
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.graph.activation import HOP_DECAY, Adjacency, Reached, adjacency, spread
-from memlane.domain.graph.activation_walk import Walk, join_floor
-from memlane.domain.graph.edges import Edge, EdgeKind
-from memlane.domain.model import Owner, Vector
-from memlane.domain.policy import GraphTuning
+from memlane.domain.graph import (
+    HOP_DECAY,
+    Adjacency,
+    Edge,
+    EdgeKind,
+    Reached,
+    Walk,
+    adjacency,
+    join_floor,
+    spread,
+)
+from memlane.domain.model import ContextRole, Owner, Vector
+from memlane.domain.policy import GraphTuning, MemoryPolicy
 from memlane.ports.graph import GraphPort
-from memlane.ports.memories.candidates import CandidateSearchPort
-from memlane.service.retrieval.neighbours import Candidate
-
-
-@dataclass
-class Expansion:
-    """What the graph adds to a context: new candidates with their role, and which
-    candidates were replaced (id -> the memory that replaced it)."""
-
-    added: list[Candidate] = field(default_factory=list)
-    roles: dict[UUID, str] = field(default_factory=dict)
-    superseded_by: dict[UUID, UUID] = field(default_factory=dict)
-    paths: dict[UUID, Edge] = field(default_factory=dict)
+from memlane.ports.memories import CandidateSearchPort
+from memlane.service.retrieval.candidates import Candidate, Expansion
+from memlane.service.retrieval.pipeline import Retrieval
 
 
 class GraphExpansion:
@@ -119,14 +117,44 @@ class GraphExpansion:
             await self._graph.use_edges(owner, keys, now)
 
 
-def _role(how: Reached) -> str:
+def _role(how: Reached) -> ContextRole:
     if how.hop <= 1 and how.via is EdgeKind.SEMANTIC:
-        return "semantic"
+        return ContextRole.SEMANTIC
     if how.hop <= 1 and how.via is EdgeKind.CHAIN:
-        return "chain"
-    return "activation"
+        return ContextRole.CHAIN
+    return ContextRole.ACTIVATION
 
 
 def _edge_between(edges: Sequence[Edge], one: UUID, other: UUID) -> Edge | None:
     between = [e for e in edges if {e.source, e.target} == {one, other}]
     return max(between, key=lambda e: e.weight, default=None)
+
+
+class StartExpansion:
+    """Starts the graph's read (replacements, spreading activation) from the entries in
+    `candidates`, beside the stages that follow; JoinExpansion waits for it."""
+
+    def __init__(self, expansion: GraphExpansion, policy: MemoryPolicy) -> None:
+        self._expansion = expansion
+        self._policy = policy
+
+    async def __call__(self, r: Retrieval) -> None:
+        # What a memory reached would need to make the context: the selection's ranking
+        # (match / best + tiebreak x relevance, relevance at most the sum of its weights);
+        # unknown while the active context may still drop entries.
+        weights, tiebreak = self._policy.weights, self._policy.recall.relevance_tiebreak
+        # The entries as they are now: later stages may raise a match in place.
+        entries = [replace(c) for c in r.candidates]
+        r.start("graph", self._expansion.expand(
+            r.owner, entries, r.vector, r.now,
+            places=None if r.options.active_context else r.places,
+            slack=tiebreak * (weights.similarity + weights.importance + weights.freshness),
+            threshold=self._policy.rag_threshold,
+        ))
+
+
+class JoinExpansion:
+    """Writes `expansion`: what the graph's read found (nothing when it was not started)."""
+
+    async def __call__(self, r: Retrieval) -> None:
+        r.expansion = await r.result("graph", Expansion())

@@ -3,26 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from uuid import UUID
 
 from memlane.domain.model import Owner, SearchCandidate, Vector
 from memlane.domain.policy import RecallTuning
-from memlane.ports.memories.candidates import CandidateSearchPort
-
-
-@dataclass
-class Candidate:
-    """A memory found for a query: its cosine, its fused match score, whether words matched."""
-
-    hit: SearchCandidate
-    similarity: float
-    match: float
-    lexical: bool
-
-    @property
-    def id(self) -> UUID:
-        return self.hit.id
+from memlane.ports.memories import CandidateSearchPort
+from memlane.service.retrieval.candidates import Candidate
+from memlane.service.retrieval.pipeline import Retrieval
 
 
 async def expand_neighbours(
@@ -107,3 +94,17 @@ def on_topic(similarity: float, best_similarity: float, share: float) -> float:
     if best_similarity <= 0.0 or share <= 0.0:
         return 1.0
     return 1.0 - share + share * min(1.0, max(0.0, similarity / best_similarity))
+
+
+class Neighbours:
+    """The stage: reads `candidates` (the entries), writes `added` (their chain neighbours
+    not among them; an entry next to a stronger one may have its match raised in place)."""
+
+    def __init__(self, search: CandidateSearchPort, tuning: RecallTuning) -> None:
+        self._search = search
+        self._tuning = tuning
+
+    async def __call__(self, r: Retrieval) -> None:
+        r.added = await expand_neighbours(
+            self._search, r.owner, r.candidates, r.vector, self._tuning
+        )

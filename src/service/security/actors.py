@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
-from memlane.domain.security.audit import IN_PROCESS, is_actor
+from memlane.domain.security import IN_PROCESS, is_actor
 
 
 @dataclass

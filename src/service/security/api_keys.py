@@ -10,9 +10,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 
-from memlane.domain.security.auth import ApiKey, KeyPrefixError, Principal, Scope, key_by_prefix
+from memlane.domain.security import ApiKey, KeyPrefixError, Principal, Scope, key_by_prefix
 from memlane.ports.clock import Clock, system_clock
-from memlane.ports.security.api_keys import ApiKeyPort
+from memlane.ports.security import ApiKeyPort
 
 TOKEN_PREFIX = "ml_"
 TOKEN_BYTES = 32  # 256 bits of randomness

@@ -10,7 +10,7 @@ from typing import Any
 from uuid import UUID
 
 from memlane.domain.errors import DecryptionFailed
-from memlane.domain.facts.topics import topic_key, topics_of
+from memlane.domain.facts import topic_key, topics_of
 from memlane.domain.model import MemoryFilter, Owner, StoredMemory
 from memlane.ports.encryption import EncryptionPort, FieldBinding
 

@@ -13,18 +13,19 @@ from uuid import UUID, uuid4
 
 from memlane.domain.errors import DecryptionFailed
 from memlane.domain.model import Owner
-from memlane.domain.portability.history import PortableEvent
-from memlane.domain.security.audit import (
+from memlane.domain.portability import PortableEvent
+from memlane.domain.security import (
     OWNER_SUBJECT,
     AuditEntry,
     AuditEvent,
+    ChainReport,
+    ChainVerifier,
     EventKind,
     SubjectKind,
 )
-from memlane.domain.security.audit_chain import ChainReport, ChainVerifier
 from memlane.ports.clock import Clock
 from memlane.ports.encryption import EncryptionPort, FieldBinding
-from memlane.ports.security.audit import AuditPort, AuditPorts
+from memlane.ports.security import AuditPort, AuditPorts
 from memlane.service.security.actors import current_actor
 from memlane.service.security.keyring import KeyringService
 

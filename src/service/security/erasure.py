@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable
 from typing import Protocol
 
 from memlane.domain.model import Owner
-from memlane.domain.security.erasure import (
+from memlane.domain.security import (
     ERASURE_REPLAY_ACTOR,
     KeyRef,
     ReplayReport,
     to_erase_again,
 )
-from memlane.ports.memories.store import MemoryStorePort
-from memlane.ports.security.erasure_journal import ErasureJournalPort, ReplayStorePort
-from memlane.ports.security.keyring import DataKeyPort
+from memlane.ports.memories import MemoryStorePort
+from memlane.ports.security import DataKeyPort, ErasureJournalPort, ReplayStorePort
 from memlane.service.security.actors import acting_as
 from memlane.service.security.audit_trail import AuditTrail, Changes
 
@@ -23,7 +23,7 @@ PAGE_KEYS = 5_000  # data keys compared with the journal per read
 
 
 class ErasesFacts(Protocol):
-    async def delete_all(self, owner: Owner) -> int: ...
+    def delete_all(self, owner: Owner, /) -> Awaitable[int]: ...
 
 
 async def erase_owner(

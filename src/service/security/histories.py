@@ -5,15 +5,14 @@ from __future__ import annotations
 from uuid import UUID
 
 from memlane.domain.errors import MemoryNotFound
-from memlane.domain.facts.records import FactNotFound
+from memlane.domain.facts import FactNotFound
 from memlane.domain.model import Owner
-from memlane.domain.security.audit import SubjectKind
-from memlane.domain.security.audit_chain import ChainReport
+from memlane.domain.security import ChainReport, SubjectKind
 from memlane.ports.clock import Clock, system_clock
 from memlane.ports.encryption import EncryptionPort
-from memlane.ports.facts.store import FactPort
-from memlane.ports.memories.store import MemoryStorePort
-from memlane.ports.security.audit import AuditPorts
+from memlane.ports.facts import FactPort
+from memlane.ports.memories import MemoryStorePort
+from memlane.ports.security import AuditPorts
 from memlane.service.security.audit_trail import AuditTrail, HistoryEvent
 from memlane.service.security.keyring import KeyringService, keyed
 from memlane.service.security.sealing import OnUnreadable, of_kind

@@ -6,12 +6,11 @@ import logging
 from collections.abc import Callable
 from dataclasses import replace
 
-from memlane.domain.entities.nodes import LABEL_FIELD
+from memlane.domain.entities import LABEL_FIELD
 from memlane.domain.errors import DecryptionFailed
-from memlane.domain.security import keyring as kr
-from memlane.domain.security.keyring import MigrationReport, SealedField
+from memlane.domain.security import MigrationReport, SealedField, keyring as kr
 from memlane.ports.encryption import EncryptionPort, FieldBinding
-from memlane.ports.security.sealed_fields import SealedFieldsPort
+from memlane.ports.security import SealedFieldsPort
 from memlane.service.security.keyring import KeyringService, owners_of
 from memlane.service.security.sealing import CONTENT, SUMMARY
 

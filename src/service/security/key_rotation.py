@@ -6,10 +6,10 @@ import asyncio
 from collections.abc import Callable
 
 from memlane.domain.errors import WrongEncryptionKey
-from memlane.domain.security.keyring import RotationReport
+from memlane.domain.security import RotationReport
 from memlane.ports.clock import Clock, system_clock
 from memlane.ports.installation import InstallationPort
-from memlane.ports.security.keyring import DataKeyPort, KeyringPort
+from memlane.ports.security import DataKeyPort, KeyringPort
 
 DEFAULT_BATCH = 500
 

@@ -9,11 +9,9 @@ from datetime import datetime
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from memlane.domain.model import Owner
-from memlane.domain.security.erasure import KeyRef
-from memlane.domain.security.keyring import ROOT, UnknownMasterKey, WrappedKey
+from memlane.domain.security import ROOT, KeyRef, UnknownMasterKey, WrappedKey
 from memlane.ports.clock import Clock, system_clock
-from memlane.ports.security.erasure_journal import ErasureJournalPort
-from memlane.ports.security.keyring import DataKeyPort, KeyringPort
+from memlane.ports.security import DataKeyPort, ErasureJournalPort, KeyringPort
 
 P = ParamSpec("P")
 R = TypeVar("R")

@@ -8,17 +8,17 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from memlane.domain.portability.legacy_rows import (
+from memlane.domain.portability import (
     LegacyRow,
     SealedRelation,
     SealedRow,
     SealPending,
     SealReport,
 )
-from memlane.domain.security.integrity import RowKey
+from memlane.domain.security import RowKey
 from memlane.ports.encryption import EncryptionPort
-from memlane.ports.portability.legacy_rows import LegacyRowsPort
-from memlane.service.facts.sealing import FactSealer
+from memlane.ports.portability import LegacyRowsPort
+from memlane.service.facts import FactSealer
 from memlane.service.security.attributes import Attributes, AttributeSealer
 from memlane.service.security.keyring import KeyringService, owners_of
 

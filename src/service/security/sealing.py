@@ -9,10 +9,9 @@ from typing import Any, Protocol
 from uuid import UUID
 
 from memlane.domain.errors import DecryptionFailed
-from memlane.domain.memories.decay import importance_at
-from memlane.domain.memories.segments import NAMES_KEY, SEGMENT_KEY
+from memlane.domain.memories import NAMES_KEY, SEGMENT_KEY, importance_at
 from memlane.domain.model import Memory, Owner, StoredMemory, Vector
-from memlane.domain.portability.chat_import import SOURCE_KEY
+from memlane.domain.portability import SOURCE_KEY
 from memlane.ports.encryption import EncryptionPort, FieldBinding
 from memlane.ports.keywords import KeywordPort
 from memlane.service.security.attributes import ATTRIBUTES, Attributes, AttributeSealer

@@ -8,14 +8,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from memlane.domain.security.audit import AuditEvent
-from memlane.domain.security.integrity import RowKey, UnreadableRow, VerifyReport
+from memlane.domain.security import AuditEvent, RowKey, UnreadableRow, VerifyReport
 from memlane.ports.clock import Clock, system_clock
 from memlane.ports.encryption import EncryptionPort
-from memlane.ports.facts.scan import FactScanPort
-from memlane.ports.security.audit import AuditPort
-from memlane.ports.security.integrity import IntegrityPort
-from memlane.service.facts.sealing import FactSealer
+from memlane.ports.facts import FactScanPort
+from memlane.ports.security import AuditPort, IntegrityPort
+from memlane.service.facts import FactSealer
 from memlane.service.security.audit_trail import PAYLOAD_FIELD, payload_opens
 from memlane.service.security.keyring import KeyringService, owners_of
 from memlane.service.security.sealing import Sealer

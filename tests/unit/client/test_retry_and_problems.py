@@ -8,8 +8,7 @@ from uuid import uuid4
 
 import httpx
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from memlane.client import (
     AsyncMemlaneClient,

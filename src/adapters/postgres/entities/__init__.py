@@ -1,1 +1,25 @@
 """PostgreSQL adapters of entities: nodes and mentions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memlane.domain.faces import Face
+
+if TYPE_CHECKING:
+    from memlane.adapters.postgres.entities.adapter import (
+        PostgresEntityAdapter as PostgresEntityAdapter,
+    )
+
+# What other slices may import from this one, and the module that defines each name.
+_FACE = Face(__name__, {
+    "PostgresEntityAdapter": "adapter",
+})
+
+
+def __getattr__(name: str) -> object:
+    return _FACE.attribute(name)
+
+
+def __dir__() -> list[str]:
+    return _FACE.names

@@ -10,13 +10,13 @@ import asyncpg
 
 from memlane.adapters.postgres.entities import sql as entity_sql
 from memlane.adapters.postgres.pool import connection_from
-from memlane.domain.entities.nodes import (
+from memlane.domain.entities import (
     COMMON_NAME_FLOOR,
     MIN_SALIENCE,
+    EntityKind,
     SealedMention,
     StoredMention,
 )
-from memlane.domain.entities.recognition import EntityKind
 from memlane.domain.model import Owner
 from memlane.ports.entities import EntityPort
 

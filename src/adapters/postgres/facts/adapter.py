@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -11,15 +11,14 @@ from uuid import UUID
 import asyncpg
 
 from memlane.adapters.postgres.facts import sql as fact_sql
-from memlane.adapters.postgres.memories.rows import affected_rows
-from memlane.adapters.postgres.pool import connection_from
-from memlane.domain.facts.model import FactType, TimeSpan
-from memlane.domain.facts.records import FactFilter, StoredFact
+from memlane.adapters.postgres.memories import affected_rows
+from memlane.adapters.postgres.pool import Row, connection_from
+from memlane.domain.facts import FactFilter, FactType, StoredFact, TimeSpan
 from memlane.domain.model import Cursor, Owner, Page
-from memlane.ports.facts.store import FactPort
+from memlane.ports.facts import FactPort
 
 
-def to_stored_fact(record: Mapping[str, Any]) -> StoredFact:
+def to_stored_fact(record: Row) -> StoredFact:
     """A StoredFact from one row of fact_sql.FACT_COLUMNS."""
     score = record["user_fact_score"]
     return StoredFact(

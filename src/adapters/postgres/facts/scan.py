@@ -7,11 +7,11 @@ import asyncpg
 from memlane.adapters.postgres.errors import storage_errors
 from memlane.adapters.postgres.facts.adapter import to_stored_fact
 from memlane.adapters.postgres.facts.sql import FACT_COLUMNS
-from memlane.adapters.postgres.memories.rows import keyset_fetch
+from memlane.adapters.postgres.memories import keyset_fetch
 from memlane.adapters.postgres.pool import connection_from
-from memlane.domain.facts.records import StoredFact
-from memlane.domain.security.integrity import RowKey
-from memlane.ports.facts.scan import FactScanPort
+from memlane.domain.facts import StoredFact
+from memlane.domain.security import RowKey
+from memlane.ports.facts import FactScanPort
 
 SCAN_FIRST = f"""
 SELECT {FACT_COLUMNS} FROM facts AS f

@@ -9,13 +9,12 @@ from uuid import UUID
 import asyncpg
 
 from memlane.adapters.postgres.errors import storage_errors
-from memlane.adapters.postgres.memories import sql
-from memlane.adapters.postgres.memories.rows import affected_rows, key_arrays, to_stored_many
+from memlane.adapters.postgres.memories import affected_rows, key_arrays, sql, to_stored_many
 from memlane.adapters.postgres.pool import connection_from
-from memlane.domain.facts.topic_index import MemoryTopicTokens
+from memlane.domain.facts import MemoryTopicTokens
 from memlane.domain.model import StoredMemory
-from memlane.domain.security.integrity import RowKey
-from memlane.ports.facts.topic_index import TopicIndexPort
+from memlane.domain.security import RowKey
+from memlane.ports.facts import TopicIndexPort
 
 # The scan walks memories_untokened_idx, so each batch is one index range scan and a filled
 # table costs nothing. The columns are the topic reads' (no terms, no vector).

@@ -7,12 +7,11 @@ from uuid import UUID
 
 import asyncpg
 
-from memlane.adapters.postgres.memories import sql
-from memlane.adapters.postgres.memories.rows import to_stored_many
+from memlane.adapters.postgres.memories import sql, to_stored_many
 from memlane.adapters.postgres.pool import connection_from
-from memlane.domain.facts.topic_index import TopicTally
+from memlane.domain.facts import TopicTally
 from memlane.domain.model import Owner, StoredMemory
-from memlane.ports.facts.topics import TopicPort
+from memlane.ports.facts import TopicPort
 
 # get_many's columns without index terms or vector: what a topic view opens.
 _OWNER_ROWS = sql.GET_MANY_UNINDEXED.replace(" AND m.id = ANY($3::uuid[])", "")

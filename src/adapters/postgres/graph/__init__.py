@@ -1,1 +1,25 @@
 """PostgreSQL adapters of the graph: edges and their use."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memlane.domain.faces import Face
+
+if TYPE_CHECKING:
+    from memlane.adapters.postgres.graph.adapter import (
+        PostgresGraphAdapter as PostgresGraphAdapter,
+    )
+
+# What other slices may import from this one, and the module that defines each name.
+_FACE = Face(__name__, {
+    "PostgresGraphAdapter": "adapter",
+})
+
+
+def __getattr__(name: str) -> object:
+    return _FACE.attribute(name)
+
+
+def __dir__() -> list[str]:
+    return _FACE.names

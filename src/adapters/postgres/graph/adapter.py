@@ -10,11 +10,9 @@ import asyncpg
 
 from memlane.adapters.postgres.graph import sql as graph_sql
 from memlane.adapters.postgres.graph.edge_uses import DeferredEdgeUses, edge_uses, write_edge_uses
-from memlane.adapters.postgres.memories.rows import affected_rows
+from memlane.adapters.postgres.memories import affected_rows
 from memlane.adapters.postgres.pool import connection_from
-from memlane.domain.graph.activation_walk import Walk
-from memlane.domain.graph.edges import Edge, EdgeKind
-from memlane.domain.graph.temporal import Moment
+from memlane.domain.graph import Edge, EdgeKind, Moment, Walk
 from memlane.domain.model import Owner
 from memlane.ports.graph import GraphPort
 

@@ -10,7 +10,7 @@ import asyncpg
 
 from memlane.adapters.postgres.deferred import DeferredWrites
 from memlane.adapters.postgres.graph import sql as graph_sql
-from memlane.domain.graph.edges import HALF_LIFE_DAYS, USE_BOOST, EdgeKind
+from memlane.domain.graph import HALF_LIFE_DAYS, USE_BOOST, EdgeKind
 from memlane.domain.model import Owner
 
 EdgeUse = tuple[str, str, UUID, UUID, str, datetime]  # tenant, user, source, target, kind, at

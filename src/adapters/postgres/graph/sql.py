@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from memlane.domain.graph.activation import REPLACING_KINDS
-from memlane.domain.graph.activation_walk import REPLACEMENT_DEPTH
+from memlane.domain.graph import REPLACEMENT_DEPTH, REPLACING_KINDS
 
 EDGE_COLUMNS = "e.source, e.target, e.kind, e.weight, e.created_at, e.activated_at"
 

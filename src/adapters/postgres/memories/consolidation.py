@@ -9,7 +9,7 @@ import asyncpg
 
 from memlane.adapters.postgres.pool import connection_from
 from memlane.domain.model import Owner
-from memlane.ports.memories.consolidation import ConsolidationPort
+from memlane.ports.memories import ConsolidationPort
 
 # As the store's single delete: the heat row and the wide row; the triggers on memories
 # take the edges, postings, term statistics and fact sources with them.

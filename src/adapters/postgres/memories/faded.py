@@ -11,10 +11,10 @@ from memlane.adapters.postgres.memories import sql
 from memlane.adapters.postgres.memories.maintenance import MAINTENANCE_TIMEOUT_S
 from memlane.adapters.postgres.memories.rows import decay_params
 from memlane.adapters.postgres.pool import connection_from
-from memlane.domain.memories.cleanup import CleanupRule
+from memlane.domain.memories import CleanupRule
 from memlane.domain.model import Owner
 from memlane.domain.reach import Reach, TenantReach
-from memlane.ports.memories.faded import FadedMemoriesPort
+from memlane.ports.memories import FadedMemoriesPort
 
 
 class PostgresFadedMemoriesAdapter(FadedMemoriesPort):

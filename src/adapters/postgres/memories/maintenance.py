@@ -20,10 +20,10 @@ from memlane.adapters.postgres.memories.rows import (
 from memlane.adapters.postgres.pool import connection_from
 from memlane.adapters.postgres.readiness import database_ready
 from memlane.adapters.postgres.vector_checks import dimension_errors
-from memlane.domain.memories.cleanup import CleanupRule
+from memlane.domain.memories import CleanupRule
 from memlane.domain.model import MemoryStats, Owner, StoredMemory, Vector
 from memlane.domain.reach import Reach, TenantReach
-from memlane.ports.memories.maintenance import MaintenancePort
+from memlane.ports.memories import MaintenancePort
 
 # asyncpg reads timeout=None as "the pool's command_timeout" (10 s by default), which a
 # decay or cleanup over a million rows can exceed: whole-table maintenance gets an hour.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncpg
 
-from memlane.adapters.postgres.facts.topics import PostgresTopicAdapter
+from memlane.adapters.postgres.facts import PostgresTopicAdapter
 from memlane.adapters.postgres.memories.consolidation import PostgresConsolidationAdapter
 from memlane.adapters.postgres.memories.faded import PostgresFadedMemoriesAdapter
 from memlane.adapters.postgres.memories.maintenance import (

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 import numpy as np
 from pgvector import Vector as PgVector
 
-from memlane.domain.memories.decay import MAX_REINFORCEMENT, REINFORCEMENT_PER_ACCESS, TYPE_DECAY
+from memlane.adapters.postgres.pool import Row
+from memlane.domain.memories import MAX_REINFORCEMENT, REINFORCEMENT_PER_ACCESS, TYPE_DECAY
 from memlane.domain.model import Heat, MemoryType, Owner, StoredMemory, Vector
 
 # TYPE_DECAY as three parallel arrays for `unnest`: the numbers stay in the domain.
@@ -46,7 +47,7 @@ def _embedding(value: Any) -> tuple[float, ...] | None:
     return tuple(value.to_numpy().tolist())
 
 
-def to_stored(record: Mapping[str, Any]) -> StoredMemory:
+def to_stored(record: Row) -> StoredMemory:
     """A StoredMemory from one row of sql.COLUMNS."""
     return StoredMemory(
         id=record["id"],
@@ -78,7 +79,7 @@ def _topic_tokens(value: Any) -> tuple[str, ...] | None:
     return None if value is None else tuple(value)
 
 
-def to_stored_many(records: Sequence[Mapping[str, Any]]) -> list[StoredMemory]:
+def to_stored_many(records: Sequence[Row]) -> list[StoredMemory]:
     return [to_stored(r) for r in records]
 
 

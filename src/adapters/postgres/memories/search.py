@@ -11,7 +11,7 @@ from memlane.adapters.postgres.memories import candidates
 from memlane.adapters.postgres.pool import connection_from
 from memlane.adapters.postgres.vector_checks import check_query_dimension, dimension_errors
 from memlane.domain.model import Owner, SearchCandidate, Vector
-from memlane.ports.memories.candidates import CandidateSearchPort
+from memlane.ports.memories import CandidateSearchPort
 
 # A lexical search reads at most this many postings of each query term, best first (sql.py
 # SEARCH_LEXICAL_SCORED): exact BM25 for terms held by at most this many of the owner's

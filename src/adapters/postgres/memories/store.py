@@ -16,7 +16,7 @@ from memlane.adapters.postgres.pool import connection_from
 from memlane.adapters.postgres.transactions import owner_transaction
 from memlane.adapters.postgres.vector_checks import dimension_errors
 from memlane.domain.model import Cursor, MemoryFilter, Owner, Page, StoredMemory
-from memlane.ports.memories.store import MemoryStorePort, MemoryWriteSession
+from memlane.ports.memories import MemoryStorePort, MemoryWriteSession
 
 EXPORT_PREFETCH_ROWS = 200
 

@@ -14,7 +14,7 @@ from memlane.adapters.postgres.memories.rows import to_stored, to_stored_many, v
 from memlane.adapters.postgres.vector_checks import dimension_errors
 from memlane.domain.errors import MemoryNotFound
 from memlane.domain.model import DenseHit, Nearby, Owner, StoredMemory, Vector
-from memlane.ports.memories.store import MemoryWriteSession
+from memlane.ports.memories import MemoryWriteSession
 
 
 def batch_params(stored: Sequence[StoredMemory]) -> tuple[Any, ...]:

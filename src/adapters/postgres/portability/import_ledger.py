@@ -11,7 +11,7 @@ from memlane.adapters.postgres.errors import storage_errors
 from memlane.adapters.postgres.leader import release_advisory_lock
 from memlane.adapters.postgres.pool import connection_from
 from memlane.domain.model import Owner
-from memlane.ports.portability.import_ledger import ImportLedgerPort
+from memlane.ports.portability import ImportLedgerPort
 
 # The owner's import lock: a key space apart from the write lock (memlane_owner_hash).
 TRY_LOCK = (

@@ -9,18 +9,18 @@ from uuid import UUID
 import asyncpg
 
 from memlane.adapters.postgres.errors import storage_errors
-from memlane.adapters.postgres.memories.rows import affected_rows, key_arrays
+from memlane.adapters.postgres.memories import affected_rows, key_arrays
 from memlane.adapters.postgres.pool import connection_from
-from memlane.domain.facts.model import RELATION_TYPES
+from memlane.domain.facts import RELATION_TYPES
 from memlane.domain.model import Owner
-from memlane.domain.portability.legacy_rows import (
+from memlane.domain.portability import (
     LegacyRelation,
     LegacyRow,
     SealedRelation,
     SealedRow,
 )
-from memlane.domain.security.integrity import RowKey
-from memlane.ports.portability.legacy_rows import LegacyRowsPort
+from memlane.domain.security import RowKey
+from memlane.ports.portability import LegacyRowsPort
 
 # The scan walks the partial index of unsealed rows (memories_unsealed_idx and the
 # quarantine's), so each batch is one index range scan and a finished table costs nothing.

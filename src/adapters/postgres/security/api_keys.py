@@ -9,8 +9,8 @@ from uuid import UUID
 import asyncpg
 
 from memlane.adapters.postgres.pool import connection_from
-from memlane.domain.security.auth import ApiKey, Scope
-from memlane.ports.security.api_keys import ApiKeyPort
+from memlane.domain.security import ApiKey, Scope
+from memlane.ports.security import ApiKeyPort
 
 _COLUMNS = "id, tenant, user_id, scopes, name, created_at, last_used_at, revoked_at"
 

@@ -9,12 +9,12 @@ from uuid import UUID
 
 import asyncpg
 
-from memlane.adapters.postgres.memories.rows import affected_rows
+from memlane.adapters.postgres.memories import affected_rows
 from memlane.adapters.postgres.pool import connection_from
 from memlane.adapters.postgres.security import audit_sql
 from memlane.adapters.postgres.transactions import PostgresTransactionAdapter, joined
 from memlane.domain.model import Owner
-from memlane.domain.security.audit import (
+from memlane.domain.security import (
     AuditEntry,
     AuditEvent,
     ChainHead,
@@ -22,7 +22,7 @@ from memlane.domain.security.audit import (
     SubjectKind,
     chain,
 )
-from memlane.ports.security.audit import AuditPort, AuditPorts
+from memlane.ports.security import AuditPort, AuditPorts
 
 STREAM_PREFETCH_ROWS = 500
 REMEMBERED_HEADS = 10_000  # ~100 bytes each

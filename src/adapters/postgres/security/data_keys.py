@@ -10,8 +10,8 @@ import asyncpg
 
 from memlane.adapters.postgres.pool import connection_from
 from memlane.domain.model import Owner
-from memlane.domain.security.keyring import WrappedKey
-from memlane.ports.security.keyring import DataKeyPort
+from memlane.domain.security import WrappedKey
+from memlane.ports.security import DataKeyPort
 
 _COLUMNS = "tenant, user_id, id, master_key_id, wrapped"
 

@@ -8,12 +8,11 @@ from datetime import datetime
 import asyncpg
 
 from memlane.adapters.postgres.errors import storage_errors
-from memlane.adapters.postgres.memories import sql
-from memlane.adapters.postgres.memories.rows import key_arrays, keyset_fetch, to_stored_many
+from memlane.adapters.postgres.memories import key_arrays, keyset_fetch, sql, to_stored_many
 from memlane.adapters.postgres.pool import connection_from
 from memlane.domain.model import StoredMemory
-from memlane.domain.security.integrity import RowKey, UnreadableRow
-from memlane.ports.security.integrity import IntegrityPort
+from memlane.domain.security import RowKey, UnreadableRow
+from memlane.ports.security import IntegrityPort
 
 # What verify needs of a row: no vector, no index terms (rebuilding them costs ~0.1 ms a row).
 _SCAN_COLUMNS = sql.UNINDEXED_COLUMNS

@@ -7,8 +7,8 @@ import asyncpg
 from memlane.adapters.postgres.memories import sql
 from memlane.adapters.postgres.pool import connection_from
 from memlane.domain.model import Owner
-from memlane.domain.security.erasure import KeyRef
-from memlane.ports.security.erasure_journal import ReplayStorePort
+from memlane.domain.security import KeyRef
+from memlane.ports.security import ReplayStorePort
 
 # The root key (the empty owner) sorts first and is never a user's: `> ('', '')` skips it.
 KEYS_AFTER = """

@@ -9,9 +9,8 @@ import asyncpg
 
 from memlane.adapters.postgres.pool import connection_from
 from memlane.domain.model import Owner
-from memlane.domain.security import keyring as kr
-from memlane.domain.security.keyring import SealedField
-from memlane.ports.security.sealed_fields import FieldKey, SealedFieldsPort
+from memlane.domain.security import SealedField, keyring as kr
+from memlane.ports.security import FieldKey, SealedFieldsPort
 
 
 class _Column(NamedTuple):

@@ -9,8 +9,7 @@ from datetime import UTC, datetime, timedelta
 from uuid import uuid4
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from memlane.adapters.encryption.keyring import XChaChaKeyring, master_id
 from memlane.adapters.encryption.noop import NoopEncryptionAdapter

@@ -7,8 +7,7 @@ import os
 from uuid import uuid4
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from memlane.adapters.encryption.xchacha import (
     HEADER_BYTES,

@@ -8,8 +8,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from memlane.adapters.imports import parse_export, read_export
 from memlane.adapters.imports.stream import iter_json_list

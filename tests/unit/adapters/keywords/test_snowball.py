@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from memlane.adapters.keywords.snowball import MAX_TERM_CHARS, SnowballKeywordAdapter
 from memlane.adapters.keywords.stopwords import ENGLISH_STOP_WORDS

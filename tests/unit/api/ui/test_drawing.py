@@ -6,20 +6,25 @@ import itertools
 from datetime import UTC, datetime, timedelta
 from uuid import UUID, uuid4
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from memlane.api.ui.graph_drawing import CENTRE_X, CENTRE_Y, MAX_ON_RING, WIDTH, draw_neighbourhood
+from memlane.api.ui import ui_template_config
+from memlane.api.ui.graph_drawing import (
+    CENTRE_X,
+    CENTRE_Y,
+    MAX_ON_RING,
+    WIDTH,
+    LegendRow,
+    draw_neighbourhood,
+)
 from memlane.api.ui.plots import (
     BOTTOM,
     CURVE_DAYS,
+    HEIGHT as PLOT_HEIGHT,
     TOP,
     count_bars,
     forgetting_curves,
     waiting_for_embedding,
-)
-from memlane.api.ui.plots import (
-    HEIGHT as PLOT_HEIGHT,
 )
 from memlane.domain.graph.edges import Edge, EdgeKind
 from memlane.domain.memories.decay import TYPE_DECAY
@@ -53,7 +58,20 @@ def test_a_superseded_memory_is_marked_and_its_edge_drawn_as_replacing() -> None
     assert {(e.kind, e.replacing) for e in drawing.edges} == {("supersedes", True),
                                                              ("semantic", False)}
     assert nodes[porto.id].href == f"/ui/memories/{porto.id}"
-    assert drawing.kinds == ("semantic", "supersedes")
+    assert drawing.legend == (LegendRow("semantic", replacing=False),
+                              LegendRow("supersedes", replacing=True))
+
+
+def test_the_svg_draws_replacing_kinds_as_arrows_in_the_edges_and_the_legend() -> None:
+    old, new, near = memory("I am vegetarian"), memory("I eat fish now"), memory("Fish")
+    hood = Neighbourhood((old, new, near), (edge(new, old, EdgeKind.CONTRADICTION),
+                                            edge(new, near)))
+    drawing = draw_neighbourhood(new.id, hood, "/ui/memories")
+    environment = ui_template_config().instance.engine
+    svg = str(environment.get_template("_graph.svg").module.graph_svg(drawing))
+    assert svg.count('marker-end="url(#arrow)"') == 1
+    assert 'class="edge edge-contradiction replacing" stroke-width="3"' in svg
+    assert 'class="edge edge-semantic" stroke-width="3"' in svg
 
 
 def test_the_entities_a_memory_names_are_drawn_beside_it_without_a_page() -> None:
@@ -70,7 +88,8 @@ def test_the_entities_a_memory_names_are_drawn_beside_it_without_a_page() -> Non
     assert nodes[ravi.id].hop == 1 and nodes[ravi.id].memory_type == "entity"
     assert nodes[ravi.id].label == "Ravi" and nodes[ravi.id].title == "Ravi (person)"
     assert nodes[siemens.id].href is None and nodes[other.id].href == f"/ui/memories/{other.id}"
-    assert drawing.kinds == ("entity", "semantic") and len(drawing.edges) == 4
+    assert [row.kind for row in drawing.legend] == ["entity", "semantic"]
+    assert len(drawing.edges) == 4
 
 
 @given(first=st.integers(0, 30), second=st.integers(0, 40))

@@ -6,8 +6,7 @@ from datetime import UTC, datetime
 from uuid import uuid4
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from memlane.domain.facts.extraction import extract_facts, relations_asked
 from memlane.domain.facts.model import (

@@ -7,20 +7,18 @@ from datetime import UTC, datetime, timedelta
 from uuid import UUID
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from memlane.domain.graph.activation import (
     HOP_DECAY,
     KIND_FACTOR,
-    REPLACING_KINDS,
     Adjacency,
     Reached,
     adjacency,
     chain_window,
     spread,
 )
-from memlane.domain.graph.edges import Edge, EdgeKind, strength
+from memlane.domain.graph.edges import REPLACING_KINDS, Edge, EdgeKind, strength
 
 T0 = datetime(2030, 1, 1, tzinfo=UTC)
 NODES = [UUID(int=i + 1) for i in range(7)]

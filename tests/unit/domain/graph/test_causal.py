@@ -7,8 +7,7 @@ from datetime import UTC, datetime, timedelta
 from uuid import UUID
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from memlane.domain.graph.causal import CAUSAL_CUES, follows_causally
 from memlane.domain.graph.edges import EdgeKind

@@ -7,8 +7,7 @@ from datetime import UTC, datetime, timedelta
 from uuid import UUID
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from memlane.domain.graph.edges import HALF_LIFE_DAYS, USE_BOOST, Edge, EdgeKind, strength, used
 

@@ -7,11 +7,18 @@ from datetime import UTC, datetime, timedelta
 from uuid import uuid4
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
-from memlane.domain.graph.edges import HALF_LIFE_DAYS, USE_BOOST, Edge, EdgeKind, strength, used
-from memlane.domain.graph.semantic_edges import semantic_edges
+from memlane.domain.graph.edges import (
+    HALF_LIFE_DAYS,
+    REPLACING_KINDS,
+    USE_BOOST,
+    Edge,
+    EdgeKind,
+    strength,
+    used,
+)
+from memlane.domain.graph.semantic import semantic_edges
 
 T0 = datetime(2030, 1, 1, tzinfo=UTC)
 kinds = st.sampled_from(list(EdgeKind))
@@ -90,3 +97,8 @@ def test_semantic_edges_never_exceed_the_limit(cosines: list[float], limit: int)
     edges = semantic_edges(uuid4(), near, T0, threshold=0.0, limit=limit)
     assert len(edges) <= limit
     assert [e.weight for e in edges] == sorted((e.weight for e in edges), reverse=True)
+
+
+def test_supersedes_and_contradiction_are_the_kinds_that_replace() -> None:
+    replacing = {k for k in EdgeKind if k.replaces}
+    assert replacing == REPLACING_KINDS == {EdgeKind.SUPERSEDES, EdgeKind.CONTRADICTION}

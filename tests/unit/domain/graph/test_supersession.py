@@ -6,8 +6,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from memlane.domain.graph.supersession import (
     DEFAULT_BAND,

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from memlane.domain.memories.segments import Message, Role, segment_messages
 from memlane.domain.portability.chat_import import (

@@ -5,8 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from uuid import uuid4
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from memlane.domain.model import MemoryContext, MemoryType
 from memlane.domain.retrieval.context import PREAMBLE, fit_to_budget, render_context, render_line

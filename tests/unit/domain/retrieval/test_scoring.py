@@ -6,8 +6,7 @@ import math
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from memlane.domain.retrieval.scoring import RelevanceWeights, freshness, relevance
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import asyncio
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from memlane.domain.entities.nodes import name_terms
 from memlane.domain.model import NewMemory, Owner
 from memlane.domain.policy import GraphTuning, MemoryPolicy
+from memlane.service.entities.linking import EntityLinker
 from tests.contract.builders import at_cosine, axis
 from tests.fakes.world import DIMENSION, FakeWorld, new_owner
 
@@ -38,10 +38,8 @@ async def test_a_written_memory_names_its_people_places_and_companies() -> None:
     world, owner = world_with(), new_owner()
     job = await world.service.remember(owner, NewMemory(RAVI_JOB))
     mentions = await world.entities.mentions_of(owner, [job.memory.id])
-    names = {
-        world.service._names.open_label(owner, m.entity_id, m.label): m.kind.value  # type: ignore[union-attr]
-        for m in mentions
-    }
+    linker = EntityLinker(world.entities, world.encryption)
+    names = {linker.open_label(owner, m.entity_id, m.label): m.kind.value for m in mentions}
     assert names == {"Ravi": "person", "Siemens": "organisation"}
     # Stored sealed and blinded: neither the label nor the index reads as the name.
     assert all(b"Ravi" not in m.label for m in mentions)

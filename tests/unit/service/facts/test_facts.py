@@ -109,9 +109,9 @@ async def test_erasing_a_user_erases_their_facts(memory: TenantMemory) -> None:
 
 
 async def test_a_service_without_facts_says_so(world: FakeWorld) -> None:
-    from memlane.service.memory_service import MemoryService
+    from memlane.composition.services import memory_service
 
-    bare = MemoryService(world.memories, world.embedder, world.encryption, world.keywords,
+    bare = memory_service(world.memories, world.embedder, world.encryption, world.keywords,
                          world.policy, world.clock)
     with pytest.raises(InvalidMemory, match="without facts"):
         _ = bare.facts
@@ -121,10 +121,10 @@ async def test_a_failing_fact_store_never_fails_the_write_nor_logs_content(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     from memlane.adapters.facts.heuristic import HeuristicFactExtractor
+    from memlane.composition.services import memory_service
     from memlane.domain.errors import StorageUnavailable
     from memlane.domain.model import NewMemory
     from memlane.ports.facts.store import FactPorts
-    from memlane.service.memory_service import MemoryService
     from tests.fakes.facts import FakeFacts
     from tests.fakes.world import new_owner
 
@@ -133,7 +133,7 @@ async def test_a_failing_fact_store_never_fails_the_write_nor_logs_content(
             raise StorageUnavailable("database gone")
 
     world = FakeWorld()
-    service = MemoryService(
+    service = memory_service(
         world.memories, world.embedder, world.encryption, world.keywords, world.policy,
         world.clock, facts=FactPorts(BrokenFacts(world.memories.store._table),  # type: ignore[attr-defined]
                                      HeuristicFactExtractor()),

@@ -12,8 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from memlane.domain.facts.topics import TopicNotFound, summarise, topics_of
 from memlane.domain.model import MemoryPatch, NewMemory, Owner, StoredMemory

@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.model import MemoryFilter, NewMemory

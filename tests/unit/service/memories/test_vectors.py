@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import math
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from memlane.domain.vectors import cosine
 from memlane.service.memories.vectors import cosines

@@ -9,8 +9,7 @@ import math
 from datetime import timedelta
 from unittest.mock import patch
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from memlane.domain.graph.edges import Edge, EdgeKind
 from memlane.domain.model import NewMemory, Owner

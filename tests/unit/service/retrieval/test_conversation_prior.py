@@ -6,12 +6,11 @@ from datetime import UTC, datetime
 from uuid import uuid4
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from memlane.domain.model import Heat, MemoryType, SearchCandidate
+from memlane.service.retrieval.candidates import Candidate
 from memlane.service.retrieval.conversation_prior import with_conversation_prior
-from memlane.service.retrieval.neighbours import Candidate
 
 NOW = datetime(2031, 6, 1, tzinfo=UTC)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.domain.model import NewMemory
 from memlane.ports.storage import MemoryPorts
-from memlane.service.memory_service import MemoryService
 from tests.contract.builders import at_cosine, axis
 from tests.fakes.world import DIMENSION, FakeWorld, new_owner
 
@@ -64,7 +64,7 @@ async def _world_with_memories(count: int) -> tuple[FakeWorld, Recording, Callab
             owner, NewMemory(text, conversation_id="talk", metadata={"speaker": "user"})
         )
     recording = Recording(world.memories)
-    service = MemoryService(
+    service = build_memory_service(
         recording.ports,
         world.embedder, world.encryption, world.keywords, world.policy, world.clock,
     )

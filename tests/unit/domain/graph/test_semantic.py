@@ -6,11 +6,10 @@ import math
 from datetime import UTC, datetime
 from uuid import UUID, uuid4
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from memlane.domain.graph.edges import EdgeKind
-from memlane.domain.graph.semantic_edges import semantic_edges
+from memlane.domain.graph.semantic import semantic_edges
 
 T0 = datetime(2030, 1, 1, tzinfo=UTC)
 NODES = [UUID(int=i + 1) for i in range(7)]

@@ -1,4 +1,4 @@
-"""MemoryService's export and import: an owner's memories, histories, graph and facts as records."""
+"""Exports and imports of an owner: the whole export, and the graph and facts of a partial one."""
 
 from __future__ import annotations
 
@@ -7,42 +7,49 @@ from typing import Any
 from uuid import UUID
 
 from memlane.domain.model import Owner
-from memlane.service.memories.reads import MemoryReads
+from memlane.ports.clock import Clock
+from memlane.service.portability.facts import FactPorting
 from memlane.service.portability.graph import GraphPorting
 from memlane.service.portability.porting import ImportReport, Porting
-from memlane.service.security.keyring import keyed, keyed_stream
 
 
-class MemoryExports(MemoryReads):
-    """Export and import of MemoryService, through the porting parts."""
+class Exports:
+    """What `memlane export`/`import`, GET /v1/memories/export and the MCP tools carry.
+    Without `graph` or `facts` (either off), those records are neither written nor read."""
 
-    _porting: GraphPorting | None
-    _everything: Porting
+    def __init__(
+        self,
+        everything: Porting,
+        clock: Clock,
+        graph: GraphPorting | None = None,
+        facts: FactPorting | None = None,
+    ) -> None:
+        self._everything = everything
+        self._clock = clock
+        self._graph = graph
+        self._facts = facts
 
-    @keyed_stream
-    async def export_graph(
+    async def graph_records(
         self, owner: Owner, memory_ids: Sequence[UUID]
     ) -> AsyncIterator[dict[str, Any]]:
         """The edges and entities of exported memories, then the owner's facts, as portable
         records."""
-        if self._porting is not None:
-            async for record in self._porting.records(owner, memory_ids):
+        if self._graph is not None:
+            async for record in self._graph.records(owner, memory_ids):
                 yield record
         if self._facts is not None:
-            async for record in self._facts.porting.records(owner):
+            async for record in self._facts.records(owner):
                 yield record
 
-    @keyed
     async def import_graph(
         self, owner: Owner, records: Sequence[Mapping[str, Any]], ids: Mapping[UUID, UUID]
     ) -> tuple[int, int]:
         """Edges and entities of an export, between the memories its ids became; how
         many edges and mentions were stored."""
-        if self._porting is None:
+        if self._graph is None:
             return 0, 0
-        return await self._porting.restore(owner, records, ids, self._clock())
+        return await self._graph.restore(owner, records, ids, self._clock())
 
-    @keyed
     async def import_facts(
         self, owner: Owner, records: Sequence[Mapping[str, Any]], ids: Mapping[UUID, UUID]
     ) -> int:
@@ -50,16 +57,13 @@ class MemoryExports(MemoryReads):
         many facts were stored (facts already held are skipped)."""
         if self._facts is None:
             return 0
-        return (await self._facts.porting.restore(owner, records, ids)).stored
+        return (await self._facts.restore(owner, records, ids)).stored
 
-    @keyed_stream
-    async def export_records(self, owner: Owner) -> AsyncIterator[dict[str, Any]]:
+    def records(self, owner: Owner) -> AsyncIterator[dict[str, Any]]:
         """The owner's whole export as portable records: memories with their histories,
         edges, entities, facts with their histories."""
-        async for record in self._everything.records(owner):
-            yield record
+        return self._everything.records(owner)
 
-    @keyed
     async def import_records(
         self, owner: Owner, records: Sequence[Mapping[str, Any]],
         progress: Callable[[int], object] | None = None,

@@ -1,0 +1,128 @@
+"""The retrieval pipelines, declared in one place: which stages run, and in what order."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+
+from memlane.domain.errors import ConfigurationError
+from memlane.domain.policy import MemoryPolicy
+from memlane.ports.clock import Clock
+from memlane.ports.embedding import EmbeddingPort
+from memlane.ports.storage import MemoryPorts
+from memlane.service.retrieval import (
+    ActiveContext,
+    Budget,
+    Contexts,
+    ConversationPrior,
+    Eligibility,
+    EntityRecall,
+    FactRecall,
+    FirstRankings,
+    Fusion,
+    GraphExpansion,
+    Join,
+    JoinExpansion,
+    Neighbours,
+    Opening,
+    Pipeline,
+    Prefetch,
+    Profile,
+    ProfileSource,
+    Ranking,
+    Recording,
+    Rendering,
+    Retriever,
+    SearchCut,
+    Selection,
+    Stage,
+    StartExpansion,
+    Superseded,
+)
+from memlane.service.security import Sealer
+
+
+@dataclass(frozen=True)
+class RetrievalParts:
+    """What the stages are built from; a capability that is off is None (its stage too)."""
+
+    memories: MemoryPorts
+    embedder: EmbeddingPort
+    sealer: Sealer
+    policy: MemoryPolicy
+    clock: Clock
+    names: EntityRecall | None = None
+    facts: FactRecall | None = None
+    expansion: GraphExpansion | None = None
+    profile: ProfileSource | None = None
+
+    @property
+    def entity_weight(self) -> float:
+        return 0.0 if self.names is None else self.names.weight
+
+
+Declared = Sequence[tuple[str, Callable[[RetrievalParts], Stage | None]]]
+
+# Search and context share the first stages: what the query finds, fused into one ranking.
+FIRST: Declared = (
+    ("rankings", lambda p: FirstRankings(p.memories.search, p.embedder, p.sealer, p.names)),
+    ("fusion", lambda p: Fusion(p.policy.recall, p.entity_weight)),
+    ("fact_recall", lambda p: p.facts),
+    ("conversation_prior", lambda p: ConversationPrior(p.policy.recall)),
+)
+SEARCH: Declared = (
+    *FIRST,
+    ("search_cut", lambda p: SearchCut()),
+    ("opening", lambda p: Opening(
+        p.memories.store, p.sealer, p.policy.weights, unindexed=False)),
+)
+CONTEXT: Declared = (
+    *FIRST,
+    ("eligibility", lambda p: Eligibility(p.sealer.attributes, p.policy.rag_threshold)),
+    ("graph_expansion", lambda p: None if p.expansion is None
+     else StartExpansion(p.expansion, p.policy)),
+    ("active_context", lambda p: ActiveContext(p.embedder, p.memories.search)),
+    ("prefetch", lambda p: Prefetch(p.memories.store, Ranking(p.policy))),
+    ("neighbours", lambda p: Neighbours(p.memories.search, p.policy.recall)),
+    ("graph_join", lambda p: JoinExpansion()),
+    ("supersession", lambda p: Superseded()),
+    ("join", lambda p: Join(p.memories.search)),
+    ("selection", lambda p: Selection(Ranking(p.policy))),
+    ("opening", lambda p: Opening(p.memories.store, p.sealer, p.policy.weights, unindexed=True)),
+    ("contexts", lambda p: Contexts(p.policy.rag_threshold)),
+)
+RECORDING: Declared = (
+    ("recording", lambda p: Recording(
+        p.memories.maintenance, p.clock, p.policy.base_rate, p.expansion)),
+)
+# The prompt's closing stages run even when no memory was chosen (the profile still opens it).
+PROMPT: Declared = (
+    ("profile", lambda p: None if p.profile is None else Profile(p.profile)),
+    ("budget", lambda p: Budget()),
+    *RECORDING,
+    ("rendering", lambda p: Rendering()),
+)
+# Stages a deployment may leave out (`memory.recall.skip_stages`): ranking choices only.
+OPTIONAL = frozenset({"fact_recall", "conversation_prior", "graph_expansion", "neighbours",
+                      "prefetch"})
+
+
+def retriever(parts: RetrievalParts, skip: Collection[str] = ()) -> Retriever:
+    """The retriever with its three pipelines, leaving out the stages named in `skip`."""
+    if unknown := sorted(set(skip) - OPTIONAL):
+        raise ConfigurationError(
+            f"memory.recall.skip_stages: {', '.join(unknown)} cannot be left out; "
+            f"optional stages are {', '.join(sorted(OPTIONAL))}"
+        )
+
+    def built(declared: Declared) -> list[Stage]:
+        stages = (make(parts) for name, make in declared if name not in skip)
+        return [stage for stage in stages if stage is not None]
+
+    return Retriever(
+        search=Pipeline(built(SEARCH)),
+        context=Pipeline(built((*CONTEXT, *RECORDING))),
+        prompt=Pipeline(built(CONTEXT), closing=built(PROMPT)),
+        policy=parts.policy,
+        clock=parts.clock,
+    )

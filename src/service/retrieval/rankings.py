@@ -1,0 +1,82 @@
+"""The first stage: dense, lexical and by-name rankings, read while the query is embedded."""
+
+from __future__ import annotations
+
+import logging
+from uuid import UUID
+
+from memlane.domain.errors import EmbeddingUnavailable
+from memlane.domain.model import SearchCandidate, Vector
+from memlane.ports.embedding import EmbeddingPort
+from memlane.ports.memories import CandidateSearchPort
+from memlane.service.retrieval.candidates import Rankings
+from memlane.service.retrieval.entity_recall import EntityRecall
+from memlane.service.retrieval.pipeline import Retrieval
+from memlane.service.security import Sealer
+
+log = logging.getLogger(__name__)
+
+
+class FirstRankings:
+    """Writes `vector` and `rankings`. The lexical search and the name lookup need no
+    vector: they run in the database while the query is embedded (off the event loop); the
+    cosines of the lexical hits are read while the dense search runs."""
+
+    def __init__(
+        self,
+        search: CandidateSearchPort,
+        embedder: EmbeddingPort,
+        sealer: Sealer,
+        names: EntityRecall | None = None,
+    ) -> None:
+        self._search = search
+        self._embedder = embedder
+        self._sealer = sealer
+        self._names = names
+
+    async def __call__(self, r: Retrieval) -> None:
+        terms = self._sealer.index_terms(r.owner.tenant, r.query)
+        if terms:
+            r.start("lexical", self._search.lexical_candidates(r.owner, terms, r.pool))
+        lookup = None if self._names is None else self._names.lookup(r.owner, r.query)
+        if lookup is not None:
+            r.start("names", lookup)
+        r.vector = await self._embed_query(r.query)
+        rankings = Rankings()
+        if r.vector is not None:
+            floor = -1.0 if r.min_similarity is None else r.min_similarity
+            r.start("dense", self._search.dense_candidates(
+                r.owner, r.vector, r.pool, min_similarity=floor
+            ))
+        rankings.lexical = await r.result("lexical", [])
+        if r.vector is not None:
+            if rankings.lexical:
+                cosines = await self._search.similarities(
+                    r.owner, [c.id for c in rankings.lexical], r.vector
+                )
+                # A hit deleted meanwhile has no cosine: 0, as for no embedding.
+                rankings.similarities = {c.id: cosines.get(c.id, 0.0) for c in rankings.lexical}
+            rankings.dense = await r.result("dense", [])
+        rankings.similarities.update({c.id: c.score for c in rankings.dense})
+        mentioning: list[UUID] = await r.result("names", [])
+        if self._names is not None and mentioning:
+            rankings.by_name = await self._by_name(self._names, r, rankings, mentioning)
+        r.rankings = rankings
+
+    @staticmethod
+    async def _by_name(
+        names: EntityRecall, r: Retrieval, rankings: Rankings, mentioning: list[UUID]
+    ) -> list[SearchCandidate]:
+        by_name = await names.ranked(
+            r.owner, mentioning, rankings.hits(), rankings.similarities, r.vector, r.pool
+        )
+        for c in by_name:
+            rankings.similarities.setdefault(c.id, c.score if r.vector is not None else 0.0)
+        return by_name
+
+    async def _embed_query(self, query: str) -> Vector | None:
+        try:
+            return (await self._embedder.embed([query], kind="query"))[0]
+        except EmbeddingUnavailable as error:
+            log.warning("embedder unavailable, searching by keywords only: %s", error)
+            return None

@@ -1,0 +1,143 @@
+"""Settings take each tuning default from the domain, and a value the domain refuses is one
+line naming the setting; loading them pulls in no adapter."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from memlane.domain.errors import ConfigurationError
+from memlane.domain.facts.profile import ProfileCaps
+from memlane.domain.policy import GraphTuning, MemoryPolicy, RecallTuning
+from memlane.domain.retrieval.scoring import RelevanceWeights
+from memlane.ports.embedding import EmbeddingProvider
+from memlane.ports.facts import FactExtractorProvider
+from memlane.settings import (
+    FactSettings,
+    GraphSettings,
+    MemorySettings,
+    RecallSettings,
+    RelevanceSettings,
+    load_settings,
+)
+
+# Each settings section beside the domain value it builds, and the domain's fields that are
+# not settings (built from other sections, or fixed by the rules).
+SECTIONS: list[tuple[type[BaseModel], Any, set[str]]] = [
+    (RelevanceSettings, RelevanceWeights(), set()),
+    (RecallSettings, RecallTuning(), set()),
+    (GraphSettings, GraphTuning(), set()),
+    (FactSettings, ProfileCaps(), set()),
+    (MemorySettings, MemoryPolicy(), {"weights", "cues", "recall", "graph", "min_learn_chars"}),
+]
+
+
+@pytest.fixture
+def elsewhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A current directory without config.toml and no MEMLANE_* variables."""
+    monkeypatch.chdir(tmp_path)
+    for name in [n for n in os.environ if n.startswith("MEMLANE_")]:
+        monkeypatch.delenv(name)
+    return tmp_path
+
+
+@pytest.mark.parametrize(("section", "domain", "not_settings"), SECTIONS,
+                         ids=[s.__name__ for s, _, _ in SECTIONS])
+def test_every_tuning_setting_defaults_to_the_domains_value(
+    section: type[BaseModel], domain: Any, not_settings: set[str]
+) -> None:
+    shared = [f.name for f in dataclasses.fields(domain) if f.name not in not_settings]
+    assert set(shared) <= set(section.model_fields), "a domain knob without its setting"
+    for name in shared:
+        default = section.model_fields[name].get_default(call_default_factory=True)
+        assert default == getattr(domain, name), name
+
+
+def test_default_settings_build_the_domains_defaults() -> None:
+    assert MemorySettings().policy() == MemoryPolicy()
+    assert GraphSettings().tuning() == GraphTuning()
+    assert FactSettings().profile_caps() == ProfileCaps()
+
+
+@pytest.mark.parametrize("band", ["[0.9, 0.2]", "[-1.5, 0.5]", "[0.2, 1.01]"])
+def test_a_bad_supersession_band_is_one_line_naming_the_setting(
+    elsewhere: Path, monkeypatch: pytest.MonkeyPatch, band: str
+) -> None:
+    monkeypatch.setenv("MEMLANE_GRAPH__SUPERSESSION_BAND", band)
+    with pytest.raises(ConfigurationError) as raised:
+        load_settings()
+    message = str(raised.value)
+    assert message.startswith("setting graph.supersession_band: must be [low, high]")
+    assert "\n" not in message
+
+
+def test_a_bad_band_in_the_config_file_is_named_the_same_way(elsewhere: Path) -> None:
+    (elsewhere / "config.toml").write_text("[graph]\nsupersession_band = [0.8, 0.4]\n")
+    with pytest.raises(ConfigurationError, match=r"^setting graph\.supersession_band: "):
+        load_settings()
+
+
+def test_a_rule_across_two_settings_names_one_of_them(
+    elsewhere: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMLANE_MEMORY__RECALL__DENSE_WEIGHT", "0")
+    monkeypatch.setenv("MEMLANE_MEMORY__RECALL__LEXICAL_WEIGHT", "0")
+    with pytest.raises(ConfigurationError, match=r"^setting memory\.recall\.lexical_weight: "):
+        load_settings()
+
+
+def test_a_section_rule_of_the_domain_is_told_in_its_own_words(
+    elsewhere: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("SIMILARITY", "IMPORTANCE", "FRESHNESS"):
+        monkeypatch.setenv(f"MEMLANE_MEMORY__RELEVANCE__{name}", "0")
+    with pytest.raises(ConfigurationError) as raised:
+        load_settings()
+    assert str(raised.value) == (
+        "setting memory.relevance: at least one relevance weight must be positive"
+    )
+
+
+def test_provider_names_are_read_into_their_enums(
+    elsewhere: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert load_settings().memory.embedding.provider is EmbeddingProvider.ONNX
+    assert load_settings().facts.extractor is FactExtractorProvider.HEURISTIC
+    monkeypatch.setenv("MEMLANE_MEMORY__EMBEDDING__PROVIDER", "ollama")
+    monkeypatch.setenv("MEMLANE_FACTS__EXTRACTOR", "ollama")
+    settings = load_settings()
+    assert settings.memory.embedding.provider is EmbeddingProvider.OLLAMA
+    assert settings.facts.extractor is FactExtractorProvider.OLLAMA
+
+
+@pytest.mark.parametrize("variable", [
+    "MEMLANE_MEMORY__EMBEDDING__PROVIDER", "MEMLANE_FACTS__EXTRACTOR",
+])
+def test_an_unknown_provider_is_one_line_naming_the_setting(
+    elsewhere: Path, monkeypatch: pytest.MonkeyPatch, variable: str
+) -> None:
+    monkeypatch.setenv(variable, "bogus")
+    with pytest.raises(ConfigurationError) as raised:
+        load_settings()
+    dotted = variable.removeprefix("MEMLANE_").replace("__", ".").lower()
+    assert str(raised.value).startswith(f"setting {dotted}: Input should be ")
+    assert "ollama" in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_loading_the_settings_imports_no_adapter_driver_or_model_runtime() -> None:
+    heavy = ("memlane.adapters", "onnxruntime", "ollama", "httpx", "asyncpg")
+    code = (
+        "import sys, memlane.settings\n"
+        f"print(sorted({{m.split('.')[0] if not m.startswith('memlane') else m "
+        f"for m in sys.modules if m.startswith({heavy!r})}}))"
+    )
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    assert loaded == "[]"
