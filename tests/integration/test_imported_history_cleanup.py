@@ -22,10 +22,10 @@ from memlane.adapters.postgres.facts.adapter import PostgresFactAdapter
 from memlane.adapters.postgres.memories.ports import postgres_memory_ports
 from memlane.adapters.postgres.portability.import_ledger import PostgresImportLedgerAdapter
 from memlane.adapters.postgres.security.audit import postgres_audit_ports
+from memlane.composition.services import memory_service as build_memory_service
 from memlane.domain.model import MemoryFilter, Owner
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.facts.store import FactPorts
-from memlane.service.memory_service import MemoryService
 from memlane.service.portability.chat_import import ChatImporter
 from tests.fakes.clock import FakeClock
 
@@ -78,7 +78,7 @@ class Stack:
     def __init__(self, pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter) -> None:
         self.clock = FakeClock(IMPORTED_AT)
         crypto = XChaChaEncryptionAdapter(os.urandom(32))
-        self.service = MemoryService(
+        self.service = build_memory_service(
             postgres_memory_ports(pool, dimension=embedder.dimension), embedder, crypto,
             SnowballKeywordAdapter(), MemoryPolicy(), self.clock,
             audit=postgres_audit_ports(pool), entities=PostgresEntityAdapter(pool),
