@@ -160,7 +160,16 @@ def test_scheduled_decay_and_cleanup_run_against_the_same_store(deployment: Depl
     assert decayed.returncode == 0, decayed.stderr
     assert decayed.stdout.startswith("decay: ")
 
-    cleaned = deployment.cli("cleanup", "--tenant", "default", "--user", "carol")
+    # Written a moment ago: within its grace period (memory.cleanup_grace_days, 7) it stays.
+    kept = deployment.cli("cleanup", "--tenant", "default", "--user", "carol")
+    assert kept.returncode == 0, kept.stderr
+    assert kept.stdout.strip() == "cleanup: 0 memories deleted"
+
+    without_grace = {**deployment.env, "MEMLANE_MEMORY__CLEANUP_GRACE_DAYS": "0"}
+    cleaned = subprocess.run(
+        [MEMLANE, "cleanup", "--tenant", "default", "--user", "carol"], env=without_grace,
+        cwd=REPO, capture_output=True, text=True, timeout=120,
+    )
     assert cleaned.returncode == 0, cleaned.stderr
     assert cleaned.stdout.strip() == "cleanup: 1 memories deleted"
 
