@@ -84,14 +84,12 @@ class Container(containers.DeclarativeContainer):
     data_keys = providers.Singleton(PostgresDataKeyAdapter, pool)
     # Erasure against backups: destroyed keys journaled outside the database, replayed at start
     replay_store = providers.Singleton(PostgresReplayStoreAdapter, pool)
+    secrecy = providers.Resource(resources.secrecy, settings, installation, data_keys)
     erasure_journal = providers.Resource(
-        resources.erasure_journal, settings, replay_store, read_only
-    )
-    secrecy = providers.Resource(
-        resources.secrecy, settings, installation, data_keys, erasure_journal
+        resources.erasure_journal, settings, replay_store, read_only, secrecy
     )
     encryption = providers.Callable(attrgetter("encryption"), secrecy)
-    keyring = providers.Callable(attrgetter("keyring"), secrecy)
+    keyring = providers.Callable(resources.journaled_keyring, secrecy, erasure_journal)
     keywords = providers.Singleton(SnowballKeywordAdapter)
     policy = providers.Callable(lambda settings: settings.policy(), settings)
 

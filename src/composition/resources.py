@@ -109,11 +109,12 @@ class Secrecy:
 
 
 async def erasure_journal(
-    settings: Settings, database: ReplayStorePort, read_only: bool
+    settings: Settings, database: ReplayStorePort, read_only: bool, *checked_first: object
 ) -> ErasureJournalPort | None:
     """The erasure journal when encryption is on (erasure destroys keys), its key checked
     against the one the database's erasures were journaled with. `read_only` (a dry run, a
-    verify): nothing is created."""
+    verify): nothing is created. `checked_first`: the secrecy resource, so a wrong master
+    key is the error a start names, before anything about the journal."""
     memory = settings.memory
     if not memory.enable_encryption:
         return None
@@ -133,14 +134,21 @@ def erasure_replay(
     audit: AuditPorts,
     secrecy: Secrecy,
 ) -> ErasureReplay:
-    trail = AuditTrail(audit, secrecy.encryption, system_clock, secrecy.keyring)
+    keyring = journaled_keyring(secrecy, journal)
+    trail = AuditTrail(audit, secrecy.encryption, system_clock, keyring)
     return ErasureReplay(journal, database, data_keys, memories.store,
                          None if facts is None else facts.store, trail)
 
 
+def journaled_keyring(
+    secrecy: Secrecy, journal: ErasureJournalPort | None
+) -> KeyringService:
+    """The keyring, journaling each key it destroys (the journal resolves after `secrecy`)."""
+    return secrecy.keyring.journal_erasures_in(journal)
+
+
 async def secrecy(
-    settings: Settings, installation: InstallationPort, data_keys: PostgresDataKeyAdapter,
-    journal: ErasureJournalPort | None = None,
+    settings: Settings, installation: InstallationPort, data_keys: PostgresDataKeyAdapter
 ) -> Secrecy:
     """The configured adapter, after checking it is the one the stored data was written with,
     and the keyring with the installation's root key loaded."""
@@ -162,7 +170,7 @@ async def secrecy(
     else:
         adapter, ring = NoopEncryptionAdapter(), NoopKeyring()
     await admit_key(installation, adapter.fingerprint, rotation)
-    keyring = KeyringService(data_keys, ring, journal=journal)
+    keyring = KeyringService(data_keys, ring)
     await keyring.start()
     return Secrecy(adapter, keyring)
 

@@ -37,6 +37,12 @@ class KeyringService:
     def enabled(self) -> bool:
         return self._keyring.enabled
 
+    def journal_erasures_in(self, journal: ErasureJournalPort | None) -> KeyringService:
+        """From now on a destroyed key is recorded in `journal` first (the composition
+        attaches it once the master key has been checked)."""
+        self._journal = journal
+        return self
+
     async def start(self) -> None:
         """Load (or, on an installation without data keys, create) the root key."""
         if not self.enabled:
