@@ -1,7 +1,8 @@
 """Issue 28's closing figures: erasure against a restored backup, an old export through cleanup,
-and kill -9 of the embedded PostgreSQL under four writers, healed without a hand.
+kill -9 of the embedded PostgreSQL under four writers healed without a hand, and what the
+erasure journal's replay costs a start at 100,000 users.
 
-    .venv/bin/python bench/reliability.py [--kills 5] [--writers 4]
+    .venv/bin/python bench/reliability.py [--kills 5] [--writers 4] [--replay-users 100000]
 
 Each part runs `memlane serve` and the CLI as processes on a scratch home (embedded server,
 key, erasure journal under state/) and prints one JSON object with the figures and the CPU.
@@ -231,6 +232,53 @@ def kills_under_writers(port: int, kills: int, writers: int) -> dict[str, Any]:
             + log.count("is serving again")}
 
 
+def replay_cost(users: int, erased: int) -> dict[str, Any]:
+    """What a start pays for the replay: every data key of `users` owners compared with a
+    journal of `erased` records (the owners named are not in the database: nothing to erase)."""
+    import asyncio
+    import uuid
+
+    from memlane.adapters.encryption.erasure_journal import open_file_journal
+    from memlane.adapters.postgres.database import open_database
+    from memlane.adapters.postgres.security import PostgresReplayStoreAdapter
+    from memlane.domain.model import Owner
+    from memlane.domain.security import KeyRef
+    from memlane.service.security import ErasureReplay
+    from memlane.settings import DatabaseSettings
+
+    root = Path(tempfile.mkdtemp(prefix="memlane-run-replay-"))
+    os.chmod(root, 0o755)
+
+    async def measure() -> dict[str, Any]:
+        config = DatabaseSettings(data_dir=root / "data", pool_min_size=1, pool_max_size=2)
+        async with open_database(config) as database:
+            await database.pool.execute(
+                "INSERT INTO data_keys (tenant, user_id, id, master_key_id, wrapped) "
+                "SELECT 't', 'user-' || n, gen_random_uuid(), 'm', '\\x00' "
+                "FROM generate_series(1, $1) AS n", users)
+            journal = open_file_journal(root / "journal", root / "journal.key", None)
+            assert journal is not None
+            started = time.perf_counter()
+            for n in range(erased):
+                await journal.record(KeyRef(Owner("t", f"gone-{n}"), uuid.uuid4()))
+            append_ms = (time.perf_counter() - started) * 1000 / max(erased, 1)
+            replay = ErasureReplay(journal, PostgresReplayStoreAdapter(database.pool),
+                                   None, None, None, None)  # type: ignore[arg-type]
+            started = time.perf_counter()
+            report = await replay.pending()
+            return {"users": users, "journal_records": report.records,
+                    "keys_checked": report.keys_checked, "would_erase": report.erased,
+                    "replay_scan_s": round(time.perf_counter() - started, 2),
+                    "journal_append_ms": round(append_ms, 2),
+                    "journal_bytes": sum(f.stat().st_size for f in
+                                         (root / "journal").glob("*.journal"))}
+
+    try:
+        return asyncio.run(measure())
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
 def cpu_model() -> str:
     found = subprocess.run(["lscpu"], capture_output=True, text=True, check=False).stdout
     return next((line.split(":", 1)[1].strip() for line in found.splitlines()
@@ -242,9 +290,12 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=5)
     parser.add_argument("--writers", type=int, default=4)
     parser.add_argument("--port", type=int, default=18_428)
+    parser.add_argument("--replay-users", type=int, default=100_000)
+    parser.add_argument("--replay-erased", type=int, default=1_000)
     options = parser.parse_args()
     print(json.dumps({
         "cpu": cpu_model(), "cores": os.cpu_count(),
+        "replay_cost": replay_cost(options.replay_users, options.replay_erased),
         "backup_erase_restore": backup_erase_restore(options.port),
         "old_export_through_cleanup": old_export_through_cleanup(options.port),
         "kill_postgres_under_writers": kills_under_writers(

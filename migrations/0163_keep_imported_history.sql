@@ -11,6 +11,17 @@ ALTER TABLE memory_heat
     ADD COLUMN arrived_at timestamptz NOT NULL DEFAULT now(),
     ADD COLUMN imported boolean NOT NULL DEFAULT false;
 
+-- Memories imported before this migration carry their mark in sealed metadata alone, but
+-- their heat tells them apart: an import kept the message's time as created_at and started
+-- the curve there (accessed_at = created_at), while updated_at is the import's time. A live
+-- write has created_at = updated_at. Also caught: history posted with its own past times, and
+-- a live memory edited a day later but never recalled (kept a little longer, only if it
+-- carries a fact or a name). Missed: an imported memory recalled since (it was reinforced).
+UPDATE memory_heat AS h SET imported = true
+FROM memories AS m
+WHERE m.tenant = h.tenant AND m.user_id = h.user_id AND m.id = h.id
+  AND h.accessed_at = m.created_at AND m.updated_at > m.created_at + interval '1 day';
+
 -- may_clean_up in SQL: every clause keeps a memory. `arrived_by` is computed once per run in
 -- Python (CleanupRule.arrived_by): the same instant on both sides, no interval arithmetic
 -- here. Inlined into the cleanup statements (IMMUTABLE, SQL body, each parameter used once,

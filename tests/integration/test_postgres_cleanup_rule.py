@@ -105,3 +105,37 @@ async def test_imported_history_goes_only_without_a_current_fact_or_a_name(
     assert await ports.maintenance.cleanup(owner, rule, T0, BASE_RATE) == 0  # the rest stay
     kept = [await ports.store.get(owner, r.id) for r in (with_fact, with_name)]
     assert all(k is not None for k in kept)
+
+
+async def test_the_migration_marks_what_earlier_versions_imported(database_url: str) -> None:
+    """Before migration 0163 an import's mark was sealed in its metadata alone; its heat (the
+    curve started at the chat's own time, the row written later) is what the migration reads."""
+    from memlane.adapters.postgres.migrations import apply_migrations, load_migrations
+    from tests.conftest import scratch_database
+
+    insert_memory = (
+        "INSERT INTO memories (tenant, user_id, id, memory_type, content, summary, created_at,"
+        " updated_at) VALUES ('t', 'u', $1, 'context', '\\x00', '\\x00', $2, $3)")
+    insert_heat = (
+        "INSERT INTO memory_heat (tenant, user_id, id, memory_type, importance,"
+        " base_importance, accessed_at) VALUES ('t', 'u', $1, 'context', 0.3, 0.3, $2)")
+    said, imported_at = T0 - timedelta(days=900), T0
+    rows = {  # id -> (created_at, updated_at, accessed_at)
+        uuid4(): (said, imported_at, said),  # imported: dated when said, written later
+        uuid4(): (imported_at, imported_at, imported_at),  # written live
+        uuid4(): (said, imported_at, imported_at - timedelta(days=3)),  # recalled since
+    }
+    async with scratch_database(database_url, migrated=False) as url:
+        connection = await asyncpg.connect(url)
+        try:
+            everything = load_migrations()
+            await apply_migrations(connection, [m for m in everything if m.version < 163])
+            for memory_id, (created, updated, accessed) in rows.items():
+                await connection.execute(insert_memory, memory_id, created, updated)
+                await connection.execute(insert_heat, memory_id, accessed)
+            await apply_migrations(connection, [m for m in everything if m.version >= 163])
+            marked = {r["id"]: r["imported"] for r in await connection.fetch(
+                "SELECT id, imported FROM memory_heat WHERE tenant = 't'")}
+        finally:
+            await connection.close()
+    assert list(marked[i] for i in rows) == [True, False, False]
