@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import shutil
 import signal
 import statistics
@@ -33,6 +34,12 @@ MEMLANE = str(Path(sys.executable).with_name("memlane"))
 WAIT_S = 120
 A_TEXTS = ("My pet quokka is called Pip", "I live in Lisbon near the river",
            "The safe code is ZANZIBAR-7731")
+WORDS = (  # noqa: SIM905 - a word list reads better as text
+    "harbour lantern orchard violin glacier pepper saddle comet meadow quartz ember tundra "
+    "walnut falcon pottery canyon saffron beacon marble willow thunder cobalt invoice dentist "
+    "bicycle passport keyboard mortgage chemistry volcano sandwich umbrella festival tractor "
+    "penguin lecture soccer diamond printer chapter recipe airport hospital tomato poetry"
+).split()
 B_TEXTS = (("I am allergic to hazelnuts", "fact", 0.3),
            ("I prefer window seats on trains", "preference", 0.25))
 
@@ -161,13 +168,14 @@ def kills_under_writers(port: int, kills: int, writers: int) -> dict[str, Any]:
     statuses: dict[str, int] = {}
     lock, stop = threading.Lock(), threading.Event()
     heal_s: list[float] = []
+    answered = [0]  # acknowledged responses (a merge acknowledges a write into an older id)
 
     def write(user: str) -> None:
-        n = 0
+        n, draw = 0, random.Random(user)
         with httpx.Client(base_url=home.base_url, headers=home.headers(user), timeout=60) as http:
             while not stop.is_set():
-                n += 1
-                text = f"{user} note {n}: lantern {n * 7919 % 1000} orchard {n}"
+                n += 1  # a bag of random words: near-duplicate merging rarely joins two
+                text = f"{user} note {n}: {' '.join(draw.sample(WORDS, 8))}"
                 try:
                     answer = http.post("/v1/memories", json={"content": text})
                     status = str(answer.status_code)
@@ -176,6 +184,7 @@ def kills_under_writers(port: int, kills: int, writers: int) -> dict[str, Any]:
                 with lock:
                     statuses[status] = statuses.get(status, 0) + 1
                     if status in ("200", "201"):
+                        answered[0] += 1
                         memory = answer.json()["memory"]
                         acked.setdefault(user, {})[memory["id"]] = memory["content"]
                 if status not in ("200", "201"):
@@ -223,7 +232,8 @@ def kills_under_writers(port: int, kills: int, writers: int) -> dict[str, Any]:
     left = [p.pid for p in psutil.process_iter(["cmdline"])
             if str(home.data) in " ".join(p.info["cmdline"] or [])]
     shutil.rmtree(home.root, ignore_errors=True)
-    return {"kills": kills, "writers": writers, "acknowledged_writes": acks(), "lost": lost,
+    return {"kills": kills, "writers": writers, "acknowledged_writes": answered[0],
+            "memories_acknowledged": acks(), "lost": lost,
             "seconds_to_serve_again": [round(s, 2) for s in heal_s],
             "p50_seconds_to_serve_again": round(statistics.median(heal_s), 2),
             "responses": statuses, "postmasters_left_after_stop": len(left),

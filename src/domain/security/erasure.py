@@ -40,9 +40,9 @@ def erasure_digest(journal_key: bytes, key: KeyRef) -> bytes:
     """The keyed hash a journal records for a destroyed data key: no user id in the clear,
     and nothing from the database or the master key goes into the key, so it holds after a
     master rotation and against a restored database alike."""
-    text = "\x1f".join((key.owner.tenant, key.owner.user_id, str(key.key_id)))
+    text = f"{key.owner.tenant}\x1f{key.owner.user_id}\x1f".encode() + key.key_id.bytes
     return hashlib.blake2b(
-        text.encode(), key=journal_key, digest_size=_DIGEST_BYTES, person=_PERSON
+        text, key=journal_key, digest_size=_DIGEST_BYTES, person=_PERSON
     ).digest()
 
 
