@@ -42,6 +42,7 @@ if TYPE_CHECKING:
         Message as Message,
         Role as Role,
         Segment as Segment,
+        segment_document as segment_document,
         segment_messages as segment_messages,
     )
     from memlane.domain.memories.summary import (
@@ -78,6 +79,7 @@ _FACE = Face(__name__, {
     "may_clean_up": "cleanup",
     "qa_content": "summary",
     "raw_importance": "decay",
+    "segment_document": "segments",
     "segment_messages": "segments",
     "summarize": "summary",
 })
