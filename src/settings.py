@@ -58,6 +58,15 @@ def data_home() -> Path:
     return root / "memlane"
 
 
+def state_home() -> Path:
+    """Where memlane keeps state that an old backup of the data must not bring back (the
+    erasure journal): $XDG_STATE_HOME/memlane, ~/.local/state/memlane by the XDG rule. Apart
+    from data_home on purpose: a copy of the data folder never holds it (docs/security.md)."""
+    base = os.environ.get("XDG_STATE_HOME", "")
+    root = Path(base) if os.path.isabs(base) else Path.home() / ".local" / "state"
+    return root / "memlane"
+
+
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -123,9 +132,15 @@ class MemorySettings(_Section):
     rag_threshold: float = Field(_POLICY.rag_threshold, ge=-1, le=1)
     merge_threshold: float = Field(_POLICY.merge_threshold, ge=-1, le=1)
     min_importance: float = Field(_POLICY.min_importance, ge=0, le=1)
+    # Cleanup never deletes a memory sooner than this after it was written or imported.
+    cleanup_grace_days: float = Field(_POLICY.cleanup_grace_days, ge=0, le=36_500)
     decay_factor: float = Field(_POLICY.decay_factor, gt=0, le=1)
     enable_encryption: bool = True
     encryption_key_path: Path = Field(default_factory=lambda: data_home() / "memory_encryption.key")
+    # -- erasure against backups (docs/security.md, "Erasure and backups") --
+    erasure_journal_dir: Path = Field(default_factory=lambda: state_home() / "erasures")
+    # None: `erasure_journal.key` beside the master key file.
+    erasure_journal_key_path: Path | None = None
     # -- data keys (docs/security.md, "Envelope encryption") --
     data_key_cache_size: int = Field(10_000, ge=16, le=10_000_000)
     data_key_cache_s: float = Field(30.0, ge=0, le=3600)
@@ -140,6 +155,12 @@ class MemorySettings(_Section):
     recall: RecallSettings = Field(default_factory=RecallSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
 
+    def journal_key_path(self) -> Path:
+        """The erasure journal's key file: set, or beside the master key."""
+        if self.erasure_journal_key_path is not None:
+            return self.erasure_journal_key_path
+        return self.encryption_key_path.expanduser().with_name("erasure_journal.key")
+
     def policy(self) -> MemoryPolicy:
         """The domain's view of these settings."""
         return MemoryPolicy(
@@ -147,6 +168,7 @@ class MemorySettings(_Section):
             rag_threshold=self.rag_threshold,
             merge_threshold=self.merge_threshold,
             min_importance=self.min_importance,
+            cleanup_grace_days=self.cleanup_grace_days,
             decay_factor=self.decay_factor,
             context_char_budget=self.context_char_budget,
             weights=self.relevance.weights(),

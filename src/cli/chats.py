@@ -27,7 +27,7 @@ from memlane.service.security import acting_as
 @click.option("--user", "user_id", required=True, help="Whose memories the chats become.")
 @click.option(
     "--titles/--no-titles", default=True, show_default=True,
-    help="Keep each chat's title in its memories' metadata (stored unencrypted).",
+    help="Keep each chat's title in its memories' metadata (sealed, like all metadata).",
 )
 @progress_option
 @run_async

@@ -12,6 +12,7 @@ from prometheus_client import Histogram
 
 from memlane.adapters.embedding.registry import open_embedder
 from memlane.adapters.embedding.timed import TimedEmbeddingAdapter
+from memlane.adapters.encryption.erasure_journal import open_file_journal
 from memlane.adapters.encryption.fingerprint import admit_key, refuse_new_key_over_data
 from memlane.adapters.encryption.keyfile import load_or_create_key
 from memlane.adapters.encryption.keyring import NoopKeyring, XChaChaKeyring
@@ -29,17 +30,18 @@ from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
 from memlane.adapters.postgres.memories import postgres_memory_ports
 from memlane.adapters.postgres.security import PostgresDataKeyAdapter, PostgresIntegrityAdapter
 from memlane.domain.policy import MemoryPolicy
+from memlane.ports.clock import system_clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
 from memlane.ports.facts import FactPorts, FallbackListener
 from memlane.ports.installation import InstallationPort
-from memlane.ports.security import AuditPorts
+from memlane.ports.security import AuditPorts, DataKeyPort, ErasureJournalPort, ReplayStorePort
 from memlane.ports.storage import MemoryPorts
 from memlane.ports.upstream import UpstreamPort
 from memlane.service.memories import DecayWorker
 from memlane.service.memory_service import MemoryService
 from memlane.service.proxy import LearningQueue, learn
-from memlane.service.security import KeyringService, Sealer, Verifier
+from memlane.service.security import AuditTrail, ErasureReplay, KeyringService, Sealer, Verifier
 from memlane.settings import Settings
 
 # Context reads record their accesses this long after answering, batched (DESIGN allows
@@ -110,6 +112,45 @@ class Secrecy:
 
     encryption: EncryptionPort
     keyring: KeyringService
+
+
+async def erasure_journal(
+    settings: Settings, database: ReplayStorePort, read_only: bool, *checked_first: object
+) -> ErasureJournalPort | None:
+    """The erasure journal when encryption is on (erasure destroys keys), its key checked
+    against the one the database's erasures were journaled with. `read_only` (a dry run, a
+    verify): nothing is created. `checked_first`: the secrecy resource, so a wrong master
+    key is the error a start names, before anything about the journal."""
+    memory = settings.memory
+    if not memory.enable_encryption:
+        return None
+    recorded = await database.journal_key(None)
+    return await asyncio.to_thread(
+        open_file_journal, memory.erasure_journal_dir, memory.journal_key_path(), recorded,
+        create=not read_only,
+    )
+
+
+def erasure_replay(
+    journal: ErasureJournalPort | None,
+    database: ReplayStorePort,
+    data_keys: DataKeyPort,
+    memories: MemoryPorts,
+    facts: FactPorts | None,
+    audit: AuditPorts,
+    secrecy: Secrecy,
+) -> ErasureReplay:
+    keyring = journaled_keyring(secrecy, journal)
+    trail = AuditTrail(audit, secrecy.encryption, system_clock, keyring)
+    return ErasureReplay(journal, database, data_keys, memories.store,
+                         None if facts is None else facts.store, trail)
+
+
+def journaled_keyring(
+    secrecy: Secrecy, journal: ErasureJournalPort | None
+) -> KeyringService:
+    """The keyring, journaling each key it destroys (the journal resolves after `secrecy`)."""
+    return secrecy.keyring.journal_erasures_in(journal)
 
 
 async def secrecy(

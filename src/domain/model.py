@@ -129,6 +129,10 @@ class StoredMemory:
     topic_tokens: tuple[str, ...] | None = None
     superseded_by: UUID | None = None  # as Memory's
     valid_until: datetime | None = None
+    # What cleanup reads besides the heat (domain/memories/cleanup.py): when the row arrived
+    # here, written or imported (None: at updated_at), and whether it is imported chat history.
+    arrived_at: datetime | None = None
+    imported: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 from itertools import pairwise
 
+from memlane.domain.memories.cleanup import CleanupRule
 from memlane.domain.memories.corrections import Corrected, Replacement
 from memlane.domain.model import Heat, MemoryFilter, MemoryType, Owner, StoredMemory
 from memlane.ports.memories.supersession import SupersessionPort
@@ -91,7 +92,7 @@ class PortSupersessionContract:
         kept = stored(owner)
         await insert(ports.store, faded, kept)
         await _port(ports).supersede(owner, [Replacement(kept.id, faded.id, T0)])
-        await ports.maintenance.cleanup(owner, 0.1, LATER, 0.05)
+        await ports.maintenance.cleanup(owner, CleanupRule(0.1, grace_days=0.0), LATER, 0.05)
         assert await ports.store.get(owner, faded.id) is None
         assert await _marker(ports, owner, kept) == (faded.id, T0)
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import copy
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
 from uuid import UUID
 
+from memlane.domain.memories.cleanup import CleanupCandidate, CleanupRule, may_clean_up
+from memlane.domain.memories.decay import importance_at
 from memlane.domain.model import DenseHit, Nearby, Owner, StoredMemory, Vector
 from memlane.domain.reach import Reach, TenantReach, covers
 from memlane.domain.vectors import cosine
@@ -27,6 +29,10 @@ class FakeMemoryTable:
         self.dimension = dimension
         self._rows: defaultdict[Owner, dict[UUID, StoredMemory]] = defaultdict(dict)
         self._locks: defaultdict[Owner, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.erasures: defaultdict[Owner, int] = defaultdict(int)  # store.delete_all calls
+        # Whether an imported memory carries a current fact or names an entity (the facts
+        # and entities live in their own fakes; FakeWorld links them here).
+        self.evidence: Callable[[Owner, UUID], tuple[bool, bool]] = lambda o, i: (False, False)
         # Facts of deleted memories kept as facts of another (a consolidation's delete).
         self.moved_sources: dict[Owner, dict[UUID, UUID]] = {}
 
@@ -52,6 +58,23 @@ class FakeMemoryTable:
             embedding=None if stored.embedding is None else tuple(stored.embedding),
             keywords=tuple(stored.keywords),
         )
+
+    @staticmethod
+    def _arrived(new: StoredMemory, old: StoredMemory | None) -> StoredMemory:
+        """As the database keeps them: set by the insert, left alone by an update."""
+        if old is None:
+            return replace(new, arrived_at=new.arrived_at or new.updated_at)
+        return replace(new, arrived_at=old.arrived_at, imported=old.imported)
+
+    def _may_clean_up(
+        self, row: StoredMemory, rule: CleanupRule, now: datetime, base_rate: float
+    ) -> bool:
+        carries_fact, names_entity = self.evidence(row.owner, row.id)
+        candidate = CleanupCandidate(
+            importance_at(row.heat, row.memory_type, now, base_rate), row.pinned,
+            row.arrived_at or row.updated_at, row.imported, carries_fact, names_entity,
+        )
+        return may_clean_up(candidate, rule, now)
 
     def _scope(self, owner: Reach) -> Iterable[dict[UUID, StoredMemory]]:
         if owner is None or isinstance(owner, TenantReach):

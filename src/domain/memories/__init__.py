@@ -7,6 +7,12 @@ from typing import TYPE_CHECKING
 from memlane.domain.faces import Face
 
 if TYPE_CHECKING:
+    from memlane.domain.memories.cleanup import (
+        DEFAULT_GRACE_DAYS as DEFAULT_GRACE_DAYS,
+        CleanupCandidate as CleanupCandidate,
+        CleanupRule as CleanupRule,
+        may_clean_up as may_clean_up,
+    )
     from memlane.domain.memories.consolidation import (
         Consolidation as Consolidation,
         check_sources as check_sources,
@@ -54,9 +60,12 @@ if TYPE_CHECKING:
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
     "AddedMessages": "segments",
+    "CleanupCandidate": "cleanup",
+    "CleanupRule": "cleanup",
     "Consolidation": "consolidation",
     "Corrected": "corrections",
     "CueBook": "importance",
+    "DEFAULT_GRACE_DAYS": "cleanup",
     "MAX_MESSAGES": "segments",
     "MAX_REINFORCEMENT": "decay",
     "Message": "segments",
@@ -78,6 +87,7 @@ _FACE = Face(__name__, {
     "importance_at": "decay",
     "in_time_order": "consolidation",
     "links": "consolidation",
+    "may_clean_up": "cleanup",
     "newest_per_old": "corrections",
     "qa_content": "summary",
     "raw_importance": "decay",

@@ -52,7 +52,9 @@ class Drafting:
         if base is None:
             base = estimate_importance(content, "", cues)
         created_at = new.created_at or now
-        heat = Heat(base_importance=float(base), access_count=0, accessed_at=created_at)
+        # The forgetting curve starts when memlane learns it, not when it was said: an
+        # imported chat from 2024 (created_at keeps its time) would otherwise arrive faded.
+        heat = Heat(base_importance=float(base), access_count=0, accessed_at=now)
         memory = Memory(
             id=uuid4(),
             owner=owner,

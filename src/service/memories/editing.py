@@ -19,7 +19,7 @@ from memlane.service.memories.documents import DocumentVectors
 from memlane.service.memories.reading import Reading
 from memlane.service.memories.superseding import Superseding
 from memlane.service.memories.validation import check_patch
-from memlane.service.security import AuditTrail, Sealer, document_text
+from memlane.service.security import AuditTrail, Sealer, document_text, erase_owner
 
 
 class FactEraser(Protocol):
@@ -93,10 +93,7 @@ class Editing:
         """Erase every memory of the owner and their facts, and their history down to
         tombstones; how many memories there were."""
         async with self._trail.change(owner) as changes:
-            erased = await self._store.delete_all(owner)
-            facts = 0 if self._facts is None else await self._facts.delete_all(owner)
-            await self._trail.erase(owner, changes, memories_deleted=erased, facts_deleted=facts)
-        return erased
+            return await erase_owner(owner, changes, self._store, self._facts, self._trail)
 
 
 def _patched(memory: Memory, patch: MemoryPatch, now: datetime) -> Memory:

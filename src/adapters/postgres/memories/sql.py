@@ -90,9 +90,15 @@ WITH heat AS (
 SELECT count(*) FROM wide
 """
 
+# An erasure: the owner's memories and what hangs off them, the quarantined copies `memlane
+# verify` set aside, and the import ledger (only an erasure clears it: docs/import.md).
 DELETE_ALL = """
 WITH heat AS (
     DELETE FROM memory_heat WHERE tenant = $1 AND user_id = $2
+), quarantined AS (
+    DELETE FROM memory_quarantine WHERE tenant = $1 AND user_id = $2
+), ledger AS (
+    DELETE FROM import_ledger WHERE tenant = $1 AND user_id = $2
 ), wide AS (
     DELETE FROM memories WHERE tenant = $1 AND user_id = $2 RETURNING 1
 )
@@ -180,13 +186,27 @@ WHERE h.tenant = a.tenant AND h.user_id = a.user_id AND h.id = a.id
   AND d.memory_type = h.memory_type
 """
 
-# $1-$7 the decay parameters, $8 min importance, ($9, $10) the owner.
+# The cleanup rule (memlane.domain.memories.cleanup.may_clean_up) on a heat row `h`: $8 min
+# importance, $9 the latest arrival that may go (CleanupRule.arrived_by). The evidence an
+# imported memory carries is probed only for a faded, imported row (the function is inlined
+# and AND stops at the first false clause): a current fact read from it, a name it mentions.
+_MAY_CLEAN_UP = f"""memlane_may_clean_up(
+        {_IMPORTANCE_NOW}, $8, h.pinned, h.arrived_at, $9, h.imported,
+        EXISTS (SELECT 1 FROM facts AS f
+                WHERE f.tenant = h.tenant AND f.user_id = h.user_id
+                  AND f.source_memory_id = h.id AND f.superseded_by IS NULL
+                  AND f.valid_until IS NULL),
+        EXISTS (SELECT 1 FROM memory_mentions AS x
+                WHERE x.tenant = h.tenant AND x.user_id = h.user_id AND x.memory_id = h.id))"""
+
+# $1-$7 the decay parameters, $8 min importance, $9 arrived by, ($10, $11) the owner. The
+# plain `NOT h.pinned` and importance test come first so the planner sees them as filters.
 _CLEANUP = f"""
 WITH doomed AS (
     DELETE FROM memory_heat AS h
     USING {TYPE_DECAY_TABLE}
     WHERE d.memory_type = h.memory_type AND NOT h.pinned
-      AND {_IMPORTANCE_NOW} <= $8 {{owner}}
+      AND {_IMPORTANCE_NOW} <= $8 AND h.arrived_at <= $9 AND {_MAY_CLEAN_UP} {{owner}}
     RETURNING h.tenant, h.user_id, h.id
 ), wide AS (
     DELETE FROM memories AS m
@@ -196,12 +216,12 @@ WITH doomed AS (
 )
 SELECT count(*) FROM wide
 """
-CLEANUP_OWNER = _CLEANUP.format(owner="AND h.tenant = $9 AND h.user_id = $10")
-CLEANUP_TENANT = _CLEANUP.format(owner="AND h.tenant = $9")
-# One of $9 disjoint shares of the owners ($10 in 0 .. $9 - 1): a cleanup over everyone runs
+CLEANUP_OWNER = _CLEANUP.format(owner="AND h.tenant = $10 AND h.user_id = $11")
+CLEANUP_TENANT = _CLEANUP.format(owner="AND h.tenant = $10")
+# One of $10 disjoint shares of the owners ($11 in 0 .. $10 - 1): a cleanup over everyone runs
 # its shares side by side, on as many connections (its triggers are single-threaded work).
 CLEANUP_SHARE = _CLEANUP.format(
-    owner="AND abs(mod(memlane_owner_hash(h.tenant, h.user_id), $9)) = $10"
+    owner="AND abs(mod(memlane_owner_hash(h.tenant, h.user_id), $10)) = $11"
 )
 
 # The same selection one owner at a time, for a cleanup that records an audit event per
@@ -210,10 +230,11 @@ FADED_OWNERS = f"""
 SELECT DISTINCT h.tenant, h.user_id
 FROM memory_heat AS h, {TYPE_DECAY_TABLE}
 WHERE d.memory_type = h.memory_type AND NOT h.pinned AND {_IMPORTANCE_NOW} <= $8
-  AND ($9::text IS NULL OR (h.tenant = $9 AND ($10::text IS NULL OR h.user_id = $10)))
+  AND h.arrived_at <= $9 AND {_MAY_CLEAN_UP}
+  AND ($10::text IS NULL OR (h.tenant = $10 AND ($11::text IS NULL OR h.user_id = $11)))
 ORDER BY 1, 2
 """
-DELETE_FADED_OWNER = _CLEANUP.format(owner="AND h.tenant = $9 AND h.user_id = $10").replace(
+DELETE_FADED_OWNER = _CLEANUP.format(owner="AND h.tenant = $10 AND h.user_id = $11").replace(
     "RETURNING 1\n)\nSELECT count(*) FROM wide", "RETURNING m.id\n)\nSELECT id FROM wide"
 )
 
