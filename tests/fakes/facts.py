@@ -8,6 +8,7 @@ from dataclasses import replace
 from datetime import datetime
 from uuid import UUID
 
+from memlane.domain.facts.model import keeps_its_memory
 from memlane.domain.facts.records import FactFilter, StoredFact
 from memlane.domain.model import Cursor, Owner, Page
 from memlane.ports.facts.store import FactPort
@@ -25,6 +26,15 @@ class FakeFacts(FactPort):
     def __init__(self, table: FakeMemoryTable) -> None:
         self._table = table
         self._facts: dict[Owner, dict[UUID, StoredFact]] = {}
+        table.key_facts = self._keeps
+
+    def _keeps(self, owner: Owner, memory_id: UUID, now: datetime) -> bool:
+        """Whether a current fact read from the memory keeps it from cleanup."""
+        return any(
+            f.source_memory_id == memory_id and _current(f, now)
+            and keeps_its_memory(f.relation, f.fact_type)
+            for f in self._facts.get(owner, {}).values()
+        )
 
     def _live(self, owner: Owner) -> dict[UUID, StoredFact]:
         rows = self._table._rows.get(owner, {})

@@ -33,6 +33,9 @@ class FakeMemoryTable:
         # Whether an imported memory carries a current fact or names an entity (the facts
         # and entities live in their own fakes; FakeWorld links them here).
         self.evidence: Callable[[Owner, UUID], tuple[bool, bool]] = lambda o, i: (False, False)
+        # Whether a memory carries a current single-valued or safety fact at a time (FakeFacts
+        # answers it for the facts it holds).
+        self.key_facts: Callable[[Owner, UUID, datetime], bool] = lambda o, i, t: False
         # Facts of deleted memories kept as facts of another (a consolidation's delete).
         self.moved_sources: dict[Owner, dict[UUID, UUID]] = {}
 
@@ -73,6 +76,7 @@ class FakeMemoryTable:
         candidate = CleanupCandidate(
             importance_at(row.heat, row.memory_type, now, base_rate), row.pinned,
             row.arrived_at or row.updated_at, row.imported, carries_fact, names_entity,
+            self.key_facts(row.owner, row.id, now),
         )
         return may_clean_up(candidate, rule, now)
 

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.integration
 
 T0 = datetime(2030, 1, 1, tzinfo=UTC)
 BASE_RATE = 0.05129329438755058
-MAY_CLEAN_UP = "SELECT memlane_may_clean_up($1, $2, $3, $4, $5, $6, $7, $8)"
+MAY_CLEAN_UP = "SELECT memlane_may_clean_up($1, $2, $3, $4, $5, $6, $7, $8, $9)"
 
 instants = st.integers(-10**14, 10**14).map(lambda us: T0 + timedelta(microseconds=us))
 candidates = st.builds(
@@ -31,6 +31,7 @@ candidates = st.builds(
     imported=st.booleans(),
     carries_fact=st.booleans(),
     names_entity=st.booleans(),
+    carries_key_fact=st.booleans(),
 )
 rules = st.builds(
     CleanupRule,
@@ -49,8 +50,8 @@ async def test_sql_may_clean_up_matches_the_domain(
     async with pg_pool.acquire() as connection:
         found = await connection.fetchval(
             MAY_CLEAN_UP, memory.importance, rule.min_importance, memory.pinned,
-            memory.arrived_at, rule.arrived_by(now), memory.imported, memory.carries_fact,
-            memory.names_entity,
+            memory.arrived_at, rule.arrived_by(now), memory.carries_key_fact, memory.imported,
+            memory.carries_fact, memory.names_entity,
         )
     assert found is may_clean_up(memory, rule, now)
 
@@ -105,6 +106,48 @@ async def test_imported_history_goes_only_without_a_current_fact_or_a_name(
     assert await ports.maintenance.cleanup(owner, rule, T0, BASE_RATE) == 0  # the rest stay
     kept = [await ports.store.get(owner, r.id) for r in (with_fact, with_name)]
     assert all(k is not None for k in kept)
+
+
+async def _key_fact_from(
+    connection: asyncpg.Connection, owner: Owner, memory_id: UUID, relation: str,
+    fact_type: str, valid_until: datetime | None = None, superseded: bool = False,
+) -> None:
+    await connection.execute(
+        "INSERT INTO facts (tenant, user_id, id, subject, object, subject_index, object_index,"
+        " relation, fact_type, time_span, confidence, source_memory_id, valid_from,"
+        " valid_until, superseded_by, created_at, updated_at) VALUES ($1, $2, $3, 's', 'o',"
+        " 'si', 'oi', $4, $5, 'current', 0.9, $6, $7, $8, $9, $7, $7)",
+        owner.tenant, owner.user_id, uuid4(), relation, fact_type, memory_id,
+        T0 - timedelta(days=900), valid_until, uuid4() if superseded else None,
+    )
+
+
+async def test_a_faded_memory_that_carries_a_current_single_valued_or_safety_fact_stays(
+    pg_pool: asyncpg.Pool, owner: Owner
+) -> None:
+    ports = postgres_memory_ports(pg_pool, dimension=384)
+    rows = [stored(owner, memory_type=MemoryType.CONTEXT, created_at=T0 - timedelta(days=900),
+                   heat=Heat(0.3, 0, T0 - timedelta(days=300))) for _ in range(6)]
+    home, allergy, ends_later, replaced, ended, liked = rows = [
+        replace(r, arrived_at=T0 - timedelta(days=300)) for r in rows]
+    await insert(ports.store, *rows)
+    async with pg_pool.acquire() as connection:
+        await _key_fact_from(connection, owner, home.id, "lives_in", "identity")
+        await _key_fact_from(connection, owner, allergy.id, "allergic_to", "constraint")
+        await _key_fact_from(connection, owner, ends_later.id, "works_at", "identity",
+                             valid_until=T0 + timedelta(days=1))
+        await _key_fact_from(connection, owner, replaced.id, "lives_in", "identity",
+                             valid_until=T0 - timedelta(days=10), superseded=True)
+        await _key_fact_from(connection, owner, ended.id, "works_at", "identity",
+                             valid_until=T0 - timedelta(days=1))
+        await _fact_from(connection, owner, liked.id, current=True)  # likes: accumulates
+    rule = CleanupRule(0.1, 7)
+    assert ports.faded is not None
+    deleted = await ports.faded.delete(owner, rule, T0, BASE_RATE)
+    assert sorted(deleted) == sorted(r.id for r in (replaced, ended, liked))
+    assert await ports.maintenance.cleanup(owner, rule, T0, BASE_RATE) == 0
+    for kept in (home, allergy, ends_later):
+        assert await ports.store.get(owner, kept.id) is not None
 
 
 async def test_the_migration_marks_what_earlier_versions_imported(database_url: str) -> None:

@@ -17,14 +17,17 @@ if TYPE_CHECKING:
         relations_touched as relations_touched,
     )
     from memlane.domain.facts.model import (
+        FUNCTIONAL_RELATIONS as FUNCTIONAL_RELATIONS,
         MAX_USER_FACT_SCORE as MAX_USER_FACT_SCORE,
         RELATION_TYPES as RELATION_TYPES,
+        TYPES_KEPT_FROM_CLEANUP as TYPES_KEPT_FROM_CLEANUP,
         USER as USER,
         ExtractedFact as ExtractedFact,
         Fact as Fact,
         FactType as FactType,
         InvalidFact as InvalidFact,
         TimeSpan as TimeSpan,
+        keeps_its_memory as keeps_its_memory,
         normalise as normalise,
         validate_user_fact_score as validate_user_fact_score,
     )
@@ -82,6 +85,7 @@ if TYPE_CHECKING:
 
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
+    "FUNCTIONAL_RELATIONS": "model",
     "ExtractedFact": "model",
     "FACT_SCHEMA": "schema",
     "Fact": "model",
@@ -105,6 +109,7 @@ _FACE = Face(__name__, {
     "ProfileCaps": "profile",
     "ProfileHeaders": "prompt_block",
     "RELATION_TYPES": "model",
+    "TYPES_KEPT_FROM_CLEANUP": "model",
     "STATED_IMPORTANCE": "records",
     "Statement": "ledger",
     "StoredFact": "records",
@@ -123,6 +128,7 @@ _FACE = Face(__name__, {
     "extract_facts": "extraction",
     "facts_from_answer": "schema",
     "head": "topic_index",
+    "keeps_its_memory": "model",
     "normalise": "model",
     "open_questions": "topics",
     "relations_asked": "questions",

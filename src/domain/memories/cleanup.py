@@ -44,7 +44,9 @@ class CleanupCandidate:
     written or imported into this installation (not its `created_at`, which an import keeps
     from the export); `imported` whether it is chat history a user imported; `carries_fact`
     whether a fact that holds now was read from it; `names_entity` whether it names a person,
-    place, organisation, product or pet.
+    place, organisation, product or pet; `carries_key_fact` whether a fact that holds now,
+    of one value at a time (home, job, name...) or of health and safety, was read from it
+    (domain.facts.keeps_its_memory).
     """
 
     importance: float
@@ -53,16 +55,20 @@ class CleanupCandidate:
     imported: bool = False
     carries_fact: bool = False
     names_entity: bool = False
+    carries_key_fact: bool = False
 
 
 def may_clean_up(memory: CleanupCandidate, rule: CleanupRule, now: datetime) -> bool:
     """Whether cleanup may delete `memory` now. Every clause keeps a memory; a new reason to
-    keep one is one more clause here and in `memlane_may_clean_up` (migration 0160), which
-    a property test holds equal to this function.
+    keep one is one more clause here and in `memlane_may_clean_up` (migrations 0163 and
+    0182), which a property test holds equal to this function.
 
     - pinned: the user said keep it;
     - above min_importance: it has not faded;
     - within the grace period after it arrived;
+    - it carries the current value of a single-valued fact or a health and safety one: a
+      correction ("I moved to Porto") that faded would otherwise take the only current
+      home with it (issue 31); once a newer value replaces that fact, it decays as before;
     - imported history that carries a fact or names an entity: that is what the user
       imported it for, and fading says nothing about it (the curve of an imported memory
       starts at the import, so an exchange the user never needs again still goes).
@@ -70,5 +76,7 @@ def may_clean_up(memory: CleanupCandidate, rule: CleanupRule, now: datetime) -> 
     if memory.pinned or memory.importance > rule.min_importance:
         return False
     if memory.arrived_at > rule.arrived_by(now):
+        return False
+    if memory.carries_key_fact:
         return False
     return not (memory.imported and (memory.carries_fact or memory.names_entity))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from memlane.domain.facts import FUNCTIONAL_RELATIONS, TYPES_KEPT_FROM_CLEANUP
+
 # A memory is the wide row `m` joined to its hot columns in `h`.
 COLUMNS = """
     m.tenant, m.user_id, m.id, m.memory_type, m.content, m.summary, m.conversation_id,
@@ -186,12 +188,26 @@ WHERE h.tenant = a.tenant AND h.user_id = a.user_id AND h.id = a.id
   AND d.memory_type = h.memory_type
 """
 
+# A fact that holds at now ($1) keeps its memory when it is of one of these relations or types
+# (domain.facts.keeps_its_memory; a literal from the domain's own sets, never user input).
+_KEY_RELATIONS = "ARRAY[{}]::text[]".format(
+    ", ".join(f"'{r}'" for r in sorted(FUNCTIONAL_RELATIONS)))
+_KEY_TYPES = "ARRAY[{}]::text[]".format(
+    ", ".join(f"'{t.value}'" for t in sorted(TYPES_KEPT_FROM_CLEANUP)))
+
 # The cleanup rule (memlane.domain.memories.cleanup.may_clean_up) on a heat row `h`: $8 min
-# importance, $9 the latest arrival that may go (CleanupRule.arrived_by). The evidence an
-# imported memory carries is probed only for a faded, imported row (the function is inlined
-# and AND stops at the first false clause): a current fact read from it, a name it mentions.
+# importance, $9 the latest arrival that may go (CleanupRule.arrived_by). The function is
+# inlined and AND stops at the first false clause, so the probes run only for a faded row past
+# its grace period: a current single-valued or safety fact read from it (migration 0182), then,
+# for an imported row, a current fact read from it and a name it mentions (0163).
 _MAY_CLEAN_UP = f"""memlane_may_clean_up(
-        {_IMPORTANCE_NOW}, $8, h.pinned, h.arrived_at, $9, h.imported,
+        {_IMPORTANCE_NOW}, $8, h.pinned, h.arrived_at, $9,
+        EXISTS (SELECT 1 FROM facts AS f
+                WHERE f.tenant = h.tenant AND f.user_id = h.user_id
+                  AND f.source_memory_id = h.id AND f.superseded_by IS NULL
+                  AND (f.valid_until IS NULL OR f.valid_until > $1)
+                  AND (f.relation = ANY({_KEY_RELATIONS}) OR f.fact_type = ANY({_KEY_TYPES}))),
+        h.imported,
         EXISTS (SELECT 1 FROM facts AS f
                 WHERE f.tenant = h.tenant AND f.user_id = h.user_id
                   AND f.source_memory_id = h.id AND f.superseded_by IS NULL
