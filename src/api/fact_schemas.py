@@ -33,7 +33,11 @@ Confidence = Annotated[float, Meta(ge=0.0, le=1.0, extra_json_schema=ZERO_MINIMU
 # and written for one more release, marked deprecated in the OpenAPI document (CHANGELOG.md).
 OLD_TYPE_DOC = "Deprecated: the old name of `fact_type`, removed in the next release."
 OldType = Annotated[FactType | None, Meta(
-    description=OLD_TYPE_DOC, extra_json_schema={"deprecated": True})]
+    description=OLD_TYPE_DOC, extra_json_schema={"extra": {"deprecated": True}})]
+# Out, a string of the enum's values: as the enum itself, the flag would land on the shared
+# FactType schema and mark fact_type deprecated too (Litestar sets it on the referenced schema).
+OldTypeOut = Annotated[str, Meta(description=OLD_TYPE_DOC, extra_json_schema={"extra": {
+    "deprecated": True, "enum": [t.value for t in FactType]}})]
 
 
 class FactIn(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -69,9 +73,7 @@ class FactOut(msgspec.Struct, kw_only=True):
     relation: str
     object: str
     fact_type: FactType
-    old_type: Annotated[FactType, Meta(
-        description=OLD_TYPE_DOC, extra_json_schema={"deprecated": True})] = msgspec.field(
-        name="type")
+    old_type: OldTypeOut = msgspec.field(name="type")
     time_span: TimeSpan
     confidence: float
     user_fact_score: float | None

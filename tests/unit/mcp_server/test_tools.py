@@ -177,3 +177,18 @@ async def test_an_invalid_mcp_call_is_one_line_with_no_pydantic_and_no_url() -> 
 async def _once(tool: str, arguments: dict[str, Any]) -> CallToolResult:
     async with connected(FakeWorld()) as client:
         return await result(client, tool, arguments)
+
+
+async def test_recall_marks_what_was_replaced_and_current_leaves_it_out() -> None:
+    world = FakeWorld()
+    async with connected(world) as client:
+        await result(client, "remember", {"content": "I live in Lisbon"})
+        await result(client, "remember", {"content": "I now live in Porto."})
+        both = (await result(client, "recall", {"query": "live"})).structured_content
+        held = (await result(client, "recall", {"query": "live", "current": True}))
+    assert both is not None and held.structured_content is not None
+    shown = {r["content"]: r for r in both["results"]}
+    lisbon, porto = shown["I live in Lisbon"], shown["I now live in Porto."]
+    assert lisbon["current"] is False and lisbon["superseded_by"] == porto["id"]
+    assert porto["score"] > lisbon["score"] and porto["memory_type"] == "correction"
+    assert [r["content"] for r in held.structured_content["results"]] == ["I now live in Porto."]
