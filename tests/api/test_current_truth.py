@@ -22,6 +22,7 @@ from memlane.adapters.postgres.facts.adapter import PostgresFactAdapter
 from memlane.adapters.postgres.graph.adapter import PostgresGraphAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
 from memlane.adapters.postgres.memories.ports import postgres_memory_ports
+from memlane.adapters.postgres.memories.store import PostgresMemoryStoreAdapter
 from memlane.adapters.postgres.pool import create_pool
 from memlane.adapters.postgres.security.api_keys import PostgresApiKeyAdapter
 from memlane.adapters.postgres.security.audit import postgres_audit_ports
@@ -37,7 +38,9 @@ from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.facts.store import FactPorts
 from memlane.service.memories.worker import DecayWorker
 from memlane.service.security.api_keys import KeyService
+from memlane.service.security.histories import AuditService
 from tests.api.conftest import API_KEY, bearer, pool_readiness, serve, services_opener
+from tests.api.test_ui_inspector import csrf_of, sign_in
 from tests.conftest import scratch_database
 from tests.fakes.clock import FakeClock
 
@@ -96,14 +99,19 @@ class World:
             assert await self.worker.run_once() is not None
 
     async def recall(self, query: str) -> list[dict[str, Any]]:
+        answer = await self.tool("recall", {"query": query})
+        assert answer.structured_content is not None
+        return list(answer.structured_content["results"])
+
+    async def tool(self, name: str, arguments: dict[str, Any]) -> Any:
         token = CALLER.set(Caller(self.principal, self.mcp))
         try:
             async with Client(build_server()) as client:
-                answer = await client.call_tool("recall", {"query": query})
+                answer = await client.call_tool(name, arguments)
         finally:
             CALLER.reset(token)
-        assert not answer.is_error and answer.structured_content is not None
-        return list(answer.structured_content["results"])
+        assert not answer.is_error, answer.content
+        return answer
 
 
 @asynccontextmanager
@@ -120,8 +128,10 @@ async def world(
     keys = KeyService(PostgresApiKeyAdapter(pool))
     tenant = f"tenant-{uuid4().hex[:10]}"
     token = await keys.create(tenant, [Scope.READ, Scope.WRITE], user_id="ana")
+    audit = AuditService(postgres_audit_ports(pool), PostgresMemoryStoreAdapter(pool), API_KEY)
     app = create_app(services_opener(ApiServices(
-        service=service, keys=keys, readiness=pool_readiness(pool, embedder))), ApiConfig())
+        service=service, keys=keys, readiness=pool_readiness(pool, embedder), audit=audit)),
+        ApiConfig())
     worker = DecayWorker(service, PostgresLeaderLockAdapter(pool, LOCK_KEY), clock=clock)
     principal = Principal(token.key.id, tenant, "ana", frozenset({Scope.READ, Scope.WRITE}))
     async with serve(app) as http:
@@ -240,3 +250,33 @@ async def test_a_supersession_that_carries_no_fact_stays_in_force(
         assert ids.index(new) < ids.index(old)
         assert {m["id"]: m["superseded_by"] for m in hits}[old] == new
         assert (await w.get(f"/v1/memories/{new}"))["memory_type"] == "correction"
+
+
+async def forget(w: World, memory_id: str, route: str) -> None:
+    """A person's delete, through REST DELETE, MCP forget or the inspector's form."""
+    if route == "rest":
+        gone = await w.http.delete(f"/v1/memories/{memory_id}", headers=w.headers)
+        assert gone.status_code == 204, gone.text
+    elif route == "mcp":
+        await w.tool("forget", {"memory_id": memory_id})
+    else:
+        await sign_in(w.http, w.headers["Authorization"].removeprefix("Bearer "), "ana")
+        page = await w.http.get(f"/ui/memories/{memory_id}")
+        done = await w.http.post(f"/ui/memories/{memory_id}/delete",
+                                 data={"_csrf": csrf_of(page), "confirm": "yes"})
+        assert done.status_code == 303, done.text
+
+
+@pytest.mark.parametrize("route", ["rest", "mcp", "inspector"])
+async def test_a_persons_delete_of_the_correction_brings_the_old_home_back_and_says_so(
+    pool: asyncpg.Pool, embedder: EmbeddingPort, route: str
+) -> None:
+    async with world(pool, embedder) as w:
+        lisbon = await w.remember("I live in Lisbon.")
+        porto = await w.remember("I now live in Porto.")
+        await forget(w, porto, route)
+        kept = await w.get(f"/v1/memories/{lisbon}")
+        assert (kept["current"], kept["superseded_by"]) == (True, None)
+        assert await homes(w) == ["Lisbon"]
+        kinds = [e["kind"] for e in (await w.get(f"/v1/memories/{lisbon}/history"))["events"]]
+        assert kinds[-2:] == ["superseded", "revived"]
