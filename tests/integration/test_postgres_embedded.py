@@ -16,7 +16,7 @@ import asyncpg
 import pytest
 
 from memlane.adapters.postgres.buffer_cache import AUTO_SHARED_BUFFERS_MB, shared_buffers_size
-from memlane.adapters.postgres.embedded import start_embedded
+from memlane.adapters.postgres.embedded import release_embedded, start_embedded
 from memlane.domain.errors import ConfigurationError
 
 pytestmark = pytest.mark.integration
@@ -134,6 +134,13 @@ SHARED_MEMORY_FATAL = ("2026-01-01 00:00:00.000 UTC [7] FATAL:  could not map an
                        "memory: Cannot allocate memory")
 
 
+def stopped(data_dir: Path) -> None:
+    """This process, the server's only user, done with it: its watch ends (no restart of
+    what is stopped on purpose) and the server stops, as when memlane exits."""
+    release_embedded(data_dir)
+    assert not (data_dir / "postmaster.pid").exists()
+
+
 def _auto_conf(data_dir: Path) -> str:
     return (data_dir / "postgresql.auto.conf").read_text()
 
@@ -171,9 +178,7 @@ async def test_a_server_that_no_longer_starts_with_its_buffer_cache_starts_witho
     data_dir = scratch / "data"
     start_embedded(data_dir, shared_buffers="144MB")
     # Stopped, and the next start fails once (a smaller machine): the stored size goes.
-    pgserver.postgres_server.pg_ctl(["-w", "stop"], pgdata=data_dir,
-                                    user=pgserver.get_server(data_dir).system_user)
-    pgserver.PostgresServer._instances.pop(data_dir.resolve(), None)
+    stopped(data_dir)
     assert "144MB" in _auto_conf(data_dir)
     real = pgserver.get_server
     calls: list[Path] = []
@@ -216,9 +221,7 @@ def test_a_start_failing_for_another_cause_keeps_the_buffer_cache_and_names_the_
 
     data_dir = scratch / "data"
     start_embedded(data_dir, shared_buffers="144MB")
-    pgserver.postgres_server.pg_ctl(["-w", "stop"], pgdata=data_dir,
-                                    user=pgserver.get_server(data_dir).system_user)
-    pgserver.PostgresServer._instances.pop(data_dir.resolve(), None)
+    stopped(data_dir)
 
     def full_disk(path: Path, cleanup_mode: str | None = "stop") -> pgserver.PostgresServer:
         with open(data_dir / "log", "a") as log:
