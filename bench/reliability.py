@@ -60,6 +60,12 @@ class Home:
                     **settings}
         self.tokens: dict[str, str] = {}
 
+    def with_settings(self, **settings: str) -> Home:
+        """The same installation, started with other settings."""
+        other = Home.__new__(Home)
+        other.__dict__.update(self.__dict__, env={**self.env, **settings})
+        return other
+
     def cli(self, *args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([MEMLANE, *args], env=self.env, capture_output=True, text=True,
                               timeout=600)
@@ -152,13 +158,17 @@ def old_export_through_cleanup(port: int) -> dict[str, Any]:
     export.write_text(json.dumps(chats))
     first = json.loads(home.cli("import-chats", "--format", "claude", str(export),
                                 "--tenant", "run", "--user", "carol").stdout)
-    cleaned = home.cli("cleanup").stdout.strip()
+    cleaned = home.cli("cleanup", "--all-tenants").stdout.strip()
+    # And with no grace period: the forgetting curve starts at the import, not in 2019.
+    graceless = home.with_settings(MEMLANE_MEMORY__CLEANUP_GRACE_DAYS="0")
+    cleaned_without_grace = graceless.cli("cleanup", "--all-tenants").stdout.strip()
     stats = json.loads(home.cli("stats", "--tenant", "run", "--user", "carol").stdout)
     again = json.loads(home.cli("import-chats", "--format", "claude", str(export),
                                 "--tenant", "run", "--user", "carol").stdout)
     shutil.rmtree(home.root, ignore_errors=True)
     return {"export_year": 2019, "memories_imported": first["memories_added"],
-            "cleanup_said": cleaned, "memories_after_cleanup": stats["total"],
+            "cleanup_said": cleaned, "cleanup_without_grace_said": cleaned_without_grace,
+            "memories_after_cleanup": stats["total"],
             "reimport_added": again["messages_added"]}
 
 
