@@ -4,7 +4,9 @@ the retries with one line, and a failed start names its cause in one line."""
 
 from __future__ import annotations
 
+import json
 import os
+import select
 import signal
 import subprocess
 import threading
@@ -58,10 +60,13 @@ def test_a_killed_server_is_restarted_by_a_user_and_stopped_by_the_last_one() ->
         with install.serving() as served:
             mcp = subprocess.Popen(  # a second user of the server: an idle desktop assistant
                 [MEMLANE, "mcp", "--user", "someone"], env=install.env, cwd=REPO,
-                stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 text=True)
             try:
-                wait_for(lambda: len(_users(install)) >= 2, "memlane mcp to use the server")
+                # Up, not only registered: a kill during its start (the migration's
+                # connection) ends the start with exit 69, which is not what this tests.
+                assert _initialized(mcp), "memlane mcp answers an MCP initialize"
+                assert len(_users(install)) >= 2
                 killed = kill(postmaster(install.data_dir))
                 wait_for(lambda: (p := postmaster(install.data_dir)) is not None
                          and p.pid != killed, "a new postmaster, started by memlane")
@@ -78,10 +83,19 @@ def test_a_killed_server_is_restarted_by_a_user_and_stopped_by_the_last_one() ->
         assert "Traceback" not in mcp_log, mcp_log[-3000:]
 
 
+def _initialized(mcp: subprocess.Popen[str]) -> bool:
+    """Whether `memlane mcp` answers an MCP initialize on stdio within WAIT_S."""
+    assert mcp.stdin is not None and mcp.stdout is not None
+    mcp.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-03-26", "capabilities": {},
+        "clientInfo": {"name": "heal-test", "version": "1"}}}) + "\n")
+    mcp.stdin.flush()
+    readable, _, _ = select.select([mcp.stdout], [], [], WAIT_S)
+    return bool(readable) and '"id":1' in mcp.stdout.readline().replace(" ", "")
+
+
 def _users(install: Install) -> list[int]:
     try:
-        import json
-
         pids = json.loads((install.data_dir / ".handle_pids.json").read_text())
     except (OSError, ValueError):
         return []
