@@ -25,7 +25,7 @@ from pydantic_settings import (
 
 from memlane import settings_errors
 from memlane.domain.errors import ConfigurationError
-from memlane.domain.facts import ProfileCaps
+from memlane.domain.facts import ProfileCaps, ProfileHeaders
 from memlane.domain.memories import CueBook
 from memlane.domain.policy import GraphTuning, MemoryPolicy, RecallTuning
 from memlane.domain.retrieval import RelevanceWeights
@@ -48,6 +48,7 @@ _WEIGHTS = _POLICY.weights
 _RECALL = _POLICY.recall
 _GRAPH = _POLICY.graph
 _CAPS = ProfileCaps()
+_HEADERS = ProfileHeaders()
 
 
 def _or(value: T | None, model_value: T) -> T:
@@ -61,6 +62,15 @@ def data_home() -> Path:
     run from elsewhere must find the same database and key."""
     base = os.environ.get("XDG_DATA_HOME", "")
     root = Path(base) if os.path.isabs(base) else Path.home() / ".local" / "share"
+    return root / "memlane"
+
+
+def state_home() -> Path:
+    """Where memlane keeps state that an old backup of the data must not bring back (the
+    erasure journal): $XDG_STATE_HOME/memlane, ~/.local/state/memlane by the XDG rule. Apart
+    from data_home on purpose: a copy of the data folder never holds it (docs/security.md)."""
+    base = os.environ.get("XDG_STATE_HOME", "")
+    root = Path(base) if os.path.isabs(base) else Path.home() / ".local" / "state"
     return root / "memlane"
 
 
@@ -137,9 +147,15 @@ class MemorySettings(_Section):
     merge_threshold: float | None = Field(None, ge=-1, le=1)
     active_context_similarity: float | None = Field(None, ge=-1, le=1)
     min_importance: float = Field(_POLICY.min_importance, ge=0, le=1)
+    # Cleanup never deletes a memory sooner than this after it was written or imported.
+    cleanup_grace_days: float = Field(_POLICY.cleanup_grace_days, ge=0, le=36_500)
     decay_factor: float = Field(_POLICY.decay_factor, gt=0, le=1)
     enable_encryption: bool = True
     encryption_key_path: Path = Field(default_factory=lambda: data_home() / "memory_encryption.key")
+    # -- erasure against backups (docs/security.md, "Erasure and backups") --
+    erasure_journal_dir: Path = Field(default_factory=lambda: state_home() / "erasures")
+    # None: `erasure_journal.key` beside the master key file.
+    erasure_journal_key_path: Path | None = None
     # -- data keys (docs/security.md, "Envelope encryption") --
     data_key_cache_size: int = Field(10_000, ge=16, le=10_000_000)
     data_key_cache_s: float = Field(30.0, ge=0, le=3600)
@@ -158,6 +174,12 @@ class MemorySettings(_Section):
         """The cosine lines of the configured embedding model."""
         return scale_of(self.embedding.model)
 
+    def journal_key_path(self) -> Path:
+        """The erasure journal's key file: set, or beside the master key."""
+        if self.erasure_journal_key_path is not None:
+            return self.erasure_journal_key_path
+        return self.encryption_key_path.expanduser().with_name("erasure_journal.key")
+
     def policy(self) -> MemoryPolicy:
         """The domain's view of these settings; cosine lines not set are the model's."""
         scale = self.scale()
@@ -169,6 +191,7 @@ class MemorySettings(_Section):
                 self.active_context_similarity, scale.active_context
             ),
             min_importance=self.min_importance,
+            cleanup_grace_days=self.cleanup_grace_days,
             decay_factor=self.decay_factor,
             context_char_budget=self.context_char_budget,
             weights=self.relevance.weights(scale),
@@ -229,13 +252,20 @@ class FactSettings(_Section):
     timeout_ms: int = Field(3_000, ge=1, le=600_000)
     core_per_type: int = Field(_CAPS.core_per_type, ge=0, le=100)
     secondary_per_type: int = Field(_CAPS.secondary_per_type, ge=0, le=1000)
+    # The profile's lines in a prompt: what a person chose to keep, and what memlane read.
+    kept_header: str = Field(_HEADERS.kept, min_length=1, max_length=200, pattern=r"^[^\n]+$")
+    told_header: str = Field(_HEADERS.told, min_length=1, max_length=200, pattern=r"^[^\n]+$")
 
     def profile_caps(self) -> ProfileCaps:
         return ProfileCaps(self.core_per_type, self.secondary_per_type)
 
+    def profile_headers(self) -> ProfileHeaders:
+        return ProfileHeaders(self.kept_header, self.told_header)
+
     @model_validator(mode="after")
     def _domain_rules(self) -> FactSettings:
         self.profile_caps()
+        self.profile_headers()
         return self
 
 

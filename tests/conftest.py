@@ -22,6 +22,14 @@ settings.register_profile("memlane", deadline=None, suppress_health_check=[Healt
 settings.load_profile("memlane")
 
 TEST_DATABASE_URL_ENV = "MEMLANE_TEST_DATABASE_URL"
+
+# The erasure journal's default directory is under $XDG_STATE_HOME: the tests' installations
+# keep theirs in a temp dir of the session (inherited by the processes they start), never in
+# the home directory of whoever runs them.
+_STATE_HOME = tempfile.mkdtemp(prefix="memlane-test-state-")
+os.environ["XDG_STATE_HOME"] = _STATE_HOME
+atexit.register(shutil.rmtree, _STATE_HOME, ignore_errors=True)
+
 PGVECTOR_IMAGE = "pgvector/pgvector:pg17"
 
 

@@ -15,6 +15,7 @@ from memlane.service.retrieval import (
     Budget,
     Contexts,
     ConversationPrior,
+    Demotion,
     Eligibility,
     EntityRecall,
     FactRecall,
@@ -32,6 +33,7 @@ from memlane.service.retrieval import (
     Ranking,
     Recording,
     Rendering,
+    Repeats,
     Retriever,
     SearchCut,
     Selection,
@@ -72,6 +74,7 @@ FIRST: Declared = (
 )
 SEARCH: Declared = (
     *FIRST,
+    ("demotion", lambda p: Demotion()),
     ("search_cut", lambda p: SearchCut()),
     ("opening", lambda p: Opening(
         p.memories.store, p.sealer, p.policy.weights, unindexed=False)),
@@ -99,6 +102,7 @@ RECORDING: Declared = (
 # The prompt's closing stages run even when no memory was chosen (the profile still opens it).
 PROMPT: Declared = (
     ("profile", lambda p: None if p.profile is None else Profile(p.profile)),
+    ("repeats", lambda p: None if p.profile is None else Repeats()),
     ("budget", lambda p: Budget()),
     *RECORDING,
     ("rendering", lambda p: Rendering()),

@@ -73,6 +73,15 @@ class Memory:
     metadata: Mapping[str, Any] = field(default_factory=dict)
     pinned: bool = False
     embedding_model: str | None = None
+    # Superseded (DESIGN §9): the newer memory that replaced this one and since when; the
+    # marker stays when either memory goes (the successor's own successor takes its place).
+    superseded_by: UUID | None = None
+    valid_until: datetime | None = None
+
+    @property
+    def current(self) -> bool:
+        """Whether nothing replaced this one (a newer memory, or a fact stated directly)."""
+        return self.superseded_by is None and self.valid_until is None
 
     @property
     def base_importance(self) -> float:
@@ -118,15 +127,23 @@ class StoredMemory:
     # Blind tokens of the memory's topic keys (its tags and chat title, case-blind), so one
     # topic reads through an index; None marks a row stored before they were kept.
     topic_tokens: tuple[str, ...] | None = None
+    superseded_by: UUID | None = None  # as Memory's
+    valid_until: datetime | None = None
+    # What cleanup reads besides the heat (domain/memories/cleanup.py): when the row arrived
+    # here, written or imported (None: at updated_at), and whether it is imported chat history.
+    arrived_at: datetime | None = None
+    imported: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class ScoredMemory:
-    """A memory with how well it matched a query and its combined relevance."""
+    """A memory with how well it matched a query, its combined relevance, and `score`: the
+    fused score that orders search results (a superseded memory's demotion included)."""
 
     memory: Memory
     similarity: float
     relevance: float
+    score: float = 0.0
 
 
 class ContextRole(StrEnum):
@@ -185,6 +202,7 @@ class MemoryFilter:
     tag: str | None = None
     conversation_id: str | None = None
     min_importance: float | None = None
+    current: bool | None = None  # True: not superseded; False: superseded; None: both
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,12 +253,14 @@ class SearchCandidate:
     heat: Heat
     created_at: datetime
     conversation_id: str | None = None
+    superseded_by: UUID | None = None  # the newer memory that replaced it
+    valid_until: datetime | None = None  # set: something replaced it (a memory or a fact)
 
     @classmethod
     def of(cls, stored: StoredMemory, score: float) -> SearchCandidate:
         return cls(
             stored.id, score, stored.memory_type, stored.heat, stored.created_at,
-            stored.conversation_id,
+            stored.conversation_id, stored.superseded_by, stored.valid_until,
         )
 
 
@@ -256,6 +276,9 @@ class NewMemory:
     metadata: Mapping[str, Any] = field(default_factory=dict)
     pinned: bool = False
     created_at: datetime | None = None
+    # memlane chose memory_type from the words (learn, conversation segments), not the
+    # caller: a statement found to replace another may still become a correction.
+    inferred_type: bool = False
 
 
 @dataclass(frozen=True, slots=True)

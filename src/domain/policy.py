@@ -5,7 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from memlane.domain.errors import InvalidTuning
-from memlane.domain.memories import CueBook, base_rate_per_day
+from memlane.domain.memories import (
+    DEFAULT_GRACE_DAYS,
+    CleanupRule,
+    CueBook,
+    base_rate_per_day,
+)
 from memlane.domain.retrieval import DEFAULT_CONTEXT_CHAR_BUDGET, RelevanceWeights
 from memlane.domain.similarity import DEFAULT_SCALE
 
@@ -154,8 +159,10 @@ class MemoryPolicy:
     max_metadata_bytes: int = MAX_METADATA_BYTES
     recall: RecallTuning = field(default_factory=RecallTuning)
     graph: GraphTuning = field(default_factory=GraphTuning)
+    cleanup_grace_days: float = DEFAULT_GRACE_DAYS
 
     def __post_init__(self) -> None:
+        CleanupRule(self.min_importance, self.cleanup_grace_days)  # its checks: InvalidTuning
         # Cosine thresholds live in [-1, 1]; importance in [0, 1]. NaN fails every comparison.
         for name in ("rag_threshold", "merge_threshold", "active_context_similarity"):
             value = getattr(self, name)
@@ -177,3 +184,8 @@ class MemoryPolicy:
     @property
     def base_rate(self) -> float:
         return base_rate_per_day(self.decay_factor)
+
+    @property
+    def cleanup(self) -> CleanupRule:
+        """What `memlane cleanup` may delete (domain/memories/cleanup.py)."""
+        return CleanupRule(self.min_importance, self.cleanup_grace_days)

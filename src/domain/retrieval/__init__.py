@@ -16,6 +16,9 @@ if TYPE_CHECKING:
         in_order as in_order,
         render_context as render_context,
     )
+    from memlane.domain.retrieval.demotion import (
+        demoted as demoted,
+    )
     from memlane.domain.retrieval.scoring import (
         RelevanceWeights as RelevanceWeights,
         relevance as relevance,
@@ -28,6 +31,7 @@ _FACE = Face(__name__, {
     "DEFAULT_CONTEXT_CHAR_BUDGET": "context",
     "MAX_ACTIVE_CONTEXT": "context",
     "RelevanceWeights": "scoring",
+    "demoted": "demotion",
     "fit_to_budget": "context",
     "in_order": "context",
     "relevance": "scoring",

@@ -10,7 +10,8 @@ from memlane.domain.model import MemoryContext
 
 PREAMBLE = (
     "Known facts about the user from earlier conversations. Treat them as true unless the "
-    "user says otherwise; corrections override older facts:"
+    "user says otherwise; corrections override older facts, and a newer statement replaces "
+    "an older one it contradicts:"
 )
 DEFAULT_CONTEXT_CHAR_BUDGET = 2000
 MAX_ACTIVE_CONTEXT = 20

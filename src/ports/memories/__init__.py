@@ -23,6 +23,9 @@ if TYPE_CHECKING:
         MemoryStorePort as MemoryStorePort,
         MemoryWriteSession as MemoryWriteSession,
     )
+    from memlane.ports.memories.supersession import (
+        SupersessionPort as SupersessionPort,
+    )
 
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
@@ -32,6 +35,7 @@ _FACE = Face(__name__, {
     "MaintenancePort": "maintenance",
     "MemoryStorePort": "store",
     "MemoryWriteSession": "store",
+    "SupersessionPort": "supersession",
 })
 
 

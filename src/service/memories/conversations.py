@@ -113,6 +113,7 @@ class Conversations:
                 **({NAMES_KEY: list(segment.names)} if segment.names else {}),
             },
             created_at=segment.created_at or fallback,
+            inferred_type=segment.memory_type is None,
         )
 
     async def _last_segment(self, owner: Owner, conversation_id: str) -> StoredMemory | None:

@@ -48,7 +48,9 @@ class Maintenance:
         return await self._maintenance.materialise_decay(owner, now, self._policy.base_rate)
 
     async def cleanup(self, owner: Reach) -> int:
-        """Delete unpinned memories whose importance now is <= min_importance.
+        """Delete the memories the cleanup rule lets go now (domain/memories/cleanup.py):
+        unpinned, importance now <= min_importance, past the grace period after they were
+        written or imported, and imported history only when it carries no fact and no name.
 
         Judged by the importance now (computed from the heat in the delete), so a memory that
         faded since the last decay run goes without decay being materialised first.
@@ -57,7 +59,7 @@ class Maintenance:
         `deleted` events (actor `system:decay`) commit together under the owner's lock, which
         the per-owner hash chain needs. Without it, one statement deletes for everyone.
         """
-        now, threshold, rate = self._clock(), self._policy.min_importance, self._policy.base_rate
+        now, threshold, rate = self._clock(), self._policy.cleanup, self._policy.base_rate
         trail, faded = self._trail, self._faded
         if trail is None or not trail.enabled or faded is None:
             return await self._maintenance.cleanup(owner, threshold, now, rate)

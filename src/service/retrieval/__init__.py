@@ -13,6 +13,9 @@ if TYPE_CHECKING:
     from memlane.service.retrieval.conversation_prior import (
         ConversationPrior as ConversationPrior,
     )
+    from memlane.service.retrieval.demotion import (
+        Demotion as Demotion,
+    )
     from memlane.service.retrieval.entity_recall import (
         EntityRecall as EntityRecall,
     )
@@ -49,6 +52,7 @@ if TYPE_CHECKING:
         Profile as Profile,
         ProfileSource as ProfileSource,
         Rendering as Rendering,
+        Repeats as Repeats,
     )
     from memlane.service.retrieval.rankings import (
         FirstRankings as FirstRankings,
@@ -71,6 +75,7 @@ _FACE = Face(__name__, {
     "Budget": "prompt",
     "Contexts": "contexts",
     "ConversationPrior": "conversation_prior",
+    "Demotion": "demotion",
     "Eligibility": "filters",
     "EntityRecall": "entity_recall",
     "FactRecall": "fact_recall",
@@ -88,6 +93,7 @@ _FACE = Face(__name__, {
     "Ranking": "selection",
     "Recording": "recording",
     "Rendering": "prompt",
+    "Repeats": "prompt",
     "Retriever": "retriever",
     "SearchCut": "opening",
     "Selection": "selection",

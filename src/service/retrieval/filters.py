@@ -14,6 +14,7 @@ from memlane.domain.retrieval import ContextOptions
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.memories import CandidateSearchPort
 from memlane.service.retrieval.candidates import Candidate
+from memlane.service.retrieval.demotion import replaced
 from memlane.service.retrieval.pipeline import Retrieval
 from memlane.service.security import AttributeSealer
 
@@ -98,16 +99,20 @@ async def without_active(
 
 
 class Superseded:
-    """Narrows `candidates`, `added` and `expansion.added`: what another memory replaced
-    gives way to it, unless the question asks about the past or include_superseded."""
+    """Narrows `candidates`, `added` and `expansion.added`: what was replaced gives way to
+    what replaced it, unless the question asks about the past or include_superseded. The
+    memory's own marker decides, kept when the replacement is gone; the graph's replacing
+    edges add what an older memlane only recorded there."""
 
     async def __call__(self, r: Retrieval) -> None:
         if r.options.include_superseded or asks_about_past(r.query):
             return
-        gone = r.expansion.superseded_by
-        r.candidates = [c for c in r.candidates if c.id not in gone]
-        r.added = [c for c in r.added if c.id not in gone]
-        r.expansion.added = [c for c in r.expansion.added if c.id not in gone]
+        gone = set(r.expansion.superseded_by)
+        r.candidates = [c for c in r.candidates if c.id not in gone and not replaced(c)]
+        r.added = [c for c in r.added if c.id not in gone and not replaced(c)]
+        r.expansion.added = [
+            c for c in r.expansion.added if c.id not in gone and not replaced(c)
+        ]
 
 
 class Join:

@@ -53,7 +53,7 @@ class Opening:
             score = relevance(
                 candidate.similarity, memory.importance, memory.accessed_at, now, self._weights
             )
-            scored.append(ScoredMemory(memory, candidate.similarity, score))
+            scored.append(ScoredMemory(memory, candidate.similarity, score, candidate.match))
         return scored
 
 

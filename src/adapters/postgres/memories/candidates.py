@@ -15,7 +15,10 @@ from memlane.domain.model import Heat, MemoryType, Owner, SearchCandidate, Vecto
 # What ranking reads of a memory: the heat lives in `memory_heat`, the conversation place in
 # the wide row. Full rows (content, embedding: 1.5 kB to decode each) are fetched later for
 # the few memories chosen.
-_HEAT = "h.memory_type, h.base_importance, h.access_count, h.accessed_at"
+_HEAT = (
+    "h.memory_type, h.base_importance, h.access_count, h.accessed_at, h.superseded_by, "
+    "h.valid_until"
+)
 _COSINE = cosine("m.embedding", "$3")
 _NEAREST_SIMILARITY = similarity_from_distance("n.distance")
 
@@ -104,6 +107,8 @@ def to_candidate(record: asyncpg.Record) -> SearchCandidate:
         heat=Heat(record["base_importance"], record["access_count"], record["accessed_at"]),
         created_at=record["created_at"],
         conversation_id=record["conversation_id"],
+        superseded_by=record["superseded_by"],
+        valid_until=record["valid_until"],
     )
 
 

@@ -72,6 +72,8 @@ def to_stored(record: Row) -> StoredMemory:
         keywords=tuple(record["keywords"]),
         attributes=None if record["attributes"] is None else bytes(record["attributes"]),
         topic_tokens=_topic_tokens(record.get("topic_tokens")),
+        superseded_by=record.get("superseded_by"),
+        valid_until=record.get("valid_until"),
     )
 
 

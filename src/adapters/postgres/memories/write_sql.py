@@ -16,10 +16,11 @@ input AS (
         $3::uuid[], $4::text[], $5::bytea[], $6::bytea[], $7::text[], $8::text[], $9::text[],
         $10::boolean[], $11::vector[], $12::text[], $13::text[], $14::timestamptz[],
         $15::timestamptz[], $16::float8[], $17::float8[], $18::integer[], $19::timestamptz[],
-        $20::bytea[], $21::text[]
+        $20::bytea[], $21::text[], $22::timestamptz[], $23::boolean[]
     ) AS u(id, memory_type, content, summary, conversation_id, tags, metadata, pinned,
            embedding, embedding_model, terms, created_at, updated_at,
-           importance, base_importance, access_count, accessed_at, attributes, topics)
+           importance, base_importance, access_count, accessed_at, attributes, topics,
+           arrived_at, imported)
 )"""
 _TAGS = "ARRAY(SELECT jsonb_array_elements_text(i.tags::jsonb))"
 # NULL stays NULL (a row whose topic tokens are not known yet), unlike ARRAY(SELECT ...).
@@ -40,9 +41,10 @@ WITH {_INPUT}, wide AS (
     FROM input AS i
 )
 INSERT INTO memory_heat (tenant, user_id, id, memory_type, pinned,
-                         importance, base_importance, access_count, accessed_at)
+                         importance, base_importance, access_count, accessed_at,
+                         arrived_at, imported)
 SELECT $1, $2, i.id, i.memory_type, i.pinned,
-       i.importance, i.base_importance, i.access_count, i.accessed_at
+       i.importance, i.base_importance, i.access_count, i.accessed_at, i.arrived_at, i.imported
 FROM input AS i
 """
 
