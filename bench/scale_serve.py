@@ -96,21 +96,26 @@ async def measure(
 async def _max_rate(
     url: str, token: str, context: Any, measured: list[dict[str, Any]], step_s: float
 ) -> int:
-    """The highest rate, in steps of RATE_STEP, whose p99 stayed within 100 ms: upwards
-    from the last measured rate while it holds, downwards while it does not."""
-    held = {int(p["rate"]): p["p99_ms"] <= MAX_RATE_P99_MS for p in measured}
-    rate = max(held)
-    step = RATE_STEP if held[rate] else -RATE_STEP
-    best = max((r for r, ok in held.items() if ok), default=0)
-    while 0 < rate + step <= 1000:
-        rate += step
+    """The highest rate, in steps of RATE_STEP, whose p99 stayed within 100 ms. From the
+    highest measured rate that held, upwards until a probe misses (never up to a measured
+    rate that missed); when none held, downwards from the lowest until a probe holds. An
+    overloaded rate queues requests for the whole probe, so few such probes are run."""
+    held = sorted(int(p["rate"]) for p in measured if p["p99_ms"] <= MAX_RATE_P99_MS)
+    missed = sorted(int(p["rate"]) for p in measured if p["p99_ms"] > MAX_RATE_P99_MS)
+    if held:
+        best, ceiling = held[-1], min([r for r in missed if r > held[-1]], default=1000)
+        rate, step = best + RATE_STEP, RATE_STEP
+    else:
+        best, ceiling = 0, missed[0]
+        rate, step = missed[0] - RATE_STEP, -RATE_STEP
+    while 0 < rate < ceiling:
         point = await open_loop(url, token, context, rate=rate, duration_s=step_s, seed=rate)
         _log(f"max rate probe: {point}")
-        ok = point["p99_ms"] <= MAX_RATE_P99_MS
-        if ok:
-            best = max(best, rate)
-        if ok != (step > 0):  # going up: stop at the first miss; going down: at the first hold
-            break
+        if (point["p99_ms"] <= MAX_RATE_P99_MS) != (step > 0):
+            # Going up: the first miss ends it; going down: the first hold is the answer.
+            return rate if step < 0 else best
+        best = rate if step > 0 else best
+        rate += step
     return best
 
 
