@@ -226,7 +226,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         if not args.no_graph_data:
             result["data"] = await scale_graph.load_graph(memlane, settings, owner)
         if not args.skip_context:
-            result.update(await scale_context.model_figures(memlane, min(args.queries, 300)))
+            result.update(model := await scale_context.model_figures(
+                memlane, min(args.queries, 300)))
+            _log(f"model: {model}")
             split = await measure_split(memlane, settings, args.queries)
             context = await scale_context.measure(
                 memlane, Path(settings.database.data_dir), owner, args.queries)
