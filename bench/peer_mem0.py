@@ -41,6 +41,8 @@ from bench.scale_targets import cpu
 from memlane.adapters.encryption.keyfile import load_or_create_key
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
+from memlane.adapters.postgres.memories import sql
+from memlane.adapters.postgres.memories.rows import to_stored
 from memlane.container import Memlane, open_memlane
 from memlane.domain.model import Owner
 from memlane.service.security.sealing import Sealer
@@ -60,7 +62,11 @@ async def export_rows(memlane: Memlane, settings: Settings, owner: Owner, rows: 
     key = load_or_create_key(settings.memory.encryption_key_path)
     sealer = Sealer(XChaChaEncryptionAdapter(key), SnowballKeywordAdapter(), 0.1)
     texts, vectors = [], []
-    async for stored in memlane.memories.store.export(owner):
+    # One read with a long timeout: the store's export cursor gives up on its first fetch
+    # (the user's rows in time order) after the pool's 10 s on a loaded machine.
+    records = await memlane.database.pool.fetch(
+        sql.EXPORT, owner.tenant, owner.user_id, timeout=3600)
+    for stored in map(to_stored, records):
         if stored.embedding is not None:
             texts.append(sealer.open(stored, stored.updated_at).content)
             vectors.append(np.asarray(stored.embedding, dtype=np.float32))
