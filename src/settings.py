@@ -134,6 +134,9 @@ class EmbeddingSettings(_Section):
     # The onnx provider's int8 build of its model, derived on first use (None: the user
     # cache, $XDG_CACHE_HOME/memlane; a temporary dir when that is not writable).
     model_cache_dir: Path | None = None
+    # The onnx provider's intra-op threads for a query that arrives while nothing else holds
+    # the model (no write, backfill or worker run); 1: every query on one thread.
+    query_threads: int = Field(2, ge=1, le=16)
 
 
 class MemorySettings(_Section):

@@ -254,6 +254,9 @@ DELETE_FADED_OWNER = _CLEANUP.format(owner="AND h.tenant = $10 AND h.user_id = $
     "RETURNING 1\n)\nSELECT count(*) FROM wide", "RETURNING m.id\n)\nSELECT id FROM wide"
 )
 
+# Inside a transaction only (outside one PostgreSQL ignores it with a warning).
+ASYNC_COMMIT = "SET LOCAL synchronous_commit = off"
+
 LOCK_OWNER = "SELECT pg_advisory_xact_lock(memlane_owner_hash($1, $2))"
 
 GET_META = "SELECT value FROM memlane_meta WHERE key = $1"
