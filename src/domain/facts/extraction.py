@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from memlane.domain.facts.events import events
 from memlane.domain.facts.model import RELATION_TYPES, USER, ExtractedFact, FactType, normalise
 from memlane.domain.facts.patterns import (
@@ -67,8 +69,10 @@ def _event_facts(clause: str) -> list[ExtractedFact]:
             for what, when in events(clause)]
 
 
-def extract_facts(text: str) -> list[ExtractedFact]:
+def extract_facts(text: str, *, said_at: datetime | None = None) -> list[ExtractedFact]:
     """The facts a user states about themselves in `text`, in order, each once.
+
+    `said_at`: when the text was said (relative dates are resolved against it).
 
     Questions, wishes, conditions and reported speech state nothing; "no longer" statements
     come back negated (they end a fact). Precision over recall: a sentence the patterns do
