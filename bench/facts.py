@@ -38,6 +38,7 @@ from memlane.domain.facts.model import (
     supersede,
     superseded_facts,
 )
+from memlane.domain.facts.time import fact_dates
 
 DATA = Path(__file__).resolve().parent / "data"
 NOW = datetime.fromisoformat(MESSAGE_TIME_ISO)
@@ -56,8 +57,9 @@ def family(row: Mapping[str, Any]) -> str:
 
 
 def _date_of(fact: ExtractedFact, key: str) -> str | None:
-    value = getattr(fact, key, None)
-    return value.isoformat() if value is not None else None
+    start, due = fact_dates(fact, NOW)
+    found = start if key == "since" else due
+    return found.iso() if found is not None else None
 
 
 def score_extraction(rows: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], list[str]]:
@@ -68,7 +70,7 @@ def score_extraction(rows: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any],
     errors: list[str] = []
     for row in rows:
         gold = list(row["facts"])
-        guesses = extract_facts(row["text"], said_at=NOW)
+        guesses = extract_facts(row["text"])
         hit, extra = matches(gold, guesses)
         for fact in gold:
             labelled[fact["type"]] += 1
@@ -92,7 +94,7 @@ def score_extraction(rows: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any],
     }
     total_right, total_pred, total_gold = (sum(c.values()) for c in (right, predicted, labelled))
     negatives = [r for r in rows if not r["facts"]]
-    clean = sum(1 for r in negatives if not extract_facts(r["text"], said_at=NOW))
+    clean = sum(1 for r in negatives if not extract_facts(r["text"]))
     overall = {"precision": ratio(total_right, total_pred),
                "recall": ratio(total_right, total_gold), "sentences": len(rows),
                "no_fact_sentences_left_empty": f"{clean}/{len(negatives)}",
@@ -106,7 +108,7 @@ def facts_of(statements: Iterable[str], now: datetime) -> list[Fact]:
     stored: list[Fact] = []
     for step, text in enumerate(statements):
         at = now + timedelta(minutes=step)
-        for new in extract_facts(text, said_at=at):
+        for new in extract_facts(text):
             ended = {f.id for f in superseded_facts(stored, new, now=at)}
             kept = None if new.negated else fact_from_extracted(new, fact_id=uuid4(), now=at)
             stored = [supersede(f, now=at, by=kept.id if kept else None) if f.id in ended else f
@@ -124,7 +126,7 @@ def score_supersession(cases: Sequence[Mapping[str, Any]]) -> tuple[dict[str, An
     for case in cases:
         history = facts_of(case["history"], NOW - timedelta(days=1))
         got = {_ended_key(f.subject, f.relation, f.object)
-               for new in extract_facts(case["new"], said_at=NOW)
+               for new in extract_facts(case["new"])
                for f in superseded_facts(history, new, now=NOW)}
         want = {_ended_key(s.get("subject"), s["relation"], s["object"])
                 for s in case["superseded"]}

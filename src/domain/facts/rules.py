@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
+from memlane.domain.facts.patterns.lexicon import FILLER_WORDS
 from memlane.domain.facts.sentences import is_reported
 from memlane.domain.facts.time import PAST_DATE_DE, PAST_DATE_EN
 
@@ -26,7 +27,9 @@ class Rule:
 
     `relation` is a name, or a mapping from the lower-cased `rel` group ("sister") to one.
     `stops` end the object early (" with " after a city); `unless` vetoes the sentence;
-    `accept` vetoes a match; `shape(match, object)` rewrites a cleaned object (None drops it).
+    `accept` vetoes a match; `shape(match, object)` rewrites a cleaned object (None drops it);
+    `subject(match)` names whom the fact is about when not the user ("Ben" in "my son Ben
+    is 7"; None or "" drops the match).
     """
 
     pattern: re.Pattern[str]
@@ -41,6 +44,7 @@ class Rule:
     unless: re.Pattern[str] | None = None
     accept: Callable[[re.Match[str]], bool] | None = None
     shape: Callable[[re.Match[str], str], str | None] | None = None
+    subject: Callable[[re.Match[str]], str | None] | None = None
 
     def relation_of(self, match: re.Match[str]) -> str | None:
         if isinstance(self.relation, str):
@@ -53,7 +57,8 @@ def rule(pattern: str, relation: str | Mapping[str, str], **options: object) -> 
     return Rule(re.compile(pattern, re.IGNORECASE), relation, **options)  # type: ignore[arg-type]
 
 
-_HARD_STOP = re.compile("\\s*(?:[;:()\\[\\]\"\u201c\u201d]|\\s[-\u2013\u2014]\\s|\\.\\.\\.)")
+# A colon ends an object, except inside a time ("at 7:30").
+_HARD_STOP = re.compile("\\s*(?:[;()\\[\\]\"\u201c\u201d]|:(?!\\d)|\\s[-\u2013\u2014]\\s|\\.\\.\\.)")
 _LIST_END = re.compile(r"\b(?:and|und|or|oder)\b", re.IGNORECASE)
 _CLAUSE_STOP = re.compile(
     r"\s+(?:because|since|so that|so|but|although|though|which|who|while|whereas|if|unless|"
@@ -64,6 +69,7 @@ _TRAILING_FILLER = re.compile(
     r"(?:[\s,]+(?:now|anymore|any more|these days|nowadays|currently|at the moment|right now|"
     r"too|as well|again|actually|though|really|for now|already|still|then|honestly|for me|"
     r"please|if possible|in particular|especially|a lot|very much|so much|lol|haha|originally|"
+    r"lately|recently|these days|at the moment|"
     r"jetzt|mittlerweile|inzwischen|nun|auch|noch|gerade|derzeit|zurzeit|aktuell|momentan|"
     r"wieder|eigentlich|schon|mehr|übrigens|ja|halt|doch|seit kurzem|bitte|sehr|total|"
     r"wirklich|über alles|überhaupt|so|gerne?|besonders|ursprünglich|von beruf|sogar|even))+"
@@ -161,9 +167,16 @@ def objects(match: re.Match[str], rule_: Rule) -> list[str]:
                         and not name.split()[0].isupper()):
             continue
         shaped = rule_.shape(match, name) if rule_.shape else name
-        if shaped:
+        if shaped and not is_filler(shaped):
             found.append(shaped)
     return found
+
+
+def is_filler(value: str) -> bool:
+    """Whether an object is only function words or fillers ("to", "anymore", "it", "mehr",
+    "das"): such an object names nothing, so no fact is made of it."""
+    words = re.findall(r"[\w'-]+", value.casefold())
+    return not words or all(word in FILLER_WORDS for word in words)
 
 
 # A statement that something stopped holding ("no longer", "anymore", "nicht mehr").

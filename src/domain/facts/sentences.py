@@ -41,7 +41,7 @@ _HEDGE = re.compile(
     r"thinking (?:about|of)|would love to|would like to|'d love to|'d like to|hope to|"
     r"hoping to|dream of|someday|one day|what if|vielleicht|eventuell|möglicherweise|"
     r"angenommen|überlege|hätte gerne?|würde gerne?|wäre|wären|hätte|hätten|könnte|"
-    r"irgendwann|träume)\b",
+    r"irgendwann|träume|not sure|unsure|no idea if|nicht sicher|weiß nicht,? ob)\b",
     re.IGNORECASE,
 )
 _CONDITIONAL_START = re.compile(r"^(?:if|unless|when|wenn|falls|sobald)\b", re.IGNORECASE)
@@ -53,7 +53,13 @@ REPORTED = re.compile(
     re.IGNORECASE,
 )
 _FIRST_PERSON_START = re.compile(r"^(i|we|ich|wir)\b", re.IGNORECASE)
-_AND = re.compile(r",?\s+(?:and|und)\s+", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|we|ich|wir|my|mein\w*)\b", re.IGNORECASE)
+_AND = re.compile(
+    r",?\s+(?:and|und|but|aber)\s+"
+    # German drops the subject after a comma too: "Ich bin Schwabe, wohne aber in Hamburg".
+    r"|,\s+(?=(?:wohne|lebe|arbeite|bin|habe|komme|mag|liebe|esse|trinke|fahre)\b)",
+    re.IGNORECASE,
+)
 _NOT_A_PREDICATE = frozenset({
     "i", "we", "you", "he", "she", "it", "they", "my", "our", "the", "a", "an", "his", "her",
     "their", "ich", "wir", "du", "er", "sie", "es", "mein", "meine", "der", "die", "das", "ein",
@@ -89,6 +95,18 @@ def is_question(sentence: str) -> bool:
         return True
     second = _PRONOUN_SECOND.match(core)
     return second is not None and second.group(1).casefold() not in _NOT_A_VERB_DE
+
+
+def statement_part(sentence: str) -> str | None:
+    """What of `sentence` states something: the sentence, or the statement before a
+    question tacked on after a comma ("I painted a sunset last weekend, want to see?");
+    None for a question, a wish or a condition."""
+    if is_question(sentence):
+        head, comma, _ = sentence.rstrip(" ?").rpartition(",")
+        if not comma or is_question(head) or not _FIRST_PERSON.search(head):
+            return None
+        sentence = head + "."
+    return None if is_hypothetical(sentence) else sentence
 
 
 def is_hypothetical(sentence: str) -> bool:

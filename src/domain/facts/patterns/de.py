@@ -57,6 +57,8 @@ def _a_noun(_: re.Match[str], value: str) -> str | None:
 def infinitive(verb: str) -> str:
     """The infinitive of a first-person present verb: koche -> kochen, wandere -> wandern."""
     verb = verb.casefold()
+    if verb.endswith("iere"):  # trainiere -> trainieren
+        return verb + "n"
     if verb.endswith("ere") and len(verb) > 4:
         return verb[:-3] + "ern"
     if verb.endswith("le") and len(verb) > 3 and verb[-3] not in "aeiouäöü":
@@ -163,7 +165,7 @@ PREFERENCE: tuple[Rule, ...] = (
     rule(r"\bich finde (?P<o>.+?) (?:toll|super|großartig|klasse|wunderbar|genial|fantastisch|"
          r"herrlich)\b", "likes"),
     rule(r"^(?P<o>" + W + r"(?: " + W + r")?) interessiert mich (?:überhaupt |gar |absolut )?"
-         r"nicht\b", "dislikes"),
+         r"nicht\b(?! mehr)", "dislikes"),
     rule(r"\bich (?P<verb>[a-zäöüß]+e) (?:(?:sehr|total|unheimlich|wahnsinnig|richtig|"
          r"besonders|echt|so|ganz|wirklich) )*gerne? ?(?P<rest>.*)$", "likes", group="verb",
          shape=_liked_activity, unless=_NEGATION, reject_pronouns=False),

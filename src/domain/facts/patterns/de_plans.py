@@ -12,6 +12,7 @@ from memlane.domain.facts.patterns.lexicon import (
     TRAIT_MARKERS,
     TRAIT_NOUNS_DE,
 )
+from memlane.domain.facts.dates import mentions_date
 from memlane.domain.facts.rules import ObjectKind, Rule, rule
 
 LIST = ObjectKind.LIST
@@ -25,8 +26,9 @@ _TIME_CUE = re.compile(
 _NEGATION_WORD = re.compile(r"\b(?:nicht|nichts|kein\w*)\b", re.IGNORECASE)
 _DROPPED_NEGATION = re.compile(r"\b(?:nicht|kein(?:e|en|er|em|es)?)\s+", re.IGNORECASE)
 _REASON = re.compile(r"\bwegen (?:\w+ ){1,2}?(?=(?:nicht|nichts|kein\w*)\b)", re.IGNORECASE)
-_RULE_NEGATION = re.compile(r"\b(?:nie|niemals|kein(?:e|en|er|em|es)?)\b", re.IGNORECASE)
-_RULE_DROP = re.compile(r"\b(?:bitte|nie|niemals|kein(?:e|en|er|em|es)?)\s+", re.IGNORECASE)
+_RULE_POLARITY = re.compile(r"\b(?:nie|niemals|nicht|nichts|immer|niemand\w*|kein(?:e|en|er|em|es)?)\b",
+                            re.IGNORECASE)
+_RULE_DROP = re.compile(r"\b(?:bitte|bloß|doch|mal|einfach)\s+", re.IGNORECASE)
 _FEARS = {"flug": "Fliegen", "höhen": "Höhen", "spinnen": "Spinnen", "prüfungs": "Prüfungen",
           "platz": "engen Räumen"}
 _INTENSIFIERS = frozenset({
@@ -52,7 +54,10 @@ def _plan(_: re.Match[str], action: str) -> str | None:
 
 
 def _dated_plan(match: re.Match[str], action: str) -> str | None:
-    return _plan(match, action) if _TIME_CUE.search(action) else None
+    """A plan is a commitment when it names when ("ich werde dich vermissen" is none)."""
+    if not (_TIME_CUE.search(action) or mentions_date(match.string)):
+        return None
+    return _plan(match, action)
 
 
 def _limit(match: re.Match[str], action: str) -> str | None:
@@ -67,9 +72,10 @@ def _limit(match: re.Match[str], action: str) -> str | None:
 
 
 def _standing_rule(_: re.Match[str], order: str) -> str | None:
-    """'Plane bitte nie Termine vor 9 Uhr' -> 'plane Termine vor 9 Uhr'."""
+    """'Plane bitte nie Termine vor 9 Uhr' -> 'plane nie Termine vor 9 Uhr': the polarity
+    ("nie", "keine", "immer") is the rule and stays; "bitte" goes."""
     words = order.split()
-    if not words or words[0].casefold() not in RULE_VERBS_DE or not _RULE_NEGATION.search(order):
+    if not words or words[0].casefold() not in RULE_VERBS_DE or not _RULE_POLARITY.search(order):
         return None
     rest = _RULE_DROP.sub("", " ".join(words[1:]) + " ").strip()
     return f"{words[0].casefold()} {rest}".strip()
@@ -107,8 +113,9 @@ def trait_de(_: re.Match[str], phrase: str) -> str | None:
 
 
 COMMITMENT: tuple[Rule, ...] = (
-    rule(r"\bich werde (?P<o>.+)", "commits_to", shape=_plan, **COMMIT),
-    rule(r"^(?:[\wäöüÄÖÜß.]+ ){1,3}werde ich (?P<o>.+)", "commits_to", shape=_plan, **COMMIT),
+    rule(r"\bich werde (?P<o>.+)", "commits_to", shape=_dated_plan, **COMMIT),
+    rule(r"^(?:[\wäöüÄÖÜß.]+ ){1,3}werde ich (?P<o>.+)", "commits_to", shape=_dated_plan,
+         **COMMIT),
     rule(r"\b(?:ich habe|habe ich) (?:[\wäöüÄÖÜß]+ ){0,2}?versprochen,? (?:dass ich )?(?P<o>.+)",
          "commits_to", **COMMIT),
     rule(r"\bich verspreche(?: dir| ihnen| euch| dem \w+| der \w+)?,? (?:dass ich )?(?P<o>.+)",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from memlane.domain.facts.patterns.lexicon import (
+    DETERMINERS_DEICTIC,
     JUDGEMENT_WORDS,
     KIN,
     NATIONALITIES_EN,
@@ -23,7 +24,8 @@ _NOT_A_WORKPLACE = frozenset({
     "home", "night", "nights", "weekends", "the weekend", "the weekends", "myself", "the moment",
     "the evenings", "the mornings", "my desk", "a desk",
 })
-_LIKE_NOT_A_THING = re.compile(r"^to (?:think|say|believe|imagine|know)\b", re.IGNORECASE)
+_LIKE_NOT_A_THING = re.compile(r"^to (?:think|say|believe|imagine|know|admit|tell|be|see|hear|"
+                               r"ask|bother|interrupt|break)\b", re.IGNORECASE)
 
 
 def occupation(_: re.Match[str], job: str) -> str | None:
@@ -60,9 +62,16 @@ def _a_thing(_: re.Match[str], thing: str) -> str | None:
 
 
 def _liked(_: re.Match[str], thing: str) -> str | None:
-    if _LIKE_NOT_A_THING.match(thing):
+    """What is liked or disliked: not a remark ("to say it"), nor something pointed at
+    ("this song", "your style")."""
+    if _LIKE_NOT_A_THING.match(thing) or thing.split()[0].casefold() in DETERMINERS_DEICTIC:
         return None
     return re.sub(r"^to\s+", "", thing)
+
+
+def _place(_: re.Match[str], place: str) -> str | None:
+    """Where someone comes from names a place: "the future", "around here" do not."""
+    return place if re.search(r"[A-ZÄÖÜ]", place) else None
 
 
 IDENTITY: tuple[Rule, ...] = (
@@ -81,8 +90,9 @@ IDENTITY: tuple[Rule, ...] = (
     rule(I_AM + r" " + NOW + r"based in (?P<o>.+)", "lives_in", stops=("with", "and")),
     rule(r"\bI (?:no longer|don't|do not) live in (?P<o>.+)", "lives_in", negated=True,
          accept=ended),
-    rule(I_AM + r" (?:originally )?from (?P<o>.+)", "comes_from", stops=("and",)),
-    rule(r"\bI (?:originally )?come from (?P<o>.+)", "comes_from", stops=("and",)),
+    rule(I_AM + r" (?:originally )?from (?P<o>.+)", "comes_from", stops=("and",), shape=_place),
+    rule(r"\bI (?:originally )?come from (?P<o>.+)", "comes_from", stops=("and",),
+         shape=_place),
     rule(r"\bmy home ?town is (?P<o>.+)", "comes_from", stops=("and",)),
     rule(r"\bI was born (?:and raised )?in (?P<o>.+)", "birthplace", stops=("and",),
          shape=_not_a_year),
@@ -155,9 +165,11 @@ PREFERENCE: tuple[Rule, ...] = (
     rule(r"^(?P<o>[\w' -]{2,40}?) (?:is|are) something I (?:really |truly )?(?:love|enjoy|like|"
          r"adore)\b", "likes"),
     rule(r"\bI (?:really |absolutely |just |truly |so |genuinely )?(?:hate|dislike|detest|loathe|"
-         r"despise|can't stand|cannot stand|can not stand) (?P<o>.+)", "dislikes", kind=LIST),
+         r"despise|can't stand|cannot stand|can not stand) (?P<o>.+)", "dislikes", kind=LIST,
+         shape=_liked),
     rule(r"\bI (?:really )?(?:don't|do not) (?:really |particularly )?(?:like|enjoy|love|care "
-         r"for) (?P<o>.+)", "dislikes", kind=LIST, unless=re.compile(r"\bany ?more\b", re.I)),
+         r"for) (?P<o>.+)", "dislikes", kind=LIST, unless=re.compile(r"\bany ?more\b", re.I),
+         shape=_liked),
     rule(r"\bI (?:don't|do not|no longer) (?:really )?(?:like|enjoy|love) (?P<o>.+)", "likes",
          negated=True, accept=ended),
     rule(r"\bI (?:much |really |generally |usually |definitely |always )?prefer (?P<o>.+?)"

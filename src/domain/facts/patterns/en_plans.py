@@ -12,6 +12,7 @@ from memlane.domain.facts.patterns.lexicon import (
     TRAIT_MARKERS,
     TRAIT_NOUNS_EN,
 )
+from memlane.domain.facts.dates import mentions_date
 from memlane.domain.facts.rules import ObjectKind, Rule, rule
 
 LIST = ObjectKind.LIST
@@ -29,7 +30,7 @@ _DEADLINE = re.compile(
     r"\b(?:by|before|until|till|tomorrow|tonight|today|next|this (?:week|weekend|month|year|"
     r"morning|afternoon|evening)|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|at \d|end of|"
     r"in (?:january|february|march|april|may|june|july|august|september|october|november|"
-    r"december))\b",
+    r"december)|after (?:lunch|dinner|work|school|the (?:meeting|weekend|holidays))|later today)\b",
     re.IGNORECASE,
 )
 _ONE_OFF = re.compile(r"\b(?:today|tonight|tomorrow|this (?:week|weekend|evening)|right now)\b",
@@ -41,25 +42,34 @@ _INTENSIFIERS = frozenset({
     "nature", "at", "heart", "totally", "such",
 })
 COMMIT = {"keep_time": True, "reject_pronouns": False, "confidence": 0.8}
+_POLARITY = re.compile(r"^(?:(?:never|always|don't|do not|ever|avoid|please)\s+)+", re.I)
 
 
 def _first_word(text: str) -> str:
     return text.split()[0].casefold() if text.split() else ""
 
 
-def _promise(_: re.Match[str], action: str) -> str | None:
-    return None if _first_word(action) in _NOT_A_PROMISE or "never" in action.split() else action
+def _timed(match: re.Match[str], action: str) -> bool:
+    """An intention is a commitment when it names when: "I'll call you" is talk, "I'll call
+    you tomorrow" is a plan."""
+    return bool(_DEADLINE.search(action) or mentions_date(match.string))
 
 
-def _action(_: re.Match[str], action: str) -> str | None:
+def _promise(match: re.Match[str], action: str) -> str | None:
+    if _first_word(action) in _NOT_A_PROMISE or "never" in action.split():
+        return None
+    return action if _timed(match, action) else None
+
+
+def _action(match: re.Match[str], action: str) -> str | None:
     first = action.split()[0] if action.split() else ""
     if not first or first[0].isupper() or first.casefold() in _NOT_AN_ACTION:
         return None
-    return action
+    return action if _timed(match, action) else None
 
 
-def _with_deadline(_: re.Match[str], action: str) -> str | None:
-    return action if _DEADLINE.search(action) else None
+def _with_deadline(match: re.Match[str], action: str) -> str | None:
+    return action if _timed(match, action) else None
 
 
 def _lasting_limit(_: re.Match[str], action: str) -> str | None:
@@ -80,7 +90,9 @@ def _verb_stem(word: str) -> str:
 
 
 def _standing_rule(_: re.Match[str], action: str) -> str | None:
-    return action if _verb_stem(_first_word(action)) in RULE_VERBS_EN else None
+    """'never schedule meetings before 9' keeps its 'never' (its polarity is the rule)."""
+    order = _POLARITY.sub("", action)
+    return action if _verb_stem(_first_word(order)) in RULE_VERBS_EN else None
 
 
 def trait_en(_: re.Match[str], phrase: str) -> str | None:
@@ -132,8 +144,8 @@ CONSTRAINT: tuple[Rule, ...] = (
     rule(I_AM + r" not (?:allowed|permitted|supposed) to (?P<o>.+)", "cannot", keep_time=True,
          reject_pronouns=False),
     rule(r"\bI (?:must not|mustn't) (?P<o>.+)", "cannot", keep_time=True, reject_pronouns=False),
-    rule(r"^(?:please )?(?:never|don't ever|do not ever|please don't|don't|do not|avoid)\s+"
-         r"(?:ever\s+)?(?P<o>.+)", "rule", shape=_standing_rule, keep_time=True,
+    rule(r"^(?:please )?(?P<o>(?:never|always|don't ever|do not ever|don't|do not|avoid)\s+"
+         r"(?:ever\s+)?.+)", "rule", shape=_standing_rule, keep_time=True,
          reject_pronouns=False, confidence=0.8),
     rule(r"\bI (?:don't|do not|never|no longer) (?:eat|drink|consume|touch|smoke) (?P<o>.+)",
          "avoids", keep_time=True),
