@@ -57,19 +57,22 @@ AHEAD = re.compile(
     rf"|(?P<inn>(?:in|within|innerhalb von|binnen) (?P<n>{_NUM}) {_unit('unit')})"
     rf"|(?P<endof>(?:the )?end of (?:the )?(?P<endwhat>month|week|year|{_MONTH})"
     rf"|ende (?:des monats|der woche|des jahres|(?P<endmonth>{_MONTH})|nächster woche))"
-    rf"|(?P<ordinal>(?P<d>\d{{1,2}})(?:st|nd|rd|th|\.)?(?: of)? (?P<m1>{_MONTH})(?: {_year('y1')})?)"
+    rf"|(?P<ordinal>(?P<d>\d{{1,2}})(?:st|nd|rd|th|\.)?(?: of)? (?P<m1>{_MONTH})"
+    rf"(?: {_year('y1')})?)"
     rf"|(?P<monthday>(?P<m2>{_MONTH}) (?P<d2>\d{{1,2}})(?:st|nd|rd|th)?(?:,? {_year('y2')})?)"
     rf"|(?P<next>(?:next|nächste[nrms]?|kommende[nrms]?) (?P<nextwhat>week|weekend|month|year|"
     rf"woche|wochenende|monat|jahr|{_DAY}))"
-    rf"|(?P<weekend>this weekend|dieses wochenende|am wochenende)"
-    rf"|(?P<weekday>(?P<wd>{_DAY})(?:morgen|mittag|nachmittag|abend|vormittag)?)"
+    rf"|(?P<weekend>this weekend|dieses wochenende)"
+    # A weekday said once ("on Friday", "Freitag"), not every week ("Fridays", "freitags").
+    rf"|(?P<weekday>(?P<wd>{_DAY})(?:morgen|mittag|nachmittag|abend|vormittag)?)(?![\wäöüß])"
     rf"|(?P<thenth>(?:the|am|dem|zum) (?P<d3>\d{{1,2}})(?:st|nd|rd|th|\.)(?!(?: of)? (?:{_MONTH})))"
     rf"|(?P<inmonth>(?:in|im) (?P<m3>{_MONTH}))"
     rf"|(?P<this>this (?:week|month)|diese (?:woche)|diesen monat)",
     re.IGNORECASE,
 )
 BACK = re.compile(
-    rf"(?P<duration>(?:for|seit|since) (?:over |about |almost |fast |über |etwa )?"
+    rf"(?P<duration>(?:for|seit|since) (?:the (?:past|last) )?(?:over |about |almost |fast |über "
+    rf"|etwa |gut |knapp )?"
     rf"(?P<n>{_NUM}) {_unit('unit')})"
     rf"|(?P<trailing>(?<!\w)(?P<n2>{_NUM}) {_unit('u2')} now)"
     rf"|(?P<ago>(?P<n3>{_NUM}) {_unit('u3')} ago|vor (?P<n4>{_NUM}) {_unit('u4')})"
@@ -133,7 +136,7 @@ def _end_of(today: date, what: str) -> Dated:
                  Precision.DAY)
 
 
-def _ahead(match: re.Match[str], today: date) -> Dated | None:  # noqa: PLR0911 - one per form
+def _ahead(match: re.Match[str], today: date) -> Dated | None:
     g = match.groupdict()
     if g["dayafter"]:
         return Dated(today + timedelta(days=2), Precision.DAY)

@@ -38,13 +38,18 @@ _PRETERITE_DE = re.compile(
 # A German past participle, lower-case (nouns are capitalised): gemacht, umgezogen,
 # bestanden, verloren, adoptiert; "lassen" for "scheiden lassen".
 _PARTICIPLE = re.compile(
-    r"^(?:[a-zäöüß]*ge[a-zäöüß]+(?:t|en)|(?:be|ver|er|ent|zer|emp|miss)[a-zäöüß]+(?:t|en)|"
+    r"^(?:[a-zäöüß]*ge[a-zäöüß]+(?:t|en)|(?:be|ver|er|ent|zer|emp|miss|unter|über|hinter|"
+    r"wider|voll)[a-zäöüß]+(?:t|en)|"
     r"[a-zäöüß]+iert|lassen)$"
 )
 # Not participles, or ones that report a promise or plan rather than something that happened.
 _NOT_PARTICIPLES = frozenset({"geboren", "gegen", "wegen", "gelegen", "ersten", "erst",
                               "besten", "eben", "eigen", "versprochen", "verpflichtet",
                               "vorgenommen", "zugesagt", "geplant", "gesagt", "erzählt"})
+_APPROXIMATE = re.compile(r"\s+(?:about|around|roughly|almost|nearly|over|ungefähr|etwa|circa|"
+                          r"knapp|fast)(?=\s|$)", re.IGNORECASE)
+_LIGHT_VERBS = frozenset({"took", "went", "got", "had", "did", "made", "came", "was", "were",
+                          "war", "hatte", "ging", "kam", "machte"})
 _CLAUSE_END = re.compile(
     r"\s+(?:because|but|so|although|though|while|and|weil|aber|obwohl|und)\b", re.IGNORECASE
 )
@@ -72,6 +77,10 @@ def _without(text: str, date: re.Match[str]) -> str:
 
 def _event(what: str, date: re.Match[str]) -> tuple[str, str] | None:
     what = trim(_CLAUSE_END.split(_without(what, date), maxsplit=1)[0], keep_time=True)
+    # "about five years ago" leaves "about" behind once the date is taken out.
+    what = _APPROXIMATE.sub("", what).strip()
+    if what.casefold() in _LIGHT_VERBS:  # "took", "went": a verb alone tells nothing
+        return None
     return (what, strip_preposition(date.group(0))) if what else None
 
 

@@ -4,12 +4,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from memlane.domain.facts.time import (
-    anchored_in_distant_past,
-    due_expression,
-    start_expression,
-    time_span,
-)
 from memlane.domain.facts.events import events
 from memlane.domain.facts.model import RELATION_TYPES, USER, ExtractedFact, FactType, normalise
 from memlane.domain.facts.patterns import (
@@ -17,10 +11,12 @@ from memlane.domain.facts.patterns import (
     de_plans as fact_patterns_de_plans,
     en as fact_patterns_en,
     en_plans as fact_patterns_en_plans,
+    habits as fact_patterns_habits,
     idioms as fact_patterns_idioms,
     kin as fact_patterns_kin,
     names as fact_patterns_names,
     plans as fact_patterns_plans,
+    work as fact_patterns_work,
 )
 from memlane.domain.facts.questions import relations_asked
 from memlane.domain.facts.rules import Rule, is_filler, objects
@@ -30,13 +26,19 @@ from memlane.domain.facts.sentences import (
     sentences,
     statement_part,
 )
+from memlane.domain.facts.time import (
+    anchored_in_distant_past,
+    due_expression,
+    start_expression,
+    time_span,
+)
 from memlane.domain.facts.word_order import subject_first
 
 __all__ = ["RULES", "extract_facts", "relations_asked"]
 
 RULES: tuple[Rule, ...] = (
     *fact_patterns_names.RULES, *fact_patterns_kin.RULES, *fact_patterns_plans.RULES,
-    *fact_patterns_idioms.RULES,
+    *fact_patterns_idioms.RULES, *fact_patterns_habits.RULES, *fact_patterns_work.RULES,
     *fact_patterns_en.IDENTITY, *fact_patterns_en.PREFERENCE,
     *fact_patterns_en_plans.COMMITMENT, *fact_patterns_en_plans.CONSTRAINT,
     *fact_patterns_en_plans.TRAIT,
@@ -87,7 +89,8 @@ def _event_facts(clause: str) -> list[ExtractedFact]:
         return []
     # "I went there", "moved here": a verb and a pointer name no event.
     return [_fact(FactType.EVENT.value, what, EVENT_CONFIDENCE, when=when)
-            for what, when in events(clause) if not is_filler(what.partition(" ")[2])]
+            for what, when in events(clause)
+            if " " not in what or not is_filler(what.partition(" ")[2])]
 
 
 def _named_ages(statement: str, facts: list[ExtractedFact]) -> list[ExtractedFact]:

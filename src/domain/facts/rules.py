@@ -58,18 +58,28 @@ def rule(pattern: str, relation: str | Mapping[str, str], **options: object) -> 
 
 
 # A colon ends an object, except inside a time ("at 7:30").
-_HARD_STOP = re.compile("\\s*(?:[;()\\[\\]\"\u201c\u201d]|:(?!\\d)|\\s[-\u2013\u2014]\\s|\\.\\.\\.)")
+_HARD_STOP = re.compile(
+    "\\s*(?:[;()\\[\\]\"\u201c\u201d]|:(?!\\d)|\\s[-\u2013\u2014]\\s|\\.\\.\\.)"
+)
 _LIST_END = re.compile(r"\b(?:and|und|or|oder)\b", re.IGNORECASE)
 _CLAUSE_STOP = re.compile(
     r"\s+(?:because|since|so that|so|but|although|though|which|who|while|whereas|if|unless|"
-    r"when|as long as|due to|weil|da|aber|obwohl|denn|sondern|wenn|falls|damit|während)\b",
+    r"when|as long as|due to|weil|da|aber|obwohl|denn|sondern|wenn|falls|damit|während)\b"
+    # A new clause with its own subject ends a list: "fantasy films, they're a great escape".
+    r"|,\s+(?:they|it|he|she|we|you|i|it's|they're|that's|es|sie|er|ich|wir)\b",
     re.IGNORECASE,
+)
+# "and"/"or" inside a prepositional phrase joins its nouns, not the list: "road trips with
+# friends and family" is one thing.
+_PREPOSITION_END = re.compile(
+    r"\b(?:with|of|for|to|from|about|in|on|at|between|mit|von|für|zu|aus|über|zwischen)"
+    r"(?:\s+\S+){1,2}$", re.IGNORECASE,
 )
 _TRAILING_FILLER = re.compile(
     r"(?:[\s,]+(?:now|anymore|any more|these days|nowadays|currently|at the moment|right now|"
     r"too|as well|again|actually|though|really|for now|already|still|then|honestly|for me|"
     r"please|if possible|in particular|especially|a lot|very much|so much|lol|haha|originally|"
-    r"lately|recently|these days|at the moment|"
+    r"lately|recently|these days|at the moment|at all|überhaupt|"
     r"jetzt|mittlerweile|inzwischen|nun|auch|noch|gerade|derzeit|zurzeit|aktuell|momentan|"
     r"wieder|eigentlich|schon|mehr|übrigens|ja|halt|doch|seit kurzem|bitte|sehr|total|"
     r"wirklich|über alles|überhaupt|so|gerne?|besonders|ursprünglich|von beruf|sogar|even))+"
@@ -146,6 +156,26 @@ def leading_name(value: str) -> str | None:
     return " ".join(taken) or None
 
 
+def _list_items(value: str) -> list[str]:
+    """The items of a list, an "and" inside a prepositional phrase kept together."""
+    items: list[str] = []
+    rest = value
+    while (sep := _LIST_SPLIT.search(rest)) is not None:
+        head = rest[:sep.start()]
+        if _PREPOSITION_END.search(head) and "," not in sep.group(0):
+            # Keep "with friends and family" whole: look for the next separator after it.
+            nxt = _LIST_SPLIT.search(rest, sep.end())
+            if nxt is None:
+                break
+            items.append(rest[:nxt.start()])
+            rest = rest[nxt.end():]
+            continue
+        items.append(head)
+        rest = rest[sep.end():]
+    items.append(rest)
+    return [item for item in items if item.strip()]
+
+
 def objects(match: re.Match[str], rule_: Rule) -> list[str]:
     """The cleaned objects a match names (none when its words say it names nothing)."""
     raw = match.group(rule_.group)
@@ -154,14 +184,15 @@ def objects(match: re.Match[str], rule_: Rule) -> list[str]:
     if rule_.kind is ObjectKind.NAME:
         names = [leading_name(cut(raw, rule_))]
     elif rule_.kind is ObjectKind.NAMES:
-        listed = _LIST_SPLIT.split(cut(raw, rule_, keep_commas=True))
+        # Split the list before cutting: "Mia who's 7 and Leo who's 4" names both.
+        listed = _LIST_SPLIT.split(_HARD_STOP.split(raw, maxsplit=1)[0])
         names = [leading_name(part) for part in listed]
     else:
         whole = cut(raw, rule_, keep_commas=rule_.kind is ObjectKind.LIST)
-        parts = _LIST_SPLIT.split(whole) if rule_.kind is ObjectKind.LIST else [whole]
+        parts = _list_items(whole) if rule_.kind is ObjectKind.LIST else [whole]
         names = [trim(part, keep_time=rule_.keep_time) for part in parts]
     found = []
-    for name in names:
+    for index, name in enumerate(names):
         # An acronym ("IT") is no pronoun.
         if not name or (rule_.reject_pronouns and _PRONOUN_START.match(name)
                         and not name.split()[0].isupper()):
@@ -169,6 +200,8 @@ def objects(match: re.Match[str], rule_: Rule) -> list[str]:
         shaped = rule_.shape(match, name) if rule_.shape else name
         if shaped and not is_filler(shaped):
             found.append(shaped)
+        elif index == 0 and rule_.kind is ObjectKind.LIST:
+            return []  # a list whose first item names nothing ("the idea and the acting")
     return found
 
 

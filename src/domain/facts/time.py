@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-
 from datetime import datetime
 
 from memlane.domain.facts.dates import AHEAD, BACK, Dated, due_date, start_date
@@ -18,9 +17,11 @@ _DAYS_EN = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _DAYS_DE = "montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag"
 _SEASONS_EN = "spring|summer|autumn|fall|winter"
 _NUMBER_WORDS = (r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                 r"thirteen|fourteen|fifteen|twenty|thirty|forty|fifty|"
                  r"a few|a couple of|several|\d+)")
 _NUMBER_WORDS_DE = (r"(?:einem|einer|ein|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|"
-                    r"zwölf|ein paar|einigen|mehreren|\d+)")
+                    r"zwölf|fünfzehn|zwanzig|dreißig|vierzig|fünfzig|ein paar|einigen|mehreren|"
+                    r"\d+)")
 _YEAR = r"(?:19|20)\d\d"
 _ORDINAL = r"\d{1,2}(?:st|nd|rd|th)?"
 
@@ -120,12 +121,12 @@ _PERFECT = re.compile(
 # 2015", dates a statement instead: the ledger orders it against what is known.)
 _DISTANT_PAST = re.compile(
     r"\b(?:as a (?:kid|child|teenager|teen|student|boy|girl)|growing up|when I was (?:a |an )?"
-    r"(?:kid|child|little|young|small|teenager|teen|student|younger|\d+|in)|in my (?:teens|"
+    r"(?:kid|child|little|young|small|teenager|teen|student|younger|\d+)|in my (?:teens|"
     r"twenties|thirties|forties|youth|childhood)|back (?:then|in the day|in (?:school|college|"
-    r"uni))|in (?:college|high school)|at uni\b|years ago|long ago|a long time ago|"
+    r"uni))|in (?:college|high school)|(?<!\d )(?<!\w\w )years ago|long ago|a long time ago|"
     r"used to|once upon|als (?:kind|jugendliche[rs]?|teenager|student(?:in)?|schüler(?:in)?)|"
     r"in meiner (?:kindheit|jugend|schulzeit|studienzeit)|als ich (?:klein|jung|kind|noch)|"
-    r"im studium|während des studiums|an der uni\b|zu schulzeiten|vor (?:vielen |langer )?"
+    r"im studium|während des studiums|zu schulzeiten|vor (?:vielen |langer )?"
     r"(?:jahren|zeit)\b|früher|damals|mit mitte (?:zwanzig|dreißig|vierzig)|ursprünglich war)",
     re.IGNORECASE,
 )

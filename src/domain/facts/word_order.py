@@ -14,16 +14,17 @@ from __future__ import annotations
 import re
 
 from memlane.domain.facts.date_words import DAYS, MONTHS
+from memlane.domain.facts.patterns.lexicon import word_set
 
 _V2 = re.compile(
     r"^(?P<front>(?:[^\s,]+[ ,]+){1,7}?)(?P<verb>[a-zäöüß]+) (?P<subject>ich|wir)"
     r"(?:\s+(?P<rest>.*)|(?P<end>[.!]?))$"
 )
 # Words that open a fronted object in lower case once it stands inside the clause.
-_DETERMINERS = frozenset("""
+_DETERMINERS = word_set("""
 der die das den dem des ein eine einen einem einer eines mein meine meinen meinem meiner
 meines unser unsere unseren unserem unserer kein keine keinen keinem keiner
-""".split())
+""")
 # A finite first-person verb, as it stands second: auxiliaries, modals and the -e forms.
 _FINITE = re.compile(
     r"^(?:bin|sind|habe|hab|haben|hatte|hatten|war|waren|werde|werden|wurde|wurden|muss|"
@@ -31,7 +32,7 @@ _FINITE = re.compile(
     r"[a-zäöüß]{2,}(?:e|en|te|ten))$"
 )
 # Words a fronted adverbial opens with: prepositions and adverbs of time, place and reason.
-_ADVERBIAL_START = frozenset("""
+_ADVERBIAL_START = word_set("""
 seit ab am im an auf aus bei bis durch für gegen hinter in mit nach neben ohne trotz um
 unter vor während wegen zu zum zur über außer gestern heute morgen übermorgen vorgestern
 jetzt inzwischen mittlerweile neuerdings nun damals früher später bald dann danach davor
@@ -41,9 +42,14 @@ trotzdem dennoch außerdem auch letzte letzten letztes letzter nächste nächste
 nächster diese diesen dieses dieser kommende kommenden vorige vorigen diesmal wenn als
 weil obwohl nachdem bevor sobald falls dass ob ehrlich lieber gern gerne beruflich
 privat zum glück ehrlicherweise normalerweise eigentlich ansonsten
-""".split()) | frozenset(DAYS) | frozenset(MONTHS)
+""") | frozenset(DAYS) | frozenset(MONTHS)
 # Fronts that carry the meaning themselves ("Am liebsten lese ich ...") stay as they are.
 _KEEP = re.compile(r"^(?:am liebsten|lieber|gern|gerne|am meisten)\b", re.IGNORECASE)
+
+
+# A fronted phrase some words need as their complement stays with them: "Vor dem Fliegen habe
+# ich keine Angst" is about flying, "Gegen Katzen bin ich allergisch" about cats.
+_GOVERNED = {"vor": "angst", "gegen": "allergisch", "auf": "allergisch", "mit": "aufgehört"}
 
 
 def _is_adverbial(front: str) -> bool:
@@ -61,6 +67,9 @@ def subject_first(clause: str) -> str | None:
     front = found["front"].strip(" ,")
     subject, verb = found["subject"], found["verb"]
     rest = found["rest"] if found["rest"] is not None else found["end"]
+    first = front.split()[0].casefold()
+    if first in _GOVERNED and _GOVERNED[first] in rest.casefold():
+        return f"{subject} {verb} {rest.rstrip(' .!')} {front}".strip()
     if _is_adverbial(found["front"]):
         # Kept after a hard stop: no object runs into it, but a date in it still dates the
         # clause ("ich gehe zum Optiker; übermorgen").

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from memlane.domain.facts.dates import mentions_date
 from memlane.domain.facts.patterns.lexicon import (
     LIMIT_VERBS_DE,
     PERSON_ADJECTIVES_DE,
@@ -12,7 +13,6 @@ from memlane.domain.facts.patterns.lexicon import (
     TRAIT_MARKERS,
     TRAIT_NOUNS_DE,
 )
-from memlane.domain.facts.dates import mentions_date
 from memlane.domain.facts.rules import ObjectKind, Rule, rule
 
 LIST = ObjectKind.LIST
@@ -20,14 +20,16 @@ _INFINITIVE_END = re.compile(r"(?:en|ern|eln)$")
 _TIME_CUE = re.compile(
     r"\b(?:bis|vor|morgen|heute|übermorgen|nächst\w*|am|spätestens|ab|diese[nrs]? (?:woche|"
     r"monat|jahr|wochenende)|im (?:januar|februar|märz|april|mai|juni|juli|august|september|"
-    r"oktober|november|dezember)|ende)\b",
+    r"oktober|november|dezember)|ende|bevor|nach dem (?:mittagessen|essen|frühstück|"
+    r"feierabend|termin|meeting|training))\b",
     re.IGNORECASE,
 )
 _NEGATION_WORD = re.compile(r"\b(?:nicht|nichts|kein\w*)\b", re.IGNORECASE)
 _DROPPED_NEGATION = re.compile(r"\b(?:nicht|kein(?:e|en|er|em|es)?)\s+", re.IGNORECASE)
 _REASON = re.compile(r"\bwegen (?:\w+ ){1,2}?(?=(?:nicht|nichts|kein\w*)\b)", re.IGNORECASE)
-_RULE_POLARITY = re.compile(r"\b(?:nie|niemals|nicht|nichts|immer|niemand\w*|kein(?:e|en|er|em|es)?)\b",
-                            re.IGNORECASE)
+_RULE_POLARITY = re.compile(
+    r"\b(?:nie|niemals|nicht|nichts|immer|niemand\w*|kein(?:e|en|er|em|es)?)\b", re.IGNORECASE
+)
 _RULE_DROP = re.compile(r"\b(?:bitte|bloß|doch|mal|einfach)\s+", re.IGNORECASE)
 _FEARS = {"flug": "Fliegen", "höhen": "Höhen", "spinnen": "Spinnen", "prüfungs": "Prüfungen",
           "platz": "engen Räumen"}
@@ -50,7 +52,8 @@ def _plan(_: re.Match[str], action: str) -> str | None:
     first = action.split()[0].casefold() if action.split() else ""
     if first in {"nie", "niemals", "nicht", "wohl", "vielleicht"}:
         return None
-    return action if _INFINITIVE_END.search(_last_word(action)) else None
+    last = _last_word(action)
+    return action if _INFINITIVE_END.search(last) or last in ("sein", "tun") else None
 
 
 def _dated_plan(match: re.Match[str], action: str) -> str | None:
@@ -135,7 +138,8 @@ CONSTRAINT: tuple[Rule, ...] = (
          kind=LIST),
     rule(r"\bich habe (?:eine |einige )?(?:\w+ )?allergien? (?:gegen|auf) (?P<o>.+)",
          "allergic_to", kind=LIST),
-    rule(r"\bich habe (?:eine )?(?P<o>[\wäöüß]+?)-?allergie\b", "allergic_to",
+    rule(r"\bich habe (?:eine )?(?:(?:schwere|leichte|starke|heftige) )?"
+         r"(?P<o>[\wäöüß]+?)-?allergie\b", "allergic_to",
          shape=_capitalised),
     rule(r"\bich habe (?:eine )?(?P<o>[\wäöüß]+?)-?intoleranz\b", "intolerant_to",
          shape=_capitalised),
@@ -163,7 +167,19 @@ CONSTRAINT: tuple[Rule, ...] = (
          shape=_fear),
 )
 
+def _not_trait_de(match: re.Match[str], phrase: str) -> str | None:
+    """'kein Morgenmensch', 'nicht geduldig': a trait said in the negative keeps it."""
+    trait = trait_de(match, phrase)
+    if trait is None:
+        return None
+    word = match.group("neg").casefold().split()[-1]
+    return f"{word} {trait}" if word in ("kein", "keine") else f"nicht {trait}"
+
+
 TRAIT: tuple[Rule, ...] = (
+    rule(r"\bich bin (?P<neg>kein|keine|(?:überhaupt |gar |absolut )?nicht) (?P<o>.+)", "trait",
+         shape=_not_trait_de, keep_time=True, reject_pronouns=False, confidence=0.7,
+         unless=re.compile(r"\bmehr\b|\bmit\b", re.I)),
     rule(r"\bich bin (?P<o>.+)", "trait", shape=trait_de, keep_time=True, reject_pronouns=False,
          confidence=0.75),
     rule(r"\bich neige (?:dazu,? |zu )(?P<o>.+)", "trait", confidence=0.7),

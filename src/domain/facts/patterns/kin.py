@@ -89,7 +89,8 @@ PARTNERS: tuple[Rule, ...] = (
          "partner", **_NAMED),
     rule(r"\b(?:dating|seeing) (?:a (?:guy|girl|man|woman)|someone(?: new)?),? (?:named|called|"
          rf"(?:her|his) name is) (?P<o>{N})", "partner", **_NAMED),
-    rule(rf"\bI (?:married|wed) (?:my (?:[\w-]+ ){{0,3}}?(?:sweetheart|partner|love),? )?(?P<o>{N})",
+    rule(rf"\bI (?:married|wed) (?:my (?:[\w-]+ ){{0,3}}?(?:sweetheart|partner|love),? )?"
+         rf"(?P<o>{N})",
          "partner", **_NAMED),
     rule(rf"(?:^|\bme and )(?P<o>{N})(?: and I)? (?:have been|'ve been|are|'re|got|have "
          r"been officially) (?:together|a couple|married|engaged|dating|an item)\b", "partner",

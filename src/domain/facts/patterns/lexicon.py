@@ -23,6 +23,7 @@ tutor coach economist statistician mathematician physicist chemist biologist tec
 administrator sysadmin illustrator copywriter recruiter banker broker realtor optician
 hairdresser florist tailor janitor cleaner butcher welder gardener landscaper surveyor
 physiotherapist radiologist anaesthetist anesthetist optometrist pediatrician paediatrician
+freelancer radiographer midwife headteacher
 """)
 # Words that make "I'm a good cook" a judgement rather than a job.
 JUDGEMENT_WORDS = word_set("good great bad terrible decent excellent amazing awful better best "
@@ -37,14 +38,15 @@ soldat landwirt künstler musiker schauspieler bibliothekar sekretär hebamme er
 sozialarbeiter unternehmer gründer schulleiter buchhalter friseur friseurin maler
 fotograf redakteur informatiker physiker chemiker biologe biologin techniker
 administrator beamter beamtin richter richterin zahnarzt zahnärztin kaufmann kauffrau
-dozent grafiker installateur
+dozent grafiker installateur leiter leiterin sanitäter feuerwehrmann feuerwehrfrau
+analyst doktorand doktorandin pilot pilotin küchenchef küchenchefin erzieherin
 """)
 FEMININE_SUFFIX_DE = "in"
 
 TRAIT_ADJECTIVES_EN = word_set("""
 patient impatient introverted extroverted extraverted stubborn shy organised organized
-disorganised disorganized messy tidy lazy competitive ambitious curious optimistic
-pessimistic punctual forgetful creative outgoing talkative sensitive impulsive spontaneous
+disorganised disorganized messy tidy lazy competitive ambitious
+punctual forgetful creative outgoing talkative sensitive impulsive spontaneous
 reliable loyal honest generous sociable reserved indecisive easygoing easy-going laid-back
 hot-tempered short-tempered clumsy chaotic stoic empathetic analytical detail-oriented
 independent adventurous cautious frugal thrifty stingy picky fussy pedantic sarcastic moody
@@ -54,7 +56,7 @@ grumpy cheerful perfectionistic introspective easily_distracted easily_bored eas
 # nature", "naturally", "generally" do they describe who someone is.
 PERSON_ADJECTIVES_EN = word_set("""
 happy calm quiet anxious nervous relaxed positive negative kind friendly funny serious
-emotional private social active loud private nice warm
+emotional private social active loud private nice warm curious optimistic pessimistic
 """)
 TRAIT_NOUNS_EN = word_set("""
 night_owl early_bird early_riser perfectionist introvert extrovert extravert ambivert
@@ -89,11 +91,13 @@ PETS_EN = word_set("""
 dog dogs puppy cat cats kitten kittens parrot parrots hamster hamsters rabbit rabbits
 guinea_pig guinea_pigs horse horses fish goldfish turtle turtles tortoise budgie budgies
 retriever labrador poodle terrier beagle spaniel dachshund snake lizard ferret ferrets
+greyhound collie husky pug corgi shepherd bulldog chihuahua dalmatian rottweiler whippet
+tabby tomcat
 """)
 PETS_DE = word_set("""
 Hund Hunde Katze Katzen Kater Wellensittich Wellensittiche Papagei Papageien Hamster
 Kaninchen Meerschweinchen Pferd Pferde Fisch Fische Goldfisch Goldfische Schildkröte
-Schildkröten Hase Hasen Dackel Pudel Labrador Terrier
+Schildkröten Hase Hasen Dackel Pudel Labrador Terrier Windhund Welpe Kater
 """)
 KIN: Mapping[str, str] = {
     "sister": "sister", "brother": "brother", "mom": "mother", "mum": "mother",

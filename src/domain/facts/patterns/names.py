@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import re
 
+from memlane.domain.facts.patterns.de import occupation_de
 from memlane.domain.facts.patterns.lexicon import (
     NATIONALITIES_DE,
     NATIONALITIES_EN,
     NOT_NAMES,
     TRAIT_NOUNS_DE,
 )
-from memlane.domain.facts.patterns.de import occupation_de
 from memlane.domain.facts.rules import ObjectKind, Rule, rule
 
 NAME = ObjectKind.NAME
@@ -58,10 +58,12 @@ RULES: tuple[Rule, ...] = (
     # EN: in passing.
     rule(rf"(?:^|[,!.]\s+|\band\s+)I(?:'m| am) (?:just )?{TITLE}(?P<o>{NAME2}){AFTER_EN}", "name",
          accept=_not_possessive, confidence=0.85, **OPTS),
-    rule(rf"^(?P<o>{NAME2}) (?:here|speaking)\b", "name", confidence=0.85, **OPTS),
-    rule(rf"\b(?:it's|it is|this is) (?:me(?: again)?,? )?(?P<o>{NAME2}){AFTER_EN}", "name",
-         unless=re.compile(r"\b(?:it's|this is) (?:my|our|the|a)\b", re.I), confidence=0.8,
-         **OPTS),
+    rule(rf"^(?P<o>{NAME2}) (?:here,|speaking\b)", "name", confidence=0.85, **OPTS),
+    rule(rf"^(?:(?:hi|hello|hey|oh hi|hi there)[,!]? )?it's me(?: again)?,? (?P<o>{NAME2})", "name",
+         confidence=0.85, **OPTS),
+    rule(rf"^(?:hi|hello|hey|oh hi|hi there)[,!]? (?:it's|it is|this is) (?P<o>{NAME2}){AFTER_EN}",
+         "name", confidence=0.8, **OPTS),
+    rule(rf"^this is (?P<o>{NAME2}) (?:from|speaking|here)\b", "name", confidence=0.8, **OPTS),
     rule(rf"(?:^|\bmy )name's (?P<o>{NAME2})", "name", confidence=0.9, **OPTS),
     rule(rf"\bI go by (?P<o>{NAME2})", "name", confidence=0.9, **OPTS),
     rule(r"\b(?:people|everyone|everybody|friends|most people|my friends|my family|they) "
@@ -83,10 +85,13 @@ RULES: tuple[Rule, ...] = (
          rf"(?P<o>{NAME2}){AFTER_DE}", "name", confidence=0.8, **OPTS_DE),
     rule(rf"^ich bin {TITLE}(?P<o>{NAME2})(?: und (?:komme|wohne|arbeite|brauche|habe|bin)\b|"
          r",\s+(?:die|der) )", "name", confidence=0.75, **OPTS_DE),
+    rule(rf"\bich bin (?:Dr|Prof)\.? (?P<o>{NAME2})", "name", **OPTS_DE),
+    rule(rf"\bich bin [^,]+, (?:die|der) (?:frau|freundin|partnerin|verlobte|mann|freund|partner|"
+         rf"verlobte) von (?P<o>{NAME2})", "partner", kind=NAME),
     rule(rf"\bhier ist (?:nochmal |wieder |übrigens )*(?P<o>{NAME2}){AFTER_DE}", "name",
          **OPTS_DE),
     rule(rf"\bich bin's(?: wieder| nochmal)?,? (?P<o>{NAME2})", "name", **OPTS_DE),
-    rule(rf"(?:^|,\s*)(?P<o>{NAME2}) (?:hier|am apparat)\b", "name", **OPTS_DE),
+    rule(rf"(?:^|,\s*)(?P<o>{NAME2}) (?:hier,|am apparat\b)", "name", **OPTS_DE),
     rule(rf"\b(?:kannst|könnt|können) mich (?:(?:gern|gerne|ruhig|einfach) )*(?P<o>{NAME2}) "
          r"nennen\b", "name", **OPTS_DE),
     rule(rf"\bsag(?:t|en sie)? (?:(?:einfach|ruhig|gern|gerne|doch) )*(?P<o>{NAME2}) zu mir\b",

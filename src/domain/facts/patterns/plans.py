@@ -9,12 +9,15 @@ import re
 
 from memlane.domain.facts.dates import mentions_date
 from memlane.domain.facts.patterns.de import infinitive
+from memlane.domain.facts.patterns.lexicon import word_set
 from memlane.domain.facts.rules import Rule, rule
 
 # Goodbyes that name a day without committing to anything ("see you tomorrow").
 _FORMULA = re.compile(r"\b(?:see you|talk (?:to you )?(?:soon|later|tomorrow)|sehen uns|hören uns|"
                       r"sprechen uns|bis morgen|bis bald)\b", re.IGNORECASE)
-_RECURS = re.compile(r"\b(?:every|each|jeden|jede|jeder|immer)\b", re.IGNORECASE)
+_RECURS = re.compile(r"\b(?:every|each|jeden|jede|jeder|jedes|immer|am ersten|am letzten|"
+                     r"(?:mon|tues|wednes|thurs|fri|satur|sun)days|\w+tags|sonntags|"
+                     r"wochenends)\b", re.IGNORECASE)
 _APPOINTMENT_EN = (r"(?:appointment|appt|interview|exam|test|haircut|meeting|call|flight|"
                    r"surgery|operation|lesson|class|court date|hearing|check-?up|session|shift|"
                    r"presentation|viewing|consultation|scan|vaccination|jab|physio|therapy|"
@@ -36,18 +39,26 @@ _NOT_PLANS = frozenset({
 })
 _PARTICLES_DE = ("zurück", "an", "auf", "ab", "aus", "ein", "mit", "vor", "los", "weg", "hin",
                  "her", "zu", "nach", "fest", "vorbei")
+# A clause ending in a participle happened ("ich bin im Mai zu Bosch gewechselt").
+_PAST_PARTICIPLE = re.compile(r"\b(?:ge\w+(?:t|en)|\w+iert|\w+(?:ge|ver|be|er|ent)\w+(?:t|en))"
+                              r"\s*[.!;]?\s*(?:;.*)?$", re.IGNORECASE)
 # First-person verbs that state no plan of their own (modals and feelings have their rules).
-_NOT_PLAN_VERBS_DE = frozenset("""
+_NOT_PLAN_VERBS_DE = word_set("""
 bin habe hab muss kann darf will soll werde möchte mag liebe hasse weiß glaube denke finde
 hoffe wünsche brauche freue überlege frage lerne lebe wohne arbeite heiße komme esse trinke
 rauche vertrage sind haben müssen können dürfen wollen sollen werden mögen lieben wissen
 glauben denken finden hoffen brauchen freuen überlegen wohnen arbeiten leben heißen kommen
-""".split())
+war waren hatte hatten wurde wurden ging gingen kam kamen fuhren flogen sahen trafen aßen
+tranken blieben liefen saßen lagen standen schliefen schrieben lasen sangen fanden gaben
+nahmen riefen zogen wussten dachten brachten
+""")
 
 
 def dated(match: re.Match[str]) -> bool:
-    """Whether the clause names a day ahead (a plan without a day is no commitment)."""
-    return mentions_date(match.string) and not _FORMULA.search(match.string)
+    """Whether the clause names a day ahead (a plan without a day is no commitment, and one
+    that recurs, "jeden Sonntag", is a habit)."""
+    return (mentions_date(match.string) and not _FORMULA.search(match.string)
+            and not _RECURS.search(match.string))
 
 
 def booked(match: re.Match[str]) -> bool:
@@ -62,7 +73,7 @@ def _own(_: re.Match[str], value: str) -> str:
 
 def _ing_plan(match: re.Match[str], value: str) -> str | None:
     first = value.split()[0].casefold()
-    if first in _NOT_PLANS and not re.match(r"going to (?:the|a|an|my|our|[A-Z])\b", value):
+    if first in _NOT_PLANS and not re.match(r"going to (?:the|a|an|my|our|[A-Z]\w*)\b", value):
         return None
     if first == "getting" and not re.match(r"getting (?:my|a|an|the)\b", value):
         return None
@@ -70,7 +81,7 @@ def _ing_plan(match: re.Match[str], value: str) -> str | None:
 
 
 def _with_possessor(match: re.Match[str]) -> bool:
-    return booked(match) and re.search(r"\b(?:my|our|mein\w*|unser\w*)\b", match.string,
+    return (mentions_date(match.string) or bool(_RECURS.search(match.string))) and re.search(r"\b(?:my|our|mein\w*|unser\w*)\b", match.string,
                                       re.IGNORECASE) is not None
 
 
@@ -117,12 +128,14 @@ RULES: tuple[Rule, ...] = (
     _plan(r"\bich habe (?P<o>(?:[\w.:]+ ){0,5}?(?:(?:einen|eine|ein|meinen|meine|mein) )?"
           rf"{_APPOINTMENT_DE}\b.*)", accept=booked),
     _plan(r"\bich bin (?P<o>(?:[\w.:]+ ){0,5}?(?:beim|bei der|bei dem|im|in der|zum|zur) "
-          r"[A-ZÄÖÜ].*)", accept=dated),
+          r"[A-ZÄÖÜ].*)", accept=lambda m: dated(m) and not _PAST_PARTICIPLE.search(m.string)),
     _plan(r"\bich habe (?P<o>.+? (?:reserviert|gebucht|vereinbart|ausgemacht|angemeldet))\b",
           accept=dated),
     _plan(rf"(?:^|\b)(?:mein|meine|die|der|das) (?P<o>{_DUE_DE}\b[^.;!?]*?\b(?:ist|sind) .+)",
           accept=_due),
     _plan(r"\bich habe bis [^,]+? zeit,? (?P<o>.+)"),
+    _plan(rf"\bdass ich (?P<o>(?:[\w.:]+ ){{0,5}}?(?:(?:einen|eine|ein) )?{_APPOINTMENT_DE}) "
+          r"habe\b", accept=dated),
     _plan(r"\bich werde (?P<o>.+? (?:operiert|geimpft|untersucht|abgeholt|behandelt|geröntgt))\b",
           accept=dated),
     _plan(r"^(?P<who>ich|wir) (?P<verb>[a-zäöüß]{2,}e|[a-zäöüß]{2,}en) (?P<rest>.+)",
