@@ -30,8 +30,12 @@ _PERFECT_DE = re.compile(
 )
 _PRETERITE_VERBS_DE = ("hatte|war|zog|heiratete|begann|traf|kaufte|verlor|bekam|gewann|fuhr|"
                        "flog|ging|kam|machte|fing|verließ|lernte")
+# The same verbs with "wir": "waren", "zogen", "heirateten".
+_PRETERITE_PLURAL_DE = ("hatten|waren|zogen|heirateten|begannen|trafen|kauften|verloren|bekamen|"
+                        "gewannen|fuhren|flogen|gingen|kamen|machten|fingen|verließen|lernten")
 _PRETERITE_DE = re.compile(
-    rf"\b(?:ich (?P<after>{_PRETERITE_VERBS_DE})|(?P<before>{_PRETERITE_VERBS_DE}) ich) "
+    rf"\b(?:ich (?P<after>{_PRETERITE_VERBS_DE})|(?P<before>{_PRETERITE_VERBS_DE}) ich|"
+    rf"wir (?P<wafter>{_PRETERITE_PLURAL_DE})|(?P<wbefore>{_PRETERITE_PLURAL_DE}) wir) "
     r"(?P<rest>[^,;:!?]+)",
     re.IGNORECASE,
 )
@@ -97,6 +101,7 @@ def events(clause: str) -> list[tuple[str, str]]:
             if _has_participle(match.group("rest")):
                 found.append(_event(match.group("rest"), de_date) or ("", ""))
         for match in _PRETERITE_DE.finditer(clause):
-            verb = match.group("after") or match.group("before")
+            verb = (match.group("after") or match.group("before") or match.group("wafter")
+                    or match.group("wbefore"))
             found.append(_event(f"{verb.casefold()} {match.group('rest')}", de_date) or ("", ""))
     return [event for event in found if event[0]]

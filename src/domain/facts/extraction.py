@@ -18,6 +18,7 @@ from memlane.domain.facts.patterns import (
     plans as fact_patterns_plans,
     work as fact_patterns_work,
 )
+from memlane.domain.facts.patterns.lexicon import PET_WORDS
 from memlane.domain.facts.questions import relations_asked
 from memlane.domain.facts.rules import Rule, is_filler, objects
 from memlane.domain.facts.sentences import (
@@ -95,7 +96,10 @@ def _event_facts(clause: str) -> list[ExtractedFact]:
 
 def _named_ages(statement: str, facts: list[ExtractedFact]) -> list[ExtractedFact]:
     """The ages the statement gives the relatives and pets it names ("Mia who's 7")."""
-    names = [f.object for f in facts if f.relation in _NAMED_RELATIONS]
+    # Only names: "Hund" in "unser Hund ist 12" is the animal, which its own rule ages.
+    names = [f.object for f in facts if f.relation in _NAMED_RELATIONS
+             and f.object.casefold() not in fact_patterns_kin.RELATIVES
+             and f.object.casefold() not in PET_WORDS]
     return [_fact("age", years, 0.8, subject=name)
             for name, years in fact_patterns_kin.ages_of_named(statement, names)]
 

@@ -79,7 +79,7 @@ _TRAILING_FILLER = re.compile(
     r"(?:[\s,]+(?:now|anymore|any more|these days|nowadays|currently|at the moment|right now|"
     r"too|as well|again|actually|though|really|for now|already|still|then|honestly|for me|"
     r"please|if possible|in particular|especially|a lot|very much|so much|lol|haha|originally|"
-    r"lately|recently|these days|at the moment|at all|überhaupt|"
+    r"lately|recently|these days|at the moment|at all|überhaupt|ever|"
     r"jetzt|mittlerweile|inzwischen|nun|auch|noch|gerade|derzeit|zurzeit|aktuell|momentan|"
     r"wieder|eigentlich|schon|mehr|übrigens|ja|halt|doch|seit kurzem|bitte|sehr|total|"
     r"wirklich|über alles|überhaupt|so|gerne?|besonders|ursprünglich|von beruf|sogar|even))+"

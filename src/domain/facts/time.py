@@ -34,6 +34,7 @@ PAST_DATE_EN = re.compile(
     rf"|(?:{_MONTHS_EN}) {_YEAR}"
     rf"|(?<=in )(?:{_MONTHS_EN}|{_YEAR}|the (?:{_SEASONS_EN})(?: of {_YEAR})?)"
     rf"|last (?:year|month|week|weekend|night|christmas|easter|{_SEASONS_EN}|{_DAYS_EN})"
+    rf"|(?<=on )(?:{_DAYS_EN})(?!s)"
     rf"|the day before yesterday|yesterday|earlier this (?:year|month|week)"
     rf"|{_NUMBER_WORDS} (?:years?|months?|weeks?|days?) ago"
     rf")\b",
@@ -44,6 +45,7 @@ PAST_DATE_DE = re.compile(
     rf"\d{{1,2}}\. (?:{_MONTHS_DE})(?: {_YEAR})?"
     rf"|(?:{_MONTHS_DE})(?: {_YEAR})?"
     rf"|(?:im jahre? )?{_YEAR}"
+    rf"|(?<=am )(?:{_DAYS_DE})(?!s)"
     rf"|(?:letzte[nsrm]?|vorige[nsrm]?|vergangene[nsrm]?|vorletzte[nsrm]?) (?:jahr|monat|"
     rf"woche|wochenende|nacht|sommer|winter|herbst|frühling|frühjahr|{_DAYS_DE})"
     rf"|vorgestern|gestern|vor {_NUMBER_WORDS_DE} (?:jahren|jahr|monaten|monat|wochen|woche|"

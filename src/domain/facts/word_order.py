@@ -49,7 +49,8 @@ _KEEP = re.compile(r"^(?:am liebsten|lieber|gern|gerne|am meisten)\b", re.IGNORE
 
 # A fronted phrase some words need as their complement stays with them: "Vor dem Fliegen habe
 # ich keine Angst" is about flying, "Gegen Katzen bin ich allergisch" about cats.
-_GOVERNED = {"vor": "angst", "gegen": "allergisch", "auf": "allergisch", "mit": "aufgehört"}
+_GOVERNED = {"vor": "angst", "gegen": "allergisch", "auf": "allergisch", "mit": "aufgehört",
+             "für": "schwäche", "von": "genug"}
 
 
 def _is_adverbial(front: str) -> bool:

@@ -58,7 +58,7 @@ def _plan(_: re.Match[str], action: str) -> str | None:
 
 def _dated_plan(match: re.Match[str], action: str) -> str | None:
     """A plan is a commitment when it names when ("ich werde dich vermissen" is none)."""
-    if not (_TIME_CUE.search(action) or mentions_date(match.string)):
+    if not (_TIME_CUE.search(match.string) or mentions_date(match.string)):
         return None
     return _plan(match, action)
 
@@ -160,7 +160,8 @@ CONSTRAINT: tuple[Rule, ...] = (
          r"laktosefrei|ketogen|koscher|halal)\b", "diet", confidence=0.9),
     rule(r"\bich bin (?P<o>diabetiker(?:in)?|epileptiker(?:in)?|asthmatiker(?:in)?|schwanger|"
          r"zuckerkrank|taub|blind|farbenblind)\b", "condition"),
-    rule(r"\bich habe (?P<o>diabetes|asthma|epilepsie|migräne|zöliakie|bluthochdruck)\b",
+    rule(r"\bich habe (?P<o>diabetes|asthma|epilepsie|migräne|zöliakie|bluthochdruck|adhs|"
+         r"autismus|legasthenie|tinnitus)\b",
          "condition"),
     rule(r"\bich habe (?:\w+ )?angst vor (?P<o>.+)", "afraid_of", kind=LIST),
     rule(r"\bich habe (?P<o>flug|höhen|spinnen|prüfungs|platz)angst\b", "afraid_of",

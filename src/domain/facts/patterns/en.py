@@ -26,7 +26,7 @@ _NOT_A_WORKPLACE = frozenset({
     "the evenings", "the mornings", "my desk", "a desk",
 })
 _POINTED_AT = re.compile(
-    r"^(?:(?:all )?the (?![A-Z])|\w+ing (?:them|him|her|it|you|those|these)\b|how\b)"
+    r"^(?:(?:all )?the (?!odd\b|occasional\b|[A-Z])|\w+ing (?:them|him|her|it|you|those|these)\b|how\b)"
 )
 _LIKE_NOT_A_THING = re.compile(r"^to (?:think|say|believe|imagine|know|admit|tell|be|see|hear|"
                                r"ask|bother|interrupt|break)\b", re.IGNORECASE)
@@ -108,7 +108,7 @@ IDENTITY: tuple[Rule, ...] = (
     rule(r"\bmy birthday(?:'s| is)(?: actually| really)?(?: on)? (?P<o>.+)", "birthday",
          keep_time=True, shape=_a_date, confidence=0.9),
     rule(I_AM + r" (?:now |already |just )?(?P<o>\d{1,3})(?= years? old\b|\s*(?:now|today|"
-         r"this year)?\s*[.!]?\s*$| and\b|,)", "age"),
+         r"this year)?\s*[.!]?\s*$| and\b|,|\s*now\b)", "age"),
     rule(r"\bI (?:just |recently )?turned (?P<o>\d{1,3})\b", "age"),
     rule(r"\b(?:I|we) " + NOW + r"work (?:(?:from home|remotely|full-time|part-time|nights|"
          r"weekends|evenings|mornings|days|shifts) )?(?:at|for) "
@@ -124,11 +124,13 @@ IDENTITY: tuple[Rule, ...] = (
          shape=_workplace),
     rule(r"\bI work in (?P<o>(?!(?:a|an|the)\b).+)", "works_in", stops=("as", "and"),
          shape=_workplace, confidence=0.7),
-    rule(I_AM + r" (?:a|an|the new|the) (?P<job>[\w-]+(?: [\w-]+){0,2}?) (?:at|for|with) (?P<o>.+)",
+    rule(I_AM + r" (?:now |currently )?(?:a|an|the new|the) (?P<job>[\w-]+(?: [\w-]+){0,2}?)"
+         r"(?: now)?,? (?:at|for|with) (?P<o>.+)",
          "works_at", stops=("and",), accept=_job_group_is_occupation),
     rule(r"\bI (?:no longer|don't|do not) work (?:at|for) (?P<o>.+)", "works_at", negated=True,
          accept=ended),
-    rule(r"\bI (?:just )?(?:quit|left) my job (?:at|with) (?P<o>.+)", "works_at", negated=True),
+    rule(r"\bI (?:just )?(?:quit|left) my job (?:at|with) (?P<o>.+)", "works_at", negated=True,
+         stops=("to", "and", "because")),
     rule(r"\bI (?:stopped|quit) working (?:at|for) (?P<o>.+)", "works_at", negated=True),
     rule(r"\bI " + NOW + r"work as (?:an? )?[\w-]+(?: [\w-]+){0,2}? (?:at|for|with) (?P<o>.+)",
          "works_at", stops=("and",)),
@@ -158,7 +160,7 @@ IDENTITY: tuple[Rule, ...] = (
          rf"(?:[\w-]+ ){{0,2}}?(?:{PETS})\b[^.]*?,? (?:his|her|its|their) name(?:'s| is) "
          r"(?P<o>.+)", "pet", kind=NAME),
     rule(rf"\b(?:my|our) (?P<o>{PETS})\b(?!'s name| is called| is named| named| called|,|\s+"
-         r"[A-Z])", "pet", confidence=0.7),
+         r"(?-i:[A-Z]))", "pet", confidence=0.7),
     rule(r"\b(?:I|we)(?: have|'ve got| have got| own) (?:a|an|one|two|three|four) (?:[\w-]+ )?"
          rf"(?P<o>{PETS})\b(?!\s*(?:named|called|,))", "pet", confidence=0.8),
     rule(rf"\b(?:my|our) (?:[\w-]+ )?(?:{PETS})(?:'s name is| is called| is named| named|"

@@ -175,7 +175,7 @@ CONSTRAINT: tuple[Rule, ...] = (
     rule(r"^(?:please )?(?P<o>(?:never|always|don't ever|do not ever|don't|do not|avoid)\s+"
          r"(?:ever\s+)?.+)", "rule", shape=_standing_rule, keep_time=True,
          reject_pronouns=False, confidence=0.8),
-    rule(r"\bI (?:don't|do not|never|no longer) (?:eat|drink|consume|touch|smoke|take) (?P<o>.+)",
+    rule(r"\bI (?:don't|do not|never|no longer) (?:eat|drink|consume|touch|smoke) (?P<o>.+)",
          "avoids", keep_time=True),
     rule(r"\bI(?:'m| am|'ve been| have been|'ve become| have become| became) (?:(?:a|now|strictly|"
          r"fully|mostly|currently|also) )*(?P<o>vegan|vegetarian|pescatarian|pescetarian|keto|"

@@ -26,6 +26,8 @@ def _as(value: str) -> Callable[[re.Match[str], str], str]:
 
 def _gave_up(_: re.Match[str], value: str) -> str | None:
     """'drinking coffee' -> 'coffee'; 'smoking' stays; 'my job' is no habit given up."""
+    # "coffee for Lent": what was given up, not for how long or why.
+    value = re.sub(r"\s+(?:for|during|since|in|at|on|after|before|because)\b.*$", "", value)
     if value.casefold() in _HABITS:
         return _HABITS[value.casefold()]
     words = value.split()
@@ -49,7 +51,7 @@ RULES: tuple[Rule, ...] = (
          "avoids", shape=_as("alcohol")),
     rule(rf"\bI(?:'ve| have)? {_GAVE_UP} (?P<o>.+)", "avoids", shape=_gave_up),
     rule(r"\bI(?:'m| am) off (?P<o>\w+) for good\b", "avoids", shape=_gave_up),
-    rule(r"\bI(?:'ve| have)? (?:been )?(?:laid off|let go|fired|made redundant) (?:from|by) "
+    rule(r"\bI(?:'ve| have)? (?:been |was |got )?(?:laid off|let go|fired|made redundant) (?:from|by) "
          r"(?P<o>.+)",
          "works_at", negated=True, stops=("as", "and", "last", "in")),
     # DE constraints and habits given up.

@@ -47,7 +47,8 @@ RULES: tuple[Rule, ...] = (
     rule(r"\bI could eat (?P<o>.+?) every (?:day|single day|night|week)\b", "likes"),
     rule(r"^(?:nothing beats|there's nothing (?:better|like)|nothing better than) (?P<o>.+)",
          "likes", **LIKE),
-    rule(r"\bI(?:'m| am) (?:\w+ )?(?:hooked on|addicted to|all about|partial to|keen on) (?P<o>.+)",
+    rule(r"\bI(?:'m| am) (?!not\b)(?:\w+ )?(?:hooked on|addicted to|all about|partial to|keen on) "
+         r"(?P<o>.+)",
          "likes", kind=LIST, **LIKE),
     rule(r"\bI can't get enough of (?P<o>.+)", "likes", kind=LIST, **LIKE),
     rule(r"\bI(?:'ve| have)? (?:got )?a (?:real |soft |huge |big )?(?:soft spot|weakness) for "
@@ -60,6 +61,8 @@ RULES: tuple[Rule, ...] = (
     rule(rf"^{THING} (?:makes? me (?:so )?happy|is right up my (?:street|alley))\b",
          "likes"),
     rule(r"\bI never get tired of (?P<o>.+)", "likes", **LIKE),
+    rule(r"\bnothing makes me (?:happier|as happy) (?:than|as) (?P<o>.+)", "likes", **LIKE),
+    rule(r"\bmy go-to (?:[\w-]+ ){0,2}?(?:is|are) (?P<o>.+)", "likes", **LIKE),
     rule(r"\bI(?:'ve| have) (?:always )?been (?:a |an )?(?:big |huge |massive )?fan of "
          r"(?P<o>.+)", "likes", **LIKE),
     rule(rf"^{THING} (?:is|are) more my thing\b", "prefers"),
@@ -83,7 +86,7 @@ RULES: tuple[Rule, ...] = (
          "likes", **LIKE),
     rule(r"\bich bin (?:\w+ )?(?:verrückt nach|besessen von|begeistert von) (?P<o>.+)", "likes",
          kind=LIST, **LIKE),
-    rule(r"\bich bin (?:ein |eine )?(?:\w+ )?(?P<o>[A-ZÄÖÜ][\wäöüß]+)-fan\b", "likes"),
+    rule(r"\bich bin (?:ein |eine )?(?:\w+ )?(?P<o>[A-ZÄÖÜ][\wäöüß-]+?)-fan\b", "likes"),
     rule(r"\bich bin (?:\w+ )?im (?P<o>[A-ZÄÖÜ]\w+) drin\b", "likes"),
     rule(rf"^{THING} (?:ist|sind) (?:nicht so|nicht|nichts) (?:so )?(?:meins|mein ding|für mich)\b",
          "dislikes"),
@@ -94,7 +97,10 @@ RULES: tuple[Rule, ...] = (
     rule(r"\bich habe (?:eine )?(?:große |echte )?schwäche für (?P<o>.+)", "likes", **LIKE),
     rule(r"\bich kann (?:einfach )?nicht genug (?:von|bekommen von) (?P<o>.+?)(?: bekommen)?\s*"
          r"[.!]?$", "likes", **LIKE),
-    rule(rf"^{THING} macht mir (?:total |echt |so |richtig |viel )?spaß\b", "likes"),
+    rule(rf"^{THING} macht mir (?:(?:gerade|total|echt|so|richtig|viel|immer|wirklich|sehr) )*"
+         r"spaß\b", "likes"),
+    rule(r"\b(?:macht mich nichts|nichts macht mich) (?:so )?glücklich(?:er)? (?:als|wie) (?P<o>.+)",
+         "likes", **LIKE),
     rule(r"\bich (?P<verb>[a-zäöüß]+e) (?P<rest>(?!(?:nicht|kein\w*|dir|dich|euch|ihnen|ihm|ihr|"
          r"mir|mich|es|das|sie|ihn)\b)[\wäöüÄÖÜß -]+?) "
          + _INTENSE_DE + r"gerne?\s*[.!]?$", "likes", group="verb", shape=_liked_activity,

@@ -32,7 +32,8 @@ RELATIVES: Mapping[str, str] = {
     "hund": "dog", "katze": "cat", "kater": "cat",
 }
 # Relatives who need their name to be told apart ("my stepdaughter Jade").
-_NAMED_ONLY = "stepdaughter|stepson|stieftochter|stiefsohn"
+_NAMED_ONLY = ("stepdaughter|stepson|stieftochter|stiefsohn|oldest|eldest|youngest|älteste|"
+               "jüngste|ältester|jüngster")
 _KIN = "|".join(sorted(RELATIVES, key=len, reverse=True)) + "|" + _NAMED_ONLY
 _ADJ_EN = (r"(?:(?:little|big|older|younger|baby|eldest|oldest|youngest|twin|step|half|first|"
            r"second|third)[- ]?)")
@@ -106,7 +107,7 @@ PARTNERS: tuple[Rule, ...] = (
     rule(rf"\bich bin (?:[\w.]+ ){{0,5}}?mit (?P<o>{N}) (?:{_TOGETHER_DE})\b", "partner",
          unless=re.compile(r"\bnicht mehr\b", re.I), **_NAMED),
     rule(rf"\bich date (?P<o>{N})", "partner", **_NAMED),
-    rule(rf"\bbeziehung mit (?P<o>{N})", "partner", **_NAMED),
+    rule(rf"\b\w*beziehung mit (?P<o>{N})", "partner", **_NAMED),
     rule(rf"^(?P<o>{N}) und ich (?:sind|waren) (?:[\w.]+ ){{0,4}}?{_TOGETHER_DE}\b", "partner",
          unless=re.compile(r"\bnicht mehr\b", re.I), **_NAMED),
     rule(rf"\bich habe (?:[\w.]+ ){{0,3}}?(?:meine[nr]? (?:[\w-]+ )?)?(?P<o>{N}) geheiratet",
@@ -135,7 +136,7 @@ def ages_of_named(statement: str, names: Iterable[str]) -> list[tuple[str, str]]
     for name in dict.fromkeys(names):
         pattern = re.compile(
             rf"\b{re.escape(name)}\b,?\s+(?:(?:who|she|he|sie|er|die|der)(?:'s|\s+is|\s+ist)?"
-            rf"\s+|(?:is|'s|ist)\s+)(?:(?:now|jetzt|just|gerade|schon) )?{AGE}\b{_NOT_AN_AGE}",
+            rf"\s+|(?:(?:und|and)\s+)?(?:is|'s|ist)\s+)(?:(?:now|jetzt|just|gerade|schon) )?{AGE}\b{_NOT_AN_AGE}",
             re.IGNORECASE,
         )
         for match in pattern.finditer(statement):

@@ -99,6 +99,7 @@ Hund Hunde Katze Katzen Kater Wellensittich Wellensittiche Papagei Papageien Ham
 Kaninchen Meerschweinchen Pferd Pferde Fisch Fische Goldfisch Goldfische Schildkröte
 Schildkröten Hase Hasen Dackel Pudel Labrador Terrier Windhund Welpe Kater
 """)
+PET_WORDS = frozenset(word.casefold() for word in PETS_EN | PETS_DE)
 KIN: Mapping[str, str] = {
     "sister": "sister", "brother": "brother", "mom": "mother", "mum": "mother",
     "mother": "mother", "dad": "father", "father": "father", "son": "son", "sons": "son",

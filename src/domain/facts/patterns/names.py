@@ -58,7 +58,8 @@ RULES: tuple[Rule, ...] = (
     # EN: in passing.
     rule(rf"(?:^|[,!.]\s+|\band\s+)I(?:'m| am) (?:just )?{TITLE}(?P<o>{NAME2}){AFTER_EN}", "name",
          accept=_not_possessive, confidence=0.85, **OPTS),
-    rule(rf"^(?P<o>{NAME2}) (?:here,|speaking\b)", "name", confidence=0.85, **OPTS),
+    rule(rf"^(?:(?:hi|hello|hey)[,!]? )?(?P<o>{NAME2}) (?:here,|speaking\b)", "name",
+         confidence=0.85, **OPTS),
     rule(rf"^(?:(?:hi|hello|hey|oh hi|hi there)[,!]? )?it's me(?: again)?,? (?P<o>{NAME2})", "name",
          confidence=0.85, **OPTS),
     rule(rf"^(?:hi|hello|hey|oh hi|hi there)[,!]? (?:it's|it is|this is) (?P<o>{NAME2}){AFTER_EN}",
@@ -95,13 +96,13 @@ RULES: tuple[Rule, ...] = (
     rule(rf"\b(?:kannst|könnt|können) mich (?:(?:gern|gerne|ruhig|einfach) )*(?P<o>{NAME2}) "
          r"nennen\b", "name", **OPTS_DE),
     rule(rf"\bsag(?:t|en sie)? (?:(?:einfach|ruhig|gern|gerne|doch) )*(?P<o>{NAME2}) zu mir\b",
-         "name", **OPTS_DE),
+         "name", **OPTS),
     # DE: a name that changed, or said with an adverb first ("ich heiße jetzt Meier").
     rule(r"\bich heiße (?:(?:jetzt|nun|inzwischen|mittlerweile|wieder|offiziell|eigentlich|"
          rf"übrigens|seit \w+|mit nachnamen) )+(?P<o>{NAME2})", "name", confidence=0.9,
-         **OPTS_DE),
+         **OPTS),
     rule(rf"\bmeinen (?:vor|nach)?namen (?:in|zu) (?P<o>{NAME2}) (?:geändert|ändern lassen)",
-         "name", confidence=0.9, **OPTS_DE),
+         "name", confidence=0.9, **OPTS),
     rule(rf"\bmeinen (?:mädchen|geburts)namen,? (?P<o>{NAME2}),? wieder angenommen", "name",
-         **OPTS_DE),
+         **OPTS),
 )

@@ -16,6 +16,7 @@ from memlane.domain.facts.rules import Rule, rule
 _FORMULA = re.compile(r"\b(?:see you|talk (?:to you )?(?:soon|later|tomorrow)|sehen uns|hören uns|"
                       r"sprechen uns|bis morgen|bis bald)\b", re.IGNORECASE)
 _RECURS = re.compile(r"\b(?:every|each|jeden|jede|jeder|jedes|immer|am ersten|am letzten|"
+                     r"am wochenende|"
                      r"(?:mon|tues|wednes|thurs|fri|satur|sun)days|\w+tags|sonntags|"
                      r"wochenends)\b", re.IGNORECASE)
 _APPOINTMENT_EN = (r"(?:appointment|appt|interview|exam|test|haircut|meeting|call|flight|"
@@ -120,9 +121,9 @@ RULES: tuple[Rule, ...] = (
     _plan(r"\bI(?:'ve| have) (?P<o>(?:booked|scheduled|arranged|reserved|organi[sz]ed|set up) "
           r".+)", accept=dated),
     _plan(rf"(?:^|\b)(?:my|our|the) (?P<o>(?:[\w'-]+ ){{0,4}}?{_DUE_EN}\b[^.;!?]*?\b(?:is|are) "
-          r"(?:due|booked|scheduled|set|on|at|next|this|in|the)\b.+)", accept=_due),
+          r".+)", accept=_due),
     _plan(r"\bI have until [^,]+? to (?P<o>.+)"),
-    _plan(r"\bI(?:'ll| will) (?P<o>be (?:at|in|on|away|off) .+)", accept=dated),
+    _plan(r"\bI(?:'ll| will) (?P<o>be (?:at|in|on|away|off|\w+ing) .+)", accept=dated),
     _plan(r"\bI (?P<o>(?:start|begin|fly|leave|visit|move|travel|return|arrive)\b.+)",
           accept=dated),
     _plan(r"\bich habe (?P<o>(?:[\w.:]+ ){0,5}?(?:(?:einen|eine|ein|meinen|meine|mein) )?"

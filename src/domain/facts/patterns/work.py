@@ -34,7 +34,7 @@ JOB_DE = {"stops": _ENDS_DE, "confidence": 0.85}
 
 RULES: tuple[Rule, ...] = (
     # EN: a job got or changed.
-    rule(rf"\bI (?:just |recently |finally )?(?:got|was|have been|'ve been) promoted to {JOB_EN}"
+    rule(rf"\bI(?:'ve| have)? (?:just |recently |finally )?(?:got |was |been )?promoted to {JOB_EN}"
          r"(?= at| for| with| in|[,.!]|$)", "works_as", **JOB),
     rule(rf"\b(?:they|the company|my boss|my company|work) (?:just |finally )?made me {JOB_EN}"
          r"(?= at| for| with| in| last| this|[,.!]|$)", "works_as", **JOB),
@@ -58,7 +58,22 @@ RULES: tuple[Rule, ...] = (
          r"(?= at| for| with| since|[,.!]|$)", "works_as", shape=occupation, **JOB),
     rule(rf"\bI(?:'ve| have) (?:been )?work(?:ed|ing) as {JOB_EN}(?= at| for| with| since| in|"
          r"[,.!]|$)", "works_as", **JOB),
+    rule(rf"\boffered me (?:a|the) {JOB_EN} (?:role|position|job|post)\b", "works_as", **JOB),
+    rule(rf"\bI (?:just |recently )?started (?:out )?as {JOB_EN}(?= at| for| with|[,.!]|$)",
+         "works_as", **JOB),
+    rule(r"\bI (?:just |recently )?started (?:out )?as (?:a |an )?[\w-]+(?: [\w-]+){0,3}? "
+         r"(?:at|with|for) (?P<o>.+)", "works_at", **PLACE),
+    rule(r"\bI(?:'ve| have) (?:been )?work(?:ed|ing) (?:at|for) (?P<o>.+)", "works_at", **PLACE),
+    rule(r"\b(?P<o>[A-Z][\w&.-]*(?: [A-Z][\w&.-]*){0,2}) (?:hired|took on) me as\b", "works_at",
+         **PLACE),
+    rule(rf"\bhired me as {JOB_EN}(?= at| for| with|[,.!]|$)", "works_as", **JOB),
+    rule(r"\bmir wurde (?:[\w.]+ ){0,3}?bei (?P<o>.+?) gekündigt\b", "works_at", negated=True,
+         **PLACE),
+    rule(r"\bich bin [^,]+, (?P<o>[A-ZÄÖÜ][\wäöüß-]+)\s*[.!]?$", "works_as",
+         shape=occupation_de, **JOB_DE),
     # EN: a home said otherwise.
+    rule(r"\b(?:I|we)(?:'ve| have)? (?:just )?moved in with (?:my|our) \w+(?: \w+)? in (?P<o>.+)",
+         "lives_in", **PLACE),
     rule(r"\b(?:I|we) live with (?:my|our) [\w ]{1,30}? in (?P<o>.+)", "lives_in", **PLACE),
     rule(r"\b(?:I|we) (?:live|are living|'re living) (?:on|at) (?P<o>(?:a|an|the) .+)",
          "lives_in", **PLACE),
