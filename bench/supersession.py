@@ -1,6 +1,6 @@
 """Supersession benchmark: hand-labelled EN/DE scenarios through the detector, real embeddings.
 
-    .venv/bin/python bench/supersession.py [--data FILE] [--band LOW HIGH] [--facts] [--sweep]
+    .venv/bin/python bench/supersession.py [--data FILE] [--band LOW HIGH] [--no-facts] [--sweep]
                                            [--model NAME] [--errors] [--json]
 
 Each scenario (bench/data/supersession_scenarios.jsonl) has 2-6 older statements (oldest
@@ -10,11 +10,12 @@ adapter knows); every older statement is a candidate with its cosine to the new 
 time it was said (a day apart, in order), as the write path hands them to the judge.
 A positive counts as detected when the detector names the labelled statement first; it is
 wrong when it fires on a negative or names another statement. Rates: detected / positives,
-wrong / scenarios. Every figure is given for the tuning half and the test half (bench/halves.py);
-`--sweep` chooses the band on the tuning half only. `--errors` lists the tuning half's
-misses and wrongs (the test half's stay unread while rules are tuned). `--facts` adds fact
-conflicts from the extractor. bench/supersession_routes.py runs the same scenarios through
-the real service, both write routes.
+wrong / scenarios. Every figure is given for the tuning half and the test half
+(bench/halves.py); `--sweep` chooses the band on the tuning half only. `--errors` lists the
+tuning half's misses and wrongs (the test half's stay unread while rules are tuned). Fact
+conflicts from the extractor are added as the service adds them (`--no-facts` leaves them
+out). bench/supersession_routes.py runs the same scenarios through the real service, both
+write routes.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import numpy as np
 
 from halves import HALVES, TUNE, by_group, gap_points, in_half
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
-from memlane.domain.graph.supersession import DEFAULT_BAND, judge_supersession
+from memlane.domain.graph.supersession import DEFAULT_BAND, Candidate, judge_supersession
 
 DATA = Path(__file__).resolve().parent / "data" / "supersession_scenarios.jsonl"
 MERGE_THRESHOLD = 0.85
@@ -52,9 +53,11 @@ def load(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-async def cosines(scenarios: Sequence[Mapping[str, Any]],
-                  model: str | None = None) -> dict[str, list[float]]:
-    """Per scenario, the cosine of the new statement to each older one."""
+Cosines = dict[str, list[list[float]]]
+
+
+async def cosines(scenarios: Sequence[Mapping[str, Any]], model: str | None = None) -> Cosines:
+    """Per scenario, the cosines among its statements (older ones first, the new one last)."""
     texts = sorted({t for s in scenarios for t in (s["new"], *s["history"])})
     adapter = OnnxEmbeddingAdapter() if model is None else OnnxEmbeddingAdapter(model=model)
     await adapter.warm_up()
@@ -62,10 +65,9 @@ async def cosines(scenarios: Sequence[Mapping[str, Any]],
         vectors = dict(zip(texts, np.asarray(await adapter.embed(texts)), strict=True))
     finally:
         await adapter.close()
-    return {
-        s["id"]: [float(vectors[old] @ vectors[s["new"]]) for old in s["history"]]
-        for s in scenarios
-    }
+    said = {s["id"]: [*s["history"], s["new"]] for s in scenarios}
+    return {key: [[float(vectors[a] @ vectors[b]) for b in texts_] for a in texts_]
+            for key, texts_ in said.items()}
 
 
 def said_at(index: int) -> datetime:
@@ -73,21 +75,36 @@ def said_at(index: int) -> datetime:
     return NOW - timedelta(days=30 - index)
 
 
+def _judge(texts: Sequence[str], matrix: Sequence[Sequence[float]], at: int,
+           band: tuple[float, float], conflicts: Conflicts | None,
+           replaced: set[UUID]) -> list[Any]:
+    """What the at-th statement replaces among those said before it, as the write path
+    judges it: each candidate with its cosine and when it was said, the replaced ones known."""
+    ids = [UUID(int=i + 1) for i in range(at)]
+    facts = conflicts(texts[at], list(zip(ids, texts[:at], strict=True))) if conflicts else (
+        frozenset())
+    return judge_supersession(
+        texts[at],
+        [Candidate(ids[i], texts[i], matrix[at][i], said_at(i)) for i in range(at)],
+        band=band, fact_conflicts=facts, replaced=frozenset(replaced), said_at=said_at(at),
+    )
+
+
 def judge_all(
-    scenarios: Sequence[Mapping[str, Any]], cos: Mapping[str, list[float]],
+    scenarios: Sequence[Mapping[str, Any]], cos: Cosines,
     band: tuple[float, float], conflicts: Conflicts | None,
 ) -> Picks:
-    """Per scenario: the index the detector picked (None: no supersession) and its kind."""
+    """Per scenario: the index the detector picked (None: no supersession) and its kind. The
+    older statements are judged first, one after another, as they were written."""
     picks: Picks = {}
     for s in scenarios:
-        ids = [UUID(int=i + 1) for i in range(len(s["history"]))]
-        facts = conflicts(s["new"], list(zip(ids, s["history"], strict=True))) if conflicts else (
-            frozenset())
-        decisions = judge_supersession(
-            s["new"], list(zip(ids, s["history"], cos[s["id"]], strict=True)), band=band,
-            fact_conflicts=facts,
-        )
-        picks[s["id"]] = (ids.index(decisions[0].replaces), decisions[0].kind) if decisions else (
+        texts = [*s["history"], s["new"]]
+        replaced: set[UUID] = set()
+        for at in range(1, len(s["history"])):
+            replaced |= {d.replaces for d in _judge(texts, cos[s["id"]], at, band, conflicts,
+                                                    replaced)}
+        decisions = _judge(texts, cos[s["id"]], len(s["history"]), band, conflicts, replaced)
+        picks[s["id"]] = (decisions[0].replaces.int - 1, decisions[0].kind) if decisions else (
             None, None)
     return picks
 
@@ -150,7 +167,7 @@ def errors(scenarios: Sequence[Mapping[str, Any]], picks: Picks) -> list[str]:
     return lines
 
 
-def sweep(scenarios: Sequence[Mapping[str, Any]], cos: Mapping[str, list[float]],
+def sweep(scenarios: Sequence[Mapping[str, Any]], cos: Cosines,
           conflicts: Conflicts | None) -> dict[str, Any]:
     """Detection and wrongs per band; the band is chosen on the tuning half only."""
     rows = []
@@ -171,11 +188,10 @@ def sweep(scenarios: Sequence[Mapping[str, Any]], cos: Mapping[str, list[float]]
             "rows": rows}
 
 
-def target_cosines(scenarios: Sequence[Mapping[str, Any]],
-                   cos: Mapping[str, list[float]]) -> dict[str, Any]:
-    target = sorted(cos[s["id"]][s["supersedes"]] for s in scenarios
+def target_cosines(scenarios: Sequence[Mapping[str, Any]], cos: Cosines) -> dict[str, Any]:
+    target = sorted(cos[s["id"]][-1][s["supersedes"]] for s in scenarios
                     if s["supersedes"] is not None)
-    other = sorted(c for s in scenarios for i, c in enumerate(cos[s["id"]])
+    other = sorted(c for s in scenarios for i, c in enumerate(cos[s["id"]][-1][:-1])
                    if i != s["supersedes"])
 
     def quantiles(values: list[float]) -> dict[str, float]:
@@ -215,14 +231,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--band", type=float, nargs=2, metavar=("LOW", "HIGH"),
                         default=list(DEFAULT_BAND), help="cosine band of the replaced memory")
     parser.add_argument("--model", help="embedding model (default: the adapter's default)")
-    parser.add_argument("--facts", action="store_true", help="add fact conflicts")
+    parser.add_argument("--no-facts", action="store_true",
+                        help="leave out fact conflicts (the service finds them when facts are on)")
     parser.add_argument("--sweep", action="store_true", help="also sweep band floors/ceilings")
     parser.add_argument("--errors", action="store_true", help="list the tuning half's errors")
     parser.add_argument("--json", action="store_true", help="one compact JSON object")
     args = parser.parse_args(argv)
     scenarios = load(args.data)
     cos = asyncio.run(cosines(scenarios, args.model))
-    conflicts = fact_conflicts_from_patterns() if args.facts else None
+    conflicts = None if args.no_facts else fact_conflicts_from_patterns()
     band = (args.band[0], args.band[1])
     picks = judge_all(scenarios, cos, band, conflicts)
     result: dict[str, Any] = {

@@ -1,4 +1,4 @@
-"""Supersession cue data (EN/DE): change language, polarity, holders, topic slots, stopwords."""
+"""Supersession cue data (EN/DE): change language, polarity, holders, time anchors; helpers."""
 
 from __future__ import annotations
 
@@ -24,6 +24,26 @@ CHANGE_CUES: tuple[str, ...] = (
     "korrigier*", "ich meinte", "falsch", "moment", "neue*", "aufgehört", "abgebrochen",
     "gekündigt", "abgeschafft", "verkauft", "getrennt", "geschieden", "gestiegen", "gesunken",
     "umgestellt",
+    # A new value said from a point in time: "since March", "seit Januar", "ab Montag".
+    "since", "ever since", "as of", "starting", "from this ~ on", "from next ~ on", "seit",
+    "seitdem", "ab jetzt", "ab heute", "ab montag", "ab dienstag", "ab mittwoch",
+    "ab donnerstag", "ab freitag", "ab samstag", "ab sonntag", "ab nächst*", "ab dem",
+    "ab januar", "ab februar", "ab märz", "ab april", "ab mai", "ab juni", "ab juli",
+    "ab august", "ab september", "ab oktober", "ab november", "ab dezember",
+    # What changed said by what happened: a promotion, a wedding, a purchase, a theft, a move.
+    "promoted", "made me", "married", "remarried", "engaged", "proposed", "bought", "stolen",
+    "got stolen", "left", "retired", "born", "adopted", "passed", "graduated", "handed in",
+    "signed", "split", "separated", "called off", "moved in", "moved out", "closed",
+    "transferred", "defended", "back at work", "went back", "back to", "became", "turned",
+    "passed away", "died", "offered me", "accepted", "extended", "rebooked",
+    "gave us until", "is over", "moved up", "raise", "increase", "down to", "car-free",
+    "befördert", "geheiratet", "verlobt", "antrag", "gekauft", "geklaut", "gestohlen",
+    "verlassen", "in rente", "geboren", "welt gekommen", "adoptiert", "geholt", "bestanden",
+    "abgeschlossen", "abgegeben", "unterschrieben", "gelöst", "scheiden", "eingezogen",
+    "ausgezogen", "geschlossen", "versetzt", "verteidigt", "wieder", "zurück", "geworden",
+    "gestorben", "angeboten", "angenommen", "verlängert", "umgebucht", "abgesagt",
+    "vorbei", "hochgezogen", "eingeschult", "angefangen", "fange", "erhöhung", "erhöht",
+    "runter auf", "autofrei", "abgemeldet", "übernommen", "zugesagt", "zusammengezogen",
 )
 # Negation, and verbs that end what the older statement asserted.
 NEGATION_CUES: tuple[str, ...] = (
@@ -57,6 +77,7 @@ CONTINUITY_CUES: tuple[str, ...] = (
 )
 HEDGE_CUES: tuple[str, ...] = (
     "might", "maybe", "perhaps", "thinking about", "thinking of", "considering", "if",
+    "almost", "nearly", "dream of", "wäre", "beinahe", "träume", "hätte fast",
     "unless", "plan to", "planning to", "want to", "would like to", "should",
     "vielleicht", "eventuell", "möglicherweise", "überlege", "falls", "wenn", "ich plane",
     "sollte", "würde",
@@ -95,93 +116,109 @@ HOLDER_NOUNS: tuple[str, ...] = (
     "sister", "brother", "mother", "mum", "mom", "father", "dad", "parents", "wife",
     "husband", "partner", "girlfriend", "boyfriend", "son", "daughter", "friend", "neighbour",
     "neighbor", "boss", "manager", "colleague", "grandma", "grandpa", "aunt", "uncle", "cousin",
+    "kids", "children", "twins", "youngest", "oldest", "eldest", "grandmother",
+    "grandfather", "nephew", "niece", "babysitter", "dog", "cat", "puppy",
     "schwester", "bruder", "mutter", "mama", "vater", "papa", "eltern", "frau", "mann",
     "freundin", "freund", "sohn", "tochter", "nachbar*", "chef*", "kolleg*", "oma", "opa",
-    "tante", "onkel",
+    "tante", "onkel", "kinder", "zwillinge", "jüngste", "älteste", "großmutter", "großvater",
+    "neffe", "nichte", "babysitterin", "hund", "katze", "kater",
 )
 FIRST_PERSON_SUBJECT = re.compile(r"(?<!\w)(?:i|i'm|i've|i'd|i'll|we|we're|we've|ich|wir)(?!\w)")
 POSSESSIVE = r"(?:my|our|mein|meine|meinen|meinem|meiner|meines|unser|unsere|unseren|unserem)"
 
-# Topic slots: two statements about the same thing share a slot, whatever their words.
-SLOTS: Mapping[str, tuple[str, ...]] = {
-    "residence": ("live", "lives", "living", "move*", "moving", "relocat*", "home", "flat",
-                  "apartment", "address", "rent*", "wohn*", "*wohnung", "lebe", "lebt",
-                  "umgezogen", "umzug", "ziehe", "gezogen", "*adresse", "miete*", "*miete"),
-    "work": ("work*", "job*", "employ*", "company", "hired", "office", "shift*", "career",
-             "apprentice*", "arbeit*", "*arbeit", "firma", "stelle", "arbeitgeber", "*schicht",
-             "ausbildung", "beruf*", "manager", "boss", "chef*"),
-    "schedule": ("monday*", "tuesday*", "wednesday*", "thursday*", "friday*", "saturday*",
-                 "sunday*", "montag*", "dienstag*", "mittwoch*", "donnerstag*", "freitag*",
-                 "samstag*", "sonntag*", "*montags", "meeting*", "*meeting", "appointment*",
-                 "call", "*call", "standup", "deadline*", "class", "*kurs", "party", "*feier",
-                 "flight*", "*flug", "*flüge", "termin*", "*termin", "treffen", "trifft", "meets",
-                 "pm", "uhr", "march", "june", "august", "märz", "juni", "mai", "*abfuhr",
-                 "collection", "*abends", "evenings"),
-    "diet": ("eat", "eats", "eating", "esse", "isst", "meat", "*fleisch", "fish", "fisch",
-             "vegetar*", "vegan*", "gluten*", "lactose", "laktose"),
-    "food": ("food", "*essen", "olive*", "oliven", "pizza", "sushi", "dish"),
-    "drinks": ("coffee", "tea", "*kaffee", "tee", "beer", "*bier", "wine", "*wein",
-               "alcohol*", "alkohol*", "drink*", "trink*", "*wasser", "water"),
-    "smoking": ("smok*", "rauch*", "cigarette*", "*zigarette*"),
-    "contact": ("phone", "number", "mobile", "email", "e-mail", "*nummer", "handy*",
-                "telefon*", "password*", "*passwort", "wifi", "wlan"),
-    "identity": ("name*", "called", "call me", "heiß*", "nenn*", "years old", "jahre alt",
-                 "birthday", "*geburtstag", "born", "geboren"),
-    "relationship": ("girlfriend", "boyfriend", "wife", "husband", "single", "married",
-                     "divorced", "broke up", "dating", "freundin", "verheiratet",
-                     "geschieden", "getrennt", "beziehung"),
-    "colour": ("colour*", "color*", "*farbe"),
-    "vehicle": ("car", "drive*", "auto", "fahre", "fährt", "fahrrad", "bike"),
-    "sport": ("run", "runs", "running", "lauf*", "laufe", "jogg*", "gym", "fitness*",
-              "*studio", "swim*", "schwimm*", "yoga*", "football", "fussball", "tennis",
-              "padel", "training", "marathon", "*marathon"),
-    "language": ("english", "german", "french", "spanish", "italian", "englisch", "deutsch",
-                 "französisch", "spanisch", "italienisch", "learn*", "lern*", "speak*",
-                 "sprech*", "spreche", "sprache*"),
-    "education": ("school", "*schule", "study", "studier*", "*studium", "university", "uni",
-                  "degree", "exam*", "prüfung*", "science", "informatik"),
-    "finance": ("bank*", "*bank", "account", "*konto", "salary", "gehalt", "credit", "kredit*"),
-    "health": ("doctor", "dentist", "*arzt", "allerg*", "praxis", "immun*"),
-    "sleep": ("sleep*", "schlaf*", "bed", "night owl", "early bird", "midnight",
-              "mitternacht", "morning"),
-    "pet": ("dog*", "cat", "cats", "puppy", "hund*", "katze*", "welpe*"),
-    "software": ("editor", "vs code", "neovim", "vim", "host*", "deploy*", "database",
-                 "datenbank", "framework", "written", "geschrieben", "*server", "ticket*",
-                 "password manager", "*manager"),
-}
+# Cues that only say when or how surely: the value a statement asserts is read without them
+# ("I am divorced" asserts "divorced"; "now" asserts nothing).
+ADVERB_CUES: tuple[str, ...] = (
+    "actually", "now", "nowadays", "these days", "from now on", "since", "ever since", "as of",
+    "starting", "instead", "eigentlich", "jetzt", "nun", "inzwischen", "mittlerweile",
+    "neuerdings", "seit", "seitdem", "seit kurzem", "ab sofort", "ab jetzt", "stattdessen",
+    "wieder", "again", "wait", "moment", "correction", "korrektur",
+)
 
-# Slots that hold one value at a time: sharing one is enough to be about the same thing. In
-# the others (meetings, sports, tools) the instance must be named too ("dentist appointment"
-# does not replace "team meeting").
-SINGLE_VALUED_SLOTS: frozenset[str] = frozenset({
-    "residence", "work", "identity", "relationship", "colour", "diet", "smoking", "sleep",
-    "vehicle", "education",
+
+# A statement about a past that does not reach the present replaces nothing now: "years ago I
+# moved from Munich to Hamburg", "als Kind", "back in 2015" (a year is weighed by the judge).
+PAST_ANCHORS: tuple[str, ...] = (
+    "years ago", "years back", "decade ago", "long ago", "a long time ago", "back then",
+    "back in the day", "as a kid", "as a child", "as a teenager", "as a student",
+    "when i was", "growing up", "in my twenties", "in my thirties", "in my teens",
+    "in my youth", "in college", "in high school", "at school", "in school", "at uni",
+    "back in uni", "my first car", "my first job",
+    "vor jahren", "vor vielen jahren", "vor langer zeit", "vor einem jahrzehnt", "als kind",
+    "als jugendlicher", "als jugendliche", "als teenager", "als student*", "als ich ~ war",
+    "als ich klein", "in meiner kindheit", "in meiner jugend", "mit mitte zwanzig",
+    "mit mitte dreißig", "im studium", "während des studiums", "zu schulzeiten",
+    "in der schule", "an der uni", "damals", "mein erstes auto", "mein erster job",
+    "mein allererster job",
+)
+# "Ten years ago", "vor zwanzig Jahren": two years or more back is the distant past.
+COUNTED_PAST = re.compile(
+    r"(?<!\w)(?:(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+    r"thirty|several|many|\d{1,2}) years ago|vor (?:zwei|drei|vier|fünf|sechs|sieben|acht|neun|"
+    r"zehn|elf|zwölf|fünfzehn|zwanzig|dreißig|mehreren|vielen|\d{1,2}) jahren)(?!\w)"
+)
+# "in 2015", "back in 2008", "2012 hatte ich ...": a year said as when something happened.
+PAST_YEAR = re.compile(r"(?:^|(?<=\bin )|(?<=back in )|(?<=im jahr ))((?:19|20)\d\d)\b")
+# Being used to something is no history ("I'm used to it now"); "now that" gives a reason.
+NOT_HISTORY = re.compile(r"(?<!\w)(?:'m|am|are|'re|is|'s|get|got|be|being|bin) used to(?!\w)")
+NOW_THAT = re.compile(r"(?<!\w)now that(?!\w)")
+# A past state ("the meeting was on Monday", "mein Chef war Lars"), not a past change ("it was
+# moved to Tuesday", "es wurde verschoben"): the older statement is history already.
+PAST_STATE = re.compile(
+    r"(?<!\w)(?:(?:was|were|war|waren)(?!\s+(?:\w+\s+)?(?:\w+ed|ge\w+[tn]|moved|postponed|"
+    r"verschoben|verlegt|rebooked|cancelled|canceled|\w+iert)\b)"
+    # Preterites of states ("I drove a Polo", "das Futter stand in der Garage"), and the
+    # German perfect of living and working ("ich habe in Leeds gewohnt").
+    r"|lived|worked|drove|rode|drank|weighed|had|ran|stood|wohnte|arbeitete|lebte|hieß|stand|"
+    r"lag|fuhr|trank|hatte|wog|(?:habe|hatte|hat) (?:\w+ ){0,3}(?:gewohnt|gearbeitet|gelebt|"
+    r"geheißen))(?!\w)"
+)
+# Words that open a clause that only says when or why: "Seit Dr. Okafor in Rente ist, gehe
+# ich ..."; "Oslo has changed so much since I moved here" is about Oslo.
+LEADING_CLAUSE = re.compile(
+    r"^(?:since|ever since|seit|seitdem|when|als|after|nachdem|because|weil|while|während)\b"
+    r"[^,]*,\s*"
+)
+TRAILING_CLAUSE = re.compile(
+    r",?\s+(?:since|seit|because|weil|when|als|after|nachdem|while|während|although|obwohl)"
+    r"\s+(?:i|we|ich|wir)\b.*$"
+)
+# A refinement narrows what holds ("not on Sundays", "nur noch morgens", "but other meat is
+# fine"): said with a negation, it contradicts nothing.
+REFINEMENT = re.compile(
+    r"(?<!\w)(?:only|just|except|but other|but the rest|nur|außer|aber ander\w*|after \d|"
+    r"before \d|nach \d|vor \d|on (?:mon|tues|wednes|thurs|fri|satur|sun)days|at night|"
+    r"\w+tags|sonntags|on weekends|am wochenende|with sugar|mit zucker|in tournaments|"
+    r"turniere)(?!\w)"
+)
+# Verbs a polarity flip may not rest on alone: "I work from home" / "I never work on Sundays"
+# share only the verb.
+COMMON_VERB_STEMS: frozenset[str] = frozenset({
+    "work", "arbeit", "live", "wohn", "eat", "ess", "drink", "trink", "go", "geh", "play",
+    "spiel", "run", "lauf", "like", "lov", "mag", "lieb", "hav", "hab", "tak", "nehm", "us",
+    "nutz", "do", "mach", "allergic", "allergisch",
 })
-
-STOPWORDS: frozenset[str] = frozenset((
-    "a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "from",
-    "by", "as", "is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did",
-    "have", "has", "had", "it", "its", "this", "that", "these", "those", "there", "here", "he",
-    "she", "they", "them", "his", "her", "their", "you", "your", "me", "my", "mine", "our", "us",
-    "we", "i", "im", "ive", "id", "ill", "s", "t", "m", "d", "ll", "re", "ve", "don", "doesn",
-    "didn", "isn", "aren", "wasn", "won", "can", "about", "into", "over", "than", "then", "so",
-    "very", "just", "what", "which", "who", "when", "where", "how", "why", "all", "any", "some",
-    "more", "most", "much", "many", "one", "two", "our", "up", "out", "off", "again", "also",
-    "get", "got", "go", "going", "went", "will", "would", "ich", "du", "er", "sie", "es", "wir",
-    "ihr", "mich", "mir", "dich", "dir", "uns", "euch", "mein", "meine", "meinen", "meinem",
-    "meiner", "dein", "sein", "seine", "ihre", "unser", "unsere", "der", "die", "das", "den",
-    "dem", "des", "ein", "eine", "einen", "einem", "einer", "und", "oder", "aber", "mit", "von",
-    "zu", "zum", "zur", "im", "ins", "am", "um", "auf", "aus", "bei", "nach", "für", "über",
-    "unter", "vor", "an", "als", "wie", "so", "ist", "sind", "bin", "bist", "war", "habe", "hast",
-    "hat", "haben", "wird", "werden", "wurde", "noch", "schon", "sehr", "nur", "gern", "gerne",
-    "da", "dann",
-))
+# An older statement that points back at another ("It's called Boulderwelt", "Meistens am
+# PC.") elaborates it; it is replaced only when nothing it elaborates is.
+REFERRING = re.compile(
+    r"^(?:(?:it|it's|its|she|he|she's|he's|they|they're|that's|this is|there|sie|er|es|das ist|"
+    r"das war|die ist|der ist|die heißt|der heißt|dort|da)\b"
+    # ... or a fragment without a verb: "Meistens am PC.", "With a club.", "Ein MacBook Air."
+    r"|(?:meistens|mostly|usually|at|with|mit|am|im|on|for|für|bei|ein|eine|einen|a|an)\b"
+    r"(?!.*\b(?:is|are|was|ist|sind|war|have|has|habe|hat|bin)\b))"
+)
+# A third party's own things ("The bus company changed its logo", "Die ING hat ihr
+# App-Design geändert"): about them, not about the user.
+THIRD_PARTY = re.compile(r"(?<!\w)(?:its|their|his|her|ihr|ihre|ihren|ihrem|sein|seine|seinen|"
+                         r"seinem)(?!\w)")
 
 
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 _WORD = re.compile(r"\w+")
 # Suffixes stripped (twice at most) so "meetings"/"meeting", "Kaffees"/"Kaffee" meet.
 _SUFFIXES = ("ing", "ed", "es", "en", "er", "em", "s", "e", "n")
+# German feminine forms are one role with the masculine: "Teamleiterin" / "Teamleiter".
+_FEMININE = ("innen", "in")
 
 
 def normalise(text: str) -> str:
@@ -194,8 +231,13 @@ def content_words(text: str) -> list[str]:
     return [w for w in _WORD.findall(text) if w not in STOPWORDS]
 
 
+from memlane.domain.graph.supersession_slots import STOPWORDS  # noqa: E402  (data only)
+
+
 def stem(word: str) -> str:
     """A crude EN/DE stem: only ever compared with other stems made the same way."""
+    feminine = next((s for s in _FEMININE if word.endswith("er" + s) and len(word) > 7), "")
+    word = word[: -len(feminine)] if feminine else word
     for _ in range(2):
         suffix = next((s for s in _SUFFIXES if word.endswith(s) and len(word) - len(s) >= 3), "")
         if not suffix:
