@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -97,8 +98,10 @@ def _same_topic(new: Reading, old: Reading) -> bool:
     # as a doctor now").
     if new.strong_slots and old.strong_slots and not new.strong_slots & old.strong_slots:
         return False
-    # The same person of the user's: "our babysitter is Jana" / "...has been Maya".
-    if new.holder == old.holder and new.holder not in (None, SELF, OTHER):
+    # The same person of the user's, named anew: "our babysitter is Jana" / "...has been
+    # Maya" (both name someone; "my son helps out" is another matter).
+    if (new.holder == old.holder and new.holder not in (None, SELF, OTHER)
+            and new.names and old.names):
         return True
     shared = _shared_words(new, old)
     if new.slots & old.slots:  # the same kind of thing, named in both ("the standup")
@@ -110,6 +113,21 @@ def _same_topic(new: Reading, old: Reading) -> bool:
     # "we moved the app from Heroku to Hetzner" does replace "we host the app on Heroku".
     said = shared - {new.subject}
     return len(said) >= (2 if new.slots and old.slots else 1)
+
+
+def _about_someone_named(new_text: str, old_text: str, new: Reading, old: Reading) -> bool:
+    """Whether the new statement is about a person or place the older one names ("Nils has
+    been growing a beard" after "My partner is called Nils"): then it says something about
+    them, and what the user said about themselves stands. "Tanja and I are no longer
+    together" is about the user too."""
+    found = cues.NAMED_SUBJECT.match(new_text.strip())
+    if found is None:
+        return False
+    name = found["name"]
+    named_in_old = re.search(rf"(?<=\S )(?:\w+ )*?{re.escape(name)}\b", old_text) is not None
+    with_user = re.match(rf"{re.escape(name)} (?:and|und) (?:I|ich)\b", new_text.strip())
+    # Unless both speak of the same attribute: "Isla turned ten" / "my daughter Isla is 9".
+    return named_in_old and with_user is None and not new.slots & old.slots
 
 
 def _flips(new: Reading, old: Reading) -> bool:
@@ -143,7 +161,7 @@ def _score(new: Reading, old: Reading, cosine: float, is_fact: bool) -> float:
     shared = new.slots & old.slots
     single = len(shared & slots.SINGLE_VALUED_SLOTS)
     score = cosine + _SINGLE_SLOT_WEIGHT * single + _SLOT_WEIGHT * (len(shared) - single)
-    score += 0.05 * min(len(_shared_words(new, old)), 4) + 0.5 * is_fact
+    score += 0.1 * min(len(_shared_words(new, old)), 4) + 0.5 * is_fact
     return round(score - _REFERRING_PENALTY * old.refers, 4)
 
 
@@ -157,10 +175,12 @@ def _read(cue_set: SupersessionCues, text: str) -> Reading:
 def _silent(new_text: str, cue_set: SupersessionCues, said_at: datetime | None) -> bool:
     """Questions, hypotheticals, additions, "still"/"as I said" and the distant past
     replace nothing."""
+    norm = cues.normalise(new_text)
     return not new_text.strip() or cue_set.is_question(new_text) or any(
         cue_set.has(family, new_text) for family in ("hedge", "addition", "continuity")
-    ) or bool(cues.TRAILING_ADDITION.search(cues.normalise(new_text))) or cue_set.in_distant_past(
-        new_text, said_at.year if said_at else None)
+    ) or bool(cues.TRAILING_ADDITION.search(norm)) or cue_set.in_distant_past(
+        new_text, said_at.year if said_at else None
+    ) or (bool(cues.EPISODE.search(norm)) and not cue_set.has("state_change", new_text))
 
 
 def _head(found: list[tuple[Candidate, SupersessionDecision]], read: dict[UUID, Reading],
@@ -216,6 +236,8 @@ def judge_supersession(
         # "I lived in Munich before" is history already, whatever its facts say; an
         # elaboration ("With a club.") is the user's, replaced only by what the user says.
         if old.past or candidate.id in replaced or (old.refers and new.holder != SELF):
+            continue
+        if _about_someone_named(new_text, candidate.text, new, old):
             continue
         reasons = _reasons(new, old, candidate.cosine, band, cued)
         if reasons is None and not is_fact:

@@ -74,6 +74,11 @@ TRAILING_ADDITION = re.compile(r"(?<!\w)(?:too|either)\s*(?:[,.;!?]|$)")
 CONTINUITY_CUES: tuple[str, ...] = (
     "still", "as i said", "as i told you", "just to confirm", "remains", "in case you forgot",
     "immer noch", "noch immer", "nach wie vor", "weiterhin", "wie gesagt", "zur bestätigung",
+    # More of the same is no new value: "the bus comes even later", "I'm used to it now".
+    "even later", "even earlier", "even worse", "noch später", "noch früher", "noch schlimmer",
+    "used to it", "daran gewöhnt", "gewöhnt",
+    # A request to the assistant states nothing about the world.
+    "remind me", "erinnere mich", "erinner mich", "let me know", "sag mir bescheid",
 )
 HEDGE_CUES: tuple[str, ...] = (
     "might", "maybe", "perhaps", "thinking about", "thinking of", "considering", "if",
@@ -207,6 +212,31 @@ REFERRING = re.compile(
     r"|(?:meistens|mostly|usually|at|with|mit|am|im|on|for|für|bei|ein|eine|einen|a|an)\b"
     r"(?!.*\b(?:is|are|was|ist|sind|war|have|has|habe|hat|bin)\b))"
 )
+# A one-off episode ("yesterday I worked from a café") changes a state only through a verb
+# that says so ("I turned 35 today").
+EPISODE = re.compile(r"(?<!\w)(?:yesterday|gestern|last night|letzte nacht|this morning|"
+                     r"heute morgen|today|heute|vorgestern)(?!\w)")
+STATE_CHANGE_CUES: tuple[str, ...] = (
+    "moved", "married", "divorced", "born", "died", "passed away", "turned", "promoted",
+    "retired", "graduated", "quit", "left", "sold", "bought", "adopted", "started", "switched",
+    "stolen", "broke up", "split", "engaged", "celebrated", "birthday", "signed", "defended",
+    "passed", "umgezogen", "gezogen", "geheiratet", "geboren", "gestorben", "geworden",
+    "befördert", "gekündigt", "verkauft", "gekauft", "adoptiert", "angefangen", "gewechselt",
+    "geklaut", "getrennt", "verlobt", "geburtstag", "bestanden", "verteidigt", "unterschrieben",
+)
+# A name that opens a statement is its subject ("Nils has been growing a beard", "Oslo hat
+# sich verändert"); read after a leading time ("Since last week ...").
+NAMED_SUBJECT = re.compile(
+    r"^(?:(?:since|seit|from|ab|as of|starting)\s+(?:\S+\s+){0,3}?)?"
+    r"(?P<name>(?!(?:The|My|Our|I|We|Ich|Wir|Mein|Meine|Unser|Unsere|Der|Die|Das|Ein|Eine|A|An|"
+    r"Since|Seit|From|Ab|Actually|Eigentlich|Now|Jetzt|It|Es|This|That|Dieser|Diese|Dr|Mr|Mrs)"
+    r"\b)[A-ZÄÖÜ][\w-]+)(?:'s)? [a-zäöüß]+\b(?! (?:ich|wir|I|we)\b)"
+)
+# Someone else's thing named by a possessive: "Anna's party", "the design team's standup".
+# (Case-sensitive, on the statement as written: a name is capitalised.)
+POSSESSED = re.compile(r"(?<!\w)[A-ZÄÖÜ]\w+'s \w+|(?<!\w)(?:vom|von der|des) \w*[Tt]eam(?!\w)")
+
+
 # A third party's own things ("The bus company changed its logo", "Die ING hat ihr
 # App-Design geändert"): about them, not about the user.
 THIRD_PARTY = re.compile(r"(?<!\w)(?:its|their|his|her|ihr|ihre|ihren|ihrem|sein|seine|seinen|"

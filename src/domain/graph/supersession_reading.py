@@ -16,6 +16,7 @@ _SAME_HOLDER = {"mum": "mother", "mom": "mother", "mama": "mother", "mutter": "m
                 "dad": "father", "papa": "father", "vater": "father", "grandma": "grandmother",
                 "oma": "grandmother", "grandpa": "grandfather", "opa": "grandfather",
                 "husband": "partner", "wife": "partner", "frau": "partner", "mann": "partner"}
+_NAME = re.compile(r"(?<![.!?]\s)(?<=\s)[A-ZÄÖÜ][a-zäöüß]+")
 _OBJECT_SELF = re.compile(r"(?<!\w)(?:me|us|mich|mir|uns)(?!\w)")
 # Someone else's relative: "Omar's brother", "Annas Schwester".
 _OTHERS = re.compile(
@@ -40,6 +41,7 @@ class Reading:
     past: bool  # "I lived in Munich before", "the meeting was on Monday": history already
     refines: bool  # "only", "not on Sundays": narrows rather than replaces
     refers: bool  # "It's called Boulderwelt": elaborates another statement
+    names: bool  # it names someone or something by name ("Jana", "Dr. Okafor")
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,7 @@ class SupersessionCues:
             "change": self.change, "negation": self.negation, "addition": self.addition,
             "continuity": self.continuity, "hedge": self.hedge, "past": self.past,
             "history": cues.HISTORY_CUES, "anchor": self.anchors, "adverb": cues.ADVERB_CUES,
+            "state_change": cues.STATE_CHANGE_CUES,
             "opener": cues.DISCOURSE_OPENERS, "starter": cues.QUESTION_STARTERS,
             "holder": self.holders,
             # Everything that is a cue rather than a topic, removed before content is read;
@@ -122,8 +125,8 @@ class SupersessionCues:
         # What it asserts keeps the verbs that are also cues ("I am divorced", "married").
         said = cues.content_words(self._patterns["adverb"].sub(" ", plain))
         asserted = frozenset(cues.stem(w) for w in said) - {cues.stem(w) for w in named}
-        first = _WORD.search(norm)
-        holder = self._holder(_main_clause(norm))
+        first = _WORD.search(_without_leading_time(norm))
+        holder = self._holder(_main_clause(norm), cues.POSSESSED.search(text) is not None)
         return Reading(
             words=frozenset(words),
             stems=stems,
@@ -142,6 +145,7 @@ class SupersessionCues:
                       or cues.PAST_STATE.search(norm)),
             refines=cues.REFINEMENT.search(norm) is not None,
             refers=cues.REFERRING.match(norm) is not None,
+            names=_NAME.search(text.strip()[1:]) is not None,
         )
 
     def _slots_in(self, text: str) -> frozenset[str]:
@@ -150,15 +154,19 @@ class SupersessionCues:
             found.add("age")
         return frozenset(found)
 
-    def _holder(self, norm: str) -> str | None:
+    def _holder(self, norm: str, possessed: bool = False) -> str | None:
         """Whom the statement is about: the first of "I/we", "my <relative>", "<Name>'s
         <relative>" it names ("Sarah and I broke up" is mine, "My brother turned 34, we're
         twins" my brother's)."""
         person = cues.FIRST_PERSON_SUBJECT.search(norm)
         owned = self._patterns["owned"].search(norm)
         other = _OTHERS.search(norm)
+        third = cues.THIRD_PARTY.search(norm)
         found = [(m.start(), kind) for m, kind in ((person, "self"), (owned, "owned"),
-                                                   (other, "other")) if m is not None]
+                                                   (other, "other"), (third, "third"))
+                 if m is not None]
+        if possessed and person is None:
+            found.append((-1, "third"))  # "Anna's party got moved": Anna's
         if not found:
             # "They made me a staff engineer", "the movers moved us to Sunday"; "the club
             # switched its runs" is the club's.
@@ -166,6 +174,8 @@ class SupersessionCues:
                 return SELF
             return OTHER if cues.THIRD_PARTY.search(norm) else None
         _, kind = min(found)
+        if kind == "third":
+            return OTHER
         if kind == "self" or (kind == "owned" and owned is not None and not owned["holder"]):
             return SELF
         noun = (owned["holder"] if kind == "owned" and owned is not None
@@ -177,6 +187,12 @@ def _plain(text: str) -> str:
     """Normalised, with phrases that only look like cues taken out ("I'm used to it")."""
     norm = cues.normalise(text)
     return cues.NOW_THAT.sub("because", cues.NOT_HISTORY.sub("accustomed to", norm))
+
+
+def _without_leading_time(norm: str) -> str:
+    """'since last week nils has ...' -> 'nils has ...': the subject comes after the time."""
+    return re.sub(r"^(?:since|seit|from|ab|as of|starting)\s+(?:\S+\s+){0,3}?(?=\S+\s+"
+                  r"(?:has|have|is|was|hat|ist|lässt|wohnt|lives|works|arbeitet))", "", norm)
 
 
 def _main_clause(norm: str) -> str:
