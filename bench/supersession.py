@@ -7,7 +7,7 @@ Each scenario (bench/data/supersession_scenarios.jsonl) has 2-6 older statements
 first), a new one, and the index of the statement it supersedes (or null). Texts are
 embedded with the onnx adapter (`--model`: the configured default, or a model name the
 adapter knows); every older statement is a candidate with its cosine to the new one and the
-time it was said (a day apart, in order), as the write path hands them to the judge.
+time it was said (an hour apart, in order), as the write path hands them to the judge.
 A positive counts as detected when the detector names the labelled statement first; it is
 wrong when it fires on a negative or names another statement. Rates: detected / positives,
 wrong / scenarios. Every figure is given for the tuning half and the test half
@@ -72,7 +72,7 @@ async def cosines(scenarios: Sequence[Mapping[str, Any]], model: str | None = No
 
 def said_at(index: int) -> datetime:
     """When the index-th older statement was said (the new one comes a day after the last)."""
-    return NOW - timedelta(days=30 - index)
+    return NOW - timedelta(hours=30 - index)
 
 
 def _judge(texts: Sequence[str], matrix: Sequence[Sequence[float]], at: int,

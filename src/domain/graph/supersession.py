@@ -5,14 +5,26 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 from functools import lru_cache
 from typing import NamedTuple
 from uuid import UUID
 
-from memlane.domain.graph import supersession_cues as cues, supersession_slots as slots
-from memlane.domain.graph.supersession_reading import OTHER, SELF, Reading, SupersessionCues
+from memlane.domain.graph import (
+    supersession_cues as cues,
+    supersession_slots as slots,
+    supersession_tense as tense,
+)
+from memlane.domain.graph.supersession_reading import SELF, Reading, SupersessionCues
+from memlane.domain.graph.supersession_topic import (
+    about_someone_named,
+    flips,
+    holders_agree,
+    same_topic,
+    shared_words,
+)
+from memlane.domain.graph.supersession_words import normalise
 
 __all__ = [
     "DEFAULT_BAND", "DEFAULT_CUES", "Candidate", "SupersessionCues", "SupersessionDecision",
@@ -30,6 +42,9 @@ DEFAULT_BAND = (0.35, 1.0)
 _SINGLE_SLOT_WEIGHT = 0.25
 _SLOT_WEIGHT = 0.1
 _REFERRING_PENALTY = 0.3
+# How soon after another statement a referring one ("It's called Boulderwelt") is read as
+# pointing back at it.
+ANTECEDENT_WINDOW = timedelta(hours=2)
 
 
 class SupersessionKind(StrEnum):
@@ -65,87 +80,16 @@ def asks_about_past(query: str, cue_set: SupersessionCues = DEFAULT_CUES) -> boo
     return cue_set.has("past", query)
 
 
-def _holders_agree(new: Reading, old: Reading) -> bool:
-    if new.holder == old.holder:
-        return True
-    # What the user said about themselves is not replaced by what a third party did with its
-    # own things: "The bus company changed its logo" leaves "I take the bus" standing.
-    if old.holder == SELF and new.holder == OTHER:
-        return False
-    if new.holder is None or old.holder is None:
-        return True
-    # "I have a new boss" can replace "my boss is Thomas"; "my sister moved" never replaces
-    # "I live in Berlin".
-    return new.holder == SELF and (old.holder in new.words or bool(new.stems & old.stems))
-
-
-def _shared_words(new: Reading, old: Reading) -> set[str]:
-    # German puts the head of a compound last: "Feier" is the "Geburtstagsfeier".
-    compounds = {
-        cues.stem(short)
-        for one, other in ((new.words, old.words), (old.words, new.words))
-        for short in one
-        if len(short) >= 4 and any(len(long) >= len(short) + 3 and long.endswith(short)
-                                   for long in other)
-    }
-    return set(new.stems & old.stems) | compounds
-
-
-def _same_topic(new: Reading, old: Reading) -> bool:
-    if new.slots & old.slots & slots.SINGLE_VALUED_SLOTS:
-        return True
-    # Different attributes, whatever names they share ("Lena is my girlfriend" / "Lena works
-    # as a doctor now").
-    if new.strong_slots and old.strong_slots and not new.strong_slots & old.strong_slots:
-        return False
-    # The same person of the user's, named anew: "our babysitter is Jana" / "...has been
-    # Maya" (both name someone; "my son helps out" is another matter).
-    if (new.holder == old.holder and new.holder not in (None, SELF, OTHER)
-            and new.names and old.names):
-        return True
-    shared = _shared_words(new, old)
-    if new.slots & old.slots:  # the same kind of thing, named in both ("the standup")
-        return bool(shared)
-    # Else a shared subject alone is one entity's two facts ("Tom is our designer" / "Tom now
-    # has a puppy"): what is said about it must be shared too. When both name kinds of thing
-    # and none is shared, one shared word is not enough: "I moved to Lisbon" does not replace
-    # "I'm looking for flights to Lisbon" (a move and a trip share only the place), where
-    # "we moved the app from Heroku to Hetzner" does replace "we host the app on Heroku".
-    said = shared - {new.subject}
-    return len(said) >= (2 if new.slots and old.slots else 1)
-
-
-def _about_someone_named(new_text: str, old_text: str, new: Reading, old: Reading) -> bool:
-    """Whether the new statement is about a person or place the older one names ("Nils has
-    been growing a beard" after "My partner is called Nils"): then it says something about
-    them, and what the user said about themselves stands. "Tanja and I are no longer
-    together" is about the user too."""
-    found = cues.NAMED_SUBJECT.match(new_text.strip())
-    if found is None:
-        return False
-    name = found["name"]
-    named_in_old = re.search(rf"(?<=\S )(?:\w+ )*?{re.escape(name)}\b", old_text) is not None
-    with_user = re.match(rf"{re.escape(name)} (?:and|und) (?:I|ich)\b", new_text.strip())
-    # Unless both speak of the same attribute: "Isla turned ten" / "my daughter Isla is 9".
-    return named_in_old and with_user is None and not new.slots & old.slots
-
-
-def _flips(new: Reading, old: Reading) -> bool:
-    """A polarity flip on what the older statement asserted ("I love coffee" / "I don't drink
-    coffee anymore"): not on a verb alone ("I never work on Sundays"), not a refinement."""
-    if new.negative == old.negative or (new.negative and new.refines):
-        return False
-    return bool((new.stems & old.stems) - cues.COMMON_VERB_STEMS)
-
-
 def _reasons(
-    new: Reading, old: Reading, cosine: float, band: tuple[float, float], cued: bool
+    new: Reading, old: Reading, cosine: float, band: tuple[float, float], cued: bool,
+    old_is_change: bool = False,
 ) -> tuple[str, ...] | None:
     """Why `new` replaces `old`, or None when it does not."""
     low, high = band
-    if not low <= cosine <= high or not _holders_agree(new, old) or not _same_topic(new, old):
+    if (not low <= cosine <= high or not holders_agree(new, old)
+            or not same_topic(new, old, old_is_change)):
         return None
-    flip = _flips(new, old)
+    flip = flips(new, old)
     # A restatement asserts the same; anything else may replace ("Jan moved away, my partner is
     # now Mira" still names Jan). When the new one only adds, replacing loses nothing.
     replaced = old.asserted != new.asserted
@@ -157,12 +101,14 @@ def _reasons(
     )
 
 
-def _score(new: Reading, old: Reading, cosine: float, is_fact: bool) -> float:
+def _score(new: Reading, old: Reading, cosine: float, is_fact: bool, referring: bool) -> float:
     shared = new.slots & old.slots
     single = len(shared & slots.SINGLE_VALUED_SLOTS)
     score = cosine + _SINGLE_SLOT_WEIGHT * single + _SLOT_WEIGHT * (len(shared) - single)
-    score += 0.1 * min(len(_shared_words(new, old)), 4) + 0.5 * is_fact
-    return round(score - _REFERRING_PENALTY * old.refers, 4)
+    # A shared name says more than a shared word ("Tanja" / "Tanja").
+    score += 0.1 * min(len(shared_words(new, old)), 4) + 0.1 * len(new.names & old.names)
+    score += 0.5 * is_fact
+    return round(score - _REFERRING_PENALTY * referring, 4)
 
 
 @lru_cache(maxsize=1024)
@@ -175,12 +121,16 @@ def _read(cue_set: SupersessionCues, text: str) -> Reading:
 def _silent(new_text: str, cue_set: SupersessionCues, said_at: datetime | None) -> bool:
     """Questions, hypotheticals, additions, "still"/"as I said" and the distant past
     replace nothing."""
-    norm = cues.normalise(new_text)
-    return not new_text.strip() or cue_set.is_question(new_text) or any(
-        cue_set.has(family, new_text) for family in ("hedge", "addition", "continuity")
-    ) or bool(cues.TRAILING_ADDITION.search(norm)) or cue_set.in_distant_past(
+    norm = normalise(new_text)
+    # "Too" after a change that ends something says the change came again ("I sold the Golf
+    # too"), not that a value was added.
+    adds = (cue_set.has("addition", new_text) or bool(cues.TRAILING_ADDITION.search(norm))) and (
+        not cue_set.has("ending", new_text))
+    return not new_text.strip() or cue_set.is_question(new_text) or adds or any(
+        cue_set.has(family, new_text) for family in ("hedge", "continuity")
+    ) or cue_set.in_distant_past(
         new_text, said_at.year if said_at else None
-    ) or (bool(cues.EPISODE.search(norm)) and not cue_set.has("state_change", new_text))
+    ) or (bool(tense.EPISODE.search(norm)) and not cue_set.has("state_change", new_text))
 
 
 def _head(found: list[tuple[Candidate, SupersessionDecision]], read: dict[UUID, Reading],
@@ -195,11 +145,30 @@ def _head(found: list[tuple[Candidate, SupersessionDecision]], read: dict[UUID, 
     newer = [
         (c, d) for c, d in found
         if c.said_at is not None and c.said_at > best_candidate.said_at
-        and not read[c.id].refers
-        and _reasons(read[c.id], best_reading, 1.0, (-1.0, 1.0), cued[c.id]) is not None
+        and _reasons(read[c.id], best_reading, 1.0, (-1.0, 1.0), cued[c.id],
+                     cued[best_candidate.id]) is not None
     ]
     return max(newer, key=lambda pair: pair[0].said_at or datetime.min) if newer else (
         best_candidate, best)
+
+
+def _with_antecedents(pool: Sequence[Candidate], read: dict[UUID, Reading],
+                      cued: dict[UUID, bool]) -> set[UUID]:
+    """Reads each referring statement with the one said just before it ("It was moved to
+    Tuesday" after "The meeting is on Monday"), and an elaboration's words into what it
+    elaborates ("It's called Boulderwelt"): the elaborations, now part of another, are
+    returned to be left out as candidates."""
+    timed = sorted((c for c in pool if c.said_at is not None), key=lambda c: c.said_at)
+    merged: set[UUID] = set()
+    for before, after in zip(timed, timed[1:], strict=False):
+        if not read[after.id].refers or after.said_at - before.said_at > ANTECEDENT_WINDOW:
+            continue
+        if cued[after.id]:
+            read[after.id] = read[after.id].joined(read[before.id])
+        else:
+            read[before.id] = read[before.id].joined(read[after.id])
+            merged.add(after.id)
+    return merged
 
 
 def judge_supersession(
@@ -225,28 +194,31 @@ def judge_supersession(
         return []
     new = _read(cue_set, new_text)
     cued = new.names_old_value or cue_set.has("change", new_text)
+    pool = [Candidate(*c) for c in candidates]
+    read = {c.id: _read(cue_set, c.text) for c in pool}
+    cued_by = {c.id: read[c.id].names_old_value or cue_set.has("change", c.text) for c in pool}
+    merged = _with_antecedents(pool, read, cued_by)
     found: list[tuple[Candidate, SupersessionDecision]] = []
-    read: dict[UUID, Reading] = {}
-    cued_by: dict[UUID, bool] = {}
-    for candidate in (Candidate(*c) for c in candidates):
-        old = read.setdefault(candidate.id, _read(cue_set, candidate.text))
-        cued_by[candidate.id] = old.names_old_value or cue_set.has("change", candidate.text)
+    for candidate in pool:
+        old = read[candidate.id]
         # A conflicting fact still needs the same holder ("my nephew Tim" is not "my son Tim").
-        is_fact = candidate.id in fact_conflicts and _holders_agree(new, old)
+        is_fact = candidate.id in fact_conflicts and holders_agree(new, old)
         # "I lived in Munich before" is history already, whatever its facts say; an
         # elaboration ("With a club.") is the user's, replaced only by what the user says.
-        if old.past or candidate.id in replaced or (old.refers and new.holder != SELF):
+        if old.past or candidate.id in replaced | merged or (
+                old.refers and not cued_by[candidate.id] and new.holder != SELF):
             continue
-        if _about_someone_named(new_text, candidate.text, new, old):
+        if about_someone_named(new_text, candidate.text, new, old):
             continue
-        reasons = _reasons(new, old, candidate.cosine, band, cued)
+        reasons = _reasons(new, old, candidate.cosine, band, cued, cued_by[candidate.id])
         if reasons is None and not is_fact:
             continue
         reasons = (*(reasons or ()), *(("fact",) if is_fact else ()))
         kind = (SupersessionKind.CONTRADICTION if "polarity" in reasons
                 else SupersessionKind.SUPERSEDES)
-        decision = SupersessionDecision(candidate.id, kind,
-                                        _score(new, old, candidate.cosine, is_fact), reasons)
+        penalty = old.refers and not cued_by[candidate.id]
+        decision = SupersessionDecision(
+            candidate.id, kind, _score(new, old, candidate.cosine, is_fact, penalty), reasons)
         found.append((candidate, decision))
     if not found:
         return []

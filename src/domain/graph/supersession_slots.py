@@ -11,7 +11,7 @@ from collections.abc import Mapping
 # Topic slots: two statements about the same thing share a slot, whatever their words.
 SLOTS: Mapping[str, tuple[str, ...]] = {
     "residence": ("live", "lives", "living", "move*", "moving", "relocat*", "home", "flat",
-                  "apartment", "address", "rent*", "own place", "keys to", "wohn*", "*wohnung",
+                  "apartment", "address", "rent", "rents", "rented", "renting", "own place", "keys to", "wohn*", "*wohnung",
                   "lebe", "lebt", "umgezogen", "umzug", "ziehe", "gezogen", "*adresse", "miete*",
                   "*miete", "eingezogen", "ausgezogen", "schlüssel für", "wg", "parents' place",
                   "bei meinen eltern"),
@@ -24,13 +24,16 @@ SLOTS: Mapping[str, tuple[str, ...]] = {
              "praktikum", "praktikant*", "freiberuflich*", "selbstständig*", "arbeitslos*",
              "unemployed", "manager", "boss", "chef*", "engineer", "developer", "teacher",
              "nurse", "lehrer*", "entwickler*", "barkeeper", "kellner*", "barista", "übersetzer*",
-             "translator", "lieutenant", "navy", "marine", "leutnant", "lecturer", "professor"),
+             "translator", "lieutenant", "navy", "marine", "leutnant", "lecturer", "professor",
+             "leiter*", "*leiter", "*leiterin", "leitet", "team lead", "head of"),
     "schedule": ("monday*", "tuesday*", "wednesday*", "thursday*", "friday*", "saturday*",
                  "sunday*", "montag*", "dienstag*", "mittwoch*", "donnerstag*", "freitag*",
                  "samstag*", "sonntag*", "*montags", "meeting*", "*meeting", "appointment*",
                  "call", "*call", "standup", "deadline*", "class", "*kurs", "party", "*feier",
                  "flight*", "*flug", "*flüge", "termin*", "*termin", "treffen", "trifft", "meets",
-                 "pm", "uhr", "march", "june", "august", "märz", "juni", "mai", "*abfuhr",
+                 "pm", "uhr", "january", "february", "march", "april", "may", "june", "july", "august",
+                 "september", "october", "november", "december", "januar", "februar", "märz",
+                 "mai", "juni", "juli", "oktober", "dezember", "*abfuhr",
                  "collection", "*abends", "evenings", "*frist", "frist*", "due", "fällig",
                  "abgabe*", "interview", "*gespräch", "exam", "*prüfung", "lesson", "*stunde",
                  "daily", "retro*", "*vorspiel", "recital", "kickoff", "offsite"),
@@ -41,13 +44,13 @@ SLOTS: Mapping[str, tuple[str, ...]] = {
     "food": ("food", "*essen", "olive*", "oliven", "pizza", "sushi", "dish"),
     "drinks": ("coffee", "tea", "*kaffee", "tee", "beer", "*bier", "wine", "*wein",
                "alcohol*", "alkohol*", "drink*", "trink*", "*wasser", "water", "cortado",
-               "flat white", "espresso"),
+               "flatwhite", "espresso"),
     "smoking": ("smok*", "rauch*", "cigarette*", "*zigarette*", "nichtraucher*"),
     "contact": ("phone", "number", "mobile", "email", "e-mail", "*nummer", "handy*",
                 "telefon*", "password*", "*passwort", "wifi", "wlan"),
     "identity": ("name*", "called", "call me", "go by", "heiß*", "nenn*", "surname",
                  "nachname*", "maiden name", "mädchenname*", "birthday", "*geburtstag"),
-    "age": ("years old", "jahre alt", "turned", "turns", "geworden", "birthday", "*geburtstag",
+    "age": ("years old", "jahre alt", "year-old", "*jährig*", "birthday", "*geburtstag",
             "months old", "monate alt"),
     "relationship": ("girlfriend", "boyfriend", "wife", "husband", "single", "married",
                      "divorced", "broke up", "dating", "engaged", "engagement", "fiancé*",
@@ -76,14 +79,22 @@ SLOTS: Mapping[str, tuple[str, ...]] = {
     "finance": ("bank*", "*bank", "account", "*konto", "salary", "gehalt", "credit", "kredit*",
                 "savings", "*sparplan", "budget", "insurance", "*versicherung", "versichert",
                 "krankenkasse"),
-    "health": ("doctor", "dentist", "*arzt", "*ärztin", "allerg*", "praxis", "immun*", "surgery",
-               "sick leave", "krankgeschrieben", "rehab", "reha", "wheelchair", "rollstuhl",
-               "crutches", "krücken", "dialysis", "dialyse", "transplant*", "kidney", "niere",
-               "therapist", "therapie*", "physio*", "sertralin*", "mg"),
+    "health": ("doctor", "dentist", "*arzt", "*ärztin", "dr", "allerg*", "praxis", "immun*",
+               "surgery", "rehab", "reha", "dialysis", "dialyse", "transplant*", "kidney",
+               "niere", "therapist", "therapie*", "physio*", "sertralin*", "mg"),
+    # Being off work, and being back: "I'm on sick leave" / "I went back to work on Monday".
+    "leave": ("sick leave", "krankgeschrieben", "krank geschrieben", "parental leave",
+              "maternity leave", "paternity leave", "elternzeit", "mutterschutz", "back to work",
+              "back at work", "arbeite* ~ wieder", "wieder ~ arbeit*"),
+    # Where the user works: "im Büro" / "komplett im Homeoffice" (not "ins Büro": a way there).
+    "workplace": ("in the office", "at the office", "im büro", "homeoffice", "home office",
+                  "from home", "von zu hause", "remote*", "hybrid"),
+    "mobility": ("wheelchair", "rollstuhl", "crutches", "krücken", "rollator", "walker",
+                 "walking stick", "gehstock", "cane"),
     "family": ("expecting", "baby", "born", "pregnant", "schwanger", "geboren", "erwarten",
                "welt gekommen", "nappies", "windeln", "potty", "trocken", "care home",
                "pflegeheim", "passed away", "gestorben", "died"),
-    "sleep": ("sleep*", "schlaf*", "bed", "night owl", "early bird", "midnight",
+    "sleep": ("sleep*", "schlaf*", "bed", "nachts", "night owl", "early bird", "midnight",
               "mitternacht", "morning", "wecker", "alarm", "wake up", "aufstehen"),
     "pet": ("dog*", "cat", "cats", "puppy", "hund*", "katze*", "welpe*", "pets", "haustier*",
             "indoor cat", "wohnungskatze", "cat flap", "katzenklappe"),
@@ -91,8 +102,12 @@ SLOTS: Mapping[str, tuple[str, ...]] = {
                  "datenbank", "framework", "written", "geschrieben", "*server", "ticket*",
                  "password manager", "*manager", "jira", "linear", "windows", "mac", "macos",
                  "linux", "iphone", "pixel", "samsung", "nokia", "phone", "handy"),
-    "plan": ("plan", "*plan", "abo", "*abo", "tarif", "*tarif", "subscription", "membership",
-             "mitglied*", "gb", "flatrate", "unlimited", "member"),
+    "plan": ("plan", "*plan", "abo", "*abo", "subscription", "membership", "mitglied*",
+             "member"),
+    # A phone or internet tariff holds one value: "40 GB" / "eine Flatrate".
+    "tariff": ("gb", "flatrate", "unlimited", "tarif", "*tarif", "data plan", "datenvolumen",
+               "prepaid", "mbit*"),
+    "favourite": ("go-to", "favourite", "favorite", "lieblings*"),
 }
 
 # Slots that hold one value at a time: sharing one is enough to be about the same thing. In
@@ -100,17 +115,44 @@ SLOTS: Mapping[str, tuple[str, ...]] = {
 # does not replace "team meeting").
 SINGLE_VALUED_SLOTS: frozenset[str] = frozenset({
     "residence", "work", "identity", "relationship", "colour", "diet", "smoking", "sleep",
-    "vehicle", "education", "age", "family",
+    "vehicle", "education", "age", "family", "leave", "workplace", "mobility", "tariff",
 })
-# An age said as a number after a copula or "turned" ("my son Ben is 7", "ist jetzt elf"):
-# the age slot, like "years old".
+_NUMBER = (r"(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+           r"thirteen|fourteen|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
+           r"eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf|zwanzig|dreißig|"
+           r"vierzig|fünfzig|sechzig|siebzig|achtzig|neunzig|zweieinhalb)")
+# An age said as a number after a copula or "turned" ("my son Ben is 7", "ist jetzt elf",
+# "she's 6"), or a number opening the statement with a time ("Thirty as of last Friday"):
+# the age slot, like "years old". Not a date ("am 3. Juli").
 AGE_STATEMENT = re.compile(
-    r"(?<!\w)(?:is|'s|are|am|'m|turned|turns|ist|bin|sind|wird|werde)\s+(?:now\s+|jetzt\s+|"
-    r"already\s+|schon\s+|gerade\s+|just\s+)?(?:\d{1,3}|one|two|three|four|five|six|seven|"
-    r"eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|twenty|thirty|forty|fifty|sixty|"
-    r"seventy|eighty|ninety|eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf|"
-    r"zwanzig|dreißig|vierzig|fünfzig|sechzig|siebzig|achtzig|neunzig|zweieinhalb)"
+    r"(?:(?<!\w)(?:is|are|am|turned|turns|ist|bin|sind|wird|werde)|'s|'m)\s+(?:now\s+|jetzt\s+|"
+    rf"already\s+|schon\s+|gerade\s+|just\s+)?{_NUMBER}"
+    r"(?!\.\s*(?:jan|feb|mär|apr|mai|jun|jul|aug|sep|okt|nov|dez|\d))"
     r"(?:\s*(?:[.,!]|$|and|und|now|jetzt))"
+    rf"|^{_NUMBER}\s+(?:as of|since|now|today|seit|jetzt|ab|heute)(?!\w)"
+    rf"|(?<!\w)(?:turned|turns|wird|werden)\s+{_NUMBER}(?!\w)|(?<!\w){_NUMBER}\s+geworden(?!\w)"
+)
+# A provider, employer or practice the user is with: "bei der DKB", "zu Dr. Albers", "with
+# Verti", "at Siemens" (case-sensitive, on the statement as written: the value is a name).
+PROVIDER = re.compile(
+    r"(?<!\w)(?:bei|zu|zur|zum|with|at|to)\s+(?:der\s+|dem\s+|the\s+)?(?:Dr\.?\s+)?"
+    r"(?P<name>[A-ZÄÖÜ][\w-]*)"
+)
+# When a new value holds from ("seit Februar", "as of next month", "ab Juli"): no topic.
+TIME_ANCHOR = re.compile(
+    r"(?<!\w)(?:since|seit|ab|as of|from|starting|starting in)\s+(?:(?:the|dem|den|der|nächsten|"
+    r"next|this|diesem|letzten|last|early|late|anfang|mitte|ende)\s+)*(?:january|february|march|"
+    r"april|may|june|july|august|september|october|november|december|januar|februar|märz|mai|"
+    r"juni|juli|oktober|dezember|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|week|woche|month|monat|"
+    r"year|jahr)(?!\w)"
+)
+# Phrases whose words would name the wrong slot: a flat white is no flat, a meeting moved to
+# Sunday no move of home.
+SLOT_MISREADINGS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"flat white"), "flatwhite"),
+    (re.compile(r"(?<!\w)mov(?:e|ed|ing)\s+(?:\S+\s+){0,3}?(?:to|on|auf)\s+(?=(?:\w+day|the \d|"
+                r"\d|next|\w+tag|\w+woch))"), "rescheduled "),
 )
 
 STOPWORDS: frozenset[str] = frozenset((
