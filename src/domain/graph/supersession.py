@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 from functools import lru_cache
+from itertools import pairwise
 from typing import NamedTuple
 from uuid import UUID
 
 from memlane.domain.graph import (
     supersession_cues as cues,
-    supersession_slots as slots,
+    supersession_lexicon as lexicon,
     supersession_tense as tense,
 )
 from memlane.domain.graph.supersession_reading import SELF, Reading, SupersessionCues
@@ -103,7 +103,7 @@ def _reasons(
 
 def _score(new: Reading, old: Reading, cosine: float, is_fact: bool, referring: bool) -> float:
     shared = new.slots & old.slots
-    single = len(shared & slots.SINGLE_VALUED_SLOTS)
+    single = len(shared & lexicon.SINGLE_VALUED_SLOTS)
     score = cosine + _SINGLE_SLOT_WEIGHT * single + _SLOT_WEIGHT * (len(shared) - single)
     # A shared name says more than a shared word ("Tanja" / "Tanja").
     score += 0.1 * min(len(shared_words(new, old)), 4) + 0.1 * len(new.names & old.names)
@@ -160,7 +160,7 @@ def _with_antecedents(pool: Sequence[Candidate], read: dict[UUID, Reading],
     returned to be left out as candidates."""
     timed = sorted((c for c in pool if c.said_at is not None), key=lambda c: c.said_at)
     merged: set[UUID] = set()
-    for before, after in zip(timed, timed[1:], strict=False):
+    for before, after in pairwise(timed):
         if not read[after.id].refers or after.said_at - before.said_at > ANTECEDENT_WINDOW:
             continue
         if cued[after.id]:

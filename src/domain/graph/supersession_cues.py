@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 
-
 # Notation as in importance.CueBook: phrases match on word starts, case-insensitive; a trailing
 # '*' lets the last word go on ("kein*"), a leading '*' lets a German compound end in the cue
 # ("*termin" matches "Zahnarzttermin"); '~' stands for up to three words between.
@@ -51,6 +50,24 @@ CHANGE_CUES: tuple[str, ...] = (
     "have until", "zeit bis", "bis ~ zeit", "extension", "verlängerung", "*verlängerung",
     "checked", "double-checked", "looked it up", "nachgeschaut", "nachgesehen", "erst im",
     "erst am", "erst ab",
+    # Joining, beginning, ending, returning, hiring, diagnosis, birth: a life state changed.
+    "joined", "signed up", "enrolled", "registered", "took up", "picked up", "began", "begun",
+    "finished", "completed", "ended", "done with", "returned", "came back", "resumed",
+    "restarted", "downgraded", "traded", "got rid of", "cut out", "cut back", "cut down",
+    "reduced", "raised", "lowered", "bumped", "shortened", "delayed", "brought forward",
+    "pulled forward", "renamed", "converted", "hired", "fired", "laid off", "let go",
+    "resigned", "handed in my notice", "demoted", "settled", "leased", "donated", "gave away",
+    "rehomed", "lost", "wed", "split up", "got together", "gave birth", "had a baby",
+    "had the baby", "recovered", "diagnosed", "prescribed", "weaned", "currently",
+    "at the moment", "right now", "officially", "first day", "at last", "any longer",
+    "is gone", "are gone", "took over", "landed", "moved on", "beigetreten", "eingetreten",
+    "ausgetreten", "begonnen", "beginne", "beendet", "zurückgekehrt", "getauscht",
+    "eingetauscht", "aufgegeben", "weggelassen", "reduziert", "gesenkt", "verkürzt",
+    "vorverlegt", "vorgezogen", "storniert", "umbenannt", "eingeschrieben", "angemeldet",
+    "eingestellt", "entlassen", "pensioniert", "gemietet", "geleast", "verschenkt",
+    "verloren", "zusammengekommen", "entbunden", "genesen", "diagnostiziert", "verschrieben",
+    "abgesetzt", "zurzeit", "derzeit", "aktuell", "momentan", "offiziell", "ersten tag",
+    "erster tag", "losgeworden", "ist weg", "sind weg", "umgesattelt", "angetreten",
 )
 # Negation, and verbs that end what the older statement asserted.
 NEGATION_CUES: tuple[str, ...] = (
@@ -132,7 +149,8 @@ ADVERB_CUES: tuple[str, ...] = (
     "actually", "now", "nowadays", "these days", "from now on", "since", "ever since", "as of",
     "starting", "instead", "eigentlich", "jetzt", "nun", "inzwischen", "mittlerweile",
     "neuerdings", "seit", "seitdem", "seit kurzem", "ab sofort", "ab jetzt", "stattdessen",
-    "wieder", "again", "wait", "moment", "correction", "korrektur",
+    "wieder", "again", "wait", "moment", "correction", "korrektur", "fortan", "künftig",
+    "zukünftig", "in zukunft", "nunmehr", "going forward", "henceforth", "from here on",
 )
 
 

@@ -62,18 +62,22 @@ VENUE_SUBJECT = re.compile(
 # Words that open a sentence capitalised without being a name ("Change again: ...",
 # "Pushed again", "Thirty as of Friday"): checked before a capitalised first word is read
 # as someone named.
-_NOT_NAMES = frozenset((
-    "the my our i we ich wir mein meine unser unsere der die das ein eine a an since seit from "
-    "ab as actually eigentlich now jetzt it es this that dieser diese dr mr mrs ms prof change "
-    "again wieder schon still noch finally endlich good great gute update news sorry oh wow "
-    "yes no ja nein nope well so also and but und aber then dann after nachdem before when "
-    "als wenn if falls thirty forty fifty twenty zwanzig dreißig vierzig fünfzig pushed moved "
-    "sold quit left back zurück today heute yesterday gestern tomorrow morgen last next "
-    "she he they sie er there here hier dort what how why who wo wie was wer these those "
-    "ever starting from wegen vor nach mit bei von für ohne gegen durch um während trotz "
-    "nochmal inzwischen mittlerweile neuerdings leider heute you your du dein bitte please hey "
-    "hi danke thanks übrigens btw ehrlich honestly"
-).split())
+_NOT_NAMES = frozenset([
+    "the", "my", "our", "i", "we", "ich", "wir", "mein", "meine", "unser", "unsere", "der", "die",
+    "das", "ein", "eine", "a", "an", "since", "seit", "from", "ab", "as", "actually", "eigentlich",
+    "now", "jetzt", "it", "es", "this", "that", "dieser", "diese", "dr", "mr", "mrs", "ms", "prof",
+    "change", "again", "wieder", "schon", "still", "noch", "finally", "endlich", "good", "great",
+    "gute", "update", "news", "sorry", "oh", "wow", "yes", "no", "ja", "nein", "nope", "well", "so",
+    "also", "and", "but", "und", "aber", "then", "dann", "after", "nachdem", "before", "when",
+    "als", "wenn", "if", "falls", "thirty", "forty", "fifty", "twenty", "zwanzig", "dreißig",
+    "vierzig", "fünfzig", "pushed", "moved", "sold", "quit", "left", "back", "zurück", "today",
+    "heute", "yesterday", "gestern", "tomorrow", "morgen", "last", "next", "she", "he", "they",
+    "sie", "er", "there", "here", "hier", "dort", "what", "how", "why", "who", "wo", "wie", "was",
+    "wer", "these", "those", "ever", "starting", "from", "wegen", "vor", "nach", "mit", "bei",
+    "von", "für", "ohne", "gegen", "durch", "um", "während", "trotz", "nochmal", "inzwischen",
+    "mittlerweile", "neuerdings", "leider", "heute", "you", "your", "du", "dein", "bitte", "please",
+    "hey", "hi", "danke", "thanks", "übrigens", "btw", "ehrlich", "honestly",
+])
 # A name that opens a statement is its subject ("Nils has been growing a beard", "Oslo hat
 # sich verändert"), also after a leading time and its verb ("Seit letzter Woche lässt sich
 # Nils einen Bart wachsen").
@@ -95,12 +99,14 @@ POSSESSED = re.compile(
     r"(?<!\w)(?!(?:She|He|It|That|What|There|Here|Let|Who|Where|How)'s)"
     r"(?P<name>[A-ZÄÖÜ]\w+)'s \w+|(?<!\w)(?:vom|von der|des) (?P<team>\w*[Tt]eam)(?!\w)"
 )
-_ARTICLES = frozenset((
-    "der die das den dem des ein eine einen einem einer eines kein keine keinen the a an my our "
-    "your his her their this that these those im am vom beim zum zur ins jede jeden jedem "
-    "mein meine meinen meinem meiner meines unser unsere unseren unserem unserer dein deine "
-    "deinen sein seine seinen ihr ihre ihren"
-).split())
+_ARTICLES = frozenset([
+    "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "eines",
+    "kein", "keine", "keinen", "the", "a", "an", "my", "our", "your", "his", "her", "their", "this",
+    "that", "these", "those", "im", "am", "vom", "beim", "zum", "zur", "ins", "jede", "jeden",
+    "jedem", "mein", "meine", "meinen", "meinem", "meiner", "meines", "unser", "unsere", "unseren",
+    "unserem", "unserer", "dein", "deine", "deinen", "sein", "seine", "seinen", "ihr", "ihre",
+    "ihren",
+])
 _CALENDAR = re.compile(
     r"(?:january|february|march|april|may|june|july|august|september|october|november|"
     r"december|januar|februar|märz|juni|juli|oktober|dezember|mitte|anfang|ende|"
@@ -108,7 +114,9 @@ _CALENDAR = re.compile(
     r"mittwoch|woche|wochen|wochenende|monat|monaten|jahr|jahren|jahresbeginn|tag|tagen|abend|"
     r"nacht|zeit|mal)s?$", re.IGNORECASE,
 )
-_TITLES = frozenset(("dr", "prof", "herr", "frau", "mr", "mrs", "ms"))
+# "I" is capitalised mid-sentence without being a name ("Tanja and I split up").
+_TITLES = frozenset(("dr", "prof", "herr", "frau", "mr", "mrs", "ms", "i", "i'm", "i've", "i'd",
+                     "i'll"))
 _TOKEN = re.compile(r"[\w'-]+|[.!?:;]")
 
 
@@ -142,7 +150,8 @@ def named_subject(text: str) -> str | None:
     if found is None or found["name"].casefold() in _NOT_NAMES:
         return None
     name = found["name"]
-    if not _VERB_LIKE.match(found["next"]) or name.endswith("ed") or _holder_noun(name.casefold()) or _CALENDAR.match(name):
+    if (not _VERB_LIKE.match(found["next"]) or name.endswith("ed")
+            or _holder_noun(name.casefold()) or _CALENDAR.match(name)):
         return None
     return name.casefold()
 

@@ -9,6 +9,7 @@ from functools import cached_property
 
 from memlane.domain.graph import (
     supersession_cues as cues,
+    supersession_lexicon as lexicon,
     supersession_people as people,
     supersession_slots as slots,
     supersession_tense as tense,
@@ -96,7 +97,7 @@ class SupersessionCues:
 
     @cached_property
     def _slots(self) -> dict[str, re.Pattern[str]]:
-        return {name: compile_cues(words) for name, words in slots.SLOTS.items()}
+        return {name: compile_cues(words) for name, words in lexicon.SLOTS.items()}
 
     def has(self, family: str, text: str) -> bool:
         return self._patterns[family].search(plain(text)) is not None

@@ -66,6 +66,10 @@ STATE_CHANGE_CUES: tuple[str, ...] = (
     "passed", "umgezogen", "gezogen", "geheiratet", "geboren", "gestorben", "geworden",
     "befördert", "gekündigt", "verkauft", "gekauft", "adoptiert", "angefangen", "gewechselt",
     "geklaut", "getrennt", "verlobt", "geburtstag", "bestanden", "verteidigt", "unterschrieben",
+    "joined", "hired", "fired", "laid off", "resigned", "enrolled", "began", "finished",
+    "returned", "diagnosed", "gave birth", "had a baby", "lost", "beigetreten", "begonnen",
+    "beendet", "eingestellt", "entlassen", "pensioniert", "diagnostiziert", "entbunden",
+    "verloren", "angemeldet", "eingeschrieben", "abgeschlossen", "in rente",
 )
 # Changes that end what was held ("I sold the Golf too", "das Gravelbike wurde auch
 # geklaut"): "too" then says the change came again, not that a value was added.

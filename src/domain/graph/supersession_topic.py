@@ -6,8 +6,8 @@ import re
 
 from memlane.domain.graph import (
     supersession_cues as cues,
+    supersession_lexicon as lexicon,
     supersession_people as people,
-    supersession_slots as slots,
 )
 from memlane.domain.graph.supersession_reading import OTHER, SELF, Reading
 from memlane.domain.graph.supersession_words import stem
@@ -84,7 +84,7 @@ def _nickname(new: Reading, old: Reading) -> bool:
 def same_topic(new: Reading, old: Reading, old_is_change: bool = False) -> bool:
     """Whether both are about the same thing: a slot that holds one value, a kind of thing
     and its name, a repeated change, a provider, a nickname, or words said about it."""
-    if new.slots & old.slots & slots.SINGLE_VALUED_SLOTS:
+    if new.slots & old.slots & lexicon.SINGLE_VALUED_SLOTS:
         return True
     # Someone's death ends all that was said of them.
     if new.died and new.holder == old.holder and new.holder not in (None, SELF, OTHER):

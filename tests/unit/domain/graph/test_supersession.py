@@ -191,9 +191,9 @@ def test_several_memories_are_replaced_only_when_their_facts_conflict() -> None:
 
 def test_cue_lists_are_data_that_configuration_can_extend() -> None:
     older = [(uuid4(), "Das Meeting ist am Montag.", 0.7)]
-    new = "Das Meeting ist ab heute am Dienstag."
+    new = "Das Meeting ist laut Aushang am Dienstag."
     assert judge_supersession(new, older) == []
-    extended = SupersessionCues(change=(*CHANGE_CUES, "ab heute"))
+    extended = SupersessionCues(change=(*CHANGE_CUES, "laut aushang"))
     assert len(judge_supersession(new, older, cue_set=extended)) == 1
 
 
