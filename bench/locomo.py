@@ -1,14 +1,19 @@
-"""LoCoMo retrieval benchmark: ingest conversations through the service, report recall@k as JSON.
+"""Recall on LoCoMo-shaped sets (LoCoMo, LongMemEval_S, REALTALK): memlane beside a pinned BM25.
 
-Run from the repo root: `python bench/locomo.py --data locomo-dev.json
---k 10 --json`. Each conversation is one memory user; each turn one memory (by default one
-segment of the conversation route, `--ingest memories` for `remember_many`; its session date as
-created_at, speaker/session/turn in metadata, the turn in `metadata.sources` so that a merge keeps
-every turn it absorbed). Each question goes through `retrieve_context` with limit=k (and again
-with limit=5 for recall@5), the selection behind POST /v1/context, and the returned memories
-map back to all their source turns (a merged memory counts as returning each turn it holds,
-but takes one place of the k).
-Everything runs on the embedded defaults with encryption on, in a temporary directory.
+Run from the repo root:
+
+    python bench/locomo.py --data locomo-dev.json lme-dev.json realtalk-dev.json \\
+        [--k 10] [--out run.json] [--compare before.json] [--model NAME] [--json]
+    python bench/locomo.py --compare before.json after.json
+
+Every set goes through the same code: one memory user per conversation, one memory per turn
+(bench/recall_memlane.py), and the pinned BM25 baseline over the same turns
+(bench/bm25_baseline.py). Prints turn recall@5/@k of the context path by category, the
+field's units (session recall_any@1/5/10, recall_all@5, MRR, turn Hit@1/Hit@5, whether the five
+context memories touch an answer session) with memlane minus BM25 and its paired-bootstrap
+95 % interval, and a hash of each set's question ids. `--out` keeps every question's values;
+`--compare` sets two such runs side by side, question by question. docs/benchmarks.md has the
+protocol and the figures.
 """
 
 from __future__ import annotations
@@ -16,248 +21,192 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import re
+import os
+import platform
 import shutil
-import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
-from collections.abc import Iterator, Mapping, Sequence
-from datetime import UTC, datetime, timedelta
+from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memlane.container import open_memlane
-from memlane.domain.memories.segments import SEGMENT_KEY, Message, Role
-from memlane.domain.model import DEFAULT_TENANT, MemoryContext, MemoryType, NewMemory, Owner
-from memlane.service.memory_service import MemoryService
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.bm25_baseline import bm25_answers
+from bench.embedding_cache import EmbeddingCacheStore
+from bench.memory_sets import MemorySet, load_set
+from bench.recall_memlane import run_memlane
+from bench.recall_metrics import Retrieved, question_metrics
+from bench.recall_report import (
+    baseline_table,
+    compare_tables,
+    recall_table,
+    session_table,
+    set_record,
+    summarise,
+)
+
 from memlane.settings import load_settings
 
-CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
-HEADLINE = (1, 2, 3, 4)
-INGEST_BATCH = 64
-# Turns of a session get increasing timestamps (LoCoMo gives only the session start), as a
-# chat service would record them; the order is what neighbour expansion follows.
-TURN_SPACING = timedelta(seconds=30)
-_EVIDENCE = re.compile(r"D:?(\d+):0*(\d+)")
-_SESSION = re.compile(r"session_(\d+)$")
-_DATE_FORMATS = ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y", "%I:%M %p on %B %d, %Y")
+# The ranking is read this deep: enough for ten distinct sessions in a LongMemEval haystack.
+RANK_DEPTH = 50
+DEFAULT_CACHE = (
+    Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    / "memlane-bench" / "embeddings.sqlite3"
+)
 
 
-def parse_date(text: str) -> datetime:
-    cleaned = " ".join(text.split())
-    for fmt in _DATE_FORMATS:
-        try:
-            return datetime.strptime(cleaned, fmt).replace(tzinfo=UTC)
-        except ValueError:
-            continue
-    raise ValueError(f"unrecognised LoCoMo date {text!r}")
+def cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
 
 
-def evidence_turns(evidence: Sequence[str]) -> set[str]:
-    """Normalised turn ids ("D8:6; D9:17" -> both, "D:11:26" -> D11:26, "D30:05" -> D30:5)."""
-    found: set[str] = set()
-    for item in evidence:
-        for session, turn in _EVIDENCE.findall(str(item)):
-            found.add(f"D{int(session)}:{int(turn)}")
-    return found
+def commit() -> str:
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "src"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+dirty src" if dirty else "")
 
 
-def turn_memories(sample: Mapping[str, Any]) -> Iterator[NewMemory]:
-    """One memory per turn, in conversation order."""
-    conversation = sample["conversation"]
-    sample_id = sample["sample_id"]
-    sessions = sorted(
-        (int(m.group(1)), key) for key in conversation
-        if (m := _SESSION.match(key)) and isinstance(conversation[key], list)
-    )
-    for number, key in sessions:
-        started = parse_date(conversation[f"{key}_date_time"])
-        for index, turn in enumerate(conversation[key]):
-            text = turn["text"].strip()
-            if turn.get("blip_caption"):
-                text += f" [shares a photo: {turn['blip_caption']}]"
-            turn_id = evidence_turns([turn["dia_id"]]).pop()
-            yield NewMemory(
-                content=text,
-                memory_type=MemoryType.CONTEXT,
-                conversation_id=f"{sample_id}/session_{number}",
-                created_at=started + index * TURN_SPACING,
-                metadata={
-                    "speaker": turn["speaker"],
-                    "session_date": started.date().isoformat(),
-                    "conversation": sample_id,
-                    "session": number,
-                    "sources": [turn_id],
-                },
-            )
-
-
-# (conversation_id, segment position) -> turn id, for memories stored as conversation segments.
-SEGMENT_TURNS: dict[tuple[str, int], str] = {}
-
-
-def source_turns(memory: MemoryContext) -> set[str]:
-    segment = memory.metadata.get(SEGMENT_KEY)
-    if segment is not None and memory.conversation_id is not None:
-        turn = SEGMENT_TURNS.get((memory.conversation_id, int(segment)))
-        return {turn} if turn else set()
-    return {str(s) for s in memory.metadata.get("sources", [])}
-
-
-async def ingest(service: MemoryService, owner: Owner, sample: Mapping[str, Any]) -> int:
-    items = list(turn_memories(sample))
-    for start in range(0, len(items), INGEST_BATCH):
-        await service.remember_many(owner, items[start : start + INGEST_BATCH])
-    return len(items)
-
-
-async def ingest_conversation(
-    service: MemoryService, owner: Owner, sample: Mapping[str, Any]
-) -> int:
-    """Each session through the conversation route (POST /v1/conversations/{id}/messages):
-    every turn a user message named by its speaker, so each is its own segment."""
-    sessions: dict[str, list[NewMemory]] = defaultdict(list)
-    for item in turn_memories(sample):
-        sessions[str(item.conversation_id)].append(item)
-    for conversation_id, turns in sessions.items():
-        messages = [
-            Message(Role.USER, t.content, t.created_at, str(t.metadata["speaker"]))
-            for t in turns
-        ]
-        added = await service.add_messages(owner, conversation_id, messages)
-        for memory, turn in zip(added.memories, turns, strict=True):
-            position = int(memory.metadata[SEGMENT_KEY])
-            SEGMENT_TURNS[(conversation_id, position)] = str(turn.metadata["sources"][0])
-    return sum(len(t) for t in sessions.values())
-
-
-class Tally:
-    """Recall sums per category."""
-
-    def __init__(self) -> None:
-        self.sums: defaultdict[int, dict[str, float]] = defaultdict(
-            lambda: {"recall@5": 0.0, "recall@k": 0.0, "questions": 0}
-        )
-
-    def add(self, category: int, wanted: set[str], top5: set[str], topk: set[str]) -> None:
-        row = self.sums[category]
-        row["recall@5"] += len(wanted & top5) / len(wanted)
-        row["recall@k"] += len(wanted & topk) / len(wanted)
-        row["questions"] += 1
-
-    def summary(self, categories: Sequence[int], k: int) -> dict[str, float | int]:
-        rows = [self.sums[c] for c in categories if c in self.sums]
-        count = int(sum(r["questions"] for r in rows))
-        if not count:
-            return {"recall@5": 0.0, f"recall@{k}": 0.0, "questions": 0}
-        return {
-            "recall@5": round(sum(r["recall@5"] for r in rows) / count, 4),
-            f"recall@{k}": round(sum(r["recall@k"] for r in rows) / count, 4),
-            "questions": count,
-        }
-
-
-async def run(
-    samples: Sequence[Mapping[str, Any]], k: int, workdir: Path, *, graph: bool,
-    conversations: bool,
-) -> dict[str, Any]:
-    settings = load_settings(
-        database={"data_dir": str(workdir / "pgdata"), "url": ""},
-        memory={"enable_encryption": True, "encryption_key_path": str(workdir / "bench.key")},
-        worker={"enabled": False},
-        graph={"enabled": graph},
-    )
-    load = ingest_conversation if conversations else ingest
-    tally = Tally()
-    latencies_ms: list[float] = []
-    turns = 0
-    async with open_memlane(settings) as memlane:
-        service = memlane.service
-        started = time.perf_counter()
-        for sample in samples:
-            turns += await load(service, Owner(DEFAULT_TENANT, sample["sample_id"]), sample)
-        ingest_s = time.perf_counter() - started
-        started = time.perf_counter()
-        for sample in samples:
-            owner = Owner(DEFAULT_TENANT, sample["sample_id"])
-            for qa in sample["qa"]:
-                wanted = evidence_turns(qa.get("evidence", []))
-                if not wanted:
-                    continue
-                asked = time.perf_counter()
-                chosen = await service.retrieve_context(owner, qa["question"], k)
-                latencies_ms.append((time.perf_counter() - asked) * 1000)
-                # recall@5 is what the same path returns with limit=5 (the k memories come
-                # back in type-priority order, which says nothing about the best five).
-                best5 = await service.retrieve_context(owner, qa["question"], 5)
-                topk = set().union(*(source_turns(m) for m in chosen))
-                top5 = set().union(*(source_turns(m) for m in best5))
-                tally.add(int(qa["category"]), wanted, top5, topk)
-        query_s = time.perf_counter() - started
-        memories = 0
-        for sample in samples:
-            memories += (await service.stats(Owner(DEFAULT_TENANT, sample["sample_id"]))).total
-    latencies_ms.sort()
-    return {
-        "k": k,
-        "overall": tally.summary(HEADLINE, k),
-        "by_category": {CATEGORIES[c]: tally.summary([c], k) for c in HEADLINE},
-        "adversarial": tally.summary([5], k),
-        "timings": {
-            "ingest_s": round(ingest_s, 2),
-            "turns": turns,
-            "query_total_s": round(query_s, 2),
-            "query_p50_ms": round(statistics.median(latencies_ms), 2) if latencies_ms else 0.0,
-            "query_p95_ms": round(latencies_ms[int(0.95 * (len(latencies_ms) - 1))], 2)
-            if latencies_ms else 0.0,
-        },
-        "memories": memories,
+def record(result: dict[str, Any], memory_set: MemorySet, system: str,
+           answers: dict[str, Retrieved]) -> None:
+    values = {q.question_id: question_metrics(q, answers[q.question_id])
+              for q in memory_set.questions}
+    result["sets"][memory_set.name]["systems"][system] = {
+        "summary": summarise(memory_set.questions, values),
+        "per_question": values,
     }
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, required=True, help="LoCoMo JSON file")
-    parser.add_argument("--k", type=int, default=10, help="memories returned per question")
-    parser.add_argument("--json", action="store_true", help="print one JSON object on stdout")
-    parser.add_argument(
-        "--ingest", choices=["conversations", "memories"], default="conversations",
-        help="through the conversation route (segments), or one memory per turn",
-    )
-    parser.add_argument(
-        "--graph", choices=["both", "on", "off"], default="both",
-        help="graph memory on, off, or both in one run (then: {'graph_on', 'graph_off'})",
-    )
-    args = parser.parse_args(argv)
-    if args.k < 1:
-        parser.error("--k must be at least 1")
-    samples = json.loads(args.data.read_text(encoding="utf-8"))
+def run(args: argparse.Namespace, sets: list[MemorySet]) -> dict[str, Any]:
     modes = {"both": [True, False], "on": [True], "off": [False]}[args.graph]
-    results: dict[str, Any] = {}
-    for graph in modes:
-        workdir = Path(tempfile.mkdtemp(prefix="memlane-locomo-"))
+    systems = (["memlane" if g else "memlane-graph-off" for g in modes]
+               if not args.bm25_only else []) + ["bm25"]
+    result: dict[str, Any] = {
+        "run": {"k": args.k, "rank_depth": RANK_DEPTH, "ingest": args.ingest, "graph": args.graph,
+                "systems": systems, "commit": commit(), "cpu": cpu_name(),
+                "started": datetime.now(UTC).isoformat(timespec="seconds")},
+        "sets": {s.name: set_record(s) for s in sets},
+        "timings": {},
+    }
+    for memory_set in sets:
+        answers: dict[str, Retrieved] = {}
+        for conversation in memory_set.conversations:
+            answers.update(bm25_answers(conversation, args.k, RANK_DEPTH))
+        record(result, memory_set, "bm25", answers)
+    cache = None if args.no_embedding_cache else EmbeddingCacheStore(args.cache)
+    for graph in modes if not args.bm25_only else []:
+        workdir = Path(tempfile.mkdtemp(prefix="memlane-recall-"))
         try:
-            results["graph_on" if graph else "graph_off"] = asyncio.run(run(
-                samples, args.k, workdir, graph=graph,
-                conversations=args.ingest == "conversations",
+            settings = load_settings(
+                database={"data_dir": str(workdir / "pgdata"), "url": ""},
+                memory={"enable_encryption": True, "encryption_key_path": str(workdir / "key"),
+                        **({"embedding": {"model": args.model}} if args.model else {})},
+                worker={"enabled": False},
+                graph={"enabled": graph},
+            )
+            result["run"]["model"] = settings.memory.embedding.model
+            done = asyncio.run(run_memlane(
+                settings, sets, k=args.k, depth=RANK_DEPTH,
+                conversations=args.ingest == "conversations", cache=cache,
             ))
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
-    if args.json:
-        print(json.dumps(results if len(results) > 1 else next(iter(results.values()))))
+        system = "memlane" if graph else "memlane-graph-off"
+        result["timings"][system] = done.timings
+        for memory_set in sets:
+            record(result, memory_set, system, done.answers[memory_set.name])
+    return result
+
+
+def report(result: dict[str, Any]) -> str:
+    meta = result["run"]
+    lines = [
+        f"commit {meta['commit']}  model {meta.get('model', '-')}  k {meta['k']}  "
+        f"ingest {meta['ingest']}  graph {meta['graph']}  cpu {meta['cpu']}  "
+        f"wall {meta.get('wall_s', '-')} s",
+        "",
+    ]
+    for name, memory_set in result["sets"].items():
+        lines.append(f"{name}: {memory_set['questions']} questions "
+                     f"({len(memory_set['headline_ids'])} in categories 1-4), "
+                     f"{memory_set['turns']} turns, question ids sha256 {memory_set['id_hash']}")
+    lines += ["", "Turn recall of the context path (memlane: retrieve_context with limit 5 and k; "
+              "bm25: its top 5 and k)", recall_table(result)]
+    lines += ["", "Answer sessions by category (R@K: session recall_any@K of the ranking; "
+              "ctx5: the five context memories touch an answer session)", session_table(result)]
+    for system in meta["systems"]:
+        if system == "bm25":
+            continue
+        for name in result["sets"]:
+            lines += ["", baseline_table(result, name, system)]
+    lines += ["", "[95 % CI]: paired bootstrap over questions, 10,000 resamples; "
+              "* the interval leaves out 0."]
+    for system, timings in result["timings"].items():
+        lines.append(f"{system} timings: {json.dumps(timings)}")
+    return "\n".join(lines)
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--data", type=Path, nargs="+", help="LoCoMo-shaped JSON files")
+    p.add_argument("--k", type=int, default=10, help="memories of the larger context")
+    p.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    p.add_argument("--out", type=Path, help="write the whole result (every question) here")
+    p.add_argument("--compare", type=Path, nargs="+", metavar="RUN.json",
+                   help="a saved run to compare this run with, or two saved runs (no run)")
+    p.add_argument("--model", help="memory.embedding.model for this run (or the env/config)")
+    p.add_argument("--no-embedding-cache", action="store_true", help="embed everything afresh")
+    p.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="embedding cache file")
+    p.add_argument("--bm25-only", action="store_true", help="the baseline alone, no database")
+    p.add_argument("--ingest", choices=["conversations", "memories"], default="conversations",
+                   help="through the conversation route (segments), or one memory per turn")
+    p.add_argument("--graph", choices=["on", "off", "both"], default="on",
+                   help="graph memory on, off, or both (memlane and memlane-graph-off)")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = parser()
+    args = p.parse_args(argv)
+    if args.k < 1:
+        p.error("--k must be at least 1")
+    if args.compare and len(args.compare) > 2:
+        p.error("--compare takes one saved run (compared with this run) or two")
+    if args.compare and len(args.compare) == 2:
+        before, after = (json.loads(f.read_text(encoding="utf-8")) for f in args.compare)
+        print(compare_tables(before, after))
         return 0
-    for label, result in results.items():
-        print(label)
-        overall = result["overall"]
-        print(f"recall@5 {overall['recall@5']:.3f}  recall@{args.k} "
-              f"{overall[f'recall@{args.k}']:.3f}  over {overall['questions']} questions")
-        for name, row in result["by_category"].items():
-            recall = row[f"recall@{args.k}"]
-            print(f"  {name:12s} recall@{args.k} {recall:.3f} ({row['questions']})")
-        print(f"  adversarial  recall@{args.k} {result['adversarial'][f'recall@{args.k}']:.3f}")
-        print(f"  timings {result['timings']}")
+    if not args.data:
+        p.error("--data is required unless --compare names two saved runs")
+    started = time.perf_counter()
+    sets = [load_set(path) for path in args.data]
+    if len({s.name for s in sets}) < len(sets):
+        p.error("two --data files have the same name")
+    result = run(args, sets)
+    result["run"]["wall_s"] = round(time.perf_counter() - started, 1)
+    if args.out:
+        args.out.write_text(json.dumps(result), encoding="utf-8")
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(report(result))
+    if args.compare:
+        before = json.loads(args.compare[0].read_text(encoding="utf-8"))
+        print("\nCompared with", args.compare[0])
+        print(compare_tables(before, result))
     return 0
 
 

@@ -44,7 +44,8 @@ from memlane.service.retrieval.fusion import fused_scores
 from memlane.service.security.sealing import document_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.locomo import CATEGORIES, HEADLINE, evidence_turns, turn_memories
+from bench.memory_sets import CATEGORIES, HEADLINE, evidence_turns
+from bench.recall_memlane import turn_memories
 
 DEPTHS = (10, 30, 100)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")

@@ -33,7 +33,8 @@ import numpy as np
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.locomo import evidence_turns, turn_memories
+from bench.memory_sets import evidence_turns
+from bench.recall_memlane import turn_memories
 
 THRESHOLDS = tuple(round(0.30 + 0.05 * i, 2) for i in range(9))
 

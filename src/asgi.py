@@ -32,6 +32,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
             embedding_histogram=metrics.embedding_seconds,
             on_unreadable=metrics.unreadable,
             fact_fallback=metrics.fact_fallback,
+            open_proxy=True,
         ) as memlane:
             yield ApiServices(
                 service=memlane.service,
@@ -41,12 +42,14 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 worker=memlane.worker,
                 audit=memlane.audit,
                 knowledge_graph=memlane.knowledge_graph,
+                proxy=memlane.proxy,
             )
 
     config = ApiConfig(
         auth_enabled=settings.auth.enabled,
         max_import_bytes=settings.imports.max_upload_bytes,
         ui_enabled=settings.server.ui,
+        cors_origins=tuple(settings.server.cors_origins),
     )
     # /mcp: the MCP tools over streamable HTTP, behind the same keys and body limit as /v1
     mcp = McpMount(build_mcp_server(), config.max_request_bytes)

@@ -40,6 +40,7 @@ from memlane.service.graph import KnowledgeGraphService
 from memlane.service.memories import DecayWorker
 from memlane.service.memory_service import MemoryService
 from memlane.service.portability import ChatImporter
+from memlane.service.proxy import ChatProxy
 from memlane.service.security import (
     AuditService,
     KeyMigration,
@@ -140,6 +141,16 @@ class Container(containers.DeclarativeContainer):
     worker = providers.Resource(
         resources.worker, service, leader, settings, database, memories, embedder, facts, graph
     )
+    # The memory proxy (docs/proxy.md): the upstream, learning in the background, the use case
+    upstream = providers.Resource(resources.upstream, settings)
+    learning = providers.Resource(
+        resources.learning, service, settings, database, memories, embedder, facts, graph
+    )
+    proxy = providers.Singleton(
+        ChatProxy, service, upstream, encryption, learning,
+        active_exchanges=providers.Callable(attrgetter("proxy.active_exchanges"), settings),
+        max_segment_bytes=providers.Callable(attrgetter("max_content_bytes"), policy),
+    )
 
 
 @dataclass(slots=True)
@@ -157,6 +168,7 @@ class Memlane:
     worker: DecayWorker | None
     audit: AuditService
     knowledge_graph: KnowledgeGraphService
+    proxy: ChatProxy | None = None
 
     async def readiness(self) -> dict[str, bool]:
         """Whether the database and the embedder answer now."""
@@ -182,18 +194,22 @@ async def open_memlane(
     settings: Settings | None = None,
     *,
     load_model: bool = True,
-    check_dimension: bool = True,
+    check_embeddings: bool = True,
     start_worker: bool = False,
     embedding_histogram: Histogram | None = None,
     on_unreadable: OnUnreadable | None = None,
     fact_fallback: FallbackListener | None = None,
+    open_proxy: bool = False,
 ) -> AsyncIterator[Memlane]:
     """Open everything (embedded server, migrations, pool, key, model), yield, close it all.
 
     `load_model=False` skips warming the model for commands that never embed (decay, cleanup);
+    `check_embeddings=False` skips the check that the stored vectors fit the configured
+    model (`memlane reembed`, which replaces them);
     `embedding_histogram` times every embedding call, `fact_fallback` counts the optional
     fact extractor's fallbacks to the heuristics (both the API's metrics); `on_unreadable`
-    hears the id of each memory a read leaves out because it does not decrypt.
+    hears the id of each memory a read leaves out because it does not decrypt; `open_proxy`
+    opens the memory proxy (its upstream client and learning queue) for `serve`.
     """
     container = Container(
         settings=settings or load_settings(),
@@ -205,8 +221,13 @@ async def open_memlane(
     try:
         installation = await container.installation.async_()
         embedder = await container.embedder.async_()
-        if check_dimension:
+        if check_embeddings:
+            # Vectors of another model, even of the same dimension, would be compared with
+            # this model's as if they shared a space: refused until `memlane reembed`.
             await installation.check_embedding_dimension(embedder.model, embedder.dimension)
+            await installation.check_embedding_model(
+                embedder.model, embedder.same_space_models
+            )
         yield Memlane(
             settings=container.settings(),
             database=await container.database.async_(),
@@ -219,6 +240,7 @@ async def open_memlane(
             worker=await container.worker.async_() if start_worker else None,
             audit=await container.history.async_(),
             knowledge_graph=await container.knowledge_graph.async_(),
+            proxy=await container.proxy.async_() if open_proxy else None,
         )
     finally:
         await shutdown(container)

@@ -31,6 +31,7 @@ from memlane.domain.policy import GraphTuning, MemoryPolicy, RecallTuning
 from memlane.domain.retrieval import RelevanceWeights
 from memlane.ports.embedding import EmbeddingProvider
 from memlane.ports.facts import FactExtractorProvider
+from memlane.settings_proxy import ProxySettings
 
 CONFIG_ENV = "MEMLANE_CONFIG"
 DEFAULT_CONFIG_FILE = "config.toml"
@@ -232,6 +233,8 @@ class ServerSettings(_Section):
     port: int = Field(8080, ge=0, le=65535)
     workers: int = Field(1, ge=1, le=64)
     ui: bool = True  # the web inspector at /ui (docs/ui.md)
+    # Origins a browser may call the API from (CORS); empty: no CORS headers at all.
+    cors_origins: list[str] = Field(default_factory=list)
 
 
 class WorkerSettings(_Section):
@@ -274,6 +277,7 @@ class Settings(BaseSettings):
     auth: AuthSettings = Field(default_factory=AuthSettings)
     imports: ImportSettings = Field(default_factory=ImportSettings)
     logging: LoggingSettings = Field(default_factory=LoggingSettings)
+    proxy: ProxySettings = Field(default_factory=ProxySettings)
 
     def policy(self) -> MemoryPolicy:
         """The domain's rules: the memory section's, with the graph's tuning."""

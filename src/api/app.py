@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from litestar import Litestar, Router
+from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.types import ControllerRouterHandler
@@ -23,6 +24,11 @@ from memlane.api.controllers.imports import ImportsController
 from memlane.api.controllers.maintenance import CleanupController, DecayController
 from memlane.api.controllers.memories import MemoriesController
 from memlane.api.controllers.memory_graph import MemoryGraphController
+from memlane.api.controllers.proxy import (
+    ChatCompletionsController,
+    ModelsController,
+    unsupported_routes,
+)
 from memlane.api.deps import ApiServices, provide_services
 from memlane.api.errors import EXCEPTION_HANDLERS
 from memlane.api.metrics import ApiMetrics
@@ -56,10 +62,12 @@ def create_app(
         async with open_services() as services:
             app.state.services = services
             metrics.watch_worker(services.worker)
+            metrics.watch_proxy(services.proxy)
             try:
                 yield
             finally:
                 metrics.watch_worker(None)
+                metrics.watch_proxy(None)
 
     v1 = Router(
         path="/",
@@ -76,6 +84,8 @@ def create_app(
             ImportsController,
             TopicsController,
             ConsolidationController,  # issue 13
+            ChatCompletionsController,  # the memory proxy (docs/proxy.md)
+            ModelsController,
         ],
         guards=[scope_guard],
         dependencies={"principal": Provide(provide_principal)},
@@ -84,7 +94,7 @@ def create_app(
     )
     app = Litestar(
         route_handlers=[
-            v1, HealthController, swagger_assets(), *mounts,
+            v1, unsupported_routes(), HealthController, swagger_assets(), *mounts,
             *(ui_routers() if config.ui_enabled else []),
         ],
         template_config=ui_template_config() if config.ui_enabled else None,
@@ -98,8 +108,23 @@ def create_app(
         exception_handlers=EXCEPTION_HANDLERS,
         middleware=[metrics.middleware, actor_middleware],
         request_max_body_size=config.max_request_bytes,
+        cors_config=_cors(config),
         openapi_config=openapi_config(),
         debug=config.debug,
     )
     document_problems(app)
     return app
+
+
+def _cors(config: ApiConfig) -> CORSConfig | None:
+    """CORS only for the origins configured (server.cors_origins); none: no CORS at all."""
+    if not config.cors_origins:
+        return None
+    return CORSConfig(
+        allow_origins=list(config.cors_origins),
+        allow_headers=["Authorization", "Content-Type", "X-Memlane-Memory", "X-Conversation-Id"],
+        expose_headers=[
+            "X-Memlane-Memory", "X-Memlane-Memories-Injected", "X-Memlane-Memory-Reason",
+            "X-Memlane-Memory-Degraded",
+        ],
+    )

@@ -32,6 +32,7 @@ class ApiConfig:
     retry_after_s: int = 5
     debug: bool = False
     ui_enabled: bool = True  # the web inspector at /ui
+    cors_origins: tuple[str, ...] = ()  # browser origins allowed (CORS); none: CORS off
 
     def __post_init__(self) -> None:
         if not 1 <= self.default_page_limit <= self.max_page_limit:

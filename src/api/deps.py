@@ -21,6 +21,7 @@ from memlane.service.graph import KnowledgeGraphService
 from memlane.service.memories import DecayWorker, check_identifier
 from memlane.service.memory_service import MemoryService
 from memlane.service.portability import ChatImporter
+from memlane.service.proxy import ChatProxy
 from memlane.service.security import AuditService, KeyService
 
 Readiness = Callable[[], Awaitable[dict[str, bool]]]
@@ -37,6 +38,7 @@ class ApiServices:
     audit: AuditService | None = None  # history routes answer 404 without it
     imports: ChatImporter | None = None  # None: POST /v1/imports answers 503
     knowledge_graph: KnowledgeGraphService | None = None  # the MCP graph tools (mcp_server/)
+    proxy: ChatProxy | None = None  # None: the proxy routes answer 503
 
 
 class NamesUser(Protocol):

@@ -12,6 +12,7 @@ from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 from litestar.types import ExceptionHandlersMap
 
 from memlane.api.cursor import BadCursor
+from memlane.api.proxy_errors import handle_proxy, openai_error, speaks_openai
 from memlane.api.transport import MalformedBody, UnsupportedMediaType
 from memlane.domain.errors import (
     DecryptionFailed,
@@ -24,6 +25,7 @@ from memlane.domain.errors import (
 )
 from memlane.domain.facts import FactNotFound, FactUnreadable, TopicNotFound
 from memlane.domain.portability import ImportInProgress
+from memlane.domain.proxy import ProxyError
 from memlane.domain.text_rules import clipped
 
 log = logging.getLogger(__name__)
@@ -72,6 +74,8 @@ def problem(
     }
     if request is not None:
         body["instance"] = request.url.path
+        if speaks_openai(request.url.path):  # OpenAI clients read their own `error` member
+            body["error"] = openai_error(status, slug, body["detail"])
     body.update(extensions)
     return Response(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
 
@@ -191,6 +195,7 @@ def handle_other(request: Request[Any, Any, Any], exc: Exception) -> Response[di
 
 EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     HTTPException: handle_http,
+    ProxyError: handle_proxy,
     MemlaneError: handle_domain,
     Exception: handle_other,
 }

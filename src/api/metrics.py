@@ -10,7 +10,9 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, generate_la
 from prometheus_client.core import CounterMetricFamily
 from prometheus_client.registry import Collector
 
+from memlane.api.proxy_metrics import ProxyCollector
 from memlane.service.memories import DecayWorker
+from memlane.service.proxy import ChatProxy
 
 _LATENCY_BUCKETS_S = (0.002, 0.005, 0.01, 0.015, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0)
 
@@ -82,9 +84,14 @@ class ApiMetrics:
         )
         self._worker = _WorkerCollector()
         self.registry.register(self._worker)
+        self._proxy = ProxyCollector()
+        self.registry.register(self._proxy)
 
     def watch_worker(self, worker: DecayWorker | None) -> None:
         self._worker.worker = worker
+
+    def watch_proxy(self, proxy: ChatProxy | None) -> None:
+        self._proxy.proxy = proxy
 
     def unreadable(self, record_id: object, kind: str = "memory") -> None:
         """The service's report of a record that does not decrypt (counted by kind, never

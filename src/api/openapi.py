@@ -36,6 +36,10 @@ class ProblemDetails(msgspec.Struct, kw_only=True):
     errors: list[dict[str, Any]] | None = None  # validation: which field, and why
     memory_id: str | None = None  # memory-not-found: the memory asked for
     fact_id: str | None = None  # fact-not-found: the fact asked for
+    # The proxy's routes (/v1/chat/completions, /v1/models): OpenAI's error object too.
+    error: dict[str, Any] | None = None
+    upstream_status: int | None = None  # upstream-refused: what the upstream answered
+    phase: str | None = None  # upstream-timeout: connect, first byte or between chunks
 
 
 def _problem(description: str) -> ResponseSpec:

@@ -16,6 +16,7 @@ from rich.markup import escape
 from memlane.domain.errors import (
     ConfigurationError,
     EmbeddingDimensionMismatch,
+    EmbeddingModelMismatch,
     EmbeddingUnavailable,
     MemlaneError,
     StorageUnavailable,
@@ -42,7 +43,10 @@ def exit_on_errors() -> Iterator[None]:
     except (StorageUnavailable, EmbeddingUnavailable) as exc:
         err.print(f"[red]memlane: unavailable:[/] {escape(str(exc))}")
         sys.exit(EXIT_UNAVAILABLE)
-    except (ConfigurationError, WrongEncryptionKey, EmbeddingDimensionMismatch) as exc:
+    except (
+        ConfigurationError, WrongEncryptionKey, EmbeddingDimensionMismatch,
+        EmbeddingModelMismatch,
+    ) as exc:
         err.print(f"[red]memlane: configuration:[/] {escape(str(exc))}")
         sys.exit(EXIT_CONFIG)
     except MemlaneError as exc:

@@ -34,15 +34,25 @@ def keys() -> None:
     help="Repeatable; default: memories:read and memories:write.",
 )
 @click.option("--name", default="", help="A label to recognise the key by.")
+@click.option(
+    "--trust-openwebui-headers",
+    is_flag=True,
+    help="Memory proxy: let Open WebUI's X-OpenWebUI-User-Id and -Chat-Id headers name the "
+    "user and chat (an unpinned key behind one Open WebUI; docs/proxy.md).",
+)
 @run_async
-async def create(tenant: str, user_id: str | None, scopes: tuple[str, ...], name: str) -> None:
+async def create(
+    tenant: str, user_id: str | None, scopes: tuple[str, ...], name: str,
+    trust_openwebui_headers: bool,
+) -> None:
     """Create a key and print its token, alone, on stdout (it is not stored: keep it)."""
     from memlane.composition.openers import open_keys
 
     try:
         async with open_keys() as service:
             created = await service.create(
-                tenant, [Scope(s) for s in scopes or DEFAULT_SCOPES], user_id=user_id, name=name
+                tenant, [Scope(s) for s in scopes or DEFAULT_SCOPES], user_id=user_id, name=name,
+                trusts_openwebui_headers=trust_openwebui_headers,
             )
     except ValueError as exc:
         err.print(f"[red]memlane: keys create:[/] {exc}")
@@ -52,6 +62,7 @@ async def create(tenant: str, user_id: str | None, scopes: tuple[str, ...], name
     err.print(
         f"key {created.key.id} for tenant {tenant}, {pinned}, scopes: "
         + ", ".join(sorted(s.value for s in created.key.scopes))
+        + (", trusts Open WebUI's user headers" if trust_openwebui_headers else "")
     )
 
 
@@ -69,7 +80,8 @@ async def list_(tenant: str | None) -> None:
         table.add_row(
             str(key.id),
             key.tenant,
-            key.user_id or "*",
+            (key.user_id or "*")
+            + (" (Open WebUI headers)" if key.trusts_openwebui_headers else ""),
             " ".join(sorted(key.scopes)),
             key.name,
             f"{key.created_at:%Y-%m-%d %H:%M}",

@@ -115,7 +115,7 @@ async def reembed(batch_size: int, yes: bool, show_progress: bool | None) -> Non
 
     if not yes:
         click.confirm("Re-embed every memory with the configured model?", abort=True, err=True)
-    async with open_memlane(check_dimension=False) as memlane:
+    async with open_memlane(check_embeddings=False) as memlane:
         await memlane.reset_embeddings()
         total = await _embed_all_missing(memlane, batch_size, show_progress)
     click.echo(f"reembed: {total} memories embedded with {memlane.embedder.model}")

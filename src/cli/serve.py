@@ -71,4 +71,4 @@ async def _preflight(settings: Settings) -> None:
     from memlane.container import open_memlane
 
     async with open_memlane(settings, load_model=False):
-        pass
+        settings.proxy.upstream_key()  # an unreadable key file is a configuration error now

@@ -12,7 +12,10 @@ from typing import TypeVar
 
 from dependency_injector import providers
 
-from memlane.adapters.embedding.registry import prepare_embedding_model as prepare_model_for
+from memlane.adapters.embedding.registry import (
+    onnx_model_names as shipped_models,
+    prepare_embedding_model as prepare_model_for,
+)
 from memlane.adapters.encryption.keyfile import load_key
 from memlane.adapters.encryption.keyring import XChaChaKeyring
 from memlane.adapters.encryption.master_files import install_next, load_masters, prepare_next
@@ -154,7 +157,13 @@ async def resolve_database_url(settings: Settings | None = None) -> str:
     return await postgres.resolve_database_url((settings or load_settings()).database)
 
 
-def prepare_embedding_model(settings: Settings | None = None) -> Path | None:
-    """The onnx backend's int8 model derived into its cache now (`memlane prepare-model`)."""
+def onnx_model_names() -> tuple[str, ...]:
+    """The models the onnx provider ships (`memlane prepare-model`'s default)."""
+    return shipped_models()
+
+
+def prepare_embedding_model(model: str, settings: Settings | None = None) -> Path:
+    """The onnx provider's int8 build of `model` derived into the configured model cache
+    now (`memlane prepare-model`)."""
     config = (settings or load_settings()).memory.embedding
-    return prepare_model_for(config.provider, config.model_cache_dir)
+    return prepare_model_for(model, config.model_cache_dir)

@@ -18,6 +18,7 @@ from memlane.adapters.encryption.master_files import load_masters, rotation_file
 from memlane.adapters.encryption.noop import NoopEncryptionAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.facts.registry import open_fact_extractor
+from memlane.adapters.http.upstream import HttpxUpstreamAdapter, UpstreamTimeouts
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres import database as postgres
 from memlane.adapters.postgres.database import Database
@@ -33,8 +34,10 @@ from memlane.ports.facts import FactPorts, FallbackListener
 from memlane.ports.installation import InstallationPort
 from memlane.ports.security import AuditPorts
 from memlane.ports.storage import MemoryPorts
+from memlane.ports.upstream import UpstreamPort
 from memlane.service.memories import DecayWorker
 from memlane.service.memory_service import MemoryService
+from memlane.service.proxy import LearningQueue, learn
 from memlane.service.security import KeyringService, Sealer, Verifier
 from memlane.settings import Settings
 
@@ -152,6 +155,42 @@ async def worker(
         yield worker
     finally:
         await worker.stop()
+
+
+async def upstream(settings: Settings) -> AsyncIterator[UpstreamPort | None]:
+    """The memory proxy's upstream (None when no upstream_url is set: its routes say so)."""
+    config = settings.proxy
+    if not config.upstream_url.strip():
+        yield None
+        return
+    adapter = HttpxUpstreamAdapter(
+        config.upstream_url.strip(),
+        await asyncio.to_thread(config.upstream_key),
+        UpstreamTimeouts(
+            config.connect_timeout_s, config.first_byte_timeout_s, config.chunk_gap_timeout_s
+        ),
+        config.max_connections,
+    )
+    try:
+        yield adapter
+    finally:
+        await adapter.close()
+
+
+async def learning(
+    service: MemoryService, settings: Settings, *uses: object
+) -> AsyncIterator[LearningQueue]:
+    """The proxy's learning queue; drained on shutdown, before what the service runs on."""
+    config = settings.proxy
+    queue = LearningQueue(
+        functools.partial(learn, service), config.learn_concurrency, config.learn_queue_size,
+        config.drain_timeout_s,
+    )
+    queue.start()
+    try:
+        yield queue
+    finally:
+        await queue.stop()
 
 
 def verifier(

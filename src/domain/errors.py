@@ -31,6 +31,11 @@ class EmbeddingDimensionMismatch(MemlaneError):
     """The model's vectors do not fit the database column; `memlane reembed` fixes it."""
 
 
+class EmbeddingModelMismatch(MemlaneError):
+    """Stored vectors come from another model than the configured one (a space of their
+    own, whatever their dimension); `memlane reembed` moves them over."""
+
+
 class DecryptionFailed(MemlaneError):
     """A ciphertext did not authenticate: wrong key, tampering, or copied from another row."""
 

@@ -36,6 +36,26 @@ class EmbeddingPort(ABC):
     async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> list[Vector]:
         """One L2-normalised vector per text, in order; never blocks the event loop."""
 
+    @property
+    def same_space_models(self) -> frozenset[str]:
+        """The model names whose stored vectors share this model's space, its own
+        included: the same model served by another provider. Vectors of any other model
+        cannot be compared with this one's."""
+        return frozenset({self.model})
+
+    @property
+    def window_tokens(self) -> int | None:
+        """How many tokens of one text the model reads (its prefix and special tokens
+        included); the rest of a longer text is cut. None: the backend does not say."""
+        return None
+
+    async def count_tokens(
+        self, texts: Sequence[str], kind: EmbedKind = "document"
+    ) -> list[int] | None:
+        """How many tokens each text makes as embed() feeds it, before the cut (more than
+        window_tokens: cut). None: the backend cannot count them."""
+        return None
+
     async def ready(self) -> bool:
         """Whether the embedder answers now (for readiness probes)."""
         try:

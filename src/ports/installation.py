@@ -6,7 +6,8 @@ from abc import ABC, abstractmethod
 
 
 class InstallationPort(ABC):
-    """The key fingerprint the data was sealed with, and the shape of the embedding column."""
+    """The key fingerprint the data was sealed with; the embedding column's shape and the
+    model its vectors come from."""
 
     @abstractmethod
     async def key_fingerprint(self, offered: str) -> str | None:
@@ -30,6 +31,11 @@ class InstallationPort(ABC):
     @abstractmethod
     async def check_embedding_dimension(self, model: str, dimension: int) -> None:
         """Raise EmbeddingDimensionMismatch when `model`'s vectors do not fit the column."""
+
+    @abstractmethod
+    async def check_embedding_model(self, model: str, accepted: frozenset[str]) -> None:
+        """Raise EmbeddingModelMismatch when a stored vector comes from a model outside
+        `accepted` (the names sharing `model`'s space)."""
 
     @abstractmethod
     async def reset_embeddings(self, dimension: int) -> None:

@@ -5,6 +5,7 @@ documented (status code, content type, body schema), and none may be a server er
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import socket
 import threading
@@ -25,14 +26,18 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
+from memlane.adapters.http.upstream import HttpxUpstreamAdapter
 from memlane.adapters.postgres.pool import create_pool
 from memlane.adapters.postgres.security.api_keys import PostgresApiKeyAdapter
 from memlane.api.app import create_app
 from memlane.api.config import ApiConfig
 from memlane.api.deps import ApiServices
 from memlane.domain.security.auth import Scope
+from memlane.service.proxy import ChatProxy, LearningQueue, learn
 from memlane.service.security.api_keys import KeyService
-from tests.api.conftest import build_importer, build_service, pool_readiness
+from tests.api.conftest import API_KEY, build_importer, build_service, pool_readiness
+from tests.api.proxy_fixtures import served
+from tests.stubs.openai_upstream import StubUpstream
 
 pytestmark = pytest.mark.integration
 
@@ -71,7 +76,8 @@ def _serve(app: Any, sock: socket.socket, server: uvicorn.Server) -> None:
 @pytest.fixture(scope="module")
 def live_api(migrated_database_url: str) -> Iterator[LiveApi]:
     """The real app on uvicorn in a thread of its own (its own event loop, pool and model),
-    with an unpinned read/write key of a fresh tenant."""
+    with an unpinned read/write key of a fresh tenant; the memory proxy's routes forward to
+    a stub OpenAI-compatible upstream on the loopback, in the same loop."""
     token: dict[str, str] = {}
 
     @asynccontextmanager
@@ -83,16 +89,23 @@ def live_api(migrated_database_url: str) -> Iterator[LiveApi]:
         created = await keys.create("tenant-schemathesis", [Scope.READ, Scope.WRITE])
         token["value"] = created.token
         service = build_service(pool, embedder)
-        try:
-            yield ApiServices(
-                service=service,
-                keys=keys,
-                readiness=pool_readiness(pool, embedder),
-                imports=build_importer(service, pool),
-            )
-        finally:
-            await embedder.close()
-            await pool.close()
+        async with served(StubUpstream(any_model=True), lifespan="off") as upstream_url:
+            upstream = HttpxUpstreamAdapter(f"{upstream_url}/v1", "sk-stub")
+            learning = LearningQueue(functools.partial(learn, service), 2, 64)
+            learning.start()
+            try:
+                yield ApiServices(
+                    service=service,
+                    keys=keys,
+                    readiness=pool_readiness(pool, embedder),
+                    imports=build_importer(service, pool),
+                    proxy=ChatProxy(service, upstream, API_KEY, learning),
+                )
+            finally:
+                await learning.stop()
+                await upstream.close()
+                await embedder.close()
+                await pool.close()
 
     app = create_app(open_services, ApiConfig())
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

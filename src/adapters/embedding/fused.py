@@ -2,23 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import onnx
+import onnxruntime as ort
 from numpy.typing import NDArray
-from onnx import TensorProto, helper, numpy_helper
+from onnx import TensorProto, numpy_helper
+
+from memlane.adapters.embedding.encoder_graph import (
+    INPUTS,
+    OUTPUT,
+    Dense,
+    GraphBuilder,
+    LayerWeights,
+    Norm,
+    encoder_layer,
+)
 
 # all-MiniLM-L6-v2: BERT with 6 layers of 12 heads over 384 dimensions.
 LAYERS = 6
 HEADS = 12
 HIDDEN = 384
 LAYER_NORM_EPSILON = 1e-12
-OUTPUT = "last_hidden_state"
-INPUTS = ("input_ids", "attention_mask", "token_type_ids")
-_OPSETS = (helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1))
 
 
 class _Weights:
@@ -42,20 +48,25 @@ class _Weights:
             raise ValueError(f"expected the MatMul of {bias}, found {matmul.op_type}")
         return self._arrays[matmul.input[1]]
 
+    def dense(self, name: str) -> Dense:
+        return Dense(self.projection(name + ".bias"), self.named(name + ".bias"))
 
-class _Graph:
-    def __init__(self) -> None:
-        self.nodes: list[onnx.NodeProto] = []
-        self.initializers: list[onnx.TensorProto] = []
+    def norm(self, name: str) -> Norm:
+        return Norm(self.named(name + ".weight"), self.named(name + ".bias"))
 
-    def weight(self, name: str, array: NDArray[np.float32]) -> str:
-        self.initializers.append(numpy_helper.from_array(np.ascontiguousarray(array), name))
-        return name
 
-    def node(self, op: str, inputs: Sequence[str], output: str, **attributes: Any) -> str:
-        domain = "com.microsoft" if op in {"Attention", "BiasGelu"} else ""
-        self.nodes.append(helper.make_node(op, list(inputs), [output], domain=domain, **attributes))
-        return output
+def build_minilm_graph(source: Path, target: Path) -> None:
+    """The packaged file (int8 weights dequantised in the graph: Cast -> Mul) folded to fp32
+    weights by onnxruntime, then rebuilt with fused operators into `target`."""
+    folded = target.with_name(target.name + ".folded")
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC
+    options.optimized_model_filepath = str(folded)
+    try:
+        ort.InferenceSession(str(source), options, providers=["CPUExecutionProvider"])
+        rebuild(folded, target)
+    finally:
+        folded.unlink(missing_ok=True)
 
 
 def rebuild(exported: Path, target: Path) -> None:
@@ -71,13 +82,13 @@ def rebuild(exported: Path, target: Path) -> None:
     """
     source = onnx.load(str(exported))
     weights = _Weights(source.graph)
-    graph = _Graph()
+    graph = GraphBuilder()
     embeddings = "inner.embeddings."
     # The fused operators take int32 ids and mask; the model keeps BERT's int64 inputs.
     ids, mask, types = (
         graph.node("Cast", [name], f"{name}_int32", to=TensorProto.INT32) for name in INPUTS
     )
-    graph.nodes.append(helper.make_node(
+    graph.node(
         "EmbedLayerNormalization",
         [ids, types,
          graph.weight("word_embeddings", weights.named(embeddings + "word_embeddings.weight")),
@@ -88,70 +99,28 @@ def rebuild(exported: Path, target: Path) -> None:
          graph.weight("embeddings_gamma", weights.named(embeddings + "LayerNorm.weight")),
          graph.weight("embeddings_beta", weights.named(embeddings + "LayerNorm.bias")),
          mask],
-        ["hidden_0", "mask_index"], domain="com.microsoft", epsilon=LAYER_NORM_EPSILON,
-    ))
+        ["hidden_0", "mask_index"], epsilon=LAYER_NORM_EPSILON,
+    )
     hidden = "hidden_0"
     for layer in range(LAYERS):
-        hidden = _layer(graph, weights, layer, hidden, OUTPUT if layer == LAYERS - 1 else None)
-    model = helper.make_model(
-        helper.make_graph(
-            graph.nodes, "all-MiniLM-L6-v2",
-            [helper.make_tensor_value_info(n, TensorProto.INT64, ["batch", "sequence"])
-             for n in INPUTS],
-            [helper.make_tensor_value_info(OUTPUT, TensorProto.FLOAT,
-                                           ["batch", "sequence", HIDDEN])],
-            graph.initializers,
-        ),
-        opset_imports=list(_OPSETS),
-    )
-    model.ir_version = source.ir_version
-    onnx.save(model, str(target))
+        hidden = encoder_layer(
+            graph, _layer_weights(weights, layer), layer, hidden, "mask_index", HEADS,
+            LAYER_NORM_EPSILON, OUTPUT if layer == LAYERS - 1 else None,
+        )
+    onnx.save(graph.model("all-MiniLM-L6-v2", HIDDEN, source.ir_version), str(target))
 
 
-def _layer(graph: _Graph, weights: _Weights, index: int, hidden: str, output: str | None) -> str:
-    """One encoder layer on `hidden`; returns the name of its output."""
+def _layer_weights(weights: _Weights, index: int) -> LayerWeights:
+    """Layer `index` of the exported graph, by the parameter names the exporter kept."""
     prefix = f"inner.encoder.layer.{index}."
     attention = prefix + "attention."
-    name = f"layer_{index}_"
-    heads = ("query", "key", "value")
-    packed = graph.weight(name + "qkv_weight", np.concatenate(
-        [weights.projection(f"{attention}self.{head}.bias") for head in heads], axis=1))
-    packed_bias = graph.weight(name + "qkv_bias", np.concatenate(
-        [weights.named(f"{attention}self.{head}.bias") for head in heads]))
-    context = graph.node("Attention", [hidden, packed, packed_bias, "mask_index"],
-                         name + "context", num_heads=HEADS)
-    attended = _dense_residual_norm(
-        graph, weights, context, hidden, attention + "output.dense",
-        attention + "output.LayerNorm", name + "attended")
-    intermediate = graph.node(
-        "MatMul",
-        [attended, graph.weight(name + "intermediate_weight",
-                                weights.projection(prefix + "intermediate.dense.bias"))],
-        name + "intermediate")
-    activated = graph.node(
-        "BiasGelu",
-        [intermediate, graph.weight(name + "intermediate_bias",
-                                    weights.named(prefix + "intermediate.dense.bias"))],
-        name + "activated")
-    return _dense_residual_norm(
-        graph, weights, activated, attended, prefix + "output.dense",
-        prefix + "output.LayerNorm", output or name + "output")
-
-
-def _dense_residual_norm(
-    graph: _Graph, weights: _Weights, value: str, residual: str, dense: str, norm: str,
-    output: str,
-) -> str:
-    """LayerNorm(value @ W + b + residual)."""
-    projected = graph.node(
-        "MatMul", [value, graph.weight(dense + ".weight", weights.projection(dense + ".bias"))],
-        output + "_projected")
-    biased = graph.node("Add", [projected, graph.weight(dense + ".bias",
-                                                        weights.named(dense + ".bias"))],
-                        output + "_biased")
-    summed = graph.node("Add", [biased, residual], output + "_summed")
-    return graph.node(
-        "LayerNormalization",
-        [summed, graph.weight(norm + ".weight", weights.named(norm + ".weight")),
-         graph.weight(norm + ".bias", weights.named(norm + ".bias"))],
-        output, epsilon=LAYER_NORM_EPSILON, axis=-1)
+    heads = [f"{attention}self.{head}.bias" for head in ("query", "key", "value")]
+    return LayerWeights(
+        qkv=Dense(np.concatenate([weights.projection(bias) for bias in heads], axis=1),
+                  np.concatenate([weights.named(bias) for bias in heads])),
+        attention_output=weights.dense(attention + "output.dense"),
+        attention_norm=weights.norm(attention + "output.LayerNorm"),
+        intermediate=weights.dense(prefix + "intermediate.dense"),
+        output=weights.dense(prefix + "output.dense"),
+        output_norm=weights.norm(prefix + "output.LayerNorm"),
+    )

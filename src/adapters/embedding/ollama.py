@@ -11,6 +11,7 @@ import numpy as np
 import ollama
 from numpy.typing import NDArray
 
+from memlane.adapters.embedding.spaces import same_space
 from memlane.domain.errors import EmbeddingDimensionMismatch, EmbeddingUnavailable
 from memlane.domain.model import Vector
 from memlane.ports.embedding import EmbeddingPort, EmbedKind
@@ -62,6 +63,10 @@ class OllamaEmbeddingAdapter(EmbeddingPort):
     @property
     def dimension(self) -> int:
         return self._dimension
+
+    @property
+    def same_space_models(self) -> frozenset[str]:
+        return same_space(self.model)
 
     async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> list[Vector]:
         prefix = self._prefixes[kind]

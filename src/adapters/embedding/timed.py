@@ -33,6 +33,19 @@ class TimedEmbeddingAdapter(EmbeddingPort):
         finally:
             self._histogram.labels(kind).observe(time.perf_counter() - started)
 
+    @property
+    def same_space_models(self) -> frozenset[str]:
+        return self._inner.same_space_models
+
+    @property
+    def window_tokens(self) -> int | None:
+        return self._inner.window_tokens
+
+    async def count_tokens(
+        self, texts: Sequence[str], kind: EmbedKind = "document"
+    ) -> list[int] | None:
+        return await self._inner.count_tokens(texts, kind)
+
     async def ready(self) -> bool:
         return await self._inner.ready()
 

@@ -1,1 +1,1 @@
-"""HTTP client adapter: MemoryContextPort over the memlane REST API."""
+"""HTTP adapters: MemoryContextPort over the memlane REST API; the proxy's upstream (httpx)."""

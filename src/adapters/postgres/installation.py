@@ -1,9 +1,10 @@
-"""PostgresInstallationAdapter: the key fingerprint in memlane_meta and the embedding column."""
+"""PostgresInstallationAdapter: the key fingerprint in memlane_meta, the stored embeddings."""
 
 from __future__ import annotations
 
 import asyncpg
 
+from memlane.adapters.postgres.embedding_models import check_embedding_model
 from memlane.adapters.postgres.memories import sql
 from memlane.adapters.postgres.pool import check_embedding_dimension, connection_from
 from memlane.adapters.postgres.reembed import reset_embeddings
@@ -52,6 +53,9 @@ class PostgresInstallationAdapter(InstallationPort):
 
     async def check_embedding_dimension(self, model: str, dimension: int) -> None:
         await check_embedding_dimension(self._pool, model, dimension)
+
+    async def check_embedding_model(self, model: str, accepted: frozenset[str]) -> None:
+        await check_embedding_model(self._pool, model, accepted)
 
     async def reset_embeddings(self, dimension: int) -> None:
         await reset_embeddings(self._pool, dimension)

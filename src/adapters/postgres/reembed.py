@@ -14,6 +14,12 @@ RESIZE_COLUMN = (
 # A new column type takes the type's default storage (EXTERNAL for vector): migration 0051's.
 KEEP_INLINE = "ALTER TABLE memories ALTER COLUMN embedding SET STORAGE MAIN"
 CLEAR_MODEL = "UPDATE memories SET embedding_model = NULL WHERE embedding_model IS NOT NULL"
+# Quarantined memories keep their vector as an array (migration 0095); it is the old model's
+# too, and would come back with the row if a restored key ever lets it out again.
+CLEAR_QUARANTINED = (
+    "UPDATE memory_quarantine SET embedding = NULL, embedding_model = NULL "
+    "WHERE embedding IS NOT NULL OR embedding_model IS NOT NULL"
+)
 CREATE_HNSW = (
     "CREATE INDEX memories_embedding_hnsw_idx ON memories "
     "USING hnsw (embedding vector_cosine_ops)"
@@ -22,7 +28,8 @@ MAX_DIMENSION = 16_000
 
 
 async def reset_embeddings(pool: asyncpg.Pool, dimension: int) -> None:
-    """Drop every embedding and size the column for `dimension`, in one transaction."""
+    """Drop every embedding (of live and of quarantined memories) and size the column for
+    `dimension`, in one transaction."""
     if not 1 <= dimension <= MAX_DIMENSION:
         raise ValueError(f"embedding dimension must be within 1..{MAX_DIMENSION}")
     async with connection_from(pool) as connection, connection.transaction():
@@ -30,4 +37,5 @@ async def reset_embeddings(pool: asyncpg.Pool, dimension: int) -> None:
         await connection.execute(RESIZE_COLUMN.format(dimension=int(dimension)))
         await connection.execute(KEEP_INLINE)
         await connection.execute(CLEAR_MODEL)
+        await connection.execute(CLEAR_QUARANTINED)
         await connection.execute(CREATE_HNSW)

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         Message as Message,
         Role as Role,
         Segment as Segment,
+        segment_document as segment_document,
         segment_messages as segment_messages,
     )
     from memlane.domain.memories.summary import (
@@ -68,6 +69,7 @@ _FACE = Face(__name__, {
     "links": "consolidation",
     "qa_content": "summary",
     "raw_importance": "decay",
+    "segment_document": "segments",
     "segment_messages": "segments",
     "summarize": "summary",
 })

@@ -49,6 +49,13 @@ class Segment:
     names: tuple[str, ...] = field(default=())
 
 
+def segment_document(content: str, created_at: datetime) -> str:
+    """What is embedded for a segment: its date, then its lines (they name who spoke). The
+    date makes the segment findable by when; a text compared with a stored segment (an
+    active context) needs it too, or the same words score well below a repeat."""
+    return f"{created_at:%d %B %Y}. {content}"
+
+
 def _line(message: Message) -> str:
     # A named speaker is shown by name (the role stays in the memory's metadata): the line
     # then reads as the speaker wrote it, which is also what embeds and matches best.

@@ -10,6 +10,7 @@ if TYPE_CHECKING:
     from memlane.domain.retrieval.context import (
         ACTIVE_CONTEXT_SIMILARITY as ACTIVE_CONTEXT_SIMILARITY,
         DEFAULT_CONTEXT_CHAR_BUDGET as DEFAULT_CONTEXT_CHAR_BUDGET,
+        MAX_ACTIVE_CONTEXT as MAX_ACTIVE_CONTEXT,
         ContextOptions as ContextOptions,
         ContextOrder as ContextOrder,
         fit_to_budget as fit_to_budget,
@@ -27,6 +28,7 @@ _FACE = Face(__name__, {
     "ContextOptions": "context",
     "ContextOrder": "context",
     "DEFAULT_CONTEXT_CHAR_BUDGET": "context",
+    "MAX_ACTIVE_CONTEXT": "context",
     "RelevanceWeights": "scoring",
     "fit_to_budget": "context",
     "in_order": "context",

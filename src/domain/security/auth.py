@@ -36,6 +36,8 @@ class ApiKey:
     user_id: str | None = None
     last_used_at: datetime | None = None
     revoked_at: datetime | None = None
+    # The memory proxy may take the user and chat from Open WebUI's forwarded headers.
+    trusts_openwebui_headers: bool = False
 
     @property
     def active(self) -> bool:
@@ -50,6 +52,7 @@ class Principal:
     tenant: str
     user_id: str | None
     scopes: frozenset[Scope]
+    trusts_openwebui_headers: bool = False
 
     def allows(self, scope: Scope) -> bool:
         """Whether the principal holds the scope (admin holds read and write, operator all)."""

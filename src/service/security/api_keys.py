@@ -82,8 +82,10 @@ class KeyService:
         scopes: Iterable[Scope],
         user_id: str | None = None,
         name: str = "",
+        trusts_openwebui_headers: bool = False,
     ) -> CreatedKey:
-        """A new key for the tenant (optionally pinned to one user); returns its token once."""
+        """A new key for the tenant (optionally pinned to one user; optionally trusting Open
+        WebUI's user and chat headers on the memory proxy); returns its token once."""
         granted = frozenset(scopes)
         if not tenant.strip():
             raise ValueError("tenant must not be empty")
@@ -99,6 +101,7 @@ class KeyService:
             scopes=granted,
             created_at=self._clock(),
             user_id=user_id,
+            trusts_openwebui_headers=trusts_openwebui_headers,
         )
         await self._keys.create(key, hash_token(token))
         return CreatedKey(key=key, token=token)
@@ -134,7 +137,8 @@ class KeyService:
             self._cache.pop(token_hash, None)
             return None
         principal = Principal(
-            key_id=key.id, tenant=key.tenant, user_id=key.user_id, scopes=key.scopes
+            key_id=key.id, tenant=key.tenant, user_id=key.user_id, scopes=key.scopes,
+            trusts_openwebui_headers=key.trusts_openwebui_headers,
         )
         if self._cache_ttl > timedelta(0):
             if len(self._cache) >= MAX_CACHE_ENTRIES:

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from uuid import UUID
 
 from memlane.domain.errors import DecryptionFailed
-from memlane.domain.memories import NAMES_KEY, SEGMENT_KEY, importance_at
+from memlane.domain.memories import NAMES_KEY, SEGMENT_KEY, importance_at, segment_document
 from memlane.domain.model import Memory, Owner, StoredMemory, Vector
 from memlane.ports.encryption import EncryptionPort, FieldBinding
 from memlane.ports.keywords import KeywordPort
@@ -66,7 +66,7 @@ def document_text(memory: Memory) -> str:
         speaker = " ".join(str(memory.metadata[SPEAKER_KEY]).split())
         return f"{memory.created_at:%d %B %Y}. {speaker}: {memory.content}"
     if SEGMENT_KEY in memory.metadata:
-        return f"{memory.created_at:%d %B %Y}. {memory.content}"
+        return segment_document(memory.content, memory.created_at)
     return memory.content
 
 

@@ -12,13 +12,17 @@ from memlane.adapters.postgres.pool import connection_from
 from memlane.domain.security import ApiKey, Scope
 from memlane.ports.security import ApiKeyPort
 
-_COLUMNS = "id, tenant, user_id, scopes, name, created_at, last_used_at, revoked_at"
+_COLUMNS = (
+    "id, tenant, user_id, scopes, name, created_at, last_used_at, revoked_at, "
+    "trusts_openwebui_headers"
+)
 
 INSERT_TENANT = "INSERT INTO tenants (id) VALUES ($1) ON CONFLICT (id) DO NOTHING"
 
 INSERT_KEY = """
-INSERT INTO api_keys (id, tenant, token_hash, user_id, scopes, name, created_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7)
+INSERT INTO api_keys
+    (id, tenant, token_hash, user_id, scopes, name, created_at, trusts_openwebui_headers)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 """
 
 # One round trip: read the key and, only when its last_used_at is stale, touch it.
@@ -50,6 +54,7 @@ def _to_key(row: Any) -> ApiKey:
         user_id=row["user_id"],
         last_used_at=row["last_used_at"],
         revoked_at=row["revoked_at"],
+        trusts_openwebui_headers=row["trusts_openwebui_headers"],
     )
 
 
@@ -68,7 +73,7 @@ class PostgresApiKeyAdapter(ApiKeyPort):
             await conn.execute(INSERT_TENANT, key.tenant)
             await conn.execute(
                 INSERT_KEY, key.id, key.tenant, token_hash, key.user_id, scopes,
-                key.name, key.created_at,
+                key.name, key.created_at, key.trusts_openwebui_headers,
             )
 
     async def find_active(

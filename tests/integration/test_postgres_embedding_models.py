@@ -1,0 +1,91 @@
+"""The stored vectors' model against the configured one, and reembed moving an installation over
+(real PostgreSQL, both real models, a database of its own per test)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from uuid import uuid4
+
+import asyncpg
+import pytest
+import pytest_asyncio
+
+from memlane.adapters.embedding.catalog import MULTILINGUAL_E5
+from memlane.adapters.embedding.ollama import OllamaEmbeddingAdapter
+from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
+from memlane.adapters.postgres.installation import PostgresInstallationAdapter
+from memlane.domain.errors import EmbeddingModelMismatch
+from memlane.domain.model import NewMemory, Owner
+from tests.integration.conftest import build_service
+
+pytestmark = pytest.mark.integration
+
+MINILM_NAME, E5_NAME = "all-MiniLM-L6-v2", "multilingual-e5-small"
+QUARANTINE_WITH_VECTOR = """
+INSERT INTO memory_quarantine (tenant, user_id, id, unreadable, quarantined_at, memory_type,
+    content, summary, tags, metadata, pinned, embedding, embedding_model, created_at, updated_at)
+VALUES ($1, $2, $3, ARRAY['content'], now(), 'fact', '\\x00', '\\x00', ARRAY[]::text[], '{}',
+        false, $4, $5, now(), now())
+"""
+MODELS = "SELECT embedding_model, count(*) FROM memories GROUP BY 1 ORDER BY 1 NULLS FIRST"
+
+
+@pytest_asyncio.fixture(scope="module")
+async def e5() -> AsyncIterator[OnnxEmbeddingAdapter]:
+    adapter = OnnxEmbeddingAdapter(MULTILINGUAL_E5)
+    await adapter.warm_up()
+    yield adapter
+    await adapter.close()
+
+
+async def test_memories_of_another_model_are_refused_until_reembedded(
+    fresh_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter, e5: OnnxEmbeddingAdapter
+) -> None:
+    owner, key = Owner("default", f"u-{uuid4().hex[:8]}"), os.urandom(32)
+    written = build_service(fresh_pool, embedder, key)
+    await written.remember(owner, NewMemory("Ich arbeite als Krankenpfleger im Krankenhaus."))
+    await written.remember(owner, NewMemory("My favourite colour is green."))
+    installation = PostgresInstallationAdapter(fresh_pool)
+    await installation.check_embedding_model(MINILM_NAME, embedder.same_space_models)
+    # Ollama's all-minilm is the same model in another build: one space, no refusal.
+    ollama = OllamaEmbeddingAdapter("all-minilm", 384)
+    await installation.check_embedding_model("all-minilm", ollama.same_space_models)
+
+    with pytest.raises(EmbeddingModelMismatch) as refused:
+        await installation.check_embedding_model(E5_NAME, e5.same_space_models)
+    message = str(refused.value)
+    assert f"'{MINILM_NAME}' (2 memories)" in message and "`memlane reembed`" in message
+    assert f"memory.embedding.model is '{E5_NAME}'" in message
+
+    # `memlane reembed`: every vector dropped, the quarantined ones too, then embedded anew.
+    await fresh_pool.execute(QUARANTINE_WITH_VECTOR, owner.tenant, owner.user_id, uuid4(),
+                             [0.1] * 384, MINILM_NAME)
+    await installation.reset_embeddings(e5.dimension)
+    assert [tuple(r) for r in await fresh_pool.fetch(MODELS)] == [(None, 2)]
+    assert await fresh_pool.fetchval(
+        "SELECT count(*) FROM memory_quarantine WHERE embedding IS NOT NULL "
+        "OR embedding_model IS NOT NULL") == 0
+    moved = build_service(fresh_pool, e5, key)
+    assert await moved.backfill(64) == 2
+
+    assert [tuple(r) for r in await fresh_pool.fetch(MODELS)] == [(E5_NAME, 2)]
+    await installation.check_embedding_model(E5_NAME, e5.same_space_models)
+    with pytest.raises(EmbeddingModelMismatch, match=f"'{E5_NAME}' \\(2 memories\\)"):
+        await installation.check_embedding_model(MINILM_NAME, embedder.same_space_models)
+    (hit, *_) = await moved.search(owner, "Was ist mein Beruf?", limit=2)
+    assert "Krankenpfleger" in hit.memory.content
+
+
+async def test_memories_not_yet_embedded_are_no_mismatch(
+    fresh_pool: asyncpg.Pool, e5: OnnxEmbeddingAdapter
+) -> None:
+    installation = PostgresInstallationAdapter(fresh_pool)
+    await installation.check_embedding_model(E5_NAME, e5.same_space_models)  # empty
+    owner = Owner("default", "nobody-yet")
+    await build_service(fresh_pool, e5, os.urandom(32)).remember(
+        owner, NewMemory("Ich mag Katzen."))
+    await fresh_pool.execute("UPDATE memories SET embedding = NULL, embedding_model = NULL")
+    # A memory waiting for `memlane backfill` has no vector to mix with any model's.
+    assert [tuple(r) for r in await fresh_pool.fetch(MODELS)] == [(None, 1)]
+    await installation.check_embedding_model(MINILM_NAME, frozenset({MINILM_NAME}))

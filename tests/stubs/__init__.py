@@ -1,0 +1,1 @@
+"""Stand-ins for servers memlane talks to, run by the tests on the loopback."""
