@@ -82,7 +82,10 @@ _NOT_NAMES = frozenset([
 # sich verändert"), also after a leading time and its verb ("Seit letzter Woche lässt sich
 # Nils einen Bart wachsen").
 NAMED_SUBJECT = re.compile(
-    r"^(?:(?:Since|Seit|Ab|As of)\s+(?:\S+\s+){0,3}?(?:hat|ist|lässt|wurde|wird)\s+(?:sich\s+)?)?"
+    r"^(?P<inverted>(?:Since|Seit|Ab|As of)\s+(?:\S+\s+){0,3}?(?:hat|ist|lässt|wurde|wird)\s+"
+    r"(?:sich\s+)?)?"
+    # A title is not the name ("Frau Beck hat..."): the name follows it.
+    r"(?:(?:Frau|Herr|Dr|Prof|Mr|Mrs|Ms)\.?\s+)?"
     # Not "Tanja und ich", not an imperative ("Nenn mich", "Call me").
     r"(?P<name>[A-ZÄÖÜ][\w-]+)(?:'s)? (?!(?:und|and) (?:ich|I)\b)"
     r"(?!(?:me|mich|mir|us|uns)\b)(?P<next>[a-zäöüß]+)\b(?! (?:ich|wir|I|we)\b)"
@@ -150,7 +153,9 @@ def named_subject(text: str) -> str | None:
     if found is None or found["name"].casefold() in _NOT_NAMES:
         return None
     name = found["name"]
-    if (not _VERB_LIKE.match(found["next"]) or name.endswith("ed")
+    # After a fronted time and its verb ("Seit Mai lässt sich Nils..."), the verb came first.
+    verb_after = found["inverted"] is None
+    if ((verb_after and not _VERB_LIKE.match(found["next"])) or name.endswith("ed")
             or _holder_noun(name.casefold()) or _CALENDAR.match(name)):
         return None
     return name.casefold()

@@ -14,6 +14,9 @@ from memlane.domain.graph.supersession_words import stem
 
 # Partners a relationship's end is about: "Frank und ich haben uns scheiden lassen" after
 # "Mein Mann heißt Frank".
+# A third person's possessive: "her practice", "seine Firma".
+_THEIR_OWN = re.compile(r"(?<!\w)(?:her|his|their|ihre?[mnrs]?|seine?[mnrs]?)(?!\w)",
+                        re.IGNORECASE)
 _RELATIVES_SLOTS = frozenset(("age", "education"))
 _PARTNERS = frozenset(("partner", "girlfriend", "boyfriend", "freundin", "freund", "fiancé",
                        "verlobte", "verlobter"))
@@ -139,8 +142,11 @@ def about_someone_named(new_text: str, old_text: str, new: Reading, old: Reading
         rf"(?<=\S )(?:\w+ )*?{re.escape(name)}\b", old_text, re.IGNORECASE) is not None
     owned_role = re.search(rf"{people.POSSESSIVE} (?:new |neue[rn]? )?\w+", new_text,
                            re.IGNORECASE)
-    # Unless both speak of the same attribute: "Isla turned ten" / "my daughter Isla is 9".
-    return named_in_old and owned_role is None and not new.slots & old.slots
+    # Unless both speak of the same attribute: "Isla turned ten" / "my daughter Isla is 9";
+    # but what the named one does with their own ("Dr. Park moved her practice") is theirs.
+    theirs = _THEIR_OWN.search(new_text) is not None and not (
+        people.FIRST_PERSON_SUBJECT.search(new_text.casefold()))
+    return named_in_old and owned_role is None and (theirs or not new.slots & old.slots)
 
 
 def flips(new: Reading, old: Reading) -> bool:
