@@ -18,6 +18,7 @@ from memlane.domain.graph import (
     semantic_edges,
     temporal_edge_to,
 )
+from memlane.domain.memories import ROLES_KEY, user_words
 from memlane.domain.model import Nearby, Owner
 from memlane.domain.policy import GraphTuning
 from memlane.ports.graph import GraphPort
@@ -85,7 +86,8 @@ class GraphLinker:
             except DecryptionFailed:
                 log.warning("supersession skips memory %s: it does not decrypt", row.id)
                 continue
-            plain[row.id] = opened.content
+            # What the user said in it: a segment's reply is not the user's statement.
+            plain[row.id] = user_words(opened.content, opened.metadata.get(ROLES_KEY))
             said_by[row.id] = speaker_of(opened.metadata)
         # "I" of one speaker is not "I" of another: a turn only replaces its speaker's words.
         who = list(speakers) if speakers is not None else [None] * len(texts)
@@ -93,7 +95,7 @@ class GraphLinker:
             judge_supersession(
                 text,
                 [(i, plain[i], c) for i, c in candidates
-                 if i in plain and said_by.get(i) == speaker],
+                 if plain.get(i) and said_by.get(i) == speaker],
                 band=self._tuning.supersession_band,
             ) if text else []
             for text, candidates, speaker in zip(texts, per_text, who, strict=True)

@@ -12,7 +12,13 @@ from uuid import UUID
 
 from memlane.domain.errors import StorageUnavailable
 from memlane.domain.graph import Moment, SupersessionDecision
-from memlane.domain.memories import classify, estimate_importance, qa_content
+from memlane.domain.memories import (
+    ROLES_KEY,
+    classify,
+    estimate_importance,
+    qa_content,
+    user_words,
+)
 from memlane.domain.model import Nearby, NewMemory, Owner, RememberResult
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.clock import Clock
@@ -157,8 +163,9 @@ class Writer:
             return [[] for _ in fresh]
         # A transcript's turn (or a segment of named speakers) records what someone said
         # then, not what holds now for the user: it is linked, never judged as replacing.
+        # A segment is judged by what the user said in it, as a memory of the same words is.
         texts = [
-            d.memory.content
+            user_words(d.memory.content, d.memory.metadata.get(ROLES_KEY)) or None
             if d.embedding is not None and not is_transcript(d.memory.metadata) else None
             for d in fresh
         ]

@@ -101,6 +101,9 @@ IDENTITY: tuple[Rule, ...] = (
          "birthday", keep_time=True, confidence=0.9),
     rule(r"\bich bin (?:jetzt |schon |gerade |inzwischen |mittlerweile |erst )?(?P<o>\d{1,3})"
          r"(?= jahre alt\b|\s*[.!;]?\s*$| und\b|,| geworden\b)", "age"),
+    # A birthday just had: "ich bin heute / letzten Monat / am Samstag 30 geworden".
+    rule(r"\bich bin (?:heute|gestern|vorgestern|letzte[nsm]? \w+|am \w+|im \w+|vor \w+ \w+) "
+         r"(?P<o>\d{1,3}) geworden\b", "age"),
     rule(r"\b(?:ich arbeite|arbeite ich) " + FILL + r"(?:(?:in|im) " + W + r" )?(?:bei|für) "
          r"(?P<o>.+)", "works_at", stops=("als", "und", "seit"), confidence=0.9),
     rule(r"\b(?:ich arbeite|arbeite ich) " + FILL + r"als (?P<job>" + W + r") (?:im|in der|"

@@ -92,7 +92,7 @@ IDENTITY: tuple[Rule, ...] = (
          r"(?P<o>.+)", "lives_in", stops=("with", "for", "and", "since"), confidence=0.9),
     rule(r"\b(?:I|we)(?:'ve| have) (?:been living|lived) in (?P<o>.+)", "lives_in",
          stops=("with", "for", "and")),
-    rule(r"\b(?:I|we)(?:'ve| have)? " + NOW + r"(?:moved|relocated) (?:back )?to (?P<o>.+)",
+    rule(r"\b(?:I|we)(?:'ve| have)? " + NOW + r"(?:moved|relocated)(?: again)?,? (?:back )?to (?P<o>.+)",
          "lives_in", stops=("with", "for", "and")),
     rule(I_AM + r" " + NOW + r"based in (?P<o>.+)", "lives_in", stops=("with", "and")),
     rule(r"\bI (?:no longer|don't|do not) live in (?P<o>.+)", "lives_in", negated=True,

@@ -177,7 +177,8 @@ CONSTRAINT: tuple[Rule, ...] = (
          reject_pronouns=False, confidence=0.8),
     rule(r"\bI (?:don't|do not|never|no longer) (?:eat|drink|consume|touch|smoke) (?P<o>.+)",
          "avoids", keep_time=True),
-    rule(r"\bI(?:'m| am|'ve been| have been|'ve become| have become| became) (?:(?:a|now|strictly|"
+    rule(r"\bI(?:'m| am|'ve been| have been|'ve become| have become| became| went| turned|"
+         r"'ve gone| have gone) (?:(?:a|now|strictly|"
          r"fully|mostly|currently|also) )*(?P<o>vegan|vegetarian|pescatarian|pescetarian|keto|"
          r"kosher|halal|flexitarian)\b", "diet", confidence=0.9),
     rule(r"\bI(?:'m| am|'ve been| have been) (?P<o>diabetic|epileptic|asthmatic|pregnant|coeliac|"
