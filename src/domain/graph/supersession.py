@@ -36,7 +36,7 @@ __all__ = [
 # (docs/supersession.md). No ceiling below 1: "meets on Wednesdays from now on" is 0.92 to
 # "meets on Thursdays", above the 0.85 merge threshold, so a restatement is told from a
 # correction by its words, not its cosine.
-DEFAULT_BAND = (0.35, 1.0)
+DEFAULT_BAND = (0.25, 1.0)
 # What a shared slot weighs when candidates compete: one that holds a single value (home, job)
 # says more about being the same thing than a shared word.
 _SINGLE_SLOT_WEIGHT = 0.25

@@ -10,7 +10,8 @@ HOLDER_NOUNS: tuple[str, ...] = (
     "husband", "partner", "girlfriend", "boyfriend", "son", "daughter", "friend", "neighbour",
     "neighbor", "boss", "manager", "colleague", "grandma", "grandpa", "aunt", "uncle", "cousin",
     "kids", "children", "twins", "youngest", "oldest", "eldest", "grandmother",
-    "grandfather", "nephew", "niece", "babysitter", "dog", "cat", "puppy",
+    "grandfather", "nephew", "niece", "babysitter", "dog", "cat", "puppy", "flatmate",
+    "roommate", "housemate", "landlord", "landlady", "mitbewohner*", "vermieter*",
     "schwester", "bruder", "mutter", "mama", "vater", "papa", "eltern", "frau", "mann",
     "freundin", "freund", "sohn", "tochter", "nachbar*", "chef*", "kolleg*", "oma", "opa",
     "tante", "onkel", "kinder", "zwillinge", "jüngste", "älteste", "großmutter", "großvater",
@@ -54,10 +55,12 @@ THIRD_PARTY = re.compile(r"(?<!\w)(?:its|their|his|her|ihr|ihre|ihren|ihrem|sein
 # A place or business as the subject is a third party too ("The vegan place around the corner
 # closed down", "Seit Montag hat die Schule einen neuen Spielplatz").
 VENUE_SUBJECT = re.compile(
-    r"^(?:(?:since|seit|ab|from|as of)\s+(?:\S+\s+){1,2}?(?:hat|ist|has|is|wurde|hat sich)\s+)?"
+    # A fronted time, with its verb in German ("Seit Mai hat die Schule...", "Since Monday the
+    # school has...").
+    r"^(?:(?:since|seit|ab|from|as of)\s+(?:\S+\s+){1,3}?(?:(?:hat|ist|has|is|wurde|hat sich)\s+)?)?"
     r"(?:the|der|die|das)\s+(?:[\w-]+\s+){0,3}?(?:place|restaurant|shop|store|caf[eé]|bar|"
-    r"bakery|company|school|club|laden|geschäft|kneipe|bäckerei|schule|verein|firma|"
-    r"restaurant)(?!\w)"
+    r"bakery|company|school|club|gym|pool|library|hospital|studio|laden|geschäft|kneipe|"
+    r"bäckerei|schule|verein|firma|bibliothek|krankenhaus|kita|\w*bad|\w*studio)(?!\w)"
 )
 # Words that open a sentence capitalised without being a name ("Change again: ...",
 # "Pushed again", "Thirty as of Friday"): checked before a capitalised first word is read
@@ -101,6 +104,7 @@ _VERB_LIKE = re.compile(
 POSSESSED = re.compile(
     r"(?<!\w)(?!(?:She|He|It|That|What|There|Here|Let|Who|Where|How)'s)"
     r"(?P<name>[A-ZÄÖÜ]\w+)'s \w+|(?<!\w)(?:vom|von der|des) (?P<team>\w*[Tt]eam)(?!\w)"
+    r"|(?<!\w)[Tt]he (?:\w+ )?(?P<group>team|company|club|school|band|class|group)'s \w+"
 )
 _ARTICLES = frozenset([
     "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "eines",

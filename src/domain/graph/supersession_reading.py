@@ -198,7 +198,8 @@ class SupersessionCues:
         possessed = people.POSSESSED.search(text)
         if possessed and person is None and other is None:
             # "Anna's party got moved", "das Daily vom Designteam": theirs.
-            return people.named_holder((possessed["name"] or possessed["team"]).casefold())
+            owner = possessed["name"] or possessed["team"] or possessed["group"]
+            return people.named_holder(owner.casefold())
         if not found:
             # "They made me a staff engineer", "the movers moved us to Sunday".
             return SELF if people.OBJECT_SELF.search(norm) else None

@@ -32,6 +32,10 @@ def holders_agree(new: Reading, old: Reading) -> bool:
         new_name = people.name_of(new.holder)
         return not new_name or new_name in old.names | old.words or not new.possessed
     new_name, old_name = people.name_of(new.holder), people.name_of(old.holder)
+    # Their own thing ("the design team's standup moved") is not the user's, unless the older
+    # statement speaks of them.
+    if new.possessed and new_name and new_name not in old.names | old.words:
+        return False
     if (new_name or old_name) and OTHER not in (new.holder, old.holder):
         # Someone named: the same one when the other statement names them too ("Lena is
         # seven now" / "Lena is my youngest"), or acting on what it speaks of ("Rolf hat die
@@ -138,7 +142,7 @@ def about_someone_named(new_text: str, old_text: str, new: Reading, old: Reading
     name = people.named_subject(new_text)
     if name is None:
         return False
-    named_in_old = name in old.names or re.search(
+    named_in_old = name in old.names | old.words or re.search(
         rf"(?<=\S )(?:\w+ )*?{re.escape(name)}\b", old_text, re.IGNORECASE) is not None
     owned_role = re.search(rf"{people.POSSESSIVE} (?:new |neue[rn]? )?\w+", new_text,
                            re.IGNORECASE)

@@ -10,6 +10,7 @@ from uuid import UUID
 
 from memlane.domain.errors import DecryptionFailed
 from memlane.domain.graph import (
+    Candidate,
     Edge,
     EdgeKind,
     Moment,
@@ -79,6 +80,7 @@ class GraphLinker:
         if not self._tuning.enabled or not ids:
             return [[] for _ in texts]
         plain: dict[UUID, str] = {}
+        said_at: dict[UUID, datetime] = {}
         said_by: dict[UUID, str | None] = {}
         for row in await session.read_many(list(ids)):
             try:
@@ -89,14 +91,16 @@ class GraphLinker:
             # What the user said in it: a segment's reply is not the user's statement.
             plain[row.id] = user_words(opened.content, opened.metadata.get(ROLES_KEY))
             said_by[row.id] = speaker_of(opened.metadata)
+            said_at[row.id] = opened.created_at
         # "I" of one speaker is not "I" of another: a turn only replaces its speaker's words.
         who = list(speakers) if speakers is not None else [None] * len(texts)
         return [
             judge_supersession(
                 text,
-                [(i, plain[i], c) for i, c in candidates
+                # When each was said: a chain's newest value is its current head.
+                [Candidate(i, plain[i], c, said_at[i]) for i, c in candidates
                  if plain.get(i) and said_by.get(i) == speaker],
-                band=self._tuning.supersession_band,
+                band=self._tuning.supersession_band, said_at=now,
             ) if text else []
             for text, candidates, speaker in zip(texts, per_text, who, strict=True)
         ]
