@@ -173,8 +173,8 @@ def _ahead(match: re.Match[str], today: date) -> Dated | None:
         month = today if day >= today.day else _add_months(today.replace(day=1), 1)
         return _month_day(today, month.month, day, str(month.year))
     if g["inmonth"]:
-        month = MONTHS[g["m3"].casefold()]
-        return Dated(date(today.year + (month < today.month), month, 1), Precision.MONTH)
+        named = MONTHS[g["m3"].casefold()]
+        return Dated(date(today.year + (named < today.month), named, 1), Precision.MONTH)
     return Dated(today, Precision.DAY)  # "this week": as good as today for a due date
 
 

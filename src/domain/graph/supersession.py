@@ -158,10 +158,11 @@ def _with_antecedents(pool: Sequence[Candidate], read: dict[UUID, Reading],
     Tuesday" after "The meeting is on Monday"), and an elaboration's words into what it
     elaborates ("It's called Boulderwelt"): the elaborations, now part of another, are
     returned to be left out as candidates."""
-    timed = sorted((c for c in pool if c.said_at is not None), key=lambda c: c.said_at)
+    timed = sorted(((c.said_at, c) for c in pool if c.said_at is not None),
+                   key=lambda pair: pair[0])
     merged: set[UUID] = set()
-    for before, after in pairwise(timed):
-        if not read[after.id].refers or after.said_at - before.said_at > ANTECEDENT_WINDOW:
+    for (before_at, before), (after_at, after) in pairwise(timed):
+        if not read[after.id].refers or after_at - before_at > ANTECEDENT_WINDOW:
             continue
         if cued[after.id]:
             read[after.id] = read[after.id].joined(read[before.id])
@@ -205,7 +206,7 @@ def judge_supersession(
         is_fact = candidate.id in fact_conflicts and holders_agree(new, old)
         # "I lived in Munich before" is history already, whatever its facts say; an
         # elaboration ("With a club.") is the user's, replaced only by what the user says.
-        if old.past or candidate.id in replaced | merged or (
+        if old.past or candidate.id in replaced or candidate.id in merged or (
                 old.refers and not cued_by[candidate.id] and new.holder != SELF):
             continue
         if about_someone_named(new_text, candidate.text, new, old):

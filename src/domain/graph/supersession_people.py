@@ -57,7 +57,8 @@ THIRD_PARTY = re.compile(r"(?<!\w)(?:its|their|his|her|ihr|ihre|ihren|ihrem|sein
 VENUE_SUBJECT = re.compile(
     # A fronted time, with its verb in German ("Seit Mai hat die Schule...", "Since Monday the
     # school has...").
-    r"^(?:(?:since|seit|ab|from|as of)\s+(?:\S+\s+){1,3}?(?:(?:hat|ist|has|is|wurde|hat sich)\s+)?)?"
+    r"^(?:(?:since|seit|ab|from|as of)\s+(?:\S+\s+){1,3}?"
+    r"(?:(?:hat|ist|has|is|wurde|hat sich)\s+)?)?"
     r"(?:the|der|die|das)\s+(?:[\w-]+\s+){0,3}?(?:place|restaurant|shop|store|caf[eé]|bar|"
     r"bakery|company|school|club|gym|pool|library|hospital|studio|laden|geschäft|kneipe|"
     r"bäckerei|schule|verein|firma|bibliothek|krankenhaus|kita|\w*bad|\w*studio)(?!\w)"

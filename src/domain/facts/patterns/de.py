@@ -145,7 +145,8 @@ IDENTITY: tuple[Rule, ...] = (
          r"(?P<o>.+)", "pet", kind=NAME),
     rule(rf"\b(?:ich habe|wir haben) (?:[\w.]+ ){{0,3}}?(?:einen|eine|ein) (?:[\wäöüß-]+ )?"
          rf"[\wäöüß]*(?:{PETS})\b[^.]*?,? (?:er|sie|es) heißt (?P<o>.+)", "pet", kind=NAME),
-    rule(rf"\b(?:mein|meine|unser|unsere) (?P<o>{PETS})\b(?! heißt| hört| namens|,|\s+(?-i:[A-ZÄÖÜ]))",
+    rule(rf"\b(?:mein|meine|unser|unsere) (?P<o>{PETS})\b"
+         r"(?! heißt| hört| namens|,|\s+(?-i:[A-ZÄÖÜ]))",
          "pet", confidence=0.7),
     rule(rf"\bich bin (?P<o>{alternation(NATIONALITIES_DE)})\b(?=\s*(?:[.!,]|$|und\b|aber\b))",
          "nationality", confidence=0.8),
@@ -159,7 +160,8 @@ PREFERENCE: tuple[Rule, ...] = (
          r"so gern|sehr|so))?\s*[.!]?$", "dislikes"),
     rule(r"^(?P<o>" + W + r"(?: " + W + r")?) (?:mag|esse|trinke) ich (?:überhaupt |gar |echt |"
          r"wirklich )?nicht\b(?! mehr)", "dislikes"),
-    rule(r"^(?P<o>" + W + r"(?: " + W + r")?) mag ich (?:überhaupt |gar )?(?:nicht|keine?n?) mehr\b",
+    rule(r"^(?P<o>" + W + r"(?: " + W + r")?) mag ich (?:überhaupt |gar )?"
+         r"(?:nicht|keine?n?) mehr\b",
          "likes", negated=True),
     rule(r"\bich (?:[a-zäöüß]+e) (?P<o>.+?) (?:viel |deutlich |sehr )?lieber als\b", "prefers"),
     rule(r"\bich (?:mag|liebe|genieße|vergöttere) (?P<o>.+)", "likes", kind=LIST,
@@ -175,7 +177,8 @@ PREFERENCE: tuple[Rule, ...] = (
          shape=_a_noun),
     rule(r"^(?P<o>" + W + r"(?: " + W + r")?) (?:ist|sind) mein(?:e)? lieblings\w+", "likes"),
     rule(r"\bich hasse (?P<o>.+)", "dislikes", kind=LIST),
-    rule(r"\bich finde (?P<o>.+?) (?:(?:unglaublich|total|echt|sehr|wirklich|so|ziemlich|richtig) )*"
+    rule(r"\bich finde (?P<o>.+?) "
+         r"(?:(?:unglaublich|total|echt|sehr|wirklich|so|ziemlich|richtig) )*"
          r"(?:furchtbar|schrecklich|doof|blöd|nervig|ätzend|langweilig|"
          r"schlimm|grässlich|eklig)\b", "dislikes"),
     rule(r"\bich finde (?P<o>.+?) (?:toll|super|großartig|klasse|wunderbar|genial|fantastisch|"

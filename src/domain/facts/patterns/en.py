@@ -26,7 +26,8 @@ _NOT_A_WORKPLACE = frozenset({
     "the evenings", "the mornings", "my desk", "a desk",
 })
 _POINTED_AT = re.compile(
-    r"^(?:(?:all )?the (?!odd\b|occasional\b|[A-Z])|\w+ing (?:them|him|her|it|you|those|these)\b|how\b)"
+    r"^(?:(?:all )?the (?!odd\b|occasional\b|[A-Z])"
+    r"|\w+ing (?:them|him|her|it|you|those|these)\b|how\b)"
 )
 _LIKE_NOT_A_THING = re.compile(r"^to (?:think|say|believe|imagine|know|admit|tell|be|see|hear|"
                                r"ask|bother|interrupt|break)\b", re.IGNORECASE)
@@ -92,7 +93,8 @@ IDENTITY: tuple[Rule, ...] = (
          r"(?P<o>.+)", "lives_in", stops=("with", "for", "and", "since"), confidence=0.9),
     rule(r"\b(?:I|we)(?:'ve| have) (?:been living|lived) in (?P<o>.+)", "lives_in",
          stops=("with", "for", "and")),
-    rule(r"\b(?:I|we)(?:'ve| have)? " + NOW + r"(?:moved|relocated)(?: again)?,? (?:back )?to (?P<o>.+)",
+    rule(r"\b(?:I|we)(?:'ve| have)? " + NOW
+         + r"(?:moved|relocated)(?: again)?,? (?:back )?to (?P<o>.+)",
          "lives_in", stops=("with", "for", "and")),
     rule(I_AM + r" " + NOW + r"based in (?P<o>.+)", "lives_in", stops=("with", "and")),
     rule(r"\bI (?:no longer|don't|do not) live in (?P<o>.+)", "lives_in", negated=True,

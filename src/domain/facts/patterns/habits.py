@@ -51,7 +51,8 @@ RULES: tuple[Rule, ...] = (
          "avoids", shape=_as("alcohol")),
     rule(rf"\bI(?:'ve| have)? {_GAVE_UP} (?P<o>.+)", "avoids", shape=_gave_up),
     rule(r"\bI(?:'m| am) off (?P<o>\w+) for good\b", "avoids", shape=_gave_up),
-    rule(r"\bI(?:'ve| have)? (?:been |was |got )?(?:laid off|let go|fired|made redundant) (?:from|by) "
+    rule(r"\bI(?:'ve| have)? (?:been |was |got )?(?:laid off|let go|fired|made redundant) "
+         r"(?:from|by) "
          r"(?P<o>.+)",
          "works_at", negated=True, stops=("as", "and", "last", "in")),
     # DE constraints and habits given up.

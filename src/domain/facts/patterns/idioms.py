@@ -99,7 +99,8 @@ RULES: tuple[Rule, ...] = (
          r"[.!]?$", "likes", **LIKE),
     rule(rf"^{THING} macht mir (?:(?:gerade|total|echt|so|richtig|viel|immer|wirklich|sehr) )*"
          r"spaß\b", "likes"),
-    rule(r"\b(?:macht mich nichts|nichts macht mich) (?:so )?glücklich(?:er)? (?:als|wie) (?P<o>.+)",
+    rule(r"\b(?:macht mich nichts|nichts macht mich) (?:so )?glücklich(?:er)? "
+         r"(?:als|wie) (?P<o>.+)",
          "likes", **LIKE),
     rule(r"\bich (?P<verb>[a-zäöüß]+e) (?P<rest>(?!(?:nicht|kein\w*|dir|dich|euch|ihnen|ihm|ihr|"
          r"mir|mich|es|das|sie|ihn)\b)[\wäöüÄÖÜß -]+?) "

@@ -136,7 +136,8 @@ def ages_of_named(statement: str, names: Iterable[str]) -> list[tuple[str, str]]
     for name in dict.fromkeys(names):
         pattern = re.compile(
             rf"\b{re.escape(name)}\b,?\s+(?:(?:who|she|he|sie|er|die|der)(?:'s|\s+is|\s+ist)?"
-            rf"\s+|(?:(?:und|and)\s+)?(?:is|'s|ist)\s+)(?:(?:now|jetzt|just|gerade|schon) )?{AGE}\b{_NOT_AN_AGE}",
+            rf"\s+|(?:(?:und|and)\s+)?(?:is|'s|ist)\s+)(?:(?:now|jetzt|just|gerade|schon) )?"
+            rf"{AGE}\b{_NOT_AN_AGE}",
             re.IGNORECASE,
         )
         for match in pattern.finditer(statement):

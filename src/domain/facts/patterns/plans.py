@@ -82,8 +82,9 @@ def _ing_plan(match: re.Match[str], value: str) -> str | None:
 
 
 def _with_possessor(match: re.Match[str]) -> bool:
-    return (mentions_date(match.string) or bool(_RECURS.search(match.string))) and re.search(r"\b(?:my|our|mein\w*|unser\w*)\b", match.string,
-                                      re.IGNORECASE) is not None
+    dated = mentions_date(match.string) or bool(_RECURS.search(match.string))
+    return dated and re.search(r"\b(?:my|our|mein\w*|unser\w*)\b", match.string,
+                               re.IGNORECASE) is not None
 
 
 def _due(match: re.Match[str]) -> bool:
