@@ -91,7 +91,7 @@ class GraphTuning:
     enabled: bool = True
     semantic_threshold: float = 0.35
     max_semantic_edges: int = 20
-    supersession_band: tuple[float, float] = (0.25, 1.0)
+    supersession_band: tuple[float, float] = (0.0, 1.0)
     supersession_candidates: int = 5
     expansion_seeds: int = 3
     expansion_hops: int = 2

@@ -24,6 +24,7 @@ from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.facts.heuristic import HeuristicFactExtractor
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.facts.adapter import PostgresFactAdapter
+from memlane.adapters.postgres.graph.adapter import PostgresGraphAdapter
 from memlane.adapters.postgres.memories.ports import postgres_memory_ports
 from memlane.composition.services import memory_service as build_memory_service
 from memlane.domain.graph import EdgeKind
@@ -54,6 +55,7 @@ def _service(pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter) -> MemoryServic
         XChaChaEncryptionAdapter(os.urandom(32)),
         SnowballKeywordAdapter(),
         MemoryPolicy(),
+        graph=PostgresGraphAdapter(pool),
         facts=FactPorts(PostgresFactAdapter(pool), HeuristicFactExtractor()),
     )
 

@@ -36,10 +36,13 @@ __all__ = [
 # (docs/supersession.md). No ceiling below 1: "meets on Wednesdays from now on" is 0.92 to
 # "meets on Thursdays", above the 0.85 merge threshold, so a restatement is told from a
 # correction by its words, not its cosine.
-DEFAULT_BAND = (0.25, 1.0)
+DEFAULT_BAND = (0.0, 1.0)
 # What a shared slot weighs when candidates compete: one that holds a single value (home, job)
 # says more about being the same thing than a shared word.
 _SINGLE_SLOT_WEIGHT = 0.25
+# Cosine weighs little beside the words: a conversation turn embeds with its date and reply, so
+# its cosines run higher than a plain memory's, and the routes must pick the same candidate.
+_COSINE_WEIGHT = 0.25
 _SLOT_WEIGHT = 0.1
 _REFERRING_PENALTY = 0.3
 # How soon after another statement a referring one ("It's called Boulderwelt") is read as
@@ -104,7 +107,7 @@ def _reasons(
 def _score(new: Reading, old: Reading, cosine: float, is_fact: bool, referring: bool) -> float:
     shared = new.slots & old.slots
     single = len(shared & lexicon.SINGLE_VALUED_SLOTS)
-    score = cosine + _SINGLE_SLOT_WEIGHT * single + _SLOT_WEIGHT * (len(shared) - single)
+    score = _COSINE_WEIGHT * cosine + _SINGLE_SLOT_WEIGHT * single + _SLOT_WEIGHT * (len(shared) - single)
     # A shared name says more than a shared word ("Tanja" / "Tanja").
     score += 0.1 * min(len(shared_words(new, old)), 4) + 0.1 * len(new.names & old.names)
     score += 0.5 * is_fact
