@@ -107,7 +107,8 @@ def _reasons(
 def _score(new: Reading, old: Reading, cosine: float, is_fact: bool, referring: bool) -> float:
     shared = new.slots & old.slots
     single = len(shared & lexicon.SINGLE_VALUED_SLOTS)
-    score = _COSINE_WEIGHT * cosine + _SINGLE_SLOT_WEIGHT * single + _SLOT_WEIGHT * (len(shared) - single)
+    score = (_COSINE_WEIGHT * cosine + _SINGLE_SLOT_WEIGHT * single
+             + _SLOT_WEIGHT * (len(shared) - single))
     # A shared name says more than a shared word ("Tanja" / "Tanja").
     score += 0.1 * min(len(shared_words(new, old)), 4) + 0.1 * len(new.names & old.names)
     score += 0.5 * is_fact
