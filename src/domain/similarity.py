@@ -48,7 +48,9 @@ SCALES: dict[str, SimilarityScale] = {
         rag_threshold=0.25,
         merge_threshold=0.85,
         semantic_threshold=0.35,
-        supersession_band=(0.35, 1.0),
+        # No floor (docs/supersession.md): the words decide, so both write routes judge the
+        # same nearest candidates.
+        supersession_band=(0.0, 1.0),
         active_context=0.85,
         relevance_similarity=0.5,
     ),
@@ -56,15 +58,14 @@ SCALES: dict[str, SimilarityScale] = {
     # (bench/similarity_scales.py on the LoCoMo development split and the supersession
     # scenarios; docs/embeddings.md): the rag line at the 57th percentile of questions with
     # turns that do not answer them, the semantic line at the 2nd of dated turn pairs, the
-    # merge line at the 97th of a new statement with its history, the band's floor at the
-    # lowest replaced pair, the active-context line a third of the way from same-topic turn
+    # merge line at the 97th of a new statement with its history, the active-context line a third of the way from same-topic turn
     # pairs (p90) to a turn restated on another day (p10), and the relevance weight times the
     # ratio of the models' spreads between a question's evidence and its other turns (4.4).
     MULTILINGUAL_E5: SimilarityScale(
         rag_threshold=0.80,
         merge_threshold=0.95,
         semantic_threshold=0.83,
-        supersession_band=(0.81, 1.0),
+        supersession_band=(0.0, 1.0),  # no floor, as MiniLM's
         active_context=0.94,
         relevance_similarity=2.2,
     ),

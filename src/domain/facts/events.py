@@ -30,21 +30,30 @@ _PERFECT_DE = re.compile(
 )
 _PRETERITE_VERBS_DE = ("hatte|war|zog|heiratete|begann|traf|kaufte|verlor|bekam|gewann|fuhr|"
                        "flog|ging|kam|machte|fing|verließ|lernte")
+# The same verbs with "wir": "waren", "zogen", "heirateten".
+_PRETERITE_PLURAL_DE = ("hatten|waren|zogen|heirateten|begannen|trafen|kauften|verloren|bekamen|"
+                        "gewannen|fuhren|flogen|gingen|kamen|machten|fingen|verließen|lernten")
 _PRETERITE_DE = re.compile(
-    rf"\b(?:ich (?P<after>{_PRETERITE_VERBS_DE})|(?P<before>{_PRETERITE_VERBS_DE}) ich) "
+    rf"\b(?:ich (?P<after>{_PRETERITE_VERBS_DE})|(?P<before>{_PRETERITE_VERBS_DE}) ich|"
+    rf"wir (?P<wafter>{_PRETERITE_PLURAL_DE})|(?P<wbefore>{_PRETERITE_PLURAL_DE}) wir) "
     r"(?P<rest>[^,;:!?]+)",
     re.IGNORECASE,
 )
 # A German past participle, lower-case (nouns are capitalised): gemacht, umgezogen,
 # bestanden, verloren, adoptiert; "lassen" for "scheiden lassen".
 _PARTICIPLE = re.compile(
-    r"^(?:[a-zäöüß]*ge[a-zäöüß]+(?:t|en)|(?:be|ver|er|ent|zer|emp|miss)[a-zäöüß]+(?:t|en)|"
+    r"^(?:[a-zäöüß]*ge[a-zäöüß]+(?:t|en)|(?:be|ver|er|ent|zer|emp|miss|unter|über|hinter|"
+    r"wider|voll)[a-zäöüß]+(?:t|en)|"
     r"[a-zäöüß]+iert|lassen)$"
 )
 # Not participles, or ones that report a promise or plan rather than something that happened.
 _NOT_PARTICIPLES = frozenset({"geboren", "gegen", "wegen", "gelegen", "ersten", "erst",
                               "besten", "eben", "eigen", "versprochen", "verpflichtet",
                               "vorgenommen", "zugesagt", "geplant", "gesagt", "erzählt"})
+_APPROXIMATE = re.compile(r"\s+(?:about|around|roughly|almost|nearly|over|ungefähr|etwa|circa|"
+                          r"knapp|fast)(?=\s|$)", re.IGNORECASE)
+_LIGHT_VERBS = frozenset({"took", "went", "got", "had", "did", "made", "came", "was", "were",
+                          "war", "hatte", "ging", "kam", "machte"})
 _CLAUSE_END = re.compile(
     r"\s+(?:because|but|so|although|though|while|and|weil|aber|obwohl|und)\b", re.IGNORECASE
 )
@@ -72,6 +81,10 @@ def _without(text: str, date: re.Match[str]) -> str:
 
 def _event(what: str, date: re.Match[str]) -> tuple[str, str] | None:
     what = trim(_CLAUSE_END.split(_without(what, date), maxsplit=1)[0], keep_time=True)
+    # "about five years ago" leaves "about" behind once the date is taken out.
+    what = _APPROXIMATE.sub("", what).strip()
+    if what.casefold() in _LIGHT_VERBS:  # "took", "went": a verb alone tells nothing
+        return None
     return (what, strip_preposition(date.group(0))) if what else None
 
 
@@ -88,6 +101,7 @@ def events(clause: str) -> list[tuple[str, str]]:
             if _has_participle(match.group("rest")):
                 found.append(_event(match.group("rest"), de_date) or ("", ""))
         for match in _PRETERITE_DE.finditer(clause):
-            verb = match.group("after") or match.group("before")
+            verb = (match.group("after") or match.group("before") or match.group("wafter")
+                    or match.group("wbefore"))
             found.append(_event(f"{verb.casefold()} {match.group('rest')}", de_date) or ("", ""))
     return [event for event in found if event[0]]

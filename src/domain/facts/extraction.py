@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from memlane.domain.facts.events import events
 from memlane.domain.facts.model import RELATION_TYPES, USER, ExtractedFact, FactType, normalise
 from memlane.domain.facts.patterns import (
@@ -9,21 +11,35 @@ from memlane.domain.facts.patterns import (
     de_plans as fact_patterns_de_plans,
     en as fact_patterns_en,
     en_plans as fact_patterns_en_plans,
+    habits as fact_patterns_habits,
+    idioms as fact_patterns_idioms,
+    kin as fact_patterns_kin,
+    names as fact_patterns_names,
+    plans as fact_patterns_plans,
+    work as fact_patterns_work,
 )
+from memlane.domain.facts.patterns.lexicon import PET_WORDS
 from memlane.domain.facts.questions import relations_asked
-from memlane.domain.facts.rules import Rule, objects
+from memlane.domain.facts.rules import Rule, is_filler, objects
 from memlane.domain.facts.sentences import (
     clauses,
-    is_hypothetical,
-    is_question,
     is_reported,
     sentences,
+    statement_part,
 )
-from memlane.domain.facts.time import time_span
+from memlane.domain.facts.time import (
+    anchored_in_distant_past,
+    due_expression,
+    start_expression,
+    time_span,
+)
+from memlane.domain.facts.word_order import subject_first
 
 __all__ = ["RULES", "extract_facts", "relations_asked"]
 
 RULES: tuple[Rule, ...] = (
+    *fact_patterns_names.RULES, *fact_patterns_kin.RULES, *fact_patterns_plans.RULES,
+    *fact_patterns_idioms.RULES, *fact_patterns_habits.RULES, *fact_patterns_work.RULES,
     *fact_patterns_en.IDENTITY, *fact_patterns_en.PREFERENCE,
     *fact_patterns_en_plans.COMMITMENT, *fact_patterns_en_plans.CONSTRAINT,
     *fact_patterns_en_plans.TRAIT,
@@ -33,13 +49,18 @@ RULES: tuple[Rule, ...] = (
 )
 EVENT_CONFIDENCE = 0.75
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})  # typographic apostrophes
+# What holds now, which a statement about the distant past ("as a kid", "früher") never sets.
+_NAMED_RELATIONS = frozenset({"sister", "brother", "mother", "father", "son", "daughter",
+                              "children", "pet", "partner"})
+_STATES = frozenset({FactType.IDENTITY, FactType.PREFERENCE, FactType.CONSTRAINT,
+                     FactType.TRAIT})
 
 
 def _fact(relation: str, obj: str, confidence: float, *, negated: bool = False,
-          when: str | None = None) -> ExtractedFact:
+          when: str | None = None, subject: str = USER) -> ExtractedFact:
     fact_type = RELATION_TYPES[relation]
     return ExtractedFact(
-        subject=USER, relation=relation, object=obj, fact_type=fact_type,
+        subject=subject, relation=relation, object=obj, fact_type=fact_type,
         time_span=time_span(relation, fact_type, obj, when), confidence=confidence,
         negated=negated, when=when,
     )
@@ -54,7 +75,11 @@ def _rule_facts(clause: str) -> list[ExtractedFact]:
             relation = rule_.relation_of(match)
             if relation is None or (rule_.accept is not None and not rule_.accept(match)):
                 continue
-            found.extend(_fact(relation, obj, rule_.confidence, negated=rule_.negated)
+            subject = rule_.subject(match) if rule_.subject is not None else USER
+            if not subject:
+                continue
+            found.extend(_fact(relation, obj, rule_.confidence, negated=rule_.negated,
+                               subject=subject)
                          for obj in objects(match, rule_))
     return found
 
@@ -63,22 +88,62 @@ def _event_facts(clause: str) -> list[ExtractedFact]:
     # Reported events ("she said I moved in 2019") are someone else's account.
     if is_reported(clause):
         return []
+    # "I went there", "moved here": a verb and a pointer name no event.
     return [_fact(FactType.EVENT.value, what, EVENT_CONFIDENCE, when=when)
-            for what, when in events(clause)]
+            for what, when in events(clause)
+            if " " not in what or not is_filler(what.partition(" ")[2])]
+
+
+def _named_ages(statement: str, facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """The ages the statement gives the relatives and pets it names ("Mia who's 7")."""
+    # Only names: "Hund" in "unser Hund ist 12" is the animal, which its own rule ages.
+    names = [f.object for f in facts if f.relation in _NAMED_RELATIONS
+             and f.object.casefold() not in fact_patterns_kin.RELATIVES
+             and f.object.casefold() not in PET_WORDS]
+    return [_fact("age", years, 0.8, subject=name)
+            for name, years in fact_patterns_kin.ages_of_named(statement, names)]
+
+
+def _dated(fact: ExtractedFact, sentence: str) -> ExtractedFact:
+    """A commitment's due date, or when a state began, as the sentence words them."""
+    if fact.fact_type is FactType.COMMITMENT:
+        return replace(fact, when=due_expression(sentence))
+    if fact.fact_type in _STATES and not fact.negated:
+        return replace(fact, since=start_expression(sentence))
+    return fact
+
+
+def _readings(sentence: str) -> list[str]:
+    """The sentence's clauses, each also with its subject first when German puts it later."""
+    found = []
+    for clause in clauses(sentence):
+        found.append(clause)
+        reordered = subject_first(clause)
+        if reordered is not None:
+            found.extend(clauses(reordered))
+    return found
 
 
 def extract_facts(text: str) -> list[ExtractedFact]:
     """The facts a user states about themselves in `text`, in order, each once.
 
     Questions, wishes, conditions and reported speech state nothing; "no longer" statements
-    come back negated (they end a fact). Precision over recall: a sentence the patterns do
-    not understand yields nothing.
+    come back negated (they end a fact); a statement about the distant past ("as a kid",
+    "früher") sets no current fact, only its event. Precision over recall: a sentence the
+    patterns do not understand yields nothing.
     """
-    found: dict[tuple[str, str, bool], ExtractedFact] = {}
+    found: dict[tuple[str, str, str, bool], ExtractedFact] = {}
     for sentence in sentences(text.translate(_QUOTES)):
-        if is_question(sentence) or is_hypothetical(sentence):
+        statement = statement_part(sentence)
+        if statement is None:
             continue
-        for clause in clauses(sentence):
-            for fact in (*_rule_facts(clause), *_event_facts(clause)):
-                found.setdefault((fact.relation, normalise(fact.object), fact.negated), fact)
+        past = anchored_in_distant_past(statement)
+        for clause in _readings(statement):
+            facts = [*_rule_facts(clause), *_event_facts(clause)]
+            for fact in (*facts, *_named_ages(statement, facts)):
+                if past and fact.fact_type in _STATES:
+                    continue
+                key = (normalise(fact.subject), fact.relation, normalise(fact.object),
+                       fact.negated)
+                found.setdefault(key, _dated(fact, statement))
     return list(found.values())

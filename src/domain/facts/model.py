@@ -132,7 +132,11 @@ class ExtractedFact:
     time_span: TimeSpan
     confidence: float
     negated: bool = False
-    when: str | None = None  # the time expression of an event, as written
+    # As written: an event's date or a commitment's due date ("yesterday", "am 3. Juli"),
+    # and when a fact began ("since March", "seit 2019"); domain/facts/dates.py resolves
+    # both against the time the statement was said.
+    when: str | None = None
+    since: str | None = None
 
     def __post_init__(self) -> None:
         _require_text(subject=self.subject, relation=self.relation, object=self.object)

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
+from memlane.domain.facts.patterns.lexicon import FILLER_WORDS
 from memlane.domain.facts.sentences import is_reported
 from memlane.domain.facts.time import PAST_DATE_DE, PAST_DATE_EN
 
@@ -26,7 +27,9 @@ class Rule:
 
     `relation` is a name, or a mapping from the lower-cased `rel` group ("sister") to one.
     `stops` end the object early (" with " after a city); `unless` vetoes the sentence;
-    `accept` vetoes a match; `shape(match, object)` rewrites a cleaned object (None drops it).
+    `accept` vetoes a match; `shape(match, object)` rewrites a cleaned object (None drops it);
+    `subject(match)` names whom the fact is about when not the user ("Ben" in "my son Ben
+    is 7"; None or "" drops the match).
     """
 
     pattern: re.Pattern[str]
@@ -41,6 +44,7 @@ class Rule:
     unless: re.Pattern[str] | None = None
     accept: Callable[[re.Match[str]], bool] | None = None
     shape: Callable[[re.Match[str], str], str | None] | None = None
+    subject: Callable[[re.Match[str]], str | None] | None = None
 
     def relation_of(self, match: re.Match[str]) -> str | None:
         if isinstance(self.relation, str):
@@ -53,17 +57,29 @@ def rule(pattern: str, relation: str | Mapping[str, str], **options: object) -> 
     return Rule(re.compile(pattern, re.IGNORECASE), relation, **options)  # type: ignore[arg-type]
 
 
-_HARD_STOP = re.compile("\\s*(?:[;:()\\[\\]\"\u201c\u201d]|\\s[-\u2013\u2014]\\s|\\.\\.\\.)")
+# A colon ends an object, except inside a time ("at 7:30").
+_HARD_STOP = re.compile(
+    "\\s*(?:[;()\\[\\]\"\u201c\u201d]|:(?!\\d)|\\s[-\u2013\u2014]\\s|\\.\\.\\.)"
+)
 _LIST_END = re.compile(r"\b(?:and|und|or|oder)\b", re.IGNORECASE)
 _CLAUSE_STOP = re.compile(
     r"\s+(?:because|since|so that|so|but|although|though|which|who|while|whereas|if|unless|"
-    r"when|as long as|due to|weil|da|aber|obwohl|denn|sondern|wenn|falls|damit|während)\b",
+    r"when|as long as|due to|weil|da|aber|obwohl|denn|sondern|wenn|falls|damit|während)\b"
+    # A new clause with its own subject ends a list: "fantasy films, they're a great escape".
+    r"|,\s+(?:they|it|he|she|we|you|i|it's|they're|that's|es|sie|er|ich|wir)\b",
     re.IGNORECASE,
+)
+# "and"/"or" inside a prepositional phrase joins its nouns, not the list: "road trips with
+# friends and family" is one thing.
+_PREPOSITION_END = re.compile(
+    r"\b(?:with|of|for|to|from|about|in|on|at|between|mit|von|für|zu|aus|über|zwischen)"
+    r"(?:\s+\S+){1,2}$", re.IGNORECASE,
 )
 _TRAILING_FILLER = re.compile(
     r"(?:[\s,]+(?:now|anymore|any more|these days|nowadays|currently|at the moment|right now|"
     r"too|as well|again|actually|though|really|for now|already|still|then|honestly|for me|"
     r"please|if possible|in particular|especially|a lot|very much|so much|lol|haha|originally|"
+    r"lately|recently|these days|at the moment|at all|überhaupt|ever|"
     r"jetzt|mittlerweile|inzwischen|nun|auch|noch|gerade|derzeit|zurzeit|aktuell|momentan|"
     r"wieder|eigentlich|schon|mehr|übrigens|ja|halt|doch|seit kurzem|bitte|sehr|total|"
     r"wirklich|über alles|überhaupt|so|gerne?|besonders|ursprünglich|von beruf|sogar|even))+"
@@ -140,6 +156,26 @@ def leading_name(value: str) -> str | None:
     return " ".join(taken) or None
 
 
+def _list_items(value: str) -> list[str]:
+    """The items of a list, an "and" inside a prepositional phrase kept together."""
+    items: list[str] = []
+    rest = value
+    while (sep := _LIST_SPLIT.search(rest)) is not None:
+        head = rest[:sep.start()]
+        if _PREPOSITION_END.search(head) and "," not in sep.group(0):
+            # Keep "with friends and family" whole: look for the next separator after it.
+            nxt = _LIST_SPLIT.search(rest, sep.end())
+            if nxt is None:
+                break
+            items.append(rest[:nxt.start()])
+            rest = rest[nxt.end():]
+            continue
+        items.append(head)
+        rest = rest[sep.end():]
+    items.append(rest)
+    return [item for item in items if item.strip()]
+
+
 def objects(match: re.Match[str], rule_: Rule) -> list[str]:
     """The cleaned objects a match names (none when its words say it names nothing)."""
     raw = match.group(rule_.group)
@@ -148,22 +184,32 @@ def objects(match: re.Match[str], rule_: Rule) -> list[str]:
     if rule_.kind is ObjectKind.NAME:
         names = [leading_name(cut(raw, rule_))]
     elif rule_.kind is ObjectKind.NAMES:
-        listed = _LIST_SPLIT.split(cut(raw, rule_, keep_commas=True))
+        # Split the list before cutting: "Mia who's 7 and Leo who's 4" names both.
+        listed = _LIST_SPLIT.split(_HARD_STOP.split(raw, maxsplit=1)[0])
         names = [leading_name(part) for part in listed]
     else:
         whole = cut(raw, rule_, keep_commas=rule_.kind is ObjectKind.LIST)
-        parts = _LIST_SPLIT.split(whole) if rule_.kind is ObjectKind.LIST else [whole]
+        parts = _list_items(whole) if rule_.kind is ObjectKind.LIST else [whole]
         names = [trim(part, keep_time=rule_.keep_time) for part in parts]
     found = []
-    for name in names:
+    for index, name in enumerate(names):
         # An acronym ("IT") is no pronoun.
         if not name or (rule_.reject_pronouns and _PRONOUN_START.match(name)
                         and not name.split()[0].isupper()):
             continue
         shaped = rule_.shape(match, name) if rule_.shape else name
-        if shaped:
+        if shaped and not is_filler(shaped):
             found.append(shaped)
+        elif index == 0 and rule_.kind is ObjectKind.LIST:
+            return []  # a list whose first item names nothing ("the idea and the acting")
     return found
+
+
+def is_filler(value: str) -> bool:
+    """Whether an object is only function words or fillers ("to", "anymore", "it", "mehr",
+    "das"): such an object names nothing, so no fact is made of it."""
+    words = re.findall(r"[\w'-]+", value.casefold())
+    return not words or all(word in FILLER_WORDS for word in words)
 
 
 # A statement that something stopped holding ("no longer", "anymore", "nicht mehr").

@@ -34,17 +34,20 @@ _NOT_A_VERB_DE = frozenset({
     "und", "aber", "also", "ja", "nein", "denn", "doch", "na", "hallo", "hi", "oh", "ach",
     "tja", "naja", "weil", "dass", "ob", "sondern", "oder", "jetzt", "dann", "da", "hier",
     "heute", "morgen", "gestern", "früher", "inzwischen", "mittlerweile", "damals",
+    "eigentlich", "übrigens", "ehrlich", "zuerst", "endlich", "seitdem", "deshalb", "trotzdem",
+    "sonst", "bald", "gerade", "schon", "nun", "neuerdings", "zurzeit", "momentan",
 })
 # Wishes, conditions and possibilities state nothing yet.
 _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|might|wish|imagine|suppose|supposing|hypothetically|considering|"
     r"thinking (?:about|of)|would love to|would like to|'d love to|'d like to|hope to|"
     r"hoping to|dream of|someday|one day|what if|vielleicht|eventuell|möglicherweise|"
-    r"angenommen|überlege|hätte gerne?|würde gerne?|wäre|wären|hätte|hätten|könnte|"
-    r"irgendwann|träume)\b",
+    r"überlege|hätte gerne?|würde gerne?|wäre|wären|hätte|hätten|könnte|"
+    r"irgendwann|träume|not sure|unsure|no idea if|nicht sicher|weiß nicht,? ob)\b",
     re.IGNORECASE,
 )
-_CONDITIONAL_START = re.compile(r"^(?:if|unless|when|wenn|falls|sobald)\b", re.IGNORECASE)
+_CONDITIONAL_START = re.compile(r"^(?:if|unless|when|wenn|falls|sobald|angenommen)\b",
+                                re.IGNORECASE)
 # Someone else's words about the user ("Tom said I'm stubborn") are not the user's statement.
 REPORTED = re.compile(
     r"\b(?:said|says|say|thinks|think|thought|told|tells|claims|claimed|believes|believe|"
@@ -53,7 +56,13 @@ REPORTED = re.compile(
     re.IGNORECASE,
 )
 _FIRST_PERSON_START = re.compile(r"^(i|we|ich|wir)\b", re.IGNORECASE)
-_AND = re.compile(r",?\s+(?:and|und)\s+", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|we|ich|wir|my|mein\w*)\b", re.IGNORECASE)
+_AND = re.compile(
+    r",?\s+(?:and|und|but)\s+|,\s+aber\s+"
+    # German drops the subject after a comma too: "Ich bin Schwabe, wohne aber in Hamburg".
+    r"|,\s+(?=(?:wohne|lebe|arbeite|bin|habe|komme|mag|liebe|esse|trinke|fahre)\b)",
+    re.IGNORECASE,
+)
 _NOT_A_PREDICATE = frozenset({
     "i", "we", "you", "he", "she", "it", "they", "my", "our", "the", "a", "an", "his", "her",
     "their", "ich", "wir", "du", "er", "sie", "es", "mein", "meine", "der", "die", "das", "ein",
@@ -87,8 +96,22 @@ def is_question(sentence: str) -> bool:
     core = strip_openers(sentence.strip())
     if core.endswith("?") or _QUESTION_EN.match(core) or _QUESTION_DE.match(core):
         return True
-    second = _PRONOUN_SECOND.match(core)
+    # The verb-first test reads the sentence as said: "Eigentlich komme ich aus Porto" puts an
+    # adverb first (a statement), though "eigentlich" is an opener elsewhere.
+    second = _PRONOUN_SECOND.match(sentence.strip())
     return second is not None and second.group(1).casefold() not in _NOT_A_VERB_DE
+
+
+def statement_part(sentence: str) -> str | None:
+    """What of `sentence` states something: the sentence, or the statement before a
+    question tacked on after a comma ("I painted a sunset last weekend, want to see?");
+    None for a question, a wish or a condition."""
+    if is_question(sentence):
+        head, comma, _ = sentence.rstrip(" ?").rpartition(",")
+        if not comma or is_question(head) or not _FIRST_PERSON.search(head):
+            return None
+        sentence = head + "."
+    return None if is_hypothetical(sentence) else sentence
 
 
 def is_hypothetical(sentence: str) -> bool:

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     )
     from memlane.domain.graph.semantic import semantic_edges as semantic_edges
     from memlane.domain.graph.supersession import (
+        Candidate as Candidate,
         SupersessionDecision as SupersessionDecision,
         asks_about_past as asks_about_past,
         judge_supersession as judge_supersession,
@@ -59,6 +60,7 @@ if TYPE_CHECKING:
 _FACE = Face(__name__, {
     "Adjacency": "activation",
     "CAUSAL_WEIGHT": "causal",
+    "Candidate": "supersession",
     "Edge": "edges",
     "EdgeKind": "edges",
     "Entity": "knowledge",

@@ -2,22 +2,52 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from enum import StrEnum
-from functools import cached_property, lru_cache
+from functools import lru_cache
+from itertools import pairwise
+from typing import NamedTuple
 from uuid import UUID
 
-from memlane.domain.graph import supersession_cues as cues
+from memlane.domain.graph import (
+    supersession_cues as cues,
+    supersession_lexicon as lexicon,
+    supersession_tense as tense,
+)
+from memlane.domain.graph.supersession_reading import SELF, Reading, SupersessionCues
+from memlane.domain.graph.supersession_topic import (
+    about_someone_named,
+    flips,
+    holders_agree,
+    same_topic,
+    shared_words,
+)
+from memlane.domain.graph.supersession_words import normalise
 
-# Cosine band (all-MiniLM-L6-v2) in which an older memory can be the one replaced; the floor
-# is calibrated on bench/data/supersession_scenarios.jsonl (docs/supersession.md). No ceiling
-# below 1: "meets on Wednesdays from now on" is 0.92 to "meets on Thursdays", above the 0.85
-# merge threshold, so a restatement is told from a correction by its words, not its cosine.
-DEFAULT_BAND = (0.35, 1.0)
-SELF = "self"
-_WORD = re.compile(r"\w+")
+__all__ = [
+    "DEFAULT_BAND", "DEFAULT_CUES", "Candidate", "SupersessionCues", "SupersessionDecision",
+    "SupersessionKind", "asks_about_past", "judge_supersession",
+]
+
+# Cosine band (all-MiniLM-L6-v2, between what the user said in each) in which an older memory
+# can be the one replaced; calibrated on bench/data/supersession_scenarios.jsonl
+# (docs/supersession.md). No ceiling below 1: "meets on Wednesdays from now on" is 0.92 to
+# "meets on Thursdays", above the 0.85 merge threshold, so a restatement is told from a
+# correction by its words, not its cosine.
+DEFAULT_BAND = (0.0, 1.0)
+# What a shared slot weighs when candidates compete: one that holds a single value (home, job)
+# says more about being the same thing than a shared word.
+_SINGLE_SLOT_WEIGHT = 0.25
+# Cosine weighs little beside the words: a conversation turn embeds with its date and reply, so
+# its cosines run higher than a plain memory's, and the routes must pick the same candidate.
+_COSINE_WEIGHT = 0.25
+_SLOT_WEIGHT = 0.1
+_REFERRING_PENALTY = 0.3
+# How soon after another statement a referring one ("It's called Boulderwelt") is read as
+# pointing back at it.
+ANTECEDENT_WINDOW = timedelta(hours=2)
 
 
 class SupersessionKind(StrEnum):
@@ -35,115 +65,14 @@ class SupersessionDecision:
     reasons: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class _Reading:
-    words: frozenset[str]  # content words: no stopwords, cue words or holder nouns
-    stems: frozenset[str]
-    asserted: frozenset[str]  # stems minus the value a correction names as replaced
-    names_old_value: bool  # "..., not March 3", "statt Resend": a correction by itself
-    subject: str | None  # a first content word, the subject unless "I" is ("Tom" has...)
-    slots: frozenset[str]
-    strong_slots: frozenset[str]  # slots named by content words, not by change verbs
-    holder: str | None  # SELF, another person ("sister"), or None when impersonal
-    negative: bool
-    past: bool  # "I lived in Munich before": history already, never replaced
+class Candidate(NamedTuple):
+    """An older memory the new one may replace: what the user said in it, its cosine to what
+    the user says now, and when it was said (a chain's newest value is its current head)."""
 
-
-@dataclass(frozen=True)
-class SupersessionCues:
-    """The cue lists (data, extendable); patterns are compiled once per instance."""
-
-    change: tuple[str, ...] = cues.CHANGE_CUES
-    negation: tuple[str, ...] = cues.NEGATION_CUES
-    addition: tuple[str, ...] = cues.ADDITION_CUES
-    continuity: tuple[str, ...] = cues.CONTINUITY_CUES
-    hedge: tuple[str, ...] = cues.HEDGE_CUES
-    past: tuple[str, ...] = cues.PAST_CUES
-    holders: tuple[str, ...] = cues.HOLDER_NOUNS
-
-    @cached_property
-    def _patterns(self) -> dict[str, re.Pattern[str]]:
-        lists = {
-            "change": self.change, "negation": self.negation, "addition": self.addition,
-            "continuity": self.continuity, "hedge": self.hedge, "past": self.past,
-            "history": cues.HISTORY_CUES,
-            "opener": cues.DISCOURSE_OPENERS, "starter": cues.QUESTION_STARTERS,
-            "holder": self.holders,
-            # Everything that is a cue rather than a topic, removed before content is read;
-            # a gap cue only by its ends ("keinen Kaffee mehr" is still about Kaffee).
-            "not_content": tuple(
-                part
-                for phrase in self.change + self.negation + self.addition + self.continuity
-                + self.hedge + self.past + cues.DISCOURSE_OPENERS + self.holders
-                for part in phrase.split(" ~ ")
-            ),
-        }
-        patterns = {name: cues.compile_cues(phrases) for name, phrases in lists.items()}
-        holder = patterns["holder"].pattern.removeprefix(r"(?<!\w)")
-        patterns["owned"] = re.compile(
-            rf"(?<!\w){cues.POSSESSIVE}\s+(?:\w+\s+)?(?P<holder>{holder})"
-            rf"|(?<!\w){cues.POSSESSIVE}(?!\w)"
-        )
-        return patterns
-
-    @cached_property
-    def _slots(self) -> dict[str, re.Pattern[str]]:
-        return {name: cues.compile_cues(words) for name, words in cues.SLOTS.items()}
-
-    def has(self, family: str, text: str) -> bool:
-        return self._patterns[family].search(cues.normalise(text)) is not None
-
-    def is_question(self, text: str) -> bool:
-        """A question mark, or a question word first ("Should I switch to Bosch")."""
-        rest = cues.normalise(text).strip()
-        if rest.endswith("?"):
-            return True
-        # "Actually, can you..." asks; "Eigentlich ist das Meeting..." (German verb second)
-        # does not: an opener is skipped only when a comma closes it.
-        while (opener := self._patterns["opener"].match(rest)) and rest[opener.end():][:1] == ",":
-            rest = rest[opener.end() + 1:].lstrip()
-        return self._patterns["starter"].match(rest) is not None
-
-    def read(self, text: str) -> _Reading:
-        norm = cues.normalise(text)
-        named: set[str] = set()
-        plain = norm
-        for pattern in cues.CONTRASTIVE_NEGATION:
-            named.update(w for m in pattern.finditer(norm) for w in cues.content_words(m["named"]))
-            plain = pattern.sub(" ", plain)
-        for match in cues.CONTRAST.finditer(norm):
-            named.update(cues.content_words(match["named"])[:1])
-        content_text = self._patterns["not_content"].sub(" ", norm)
-        words = cues.content_words(content_text)
-        stems = frozenset(cues.stem(w) for w in words)
-        first = _WORD.search(norm)
-        holder = self._holder(norm)
-        return _Reading(
-            words=frozenset(words),
-            stems=stems,
-            asserted=stems - {cues.stem(w) for w in named},
-            names_old_value=bool(named),
-            # With "I"/"ich" in the sentence a fronted word is the object: "Werder verfolge
-            # ich nicht mehr".
-            subject=cues.stem(first[0]) if first and first[0] in words and holder != SELF else None,
-            slots=self._slots_in(norm),
-            strong_slots=self._slots_in(content_text),
-            holder=holder,
-            negative=bool(
-                self._patterns["negation"].search(plain) or cues.CONTRACTED_NEGATION.search(plain)
-            ),
-            past=bool(self._patterns["history"].search(norm) or cues.TRAILING_BEFORE.search(norm)),
-        )
-
-    def _slots_in(self, text: str) -> frozenset[str]:
-        return frozenset(name for name, pattern in self._slots.items() if pattern.search(text))
-
-    def _holder(self, norm: str) -> str | None:
-        # "Sarah and I broke up" is about me even though Sarah comes first.
-        if cues.FIRST_PERSON_SUBJECT.search(norm):
-            return SELF
-        owned = self._patterns["owned"].search(norm)
-        return None if owned is None else owned["holder"] or SELF
+    id: UUID
+    text: str
+    cosine: float
+    said_at: datetime | None = None
 
 
 DEFAULT_CUES = SupersessionCues()
@@ -154,53 +83,16 @@ def asks_about_past(query: str, cue_set: SupersessionCues = DEFAULT_CUES) -> boo
     return cue_set.has("past", query)
 
 
-def _holders_agree(new: _Reading, old: _Reading) -> bool:
-    if new.holder is None or old.holder is None or new.holder == old.holder:
-        return True
-    # "I have a new boss" can replace "my boss is Thomas"; "my sister moved" never replaces
-    # "I live in Berlin".
-    return new.holder == SELF and (old.holder in new.words or bool(new.stems & old.stems))
-
-
-def _shared_words(new: _Reading, old: _Reading) -> set[str]:
-    # German puts the head of a compound last: "Feier" is the "Geburtstagsfeier".
-    compounds = {
-        cues.stem(short)
-        for one, other in ((new.words, old.words), (old.words, new.words))
-        for short in one
-        if len(short) >= 4 and any(len(long) >= len(short) + 3 and long.endswith(short)
-                                   for long in other)
-    }
-    return set(new.stems & old.stems) | compounds
-
-
-def _same_topic(new: _Reading, old: _Reading) -> bool:
-    if new.slots & old.slots & cues.SINGLE_VALUED_SLOTS:
-        return True
-    # Different attributes, whatever names they share ("Lena is my girlfriend" / "Lena works
-    # as a doctor now").
-    if new.strong_slots and old.strong_slots and not new.strong_slots & old.strong_slots:
-        return False
-    shared = _shared_words(new, old)
-    if new.slots & old.slots:  # the same kind of thing, named in both ("the standup")
-        return bool(shared)
-    # Else a shared subject alone is one entity's two facts ("Tom is our designer" / "Tom now
-    # has a puppy"): what is said about it must be shared too. When both name kinds of thing
-    # and none is shared, one shared word is not enough: "I moved to Lisbon" does not replace
-    # "I'm looking for flights to Lisbon" (a move and a trip share only the place), where
-    # "we moved the app from Heroku to Hetzner" does replace "we host the app on Heroku".
-    said = shared - {new.subject}
-    return len(said) >= (2 if new.slots and old.slots else 1)
-
-
 def _reasons(
-    new: _Reading, old: _Reading, cosine: float, band: tuple[float, float], cued: bool
+    new: Reading, old: Reading, cosine: float, band: tuple[float, float], cued: bool,
+    old_is_change: bool = False,
 ) -> tuple[str, ...] | None:
     """Why `new` replaces `old`, or None when it does not."""
     low, high = band
-    if not low <= cosine <= high or not _holders_agree(new, old) or not _same_topic(new, old):
+    if (not low <= cosine <= high or not holders_agree(new, old)
+            or not same_topic(new, old, old_is_change)):
         return None
-    flip = new.negative != old.negative and bool(new.stems & old.stems)
+    flip = flips(new, old)
     # A restatement asserts the same; anything else may replace ("Jan moved away, my partner is
     # now Mira" still names Jan). When the new one only adds, replacing loses nothing.
     replaced = old.asserted != new.asserted
@@ -212,50 +104,128 @@ def _reasons(
     )
 
 
+def _score(new: Reading, old: Reading, cosine: float, is_fact: bool, referring: bool) -> float:
+    shared = new.slots & old.slots
+    single = len(shared & lexicon.SINGLE_VALUED_SLOTS)
+    score = (_COSINE_WEIGHT * cosine + _SINGLE_SLOT_WEIGHT * single
+             + _SLOT_WEIGHT * (len(shared) - single))
+    # A shared name says more than a shared word ("Tanja" / "Tanja").
+    score += 0.1 * min(len(shared_words(new, old)), 4) + 0.1 * len(new.names & old.names)
+    score += 0.5 * is_fact
+    return round(score - _REFERRING_PENALTY * referring, 4)
+
+
 @lru_cache(maxsize=1024)
-def _read(cue_set: SupersessionCues, text: str) -> _Reading:
+def _read(cue_set: SupersessionCues, text: str) -> Reading:
     # A pure reading of a text: the same older memories are candidates for many new ones.
     # (Held in this process only, like any plaintext the service opens.)
     return cue_set.read(text)
 
 
+def _silent(new_text: str, cue_set: SupersessionCues, said_at: datetime | None) -> bool:
+    """Questions, hypotheticals, additions, "still"/"as I said" and the distant past
+    replace nothing."""
+    norm = normalise(new_text)
+    # "Too" after a change that ends something says the change came again ("I sold the Golf
+    # too"), not that a value was added.
+    adds = (cue_set.has("addition", new_text) or bool(cues.TRAILING_ADDITION.search(norm))) and (
+        not cue_set.has("ending", new_text))
+    return not new_text.strip() or cue_set.is_question(new_text) or adds or any(
+        cue_set.has(family, new_text) for family in ("hedge", "continuity")
+    ) or cue_set.in_distant_past(
+        new_text, said_at.year if said_at else None
+    ) or (bool(tense.EPISODE.search(norm)) and not cue_set.has("state_change", new_text))
+
+
+def _head(found: list[tuple[Candidate, SupersessionDecision]], read: dict[UUID, Reading],
+          cued: dict[UUID, bool]) -> tuple[Candidate, SupersessionDecision]:
+    """The best-matching decision, or a newer one about the same thing: a chain's current
+    value is replaced, not the oldest ("moved to Cologne" after "I live in Bonn"): a newer
+    candidate that itself replaced the best one is its head."""
+    best_candidate, best = max(found, key=lambda pair: pair[1].score)
+    if best_candidate.said_at is None:
+        return best_candidate, best
+    best_reading = read[best_candidate.id]
+    newer = [
+        (c, d) for c, d in found
+        if c.said_at is not None and c.said_at > best_candidate.said_at
+        and _reasons(read[c.id], best_reading, 1.0, (-1.0, 1.0), cued[c.id],
+                     cued[best_candidate.id]) is not None
+    ]
+    return max(newer, key=lambda pair: pair[0].said_at or datetime.min) if newer else (
+        best_candidate, best)
+
+
+def _with_antecedents(pool: Sequence[Candidate], read: dict[UUID, Reading],
+                      cued: dict[UUID, bool]) -> set[UUID]:
+    """Reads each referring statement with the one said just before it ("It was moved to
+    Tuesday" after "The meeting is on Monday"), and an elaboration's words into what it
+    elaborates ("It's called Boulderwelt"): the elaborations, now part of another, are
+    returned to be left out as candidates."""
+    timed = sorted(((c.said_at, c) for c in pool if c.said_at is not None),
+                   key=lambda pair: pair[0])
+    merged: set[UUID] = set()
+    for (before_at, before), (after_at, after) in pairwise(timed):
+        if not read[after.id].refers or after_at - before_at > ANTECEDENT_WINDOW:
+            continue
+        if cued[after.id]:
+            read[after.id] = read[after.id].joined(read[before.id])
+        else:
+            read[before.id] = read[before.id].joined(read[after.id])
+            merged.add(after.id)
+    return merged
+
+
 def judge_supersession(
     new_text: str,
-    candidates: Sequence[tuple[UUID, str, float]],
+    candidates: Sequence[tuple[UUID, str, float] | Candidate],
     *,
     band: tuple[float, float] = DEFAULT_BAND,
     fact_conflicts: Collection[UUID] = frozenset(),
+    replaced: Collection[UUID] = frozenset(),
+    said_at: datetime | None = None,
     cue_set: SupersessionCues = DEFAULT_CUES,
 ) -> list[SupersessionDecision]:
-    """The older memory `new_text` replaces, if any: the best-matching one, plus others only
-    when their functional fact conflicts too (the same slot said twice).
+    """The older memory `new_text` replaces, if any: the best-matching one (a chain's current
+    head), plus others only when their functional fact conflicts too.
 
-    candidates: (id, plaintext, cosine to the new memory), the write's nearest neighbours.
+    candidates: older memories the user said (id, text, cosine to the new one, said_at).
     fact_conflicts: ids whose functional fact (same subject and relation, another object)
-    conflicts with one of `new_text`'s, from the facts module.
+    conflicts with one of `new_text`'s, from the facts module. replaced: ids already replaced
+    by another memory (their marker), which are history. said_at: when `new_text` was said
+    (a statement about a year long past replaces nothing).
     """
-    # Questions, hypotheticals, additions and "still"/"as I said" replace nothing.
-    if not new_text.strip() or cue_set.is_question(new_text) or any(
-        cue_set.has(family, new_text) for family in ("hedge", "addition", "continuity")
-    ) or cues.TRAILING_ADDITION.search(cues.normalise(new_text)):
+    if _silent(new_text, cue_set, said_at):
         return []
     new = _read(cue_set, new_text)
     cued = new.names_old_value or cue_set.has("change", new_text)
-    found: list[SupersessionDecision] = []
-    for memory_id, text, cosine in candidates:
-        old = _read(cue_set, text)
-        is_fact = memory_id in fact_conflicts
-        reasons = None if old.past else _reasons(new, old, cosine, band, cued)
-        # "I lived in Munich before" is history already, whatever its facts say.
-        if old.past or (reasons is None and not is_fact):
+    pool = [Candidate(*c) for c in candidates]
+    read = {c.id: _read(cue_set, c.text) for c in pool}
+    cued_by = {c.id: read[c.id].names_old_value or cue_set.has("change", c.text) for c in pool}
+    merged = _with_antecedents(pool, read, cued_by)
+    found: list[tuple[Candidate, SupersessionDecision]] = []
+    for candidate in pool:
+        old = read[candidate.id]
+        # A conflicting fact still needs the same holder ("my nephew Tim" is not "my son Tim").
+        is_fact = candidate.id in fact_conflicts and holders_agree(new, old)
+        # "I lived in Munich before" is history already, whatever its facts say; an
+        # elaboration ("With a club.") is the user's, replaced only by what the user says.
+        if old.past or candidate.id in replaced or candidate.id in merged or (
+                old.refers and not cued_by[candidate.id] and new.holder != SELF):
+            continue
+        if about_someone_named(new_text, candidate.text, new, old):
+            continue
+        reasons = _reasons(new, old, candidate.cosine, band, cued, cued_by[candidate.id])
+        if reasons is None and not is_fact:
             continue
         reasons = (*(reasons or ()), *(("fact",) if is_fact else ()))
-        flipped = "polarity" in reasons
-        kind = SupersessionKind.CONTRADICTION if flipped else SupersessionKind.SUPERSEDES
-        score = cosine + 0.1 * len(new.slots & old.slots) + 0.5 * is_fact
-        score += 0.05 * min(len(_shared_words(new, old)), 4)
-        found.append(SupersessionDecision(memory_id, kind, round(score, 4), reasons))
+        kind = (SupersessionKind.CONTRADICTION if "polarity" in reasons
+                else SupersessionKind.SUPERSEDES)
+        penalty = old.refers and not cued_by[candidate.id]
+        decision = SupersessionDecision(
+            candidate.id, kind, _score(new, old, candidate.cosine, is_fact, penalty), reasons)
+        found.append((candidate, decision))
     if not found:
         return []
-    best = max(found, key=lambda decision: decision.score)
-    return [best] + [d for d in found if d is not best and d.replaces in fact_conflicts]
+    _, best = _head(found, read, cued_by)
+    return [best] + [d for _, d in found if d is not best and d.replaces in fact_conflicts]

@@ -1,9 +1,8 @@
-"""Supersession cue data (EN/DE): change language, polarity, holders, topic slots, stopwords."""
+"""Supersession cue data (EN/DE): change language, polarity, holders, time anchors; helpers."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
 
 # Notation as in importance.CueBook: phrases match on word starts, case-insensitive; a trailing
 # '*' lets the last word go on ("kein*"), a leading '*' lets a German compound end in the cue
@@ -24,13 +23,58 @@ CHANGE_CUES: tuple[str, ...] = (
     "korrigier*", "ich meinte", "falsch", "moment", "neue*", "aufgehört", "abgebrochen",
     "gekündigt", "abgeschafft", "verkauft", "getrennt", "geschieden", "gestiegen", "gesunken",
     "umgestellt",
+    # A new value said from a point in time: "since March", "seit Januar", "ab Montag".
+    "since", "ever since", "as of", "starting", "from this ~ on", "from next ~ on", "seit",
+    "seitdem", "ab jetzt", "ab heute", "ab montag", "ab dienstag", "ab mittwoch",
+    "ab donnerstag", "ab freitag", "ab samstag", "ab sonntag", "ab nächst*", "ab dem",
+    "ab januar", "ab februar", "ab märz", "ab april", "ab mai", "ab juni", "ab juli",
+    "ab august", "ab september", "ab oktober", "ab november", "ab dezember",
+    # What changed said by what happened: a promotion, a wedding, a purchase, a theft, a move.
+    "promoted", "made me", "married", "remarried", "engaged", "proposed", "bought", "stolen",
+    "got stolen", "left", "retired", "born", "adopted", "passed", "graduated", "handed in",
+    "signed", "split", "separated", "called off", "moved in", "moved out", "closed",
+    "transferred", "defended", "back at work", "went back", "back to", "became", "turned",
+    "passed away", "died", "offered me", "accepted", "extended", "rebooked",
+    "gave us until", "is over", "moved up", "raise", "increase", "down to", "car-free",
+    "befördert", "geheiratet", "verlobt", "antrag", "gekauft", "geklaut", "gestohlen",
+    "verlassen", "in rente", "geboren", "welt gekommen", "adoptiert", "geholt", "bestanden",
+    "abgeschlossen", "abgegeben", "unterschrieben", "gelöst", "scheiden", "eingezogen",
+    "ausgezogen", "geschlossen", "versetzt", "verteidigt", "wieder", "zurück", "geworden",
+    "gestorben", "angeboten", "angenommen", "verlängert", "umgebucht", "abgesagt",
+    "vorbei", "hochgezogen", "eingeschult", "angefangen", "fange", "erhöhung", "erhöht",
+    "runter auf", "autofrei", "abgemeldet", "übernommen", "zugesagt", "zusammengezogen",
+    # What finally came, what is left now, what was looked up: "endlich", "nur noch", "I
+    # checked, it ends on the 20th"; a date moved by someone ("auf Sonntag gelegt"), a
+    # deadline given more time ("we have until Wednesday", "erst im September").
+    "finally", "endlich", "nur noch", "schluss gemacht", "gelegt", "umgelegt", "to move",
+    "have until", "zeit bis", "bis ~ zeit", "extension", "verlängerung", "*verlängerung",
+    "checked", "double-checked", "looked it up", "nachgeschaut", "nachgesehen", "erst im",
+    "erst am", "erst ab",
+    # Joining, beginning, ending, returning, hiring, diagnosis, birth: a life state changed.
+    "joined", "signed up", "enrolled", "registered", "took up", "picked up", "began", "begun",
+    "finished", "completed", "ended", "done with", "returned", "came back", "resumed",
+    "restarted", "downgraded", "traded", "got rid of", "cut out", "cut back", "cut down",
+    "reduced", "raised", "lowered", "bumped", "shortened", "delayed", "brought forward",
+    "pulled forward", "renamed", "converted", "hired", "fired", "laid off", "let go",
+    "resigned", "handed in my notice", "demoted", "settled", "leased", "donated", "gave away",
+    "rehomed", "lost", "wed", "split up", "got together", "gave birth", "had a baby",
+    "had the baby", "recovered", "diagnosed", "prescribed", "weaned", "currently",
+    "at the moment", "right now", "officially", "first day", "at last", "any longer",
+    "is gone", "are gone", "took over", "landed", "moved on", "beigetreten", "eingetreten",
+    "ausgetreten", "begonnen", "beginne", "beendet", "zurückgekehrt", "getauscht",
+    "eingetauscht", "aufgegeben", "weggelassen", "reduziert", "gesenkt", "verkürzt",
+    "vorverlegt", "vorgezogen", "storniert", "umbenannt", "eingeschrieben", "angemeldet",
+    "eingestellt", "entlassen", "pensioniert", "gemietet", "geleast", "verschenkt",
+    "verloren", "zusammengekommen", "entbunden", "genesen", "diagnostiziert", "verschrieben",
+    "abgesetzt", "zurzeit", "derzeit", "aktuell", "momentan", "offiziell", "ersten tag",
+    "erster tag", "losgeworden", "ist weg", "sind weg", "umgesattelt", "angetreten",
 )
 # Negation, and verbs that end what the older statement asserted.
 NEGATION_CUES: tuple[str, ...] = (
     "not", "cannot", "no", "never", "none", "nothing", "neither", "nor", "no longer", "quit",
     "stopped", "gave up", "dropped", "cancelled", "broke up", "hate", "dislike", "can't stand",
     "nicht", "kein*", "nie", "niemals", "nichts", "hasse", "aufgehört", "abgebrochen",
-    "abgeschafft", "gekündigt", "getrennt",
+    "abgeschafft", "gekündigt", "getrennt", "schluss gemacht",
 )
 # Contractions end inside a word ("don't"), so they have no word start to match on.
 CONTRACTED_NEGATION = re.compile(r"\wn't(?!\w)")
@@ -54,12 +98,21 @@ TRAILING_ADDITION = re.compile(r"(?<!\w)(?:too|either)\s*(?:[,.;!?]|$)")
 CONTINUITY_CUES: tuple[str, ...] = (
     "still", "as i said", "as i told you", "just to confirm", "remains", "in case you forgot",
     "immer noch", "noch immer", "nach wie vor", "weiterhin", "wie gesagt", "zur bestätigung",
+    # More of the same is no new value: "the bus comes even later", "I'm used to it now".
+    "even later", "even earlier", "even worse", "noch später", "noch früher", "noch schlimmer",
+    "used to it", "daran gewöhnt", "gewöhnt",
+    # A request to the assistant states nothing about the world.
+    "remind me", "erinnere mich", "erinner mich", "let me know", "sag mir bescheid",
 )
 HEDGE_CUES: tuple[str, ...] = (
     "might", "maybe", "perhaps", "thinking about", "thinking of", "considering", "if",
+    "almost", "nearly", "dream of", "wäre", "beinahe", "träume", "hätte fast",
     "unless", "plan to", "planning to", "want to", "would like to", "should",
     "vielleicht", "eventuell", "möglicherweise", "überlege", "falls", "wenn", "ich plane",
     "sollte", "würde",
+    # A wish is no change: "I'd quite like to move to the Highlands one day".
+    "like to", "love to", "one day", "someday", "some day", "eines tages", "irgendwann",
+    "würde gern", "hätte gern",
 )
 # About the past: an older statement in this voice is history already, and a query in it asks
 # for superseded memories.
@@ -90,137 +143,38 @@ DISCOURSE_OPENERS: tuple[str, ...] = (
     "actually", "wait", "so", "ok", "okay", "well", "hey", "and", "but", "as i said",
     "eigentlich", "also", "moment", "und", "aber", "ach", "wie gesagt", "doch",
 )
-# Another person a statement can be about ("my sister moved" is not "I moved").
-HOLDER_NOUNS: tuple[str, ...] = (
-    "sister", "brother", "mother", "mum", "mom", "father", "dad", "parents", "wife",
-    "husband", "partner", "girlfriend", "boyfriend", "son", "daughter", "friend", "neighbour",
-    "neighbor", "boss", "manager", "colleague", "grandma", "grandpa", "aunt", "uncle", "cousin",
-    "schwester", "bruder", "mutter", "mama", "vater", "papa", "eltern", "frau", "mann",
-    "freundin", "freund", "sohn", "tochter", "nachbar*", "chef*", "kolleg*", "oma", "opa",
-    "tante", "onkel",
+# Cues that only say when or how surely: the value a statement asserts is read without them
+# ("I am divorced" asserts "divorced"; "now" asserts nothing).
+ADVERB_CUES: tuple[str, ...] = (
+    "actually", "now", "nowadays", "these days", "from now on", "since", "ever since", "as of",
+    "starting", "instead", "eigentlich", "jetzt", "nun", "inzwischen", "mittlerweile",
+    "neuerdings", "seit", "seitdem", "seit kurzem", "ab sofort", "ab jetzt", "stattdessen",
+    "wieder", "again", "wait", "moment", "correction", "korrektur", "fortan", "künftig",
+    "zukünftig", "in zukunft", "nunmehr", "going forward", "henceforth", "from here on",
 )
-FIRST_PERSON_SUBJECT = re.compile(r"(?<!\w)(?:i|i'm|i've|i'd|i'll|we|we're|we've|ich|wir)(?!\w)")
-POSSESSIVE = r"(?:my|our|mein|meine|meinen|meinem|meiner|meines|unser|unsere|unseren|unserem)"
 
-# Topic slots: two statements about the same thing share a slot, whatever their words.
-SLOTS: Mapping[str, tuple[str, ...]] = {
-    "residence": ("live", "lives", "living", "move*", "moving", "relocat*", "home", "flat",
-                  "apartment", "address", "rent*", "wohn*", "*wohnung", "lebe", "lebt",
-                  "umgezogen", "umzug", "ziehe", "gezogen", "*adresse", "miete*", "*miete"),
-    "work": ("work*", "job*", "employ*", "company", "hired", "office", "shift*", "career",
-             "apprentice*", "arbeit*", "*arbeit", "firma", "stelle", "arbeitgeber", "*schicht",
-             "ausbildung", "beruf*", "manager", "boss", "chef*"),
-    "schedule": ("monday*", "tuesday*", "wednesday*", "thursday*", "friday*", "saturday*",
-                 "sunday*", "montag*", "dienstag*", "mittwoch*", "donnerstag*", "freitag*",
-                 "samstag*", "sonntag*", "*montags", "meeting*", "*meeting", "appointment*",
-                 "call", "*call", "standup", "deadline*", "class", "*kurs", "party", "*feier",
-                 "flight*", "*flug", "*flüge", "termin*", "*termin", "treffen", "trifft", "meets",
-                 "pm", "uhr", "march", "june", "august", "märz", "juni", "mai", "*abfuhr",
-                 "collection", "*abends", "evenings"),
-    "diet": ("eat", "eats", "eating", "esse", "isst", "meat", "*fleisch", "fish", "fisch",
-             "vegetar*", "vegan*", "gluten*", "lactose", "laktose"),
-    "food": ("food", "*essen", "olive*", "oliven", "pizza", "sushi", "dish"),
-    "drinks": ("coffee", "tea", "*kaffee", "tee", "beer", "*bier", "wine", "*wein",
-               "alcohol*", "alkohol*", "drink*", "trink*", "*wasser", "water"),
-    "smoking": ("smok*", "rauch*", "cigarette*", "*zigarette*"),
-    "contact": ("phone", "number", "mobile", "email", "e-mail", "*nummer", "handy*",
-                "telefon*", "password*", "*passwort", "wifi", "wlan"),
-    "identity": ("name*", "called", "call me", "heiß*", "nenn*", "years old", "jahre alt",
-                 "birthday", "*geburtstag", "born", "geboren"),
-    "relationship": ("girlfriend", "boyfriend", "wife", "husband", "single", "married",
-                     "divorced", "broke up", "dating", "freundin", "verheiratet",
-                     "geschieden", "getrennt", "beziehung"),
-    "colour": ("colour*", "color*", "*farbe"),
-    "vehicle": ("car", "drive*", "auto", "fahre", "fährt", "fahrrad", "bike"),
-    "sport": ("run", "runs", "running", "lauf*", "laufe", "jogg*", "gym", "fitness*",
-              "*studio", "swim*", "schwimm*", "yoga*", "football", "fussball", "tennis",
-              "padel", "training", "marathon", "*marathon"),
-    "language": ("english", "german", "french", "spanish", "italian", "englisch", "deutsch",
-                 "französisch", "spanisch", "italienisch", "learn*", "lern*", "speak*",
-                 "sprech*", "spreche", "sprache*"),
-    "education": ("school", "*schule", "study", "studier*", "*studium", "university", "uni",
-                  "degree", "exam*", "prüfung*", "science", "informatik"),
-    "finance": ("bank*", "*bank", "account", "*konto", "salary", "gehalt", "credit", "kredit*"),
-    "health": ("doctor", "dentist", "*arzt", "allerg*", "praxis", "immun*"),
-    "sleep": ("sleep*", "schlaf*", "bed", "night owl", "early bird", "midnight",
-              "mitternacht", "morning"),
-    "pet": ("dog*", "cat", "cats", "puppy", "hund*", "katze*", "welpe*"),
-    "software": ("editor", "vs code", "neovim", "vim", "host*", "deploy*", "database",
-                 "datenbank", "framework", "written", "geschrieben", "*server", "ticket*",
-                 "password manager", "*manager"),
-}
 
-# Slots that hold one value at a time: sharing one is enough to be about the same thing. In
-# the others (meetings, sports, tools) the instance must be named too ("dentist appointment"
-# does not replace "team meeting").
-SINGLE_VALUED_SLOTS: frozenset[str] = frozenset({
-    "residence", "work", "identity", "relationship", "colour", "diet", "smoking", "sleep",
-    "vehicle", "education",
+# A refinement narrows what holds ("not on Sundays", "nur noch morgens", "but other meat is
+# fine"): said with a negation, it contradicts nothing.
+REFINEMENT = re.compile(
+    r"(?<!\w)(?:only|just|except|but other|but the rest|nur|außer|aber ander\w*|after \d|"
+    r"before \d|nach \d|vor \d|on (?:mon|tues|wednes|thurs|fri|satur|sun)days|at night|"
+    r"\w+tags|sonntags|on weekends|am wochenende|with sugar|mit zucker|in tournaments|"
+    r"turniere)(?!\w)"
+)
+# Verbs a polarity flip may not rest on alone: "I work from home" / "I never work on Sundays"
+# share only the verb.
+COMMON_VERB_STEMS: frozenset[str] = frozenset({
+    "work", "arbeit", "live", "wohn", "eat", "ess", "drink", "trink", "go", "geh", "play",
+    "spiel", "run", "lauf", "like", "lov", "mag", "lieb", "hav", "hab", "tak", "nehm", "us",
+    "nutz", "do", "mach", "allergic", "allergisch",
 })
-
-STOPWORDS: frozenset[str] = frozenset((
-    "a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "from",
-    "by", "as", "is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did",
-    "have", "has", "had", "it", "its", "this", "that", "these", "those", "there", "here", "he",
-    "she", "they", "them", "his", "her", "their", "you", "your", "me", "my", "mine", "our", "us",
-    "we", "i", "im", "ive", "id", "ill", "s", "t", "m", "d", "ll", "re", "ve", "don", "doesn",
-    "didn", "isn", "aren", "wasn", "won", "can", "about", "into", "over", "than", "then", "so",
-    "very", "just", "what", "which", "who", "when", "where", "how", "why", "all", "any", "some",
-    "more", "most", "much", "many", "one", "two", "our", "up", "out", "off", "again", "also",
-    "get", "got", "go", "going", "went", "will", "would", "ich", "du", "er", "sie", "es", "wir",
-    "ihr", "mich", "mir", "dich", "dir", "uns", "euch", "mein", "meine", "meinen", "meinem",
-    "meiner", "dein", "sein", "seine", "ihre", "unser", "unsere", "der", "die", "das", "den",
-    "dem", "des", "ein", "eine", "einen", "einem", "einer", "und", "oder", "aber", "mit", "von",
-    "zu", "zum", "zur", "im", "ins", "am", "um", "auf", "aus", "bei", "nach", "für", "über",
-    "unter", "vor", "an", "als", "wie", "so", "ist", "sind", "bin", "bist", "war", "habe", "hast",
-    "hat", "haben", "wird", "werden", "wurde", "noch", "schon", "sehr", "nur", "gern", "gerne",
-    "da", "dann",
-))
-
-
-_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
-_WORD = re.compile(r"\w+")
-# Suffixes stripped (twice at most) so "meetings"/"meeting", "Kaffees"/"Kaffee" meet.
-_SUFFIXES = ("ing", "ed", "es", "en", "er", "em", "s", "e", "n")
-
-
-def normalise(text: str) -> str:
-    """Casefolded, curly apostrophes straightened, whitespace collapsed (ß becomes ss)."""
-    return " ".join(text.translate(_APOSTROPHES).casefold().split())
-
-
-def content_words(text: str) -> list[str]:
-    """The words of normalised text that are not stopwords."""
-    return [w for w in _WORD.findall(text) if w not in STOPWORDS]
-
-
-def stem(word: str) -> str:
-    """A crude EN/DE stem: only ever compared with other stems made the same way."""
-    for _ in range(2):
-        suffix = next((s for s in _SUFFIXES if word.endswith(s) and len(word) - len(s) >= 3), "")
-        if not suffix:
-            break
-        word = word[: -len(suffix)]
-    return word
-
-
-def _word_regex(word: str) -> str:
-    start = r"\w*" if word.startswith("*") else ""
-    end = r"\w*" if word.endswith("*") else ""
-    return start + re.escape(word.strip("*")) + end
-
-
-def _cue_regex(phrase: str) -> str:
-    pattern = ""
-    for word in normalise(phrase).split(" "):
-        # '~' is a gap of up to three words ("kein* ~ mehr": "keinen Kaffee mehr").
-        pattern += r"(?:\S+\s+){0,3}" if word == "~" else _word_regex(word) + r"\s+"
-    return pattern.removesuffix(r"\s+") + r"(?!\w)"
-
-
-def compile_cues(phrases: Iterable[str]) -> re.Pattern[str]:
-    """One pattern for a cue list, matched on normalised text at word starts."""
-    usable = [p for p in phrases if normalise(p).strip("*~ ")]
-    if not usable:
-        return re.compile(r"(?!x)x")  # matches nothing: an empty list is a valid config
-    return re.compile(r"(?<!\w)(?:" + "|".join(_cue_regex(p) for p in usable) + ")")
+# An older statement that points back at another ("It's called Boulderwelt", "Meistens am
+# PC.") elaborates it; it is replaced only when nothing it elaborates is.
+REFERRING = re.compile(
+    r"^(?:(?:it|it's|its|she|he|she's|he's|they|they're|that's|this is|there|sie|er|es|das ist|"
+    r"das war|die ist|der ist|die heißt|der heißt|dort|da)\b"
+    # ... or a fragment without a verb: "Meistens am PC.", "With a club.", "Ein MacBook Air."
+    r"|(?:meistens|mostly|usually|at|with|mit|am|im|on|for|für|bei|ein|eine|einen|a|an)\b"
+    r"(?!.*\b(?:is|are|was|ist|sind|war|have|has|habe|hat|bin)\b))"
+)

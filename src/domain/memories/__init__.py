@@ -51,6 +51,7 @@ if TYPE_CHECKING:
         Segment as Segment,
         segment_document as segment_document,
         segment_messages as segment_messages,
+        user_words as user_words,
     )
     from memlane.domain.memories.summary import (
         qa_content as qa_content,
@@ -93,6 +94,7 @@ _FACE = Face(__name__, {
     "raw_importance": "decay",
     "segment_document": "segments",
     "segment_messages": "segments",
+    "user_words": "segments",
     "summarize": "summary",
 })
 

@@ -56,6 +56,25 @@ def segment_document(content: str, created_at: datetime) -> str:
     return f"{created_at:%d %B %Y}. {content}"
 
 
+def user_words(content: str, roles: object) -> str:
+    """What the user said in a stored memory: a segment's user lines without their role (a
+    reply is not the user's), else the whole content. `roles`: the segment's ROLES_KEY
+    metadata, absent for a plain memory. A segment without a user message says nothing of
+    the user ("")."""
+    if not isinstance(roles, list | tuple):
+        return content
+    starts = tuple(f"{role.value}: " for role in Role)
+    said: list[str] = []
+    speaker = None
+    for line in content.split("\n"):
+        opening = next((s for s in starts if line.startswith(s)), None)
+        if opening is not None:
+            speaker, line = opening[:-2], line[len(opening):]
+        if speaker == Role.USER.value:
+            said.append(line)
+    return "\n".join(said).strip()
+
+
 def _line(message: Message) -> str:
     # A named speaker is shown by name (the role stays in the memory's metadata): the line
     # then reads as the speaker wrote it, which is also what embeds and matches best.

@@ -10,6 +10,7 @@ from uuid import UUID
 
 from memlane.domain.errors import DecryptionFailed
 from memlane.domain.graph import (
+    Candidate,
     Edge,
     EdgeKind,
     Moment,
@@ -18,6 +19,7 @@ from memlane.domain.graph import (
     semantic_edges,
     temporal_edge_to,
 )
+from memlane.domain.memories import ROLES_KEY, user_words
 from memlane.domain.model import Nearby, Owner
 from memlane.domain.policy import GraphTuning
 from memlane.ports.graph import GraphPort
@@ -78,6 +80,7 @@ class GraphLinker:
         if not self._tuning.enabled or not ids:
             return [[] for _ in texts]
         plain: dict[UUID, str] = {}
+        said_at: dict[UUID, datetime] = {}
         said_by: dict[UUID, str | None] = {}
         for row in await session.read_many(list(ids)):
             try:
@@ -85,16 +88,19 @@ class GraphLinker:
             except DecryptionFailed:
                 log.warning("supersession skips memory %s: it does not decrypt", row.id)
                 continue
-            plain[row.id] = opened.content
+            # What the user said in it: a segment's reply is not the user's statement.
+            plain[row.id] = user_words(opened.content, opened.metadata.get(ROLES_KEY))
             said_by[row.id] = speaker_of(opened.metadata)
+            said_at[row.id] = opened.created_at
         # "I" of one speaker is not "I" of another: a turn only replaces its speaker's words.
         who = list(speakers) if speakers is not None else [None] * len(texts)
         return [
             judge_supersession(
                 text,
-                [(i, plain[i], c) for i, c in candidates
-                 if i in plain and said_by.get(i) == speaker],
-                band=self._tuning.supersession_band,
+                # When each was said: a chain's newest value is its current head.
+                [Candidate(i, plain[i], c, said_at[i]) for i, c in candidates
+                 if plain.get(i) and said_by.get(i) == speaker],
+                band=self._tuning.supersession_band, said_at=now,
             ) if text else []
             for text, candidates, speaker in zip(texts, per_text, who, strict=True)
         ]

@@ -11,10 +11,12 @@ from typing import Any
 
 from memlane.domain.graph import SupersessionDecision
 from memlane.domain.memories import (
+    ROLES_KEY,
     Replacement,
     classify,
     estimate_importance,
     qa_content,
+    user_words,
 )
 from memlane.domain.model import Nearby, NewMemory, Owner, RememberResult
 from memlane.domain.policy import MemoryPolicy
@@ -148,12 +150,17 @@ class Writer:
             self._after.read_facts(owner, fresh, outcome, said),
         )
         marked.corrected.update(corrected)  # a fact read from it replaced another
-        return [RememberResult(marked.applied(d.memory), merged, edges.get(d.memory.id, ()))
-                for d, merged in outcome]
+        return [
+            RememberResult(marked.applied(d.memory), merged, edges.get(d.memory.id, ()))
+            for d, merged in outcome
+        ]
 
     async def _mark(
-        self, owner: Owner, fresh: Sequence[Draft],
-        decisions: Sequence[Sequence[SupersessionDecision]], now: datetime,
+        self,
+        owner: Owner,
+        fresh: Sequence[Draft],
+        decisions: Sequence[Sequence[SupersessionDecision]],
+        now: datetime,
     ) -> Marked:
         """The memories the new ones replace, marked in the write's unit of work; a new one
         memlane typed becomes a correction."""
@@ -161,9 +168,13 @@ class Writer:
             return Marked()
         return await self._superseding.mark(
             owner,
-            [Replacement(d.replaces, draft.memory.id, now)
-             for draft, made in zip(fresh, decisions, strict=True) for d in made],
-            now, how={d.replaces: d.kind.value for made in decisions for d in made},
+            [
+                Replacement(d.replaces, draft.memory.id, now)
+                for draft, made in zip(fresh, decisions, strict=True)
+                for d in made
+            ],
+            now,
+            how={d.replaces: d.kind.value for made in decisions for d in made},
             correcting={draft.memory.id for draft in fresh if draft.retypable},
         )
 
@@ -178,9 +189,11 @@ class Writer:
             return [[] for _ in fresh]
         # A transcript's turn (or a segment of named speakers) records what someone said
         # then, not what holds now for the user: it is linked, never judged as replacing.
+        # A segment is judged by what the user said in it, as a memory of the same words is.
         texts = [
-            d.memory.content
-            if d.embedding is not None and not is_transcript(d.memory.metadata) else None
+            user_words(d.memory.content, d.memory.metadata.get(ROLES_KEY)) or None
+            if d.embedding is not None and not is_transcript(d.memory.metadata)
+            else None
             for d in fresh
         ]
         speakers = [speaker_of(d.memory.metadata) for d in fresh]
@@ -191,7 +204,8 @@ class Writer:
         (dedup) and, when the graph is on, the nearest few (links, supersession)."""
         linker = self._linker if self._linker is not None and self._linker.active else None
         probing = [
-            i for i, d in enumerate(fresh)
+            i
+            for i, d in enumerate(fresh)
             if dedups(d) or (linker is not None and d.embedding is not None)
         ]
         neighbours = 1 if linker is None else linker.probe_neighbours

@@ -18,7 +18,7 @@ W = r"[\wäöüÄÖÜß-]+"
 # Adverbs between verb and object that say nothing about it ("ich wohne seit 2018 in ...").
 FILL = (r"(?:(?:jetzt|mittlerweile|inzwischen|nun|seit kurzem|auch|noch|schon|eigentlich|"
         r"wirklich|gerade|derzeit|zurzeit|aktuell|momentan|immer noch|nach wie vor|"
-        r"seit \w+(?: \w+)?) )*")
+        r"seit \w+(?: \w+)?|aber|zurzeit|ja|übrigens) )*")
 PETS = alternation(PETS_DE)
 # Up to four words of dates and adverbs, but no object of their own ("mein Abo bei Netflix
 # gekündigt" ends a subscription, not a job).
@@ -57,6 +57,8 @@ def _a_noun(_: re.Match[str], value: str) -> str | None:
 def infinitive(verb: str) -> str:
     """The infinitive of a first-person present verb: koche -> kochen, wandere -> wandern."""
     verb = verb.casefold()
+    if verb.endswith("iere"):  # trainiere -> trainieren
+        return verb + "n"
     if verb.endswith("ere") and len(verb) > 4:
         return verb[:-3] + "ern"
     if verb.endswith("le") and len(verb) > 3 and verb[-3] not in "aeiouäöü":
@@ -79,11 +81,11 @@ IDENTITY: tuple[Rule, ...] = (
          confidence=0.95),
     rule(r"\b(?:nenn|nennt|nennen) mich (?:(?:doch|einfach|ruhig|bitte|gerne?|alle) )*(?P<o>.+)",
          "name", kind=NAME),
-    rule(r"\b(?:ich|wir) (?:wohne|wohnen|lebe|leben) " + FILL + r"(?:in|im) (?P<o>.+)",
+    rule(r"\b(?:ich|wir) (?:wohne|wohnen|lebe|leben) " + FILL + r"(?:in|im|auf|am) (?P<o>.+)",
          "lives_in", stops=("mit", "und", "seit", "zusammen"), confidence=0.9),
     rule(r"\b(?:wohne|lebe) (?:ich|wir) " + FILL + r"(?:in|im) (?P<o>.+)", "lives_in",
          stops=("mit", "und", "seit", "zusammen")),
-    rule(r"\b(?:ich bin|bin ich|wir sind|sind wir) (?:[\w.]+ ){0,4}?nach (?P<o>.+?) "
+    rule(r"\b(?:ich bin|bin ich|wir sind|sind wir) (?:[\w.]+ ){0,7}?nach (?P<o>.+?) "
          r"(?:um)?gezogen\b", "lives_in"),
     rule(r"\bich (?:wohne|lebe) nicht mehr in (?P<o>.+)", "lives_in", negated=True),
     rule(r"\b(?:ich komme|komme ich|ich stamme|stamme ich) (?:(?:ursprünglich|eigentlich|"
@@ -98,42 +100,54 @@ IDENTITY: tuple[Rule, ...] = (
     rule(r"\bich habe (?:eigentlich |übrigens )?(?:am )?(?P<o>\d{1,2}\. " + W + r") geburtstag",
          "birthday", keep_time=True, confidence=0.9),
     rule(r"\bich bin (?:jetzt |schon |gerade |inzwischen |mittlerweile |erst )?(?P<o>\d{1,3})"
-         r"(?= jahre alt\b|\s*[.!]?\s*$| und\b|,)", "age"),
+         r"(?= jahre alt\b|\s*[.!;]?\s*$| und\b|,| geworden\b)", "age"),
+    # A birthday just had: "ich bin heute / letzten Monat / am Samstag 30 geworden".
+    rule(r"\bich bin (?:heute|gestern|vorgestern|letzte[nsm]? \w+|am \w+|im \w+|vor \w+ \w+) "
+         r"(?P<o>\d{1,3}) geworden\b", "age"),
     rule(r"\b(?:ich arbeite|arbeite ich) " + FILL + r"(?:(?:in|im) " + W + r" )?(?:bei|für) "
          r"(?P<o>.+)", "works_at", stops=("als", "und", "seit"), confidence=0.9),
     rule(r"\b(?:ich arbeite|arbeite ich) " + FILL + r"als (?P<job>" + W + r") (?:im|in der|"
          r"in einem|in einer|bei|an der|an einer|an einem|am) (?P<o>.+)", "works_at",
          stops=("und", "seit")),
-    rule(r"\bich bin (?P<job>" + W + r") (?:bei|an|am|im|in) (?P<o>.+)", "works_at",
+    rule(r"\bich bin (?:(?:jetzt|seit \w+|inzwischen|mittlerweile) )?(?P<job>" + W + r") "
+         r"(?:bei|an|am|im|in) (?P<o>.+)", "works_at",
          stops=("und", "seit"), accept=_job_is_occupation),
     rule(r"\bich habe " + _NO_THING + r"bei (?P<o>.+?) angefangen\b", "works_at"),
     rule(r"\bich arbeite nicht mehr (?:bei|für) (?P<o>.+)", "works_at", negated=True),
     rule(r"\b(?:ich habe|habe ich) " + _NO_THING + r"bei (?P<o>.+?) gekündigt\b", "works_at",
          negated=True),
-    rule(r"\b(?:ich arbeite|arbeite ich) " + FILL + r"als (?P<o>.+)", "works_as",
+    rule(r"\b(?:ich arbeite|arbeite ich|ich jobbe) " + FILL + r"(?:nebenbei )?als (?P<o>.+)",
+         "works_as",
          stops=("bei", "im", "in", "an", "am", "für", "und", "seit"), confidence=0.9),
-    rule(r"\bich bin (?:(?:jetzt|mittlerweile|inzwischen|seit kurzem|von beruf|beruflich|"
-         r"gelernte[rs]?) )*(?P<o>" + W + r")", "works_as", shape=occupation_de,
+    rule(r"\bich bin (?:(?:jetzt|mittlerweile|inzwischen|seit kurzem|seit \w+|von beruf|"
+         r"beruflich|gelernte[rs]?) )*(?P<o>" + W + r")", "works_as", shape=occupation_de,
          confidence=0.8),
     rule(r"\b(?:von beruf|beruflich) bin ich (?P<o>" + W + ")", "works_as", shape=occupation_de),
     rule(r"\bich bin kein(?:e)? (?P<o>" + W + r") mehr\b", "works_as", negated=True,
          shape=occupation_de),
     rule(r"\bmein(?:e)? (?:frau|mann|ehefrau|ehemann|partner|partnerin|lebensgefährtin|"
-         r"lebensgefährte|verlobte|verlobter)(?: heißt|,)? (?P<o>.+)", "partner", kind=NAME),
+         r"lebensgefährte|verlobte|verlobter)(?: heißt|,)? (?P<o>[^\s,]+(?: [^\s,]+){0,2})",
+         "partner", kind=NAME),
     rule(r"\bich bin mit (?P<o>.+?) (?:verheiratet|verlobt|zusammen)\b", "partner", kind=NAME),
-    rule(r"\bmein(?:e)? (?:(?:große|kleine|ältere|jüngere|großer|kleiner|älterer|jüngerer) )?"
-         r"(?P<rel>schwester|bruder|mutter|mama|vater|papa|sohn|tochter)(?: heißt|,)? (?P<o>.+)",
-         KIN, kind=NAME),
+    rule(r"\b(?:mein|meine|unser|unsere) (?:(?:große|kleine|ältere|jüngere|großer|kleiner|älterer|"
+         r"jüngerer|älteste|jüngste|ältester|jüngster) )?(?P<rel>schwester|bruder|mutter|mama|"
+         r"vater|papa|sohn|tochter)(?: heißt|,)? (?P<o>[^\s,]+(?: [^\s,]+){0,2})", KIN,
+         kind=NAME),
     rule(r"\bich habe (?:eine|einen|ein|zwei|drei|vier) (?:(?:große|kleine|ältere|jüngere|"
-         r"großen|kleinen|älteren|jüngeren) )?(?P<rel>schwester|schwestern|bruder|brüder|sohn|"
-         r"söhne|tochter|töchter|kinder)(?:,? (?:sie|er|die|der) heiß(?:t|en)| namens|,)? "
-         r"(?P<o>.+)", {**KIN, "schwestern": "sister", "brüder": "brother"}, kind=NAMES),
+         r"großen|kleinen|älteren|jüngeren|\w+jährigen?) )?(?P<rel>schwester|schwestern|bruder|"
+         r"brüder|sohn|söhne|tochter|töchter|kinder)(?:,? (?:sie|er|die|der) heiß(?:t|en)| namens|"
+         r",|:)? (?P<o>.+)", {**KIN, "schwestern": "sister", "brüder": "brother"}, kind=NAMES),
     rule(r"\b(?:ich habe|wir haben) " + FILL + rf"(?:einen|eine|ein|zwei|drei|vier) (?:{PETS})"
          r"(?: namens|,? (?:der|die|das) heiß(?:t|en)|,)? (?P<o>.+)", "pet", kind=NAMES),
     rule(r"\b(?:ich habe|wir haben) " + FILL + rf"(?:einen|eine|ein|zwei|drei|vier) (?P<o>{PETS})"
          r"\b(?!\s*(?:namens|,|der heißt|die heißt))", "pet", confidence=0.8),
-    rule(rf"\b(?:mein|meine|meinen|unser|unsere) (?:{PETS})(?: heißt|,)? (?P<o>.+)", "pet",
-         kind=NAME),
+    rule(rf"\b(?:mein|meine|meinen|unser|unsere) (?:{PETS})(?: heißt|,| hört auf den namen)? "
+         r"(?P<o>.+)", "pet", kind=NAME),
+    rule(rf"\b(?:ich habe|wir haben) (?:[\w.]+ ){{0,3}}?(?:einen|eine|ein) (?:[\wäöüß-]+ )?"
+         rf"[\wäöüß]*(?:{PETS})\b[^.]*?,? (?:er|sie|es) heißt (?P<o>.+)", "pet", kind=NAME),
+    rule(rf"\b(?:mein|meine|unser|unsere) (?P<o>{PETS})\b"
+         r"(?! heißt| hört| namens|,|\s+(?-i:[A-ZÄÖÜ]))",
+         "pet", confidence=0.7),
     rule(rf"\bich bin (?P<o>{alternation(NATIONALITIES_DE)})\b(?=\s*(?:[.!,]|$|und\b|aber\b))",
          "nationality", confidence=0.8),
 )
@@ -145,7 +159,11 @@ PREFERENCE: tuple[Rule, ...] = (
     rule(r"\bich mag (?P<o>.+?) (?:überhaupt |gar |wirklich |echt )?nicht(?: (?:besonders|"
          r"so gern|sehr|so))?\s*[.!]?$", "dislikes"),
     rule(r"^(?P<o>" + W + r"(?: " + W + r")?) (?:mag|esse|trinke) ich (?:überhaupt |gar |echt |"
-         r"wirklich )?nicht\b", "dislikes"),
+         r"wirklich )?nicht\b(?! mehr)", "dislikes"),
+    rule(r"^(?P<o>" + W + r"(?: " + W + r")?) mag ich (?:überhaupt |gar )?"
+         r"(?:nicht|keine?n?) mehr\b",
+         "likes", negated=True),
+    rule(r"\bich (?:[a-zäöüß]+e) (?P<o>.+?) (?:viel |deutlich |sehr )?lieber als\b", "prefers"),
     rule(r"\bich (?:mag|liebe|genieße|vergöttere) (?P<o>.+)", "likes", kind=LIST,
          unless=_NEGATION),
     rule(r"^" + _FRONTED + r"(?P<o>" + W + r"(?: " + W + r")?) (?:liebe|mag) ich\b", "likes",
@@ -155,15 +173,18 @@ PREFERENCE: tuple[Rule, ...] = (
     rule(r"\bich bin (?:ein |eine )?(?:großer |riesiger |totaler |echter )?fan von (?P<o>.+)",
          "likes", kind=LIST),
     rule(r"\bich stehe (?:total |voll |sehr |echt |richtig )?auf (?P<o>.+)", "likes"),
-    rule(r"\bmein(?:e)? lieblings[\wäöüß]+ (?:ist|sind) (?P<o>.+)", "likes", shape=_a_noun),
+    rule(r"\bmein(?:e)? lieblings[\wäöüß]+ (?:[\wäöüß]+ ){0,3}?(?:ist|sind) (?P<o>.+)", "likes",
+         shape=_a_noun),
     rule(r"^(?P<o>" + W + r"(?: " + W + r")?) (?:ist|sind) mein(?:e)? lieblings\w+", "likes"),
     rule(r"\bich hasse (?P<o>.+)", "dislikes", kind=LIST),
-    rule(r"\bich finde (?P<o>.+?) (?:furchtbar|schrecklich|doof|blöd|nervig|ätzend|langweilig|"
+    rule(r"\bich finde (?P<o>.+?) "
+         r"(?:(?:unglaublich|total|echt|sehr|wirklich|so|ziemlich|richtig) )*"
+         r"(?:furchtbar|schrecklich|doof|blöd|nervig|ätzend|langweilig|"
          r"schlimm|grässlich|eklig)\b", "dislikes"),
     rule(r"\bich finde (?P<o>.+?) (?:toll|super|großartig|klasse|wunderbar|genial|fantastisch|"
          r"herrlich)\b", "likes"),
     rule(r"^(?P<o>" + W + r"(?: " + W + r")?) interessiert mich (?:überhaupt |gar |absolut )?"
-         r"nicht\b", "dislikes"),
+         r"nicht\b(?! mehr)", "dislikes"),
     rule(r"\bich (?P<verb>[a-zäöüß]+e) (?:(?:sehr|total|unheimlich|wahnsinnig|richtig|"
          r"besonders|echt|so|ganz|wirklich) )*gerne? ?(?P<rest>.*)$", "likes", group="verb",
          shape=_liked_activity, unless=_NEGATION, reject_pronouns=False),

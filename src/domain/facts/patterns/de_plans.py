@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from memlane.domain.facts.dates import mentions_date
 from memlane.domain.facts.patterns.lexicon import (
     LIMIT_VERBS_DE,
     PERSON_ADJECTIVES_DE,
@@ -19,14 +20,17 @@ _INFINITIVE_END = re.compile(r"(?:en|ern|eln)$")
 _TIME_CUE = re.compile(
     r"\b(?:bis|vor|morgen|heute|übermorgen|nächst\w*|am|spätestens|ab|diese[nrs]? (?:woche|"
     r"monat|jahr|wochenende)|im (?:januar|februar|märz|april|mai|juni|juli|august|september|"
-    r"oktober|november|dezember)|ende)\b",
+    r"oktober|november|dezember)|ende|bevor|nach dem (?:mittagessen|essen|frühstück|"
+    r"feierabend|termin|meeting|training))\b",
     re.IGNORECASE,
 )
 _NEGATION_WORD = re.compile(r"\b(?:nicht|nichts|kein\w*)\b", re.IGNORECASE)
 _DROPPED_NEGATION = re.compile(r"\b(?:nicht|kein(?:e|en|er|em|es)?)\s+", re.IGNORECASE)
 _REASON = re.compile(r"\bwegen (?:\w+ ){1,2}?(?=(?:nicht|nichts|kein\w*)\b)", re.IGNORECASE)
-_RULE_NEGATION = re.compile(r"\b(?:nie|niemals|kein(?:e|en|er|em|es)?)\b", re.IGNORECASE)
-_RULE_DROP = re.compile(r"\b(?:bitte|nie|niemals|kein(?:e|en|er|em|es)?)\s+", re.IGNORECASE)
+_RULE_POLARITY = re.compile(
+    r"\b(?:nie|niemals|nicht|nichts|immer|niemand\w*|kein(?:e|en|er|em|es)?)\b", re.IGNORECASE
+)
+_RULE_DROP = re.compile(r"\b(?:bitte|bloß|doch|mal|einfach)\s+", re.IGNORECASE)
 _FEARS = {"flug": "Fliegen", "höhen": "Höhen", "spinnen": "Spinnen", "prüfungs": "Prüfungen",
           "platz": "engen Räumen"}
 _INTENSIFIERS = frozenset({
@@ -48,11 +52,15 @@ def _plan(_: re.Match[str], action: str) -> str | None:
     first = action.split()[0].casefold() if action.split() else ""
     if first in {"nie", "niemals", "nicht", "wohl", "vielleicht"}:
         return None
-    return action if _INFINITIVE_END.search(_last_word(action)) else None
+    last = _last_word(action)
+    return action if _INFINITIVE_END.search(last) or last in ("sein", "tun") else None
 
 
 def _dated_plan(match: re.Match[str], action: str) -> str | None:
-    return _plan(match, action) if _TIME_CUE.search(action) else None
+    """A plan is a commitment when it names when ("ich werde dich vermissen" is none)."""
+    if not (_TIME_CUE.search(match.string) or mentions_date(match.string)):
+        return None
+    return _plan(match, action)
 
 
 def _limit(match: re.Match[str], action: str) -> str | None:
@@ -67,9 +75,10 @@ def _limit(match: re.Match[str], action: str) -> str | None:
 
 
 def _standing_rule(_: re.Match[str], order: str) -> str | None:
-    """'Plane bitte nie Termine vor 9 Uhr' -> 'plane Termine vor 9 Uhr'."""
+    """'Plane bitte nie Termine vor 9 Uhr' -> 'plane nie Termine vor 9 Uhr': the polarity
+    ("nie", "keine", "immer") is the rule and stays; "bitte" goes."""
     words = order.split()
-    if not words or words[0].casefold() not in RULE_VERBS_DE or not _RULE_NEGATION.search(order):
+    if not words or words[0].casefold() not in RULE_VERBS_DE or not _RULE_POLARITY.search(order):
         return None
     rest = _RULE_DROP.sub("", " ".join(words[1:]) + " ").strip()
     return f"{words[0].casefold()} {rest}".strip()
@@ -107,8 +116,9 @@ def trait_de(_: re.Match[str], phrase: str) -> str | None:
 
 
 COMMITMENT: tuple[Rule, ...] = (
-    rule(r"\bich werde (?P<o>.+)", "commits_to", shape=_plan, **COMMIT),
-    rule(r"^(?:[\wäöüÄÖÜß.]+ ){1,3}werde ich (?P<o>.+)", "commits_to", shape=_plan, **COMMIT),
+    rule(r"\bich werde (?P<o>.+)", "commits_to", shape=_dated_plan, **COMMIT),
+    rule(r"^(?:[\wäöüÄÖÜß.]+ ){1,3}werde ich (?P<o>.+)", "commits_to", shape=_dated_plan,
+         **COMMIT),
     rule(r"\b(?:ich habe|habe ich) (?:[\wäöüÄÖÜß]+ ){0,2}?versprochen,? (?:dass ich )?(?P<o>.+)",
          "commits_to", **COMMIT),
     rule(r"\bich verspreche(?: dir| ihnen| euch| dem \w+| der \w+)?,? (?:dass ich )?(?P<o>.+)",
@@ -128,7 +138,8 @@ CONSTRAINT: tuple[Rule, ...] = (
          kind=LIST),
     rule(r"\bich habe (?:eine |einige )?(?:\w+ )?allergien? (?:gegen|auf) (?P<o>.+)",
          "allergic_to", kind=LIST),
-    rule(r"\bich habe (?:eine )?(?P<o>[\wäöüß]+?)-?allergie\b", "allergic_to",
+    rule(r"\bich habe (?:eine )?(?:(?:schwere|leichte|starke|heftige) )?"
+         r"(?P<o>[\wäöüß]+?)-?allergie\b", "allergic_to",
          shape=_capitalised),
     rule(r"\bich habe (?:eine )?(?P<o>[\wäöüß]+?)-?intoleranz\b", "intolerant_to",
          shape=_capitalised),
@@ -142,21 +153,35 @@ CONSTRAINT: tuple[Rule, ...] = (
          reject_pronouns=False, confidence=0.8),
     rule(r"\bich (?:esse|trinke|rauche|konsumiere) (?:(?:grundsätzlich|generell) )?(?:kein(?:e|en|"
          r"er)?|nie|niemals|nicht) (?P<o>.+)", "avoids"),
-    rule(r"\bich bin (?:(?:jetzt|mittlerweile|inzwischen|seit kurzem|schon lange|seit \w+ \w+) )?"
+    rule(r"\bich (?:bin|lebe) (?:(?:jetzt|mittlerweile|inzwischen|seit kurzem|schon lange|"
+         r"seit \w+(?: \w+)?|vor \w+ \w+|letzte[nsm]? \w+|im \w+|heute|gestern) )?"
          r"(?:ein |eine |strenge[r]? )?(?P<o>vegetarier(?:in)?|veganer(?:in)?|pescetarier(?:in)?|"
          r"vegan|vegetarisch|pescetarisch)\b", "diet", confidence=0.9),
     rule(r"\bich ernähre mich (?:\w+ )?(?P<o>vegan|vegetarisch|pescetarisch|glutenfrei|"
          r"laktosefrei|ketogen|koscher|halal)\b", "diet", confidence=0.9),
     rule(r"\bich bin (?P<o>diabetiker(?:in)?|epileptiker(?:in)?|asthmatiker(?:in)?|schwanger|"
          r"zuckerkrank|taub|blind|farbenblind)\b", "condition"),
-    rule(r"\bich habe (?P<o>diabetes|asthma|epilepsie|migräne|zöliakie|bluthochdruck)\b",
+    rule(r"\bich habe (?P<o>diabetes|asthma|epilepsie|migräne|zöliakie|bluthochdruck|adhs|"
+         r"autismus|legasthenie|tinnitus)\b",
          "condition"),
     rule(r"\bich habe (?:\w+ )?angst vor (?P<o>.+)", "afraid_of", kind=LIST),
     rule(r"\bich habe (?P<o>flug|höhen|spinnen|prüfungs|platz)angst\b", "afraid_of",
          shape=_fear),
 )
 
+def _not_trait_de(match: re.Match[str], phrase: str) -> str | None:
+    """'kein Morgenmensch', 'nicht geduldig': a trait said in the negative keeps it."""
+    trait = trait_de(match, phrase)
+    if trait is None:
+        return None
+    word = match.group("neg").casefold().split()[-1]
+    return f"{word} {trait}" if word in ("kein", "keine") else f"nicht {trait}"
+
+
 TRAIT: tuple[Rule, ...] = (
+    rule(r"\bich bin (?P<neg>kein|keine|(?:überhaupt |gar |absolut )?nicht) (?P<o>.+)", "trait",
+         shape=_not_trait_de, keep_time=True, reject_pronouns=False, confidence=0.7,
+         unless=re.compile(r"\bmehr\b|\bmit\b", re.I)),
     rule(r"\bich bin (?P<o>.+)", "trait", shape=trait_de, keep_time=True, reject_pronouns=False,
          confidence=0.75),
     rule(r"\bich neige (?:dazu,? |zu )(?P<o>.+)", "trait", confidence=0.7),

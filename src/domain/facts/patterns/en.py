@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from memlane.domain.facts.patterns.lexicon import (
+    DETERMINERS_DEICTIC,
     JUDGEMENT_WORDS,
     KIN,
     NATIONALITIES_EN,
@@ -15,7 +16,8 @@ from memlane.domain.facts.rules import ObjectKind, Rule, alternation, ended, rul
 
 NAME, NAMES, LIST = ObjectKind.NAME, ObjectKind.NAMES, ObjectKind.LIST
 I_AM = r"\bI(?:'m| am)"
-NOW = r"(?:(?:currently|now|still|also|actually|mainly|just|recently|finally) )?"
+I_AM_STILL = r"\bI(?:'m| am|'ve been| have been|'ve always been| have always been)"
+NOW = r"(?:(?:currently|now|still|also|actually|mainly|just|recently|finally|since) )?"
 PETS = alternation(PETS_EN)
 KIN_EN = {**KIN, "sisters": "sister", "brothers": "brother"}
 _YEAR = re.compile(r"(?:19|20)\d\d")
@@ -23,7 +25,12 @@ _NOT_A_WORKPLACE = frozenset({
     "home", "night", "nights", "weekends", "the weekend", "the weekends", "myself", "the moment",
     "the evenings", "the mornings", "my desk", "a desk",
 })
-_LIKE_NOT_A_THING = re.compile(r"^to (?:think|say|believe|imagine|know)\b", re.IGNORECASE)
+_POINTED_AT = re.compile(
+    r"^(?:(?:all )?the (?!odd\b|occasional\b|[A-Z])"
+    r"|\w+ing (?:them|him|her|it|you|those|these)\b|how\b)"
+)
+_LIKE_NOT_A_THING = re.compile(r"^to (?:think|say|believe|imagine|know|admit|tell|be|see|hear|"
+                               r"ask|bother|interrupt|break)\b", re.IGNORECASE)
 
 
 def occupation(_: re.Match[str], job: str) -> str | None:
@@ -52,17 +59,27 @@ def _a_date(_: re.Match[str], value: str) -> str | None:
                               r"september|october|november|december", value, re.I) else None
 
 
-def _a_thing(_: re.Match[str], thing: str) -> str | None:
+def _a_thing(match: re.Match[str], thing: str) -> str | None:
     """Not "the blue one" or "up Snowdon": a favourite must name something."""
     if re.search(r"\bones?$", thing) or re.match(r"(?:up|down|in|on|at|to)\b", thing, re.I):
         return None
-    return thing
+    return _liked(match, thing)
 
 
 def _liked(_: re.Match[str], thing: str) -> str | None:
-    if _LIKE_NOT_A_THING.match(thing):
+    """What is liked or disliked: not a remark ("to say it"), nor something pointed at
+    ("this song", "your style", "the dark sky" in a photo, "seeing them play"); a definite
+    "the" names a kind only before a name ("the Arctic Monkeys")."""
+    if _LIKE_NOT_A_THING.match(thing) or thing.split()[0].casefold() in DETERMINERS_DEICTIC:
+        return None
+    if _POINTED_AT.match(thing):
         return None
     return re.sub(r"^to\s+", "", thing)
+
+
+def _place(_: re.Match[str], place: str) -> str | None:
+    """Where someone comes from names a place: "the future", "around here" do not."""
+    return place if re.search(r"[A-ZÄÖÜ]", place) else None
 
 
 IDENTITY: tuple[Rule, ...] = (
@@ -73,16 +90,18 @@ IDENTITY: tuple[Rule, ...] = (
     rule(r"^(?:hi|hello|hey)(?: there)?[,!]?\s+I(?:'m| am) (?P<o>.+)", "name", kind=NAME),
     rule(I_AM + r" called (?P<o>.+)", "name", kind=NAME),
     rule(r"\b(?:I|we) " + NOW + r"(?:live|reside|am living|'m living|are living|'re living) in "
-         r"(?P<o>.+)", "lives_in", stops=("with", "for", "and"), confidence=0.9),
+         r"(?P<o>.+)", "lives_in", stops=("with", "for", "and", "since"), confidence=0.9),
     rule(r"\b(?:I|we)(?:'ve| have) (?:been living|lived) in (?P<o>.+)", "lives_in",
          stops=("with", "for", "and")),
-    rule(r"\b(?:I|we)(?:'ve| have)? " + NOW + r"(?:moved|relocated) (?:back )?to (?P<o>.+)",
+    rule(r"\b(?:I|we)(?:'ve| have)? " + NOW
+         + r"(?:moved|relocated)(?: again)?,? (?:back )?to (?P<o>.+)",
          "lives_in", stops=("with", "for", "and")),
     rule(I_AM + r" " + NOW + r"based in (?P<o>.+)", "lives_in", stops=("with", "and")),
     rule(r"\bI (?:no longer|don't|do not) live in (?P<o>.+)", "lives_in", negated=True,
          accept=ended),
-    rule(I_AM + r" (?:originally )?from (?P<o>.+)", "comes_from", stops=("and",)),
-    rule(r"\bI (?:originally )?come from (?P<o>.+)", "comes_from", stops=("and",)),
+    rule(I_AM + r" (?:originally )?from (?P<o>.+)", "comes_from", stops=("and",), shape=_place),
+    rule(r"\bI (?:originally )?come from (?P<o>.+)", "comes_from", stops=("and",),
+         shape=_place),
     rule(r"\bmy home ?town is (?P<o>.+)", "comes_from", stops=("and",)),
     rule(r"\bI was born (?:and raised )?in (?P<o>.+)", "birthplace", stops=("and",),
          shape=_not_a_year),
@@ -91,11 +110,12 @@ IDENTITY: tuple[Rule, ...] = (
     rule(r"\bmy birthday(?:'s| is)(?: actually| really)?(?: on)? (?P<o>.+)", "birthday",
          keep_time=True, shape=_a_date, confidence=0.9),
     rule(I_AM + r" (?:now |already |just )?(?P<o>\d{1,3})(?= years? old\b|\s*(?:now|today|"
-         r"this year)?\s*[.!]?\s*$| and\b|,)", "age"),
+         r"this year)?\s*[.!]?\s*$| and\b|,|\s*now\b)", "age"),
     rule(r"\bI (?:just |recently )?turned (?P<o>\d{1,3})\b", "age"),
-    rule(r"\b(?:I|we) " + NOW + r"work (?:(?:from home|remotely|full-time|part-time) )?(?:at|for) "
+    rule(r"\b(?:I|we) " + NOW + r"work (?:(?:from home|remotely|full-time|part-time|nights|"
+         r"weekends|evenings|mornings|days|shifts) )?(?:at|for) "
          r"(?P<o>.+)", "works_at", stops=("as", "and"), shape=_workplace, confidence=0.9),
-    rule(I_AM + r" (?:employed|working) (?:at|by|for|with) (?P<o>.+)", "works_at",
+    rule(I_AM_STILL + r" (?:employed|working) (?:at|by|for|with) (?P<o>.+)", "works_at",
          stops=("as", "and"), shape=_workplace),
     rule(r"\bI(?:'ve| have)? got (?:a |the )?(?:new )?job (?:at|with) (?P<o>.+)", "works_at",
          stops=("as", "and")),
@@ -106,11 +126,13 @@ IDENTITY: tuple[Rule, ...] = (
          shape=_workplace),
     rule(r"\bI work in (?P<o>(?!(?:a|an|the)\b).+)", "works_in", stops=("as", "and"),
          shape=_workplace, confidence=0.7),
-    rule(I_AM + r" (?:a|an) (?P<job>[\w-]+(?: [\w-]+){0,2}?) (?:at|for|with) (?P<o>.+)",
+    rule(I_AM + r" (?:now |currently )?(?:a|an|the new|the) (?P<job>[\w-]+(?: [\w-]+){0,2}?)"
+         r"(?: now)?,? (?:at|for|with) (?P<o>.+)",
          "works_at", stops=("and",), accept=_job_group_is_occupation),
     rule(r"\bI (?:no longer|don't|do not) work (?:at|for) (?P<o>.+)", "works_at", negated=True,
          accept=ended),
-    rule(r"\bI (?:just )?(?:quit|left) my job (?:at|with) (?P<o>.+)", "works_at", negated=True),
+    rule(r"\bI (?:just )?(?:quit|left) my job (?:at|with) (?P<o>.+)", "works_at", negated=True,
+         stops=("to", "and", "because")),
     rule(r"\bI (?:stopped|quit) working (?:at|for) (?P<o>.+)", "works_at", negated=True),
     rule(r"\bI " + NOW + r"work as (?:an? )?[\w-]+(?: [\w-]+){0,2}? (?:at|for|with) (?P<o>.+)",
          "works_at", stops=("and",)),
@@ -123,17 +145,24 @@ IDENTITY: tuple[Rule, ...] = (
     rule(I_AM + r" (?:no longer|not) (?:an? )?(?P<o>[\w-]+(?: [\w-]+)?)", "works_as",
          negated=True, accept=ended, shape=occupation),
     rule(r"\bmy (?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)(?:'s name is|"
-         r" is called| is named| named| called|,)? (?P<o>.+)", "partner", kind=NAME),
+         r" is called| is named| named| called| is|,)? (?P<o>[^\s,]+(?: [^\s,]+){0,2})", "partner",
+         kind=NAME),
     rule(I_AM + r" (?:married to|engaged to|dating|in a relationship with) (?P<o>.+)",
          "partner", kind=NAME),
-    rule(r"\bmy (?:(?:older|younger|little|big|elder|baby|twin|step|half-) ?)?(?P<rel>sister|"
-         r"brother|mom|mum|mother|dad|father|son|daughter)(?:'s name is| is called| is named|"
-         r" named| called|,)? (?P<o>.+)", KIN_EN, kind=NAME),
-    rule(r"\bI have (?:a|an|one|two|three|four|five) (?:(?:older|younger|little|big|twin) )?"
-         r"(?P<rel>sisters?|brothers?|sons?|daughters?|kids|children)(?: (?:called|named)|,)? "
+    rule(r"\b(?:my|our) (?:(?:older|younger|little|big|elder|eldest|baby|twin|step|half-) ?)?"
+         r"(?P<rel>sister|brother|mom|mum|mother|dad|father|son|daughter)(?:'s name is| is called|"
+         r" is named| named| called|,)? (?P<o>[^\s,]+(?: [^\s,]+){0,2})", KIN_EN, kind=NAME),
+    rule(r"\bI(?: have|'ve got| have got| got) (?:a|an|one|two|three|four|five) "
+         r"(?:(?:older|younger|little|big|twin|[\w-]+-year-old) )?"
+         r"(?P<rel>sisters?|brothers?|sons?|daughters?|kids|children)(?: (?:called|named)|,|:)? "
          r"(?P<o>.+)", KIN_EN, kind=NAMES),
     rule(r"\b(?:I|we)(?: have|'ve got| have got| own| got) (?:a|an|one|two|three|four) "
-         rf"(?:[\w-]+ )?(?:{PETS})(?: (?:named|called)|,)? (?P<o>.+)", "pet", kind=NAMES),
+         rf"(?:[\w-]+ ){{0,2}}(?:{PETS})(?: (?:named|called)|,)? (?P<o>.+)", "pet", kind=NAMES),
+    rule(rf"\b(?:I|we)(?:'ve)? (?:got|adopted|rescued|bought|have|took in) (?:a|an) "
+         rf"(?:[\w-]+ ){{0,2}}?(?:{PETS})\b[^.]*?,? (?:his|her|its|their) name(?:'s| is) "
+         r"(?P<o>.+)", "pet", kind=NAME),
+    rule(rf"\b(?:my|our) (?P<o>{PETS})\b(?!'s name| is called| is named| named| called|,|\s+"
+         r"(?-i:[A-Z]))", "pet", confidence=0.7),
     rule(r"\b(?:I|we)(?: have|'ve got| have got| own) (?:a|an|one|two|three|four) (?:[\w-]+ )?"
          rf"(?P<o>{PETS})\b(?!\s*(?:named|called|,))", "pet", confidence=0.8),
     rule(rf"\b(?:my|our) (?:[\w-]+ )?(?:{PETS})(?:'s name is| is called| is named| named|"
@@ -145,19 +174,24 @@ IDENTITY: tuple[Rule, ...] = (
 PREFERENCE: tuple[Rule, ...] = (
     rule(r"\bI (?:really |absolutely |just |truly |do |so |genuinely )?(?:love|like|enjoy|adore) "
          r"(?P<o>.+)", "likes", kind=LIST, shape=_liked),
-    rule(I_AM + r" (?:a )?(?:big |huge |great |massive )?fan of (?P<o>.+)", "likes", kind=LIST),
+    rule(I_AM_STILL + r" (?:a )?(?:big |huge |great |massive )?fan of (?P<o>.+)", "likes",
+         kind=LIST, shape=_liked),
     rule(I_AM + r" not (?:a |really a |much of a )?(?:big |huge |great )?fan of (?P<o>.+)",
          "dislikes", kind=LIST),
-    rule(I_AM + r" (?:really |very |so |totally |quite )?into (?P<o>.+)", "likes", kind=LIST),
-    rule(r"\bmy (?:favou?rite|fave)(?: [\w-]+){0,2} (?:is|are) (?P<o>.+)", "likes",
-         shape=_a_thing),
+    rule(I_AM_STILL + r" (?:really |very |so |totally |quite )?into (?P<o>.+)", "likes", kind=LIST,
+         shape=_liked),
+    rule(r"\bmy (?:absolute |all-time )?(?:favou?rite|fave)(?: [\w-]+){0,4}? (?:is|are) (?P<o>.+)",
+         "likes", shape=_a_thing, unless=re.compile(r"\bfavou?rite (?:part|bit|thing about)\b",
+                                                    re.I)),
     rule(r"^(?P<o>[\w' -]{2,40}?) (?:is|are) my (?:absolute )?(?:favou?rite|fave)\b", "likes"),
     rule(r"^(?P<o>[\w' -]{2,40}?) (?:is|are) something I (?:really |truly )?(?:love|enjoy|like|"
          r"adore)\b", "likes"),
     rule(r"\bI (?:really |absolutely |just |truly |so |genuinely )?(?:hate|dislike|detest|loathe|"
-         r"despise|can't stand|cannot stand|can not stand) (?P<o>.+)", "dislikes", kind=LIST),
+         r"despise|can't stand|cannot stand|can not stand) (?P<o>.+)", "dislikes", kind=LIST,
+         shape=_liked),
     rule(r"\bI (?:really )?(?:don't|do not) (?:really |particularly )?(?:like|enjoy|love|care "
-         r"for) (?P<o>.+)", "dislikes", kind=LIST, unless=re.compile(r"\bany ?more\b", re.I)),
+         r"for) (?P<o>.+)", "dislikes", kind=LIST, unless=re.compile(r"\bany ?more\b", re.I),
+         shape=_liked),
     rule(r"\bI (?:don't|do not|no longer) (?:really )?(?:like|enjoy|love) (?P<o>.+)", "likes",
          negated=True, accept=ended),
     rule(r"\bI (?:much |really |generally |usually |definitely |always )?prefer (?P<o>.+?)"

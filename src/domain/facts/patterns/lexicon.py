@@ -23,6 +23,7 @@ tutor coach economist statistician mathematician physicist chemist biologist tec
 administrator sysadmin illustrator copywriter recruiter banker broker realtor optician
 hairdresser florist tailor janitor cleaner butcher welder gardener landscaper surveyor
 physiotherapist radiologist anaesthetist anesthetist optometrist pediatrician paediatrician
+freelancer radiographer midwife headteacher
 """)
 # Words that make "I'm a good cook" a judgement rather than a job.
 JUDGEMENT_WORDS = word_set("good great bad terrible decent excellent amazing awful better best "
@@ -37,14 +38,15 @@ soldat landwirt künstler musiker schauspieler bibliothekar sekretär hebamme er
 sozialarbeiter unternehmer gründer schulleiter buchhalter friseur friseurin maler
 fotograf redakteur informatiker physiker chemiker biologe biologin techniker
 administrator beamter beamtin richter richterin zahnarzt zahnärztin kaufmann kauffrau
-dozent grafiker installateur
+dozent grafiker installateur leiter leiterin sanitäter feuerwehrmann feuerwehrfrau
+analyst doktorand doktorandin pilot pilotin küchenchef küchenchefin erzieherin
 """)
 FEMININE_SUFFIX_DE = "in"
 
 TRAIT_ADJECTIVES_EN = word_set("""
 patient impatient introverted extroverted extraverted stubborn shy organised organized
-disorganised disorganized messy tidy lazy competitive ambitious curious optimistic
-pessimistic punctual forgetful creative outgoing talkative sensitive impulsive spontaneous
+disorganised disorganized messy tidy lazy competitive ambitious
+punctual forgetful creative outgoing talkative sensitive impulsive spontaneous
 reliable loyal honest generous sociable reserved indecisive easygoing easy-going laid-back
 hot-tempered short-tempered clumsy chaotic stoic empathetic analytical detail-oriented
 independent adventurous cautious frugal thrifty stingy picky fussy pedantic sarcastic moody
@@ -54,7 +56,7 @@ grumpy cheerful perfectionistic introspective easily_distracted easily_bored eas
 # nature", "naturally", "generally" do they describe who someone is.
 PERSON_ADJECTIVES_EN = word_set("""
 happy calm quiet anxious nervous relaxed positive negative kind friendly funny serious
-emotional private social active loud private nice warm
+emotional private social active loud private nice warm curious optimistic pessimistic
 """)
 TRAIT_NOUNS_EN = word_set("""
 night_owl early_bird early_riser perfectionist introvert extrovert extravert ambivert
@@ -89,12 +91,15 @@ PETS_EN = word_set("""
 dog dogs puppy cat cats kitten kittens parrot parrots hamster hamsters rabbit rabbits
 guinea_pig guinea_pigs horse horses fish goldfish turtle turtles tortoise budgie budgies
 retriever labrador poodle terrier beagle spaniel dachshund snake lizard ferret ferrets
+greyhound collie husky pug corgi shepherd bulldog chihuahua dalmatian rottweiler whippet
+tabby tomcat
 """)
 PETS_DE = word_set("""
 Hund Hunde Katze Katzen Kater Wellensittich Wellensittiche Papagei Papageien Hamster
 Kaninchen Meerschweinchen Pferd Pferde Fisch Fische Goldfisch Goldfische Schildkröte
-Schildkröten Hase Hasen Dackel Pudel Labrador Terrier
+Schildkröten Hase Hasen Dackel Pudel Labrador Terrier Windhund Welpe Kater
 """)
+PET_WORDS = frozenset(word.casefold() for word in PETS_EN | PETS_DE)
 KIN: Mapping[str, str] = {
     "sister": "sister", "brother": "brother", "mom": "mother", "mum": "mother",
     "mother": "mother", "dad": "father", "father": "father", "son": "son", "sons": "son",
@@ -133,10 +138,52 @@ reisen vertragen sitzen knien radfahren rauchen verdauen tanzen
 # Imperatives that set a standing rule for the assistant ("never schedule ... before 9").
 RULE_VERBS_EN = word_set("""
 schedule book plan call ring phone text message email e-mail send put set arrange wake
-disturb contact remind invite suggest recommend order add share forward
+disturb contact remind invite suggest recommend order add share forward use cc copy ask
 """)
 RULE_VERBS_DE = word_set("""
 plane plan buch buche ruf rufe leg lege schick schicke setz setze vereinbar vereinbare weck
 wecke stör störe schreib schreibe trag trage sende send lad lade erinnere erinner bestell
-bestelle kontaktier kontaktiere mail maile
+bestelle kontaktier kontaktiere mail maile teile teil schlag schlage benutze benutz nutze
+nutz verwende verwend
+""")
+
+# Words an object may not consist of alone (issue 23: `likes: "to"`, `avoids: "anymore"`,
+# `event: "did"`): function words, pronouns and fillers, EN and DE.
+FILLER_WORDS = word_set("""
+a an the to of in on at by for with from up out off it its it's this that these those there
+here they them him her his hers you your ya yours me my mine myself yourself we us our one
+ones so too very really just also still even yet anymore any more much many lot lots some
+any all none nothing something anything everything stuff thing things do does did done doing
+be been being is are was were am go went gone get got make made have has had not no never
+yes yeah ok okay well then now today again though though either neither or and but if
+es das dies diese dieser dieses der die den dem des ein eine einen einem einer eines mich
+mir dich dir ihn ihm sie ihr uns euch man so auch noch schon halt mal ja doch eben mehr
+nicht nichts kein keine etwas alles viel viele sehr gern gerne jetzt heute wieder dann da
+dort hier und oder aber sein bin bist ist sind war waren habe hast hat haben tun getan
+gemacht machen gehen ging
+""")
+
+# Things a habit given up is about ("I gave up sugar", "mit dem Zucker aufgehört").
+CONSUMABLES = word_set("""
+sugar caffeine coffee tea alcohol booze beer wine meat red_meat dairy gluten carbs chocolate
+cigarettes smoking drinking snacking sweets soda cola energy_drinks cow's_milk milk bread
+zucker koffein kaffee tee alkohol bier wein fleisch rotes_fleisch milch kuhmilch gluten
+schokolade zigaretten süßigkeiten cola brot
+""")
+# Words that point at something just said: "I love this song", "that idea", "dieser Serie".
+DETERMINERS_DEICTIC = word_set("""
+this that these those it your their his her its dieser diese dieses diesen diesem jene
+jener jenes das den deine deinen dein ihre ihren seine seinen
+""")
+# Capitalised words that are no name ("I'm Jewish", "Ich bin Single", "I'm Sorry").
+NOT_NAMES = word_set("""
+I Ich The Der Die Das And Und But Aber So Also Just Not Sorry Thanks Fine Good Great Back
+Home Here Done Ready Sure Okay Ok Well Yes No Hi Hello Hey Dr Mr Mrs Ms Prof
+Jewish Muslim Christian Catholic Protestant Buddhist Hindu Sikh Atheist Agnostic Gay
+Lesbian Trans Queer Single Vegan Vegetarian
+jüdisch Jüdin Jude Muslim Muslimin Christ Christin Katholik Katholikin Atheist Atheistin
+Single Rentner Rentnerin Mama Papa Student Studentin Schüler Schülerin Azubi Anfänger
+Anfängerin Profi Fan Mitglied Deutsch English Englisch Monday Tuesday Wednesday Thursday
+Friday Saturday Sunday January February March April May June July August September October
+November December Montag Dienstag Mittwoch Donnerstag Freitag Samstag Sonntag
 """)

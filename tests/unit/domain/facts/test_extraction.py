@@ -54,7 +54,7 @@ def found(text: str) -> set[tuple[str, str, bool]]:
          "nächste Woche die Miete überweisen"),
         ("I'm allergic to sesame.", "allergic_to", "sesame"),
         ("Ich bin allergisch gegen Birkenpollen.", "allergic_to", "Birkenpollen"),
-        ("Never schedule calls on Fridays.", "rule", "schedule calls on Fridays"),
+        ("Never schedule calls on Fridays.", "rule", "never schedule calls on Fridays"),
         ("Ich esse kein Rindfleisch.", "avoids", "Rindfleisch"),
         ("I'm a very patient person.", "trait", "patient"),
         ("Ich bin ziemlich ungeduldig.", "trait", "ungeduldig"),

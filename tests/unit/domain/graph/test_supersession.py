@@ -191,9 +191,9 @@ def test_several_memories_are_replaced_only_when_their_facts_conflict() -> None:
 
 def test_cue_lists_are_data_that_configuration_can_extend() -> None:
     older = [(uuid4(), "Das Meeting ist am Montag.", 0.7)]
-    new = "Das Meeting ist ab heute am Dienstag."
+    new = "Das Meeting ist laut Aushang am Dienstag."
     assert judge_supersession(new, older) == []
-    extended = SupersessionCues(change=(*CHANGE_CUES, "ab heute"))
+    extended = SupersessionCues(change=(*CHANGE_CUES, "laut aushang"))
     assert len(judge_supersession(new, older, cue_set=extended)) == 1
 
 
@@ -246,3 +246,14 @@ def test_questions_about_the_past_ask_for_superseded_memories(query: str) -> Non
 )
 def test_questions_about_the_present_do_not(query: str) -> None:
     assert not asks_about_past(query)
+
+
+@pytest.mark.parametrize(
+    ("older", "new"),
+    [
+        ("Mein Partner heißt Nils.", "Seit letzter Woche lässt sich Nils einen Bart wachsen."),
+        ("My dentist is Dr. Park.", "Dr. Park moved her practice to a new building."),
+    ],
+)
+def test_what_someone_named_does_leaves_what_the_user_said_of_them(older: str, new: str) -> None:
+    assert judge_supersession(new, [(uuid4(), older, 0.6)]) == []

@@ -9,7 +9,7 @@ from hypothesis import given, strategies as st
 
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.graph.causal import follows_causally
-from memlane.domain.memories.segments import Message, Role, segment_messages
+from memlane.domain.memories.segments import Message, Role, segment_messages, user_words
 from memlane.domain.model import MemoryType
 
 T0 = datetime(2030, 1, 1, tzinfo=UTC)
@@ -93,3 +93,14 @@ def test_a_causal_cue_opening_a_segment_links_it_to_the_one_before(
     text: str, causal: bool
 ) -> None:
     assert follows_causally(text) is causal
+
+
+def test_what_the_user_said_in_a_segment_leaves_the_reply_out() -> None:
+    (segment,) = segment_messages([
+        Message(Role.USER, "I live in Lisbon.\nSince May."),
+        Message(Role.ASSISTANT, "Thanks for telling me, I'll keep that in mind."),
+    ])
+    roles = [r.value for r in segment.roles]
+    assert user_words(segment.content, roles) == "I live in Lisbon.\nSince May."
+    assert user_words("I live in Lisbon.", None) == "I live in Lisbon."
+    assert user_words("assistant: Hello!", ["assistant"]) == ""

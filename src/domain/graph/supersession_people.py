@@ -1,0 +1,175 @@
+"""Whom a statement is about, for supersession (EN/DE): the user, a relative, a third party."""
+
+from __future__ import annotations
+
+import re
+
+# Another person a statement can be about ("my sister moved" is not "I moved").
+HOLDER_NOUNS: tuple[str, ...] = (
+    "sister", "brother", "mother", "mum", "mom", "father", "dad", "parents", "wife",
+    "husband", "partner", "girlfriend", "boyfriend", "son", "daughter", "friend", "neighbour",
+    "neighbor", "boss", "manager", "colleague", "grandma", "grandpa", "aunt", "uncle", "cousin",
+    "kids", "children", "twins", "youngest", "oldest", "eldest", "grandmother",
+    "grandfather", "nephew", "niece", "babysitter", "dog", "cat", "puppy", "flatmate",
+    "roommate", "housemate", "landlord", "landlady", "mitbewohner*", "vermieter*",
+    "schwester", "bruder", "mutter", "mama", "vater", "papa", "eltern", "frau", "mann",
+    "freundin", "freund", "sohn", "tochter", "nachbar*", "chef*", "kolleg*", "oma", "opa",
+    "tante", "onkel", "kinder", "zwillinge", "jüngste", "älteste", "großmutter", "großvater",
+    "neffe", "nichte", "babysitterin", "hund", "katze", "kater",
+)
+FIRST_PERSON_SUBJECT = re.compile(r"(?<!\w)(?:i|i'm|i've|i'd|i'll|we|we're|we've|ich|wir)(?!\w)")
+POSSESSIVE = r"(?:my|our|mein|meine|meinen|meinem|meiner|meines|unser|unsere|unseren|unserem)"
+OBJECT_SELF = re.compile(r"(?<!\w)(?:me|us|mich|mir|uns)(?!\w)")
+# Relatives named in several ways are one holder ("mum" and "my mother", "Chefin" and "Chef").
+SAME_HOLDER = {
+    "mum": "mother", "mom": "mother", "mama": "mother", "mutter": "mother", "dad": "father",
+    "papa": "father", "vater": "father", "grandma": "grandmother", "oma": "grandmother",
+    "großmutter": "grandmother", "grandpa": "grandfather", "opa": "grandfather",
+    "großvater": "grandfather", "husband": "partner", "wife": "partner", "frau": "partner",
+    "mann": "partner", "boss": "boss", "manager": "boss", "chef": "boss", "chefin": "boss",
+    "managerin": "boss", "kollegin": "kollege", "nachbarin": "nachbar",
+    "babysitterin": "babysitter",
+}
+# Relatives addressed by the kin word as a name: "Mum celebrated her 69th", "Opa wird 90".
+KIN_NAMES = re.compile(r"^(?:mum|mom|mama|mami|dad|papa|grandma|grandpa|granny|oma|opa|"
+                       r"nana)(?!\w)")
+# Relatives opening a statement with an article: "The twins turned two", "Die Kinder gehen
+# jetzt auf die Waldschule".
+THE_RELATIVES = re.compile(r"^(?:the|die|der)\s+(?P<holder>twins|kids|children|boys|girls|"
+                           r"zwillinge|kinder|jungs|mädchen)(?!\w)")
+# A death ends all that was said of someone: "Meine Oma ist gestorben" replaces "Meine Oma ist
+# 95" and where she lived.
+DEATH = re.compile(r"(?<!\w)(?:died|passed away|gestorben|verstorben|starb)(?!\w)")
+# A pronoun subject points at someone said before ("She's potty trained now"): whom is not
+# known from the statement itself.
+PRONOUN_SUBJECT = re.compile(r"^(?:she|he|she's|he's|sie|er)(?!\w)(?!\s+(?:und|and)\s)")
+# Someone else's relative: "Omar's brother", "Annas Schwester".
+OTHERS = re.compile(
+    r"(?<!\w)\w+(?:'s|s) (?P<holder>brother|sister|mother|father|wife|husband|partner|son|"
+    r"daughter|boss|bruder|schwester|mutter|vater|frau|mann|sohn|tochter|chef|chefin)(?!\w)"
+)
+# A third party's own things ("The bus company changed its logo", "Die ING hat ihr
+# App-Design geändert"): about them, not about the user.
+THIRD_PARTY = re.compile(r"(?<!\w)(?:its|their|his|her|ihr|ihre|ihren|ihrem|sein|seine|seinen|"
+                         r"seinem)(?!\w)")
+# A place or business as the subject is a third party too ("The vegan place around the corner
+# closed down", "Seit Montag hat die Schule einen neuen Spielplatz").
+VENUE_SUBJECT = re.compile(
+    # A fronted time, with its verb in German ("Seit Mai hat die Schule...", "Since Monday the
+    # school has...").
+    r"^(?:(?:since|seit|ab|from|as of)\s+(?:\S+\s+){1,3}?"
+    r"(?:(?:hat|ist|has|is|wurde|hat sich)\s+)?)?"
+    r"(?:the|der|die|das)\s+(?:[\w-]+\s+){0,3}?(?:place|restaurant|shop|store|caf[eé]|bar|"
+    r"bakery|company|school|club|gym|pool|library|hospital|studio|laden|geschäft|kneipe|"
+    r"bäckerei|schule|verein|firma|bibliothek|krankenhaus|kita|\w*bad|\w*studio)(?!\w)"
+)
+# Words that open a sentence capitalised without being a name ("Change again: ...",
+# "Pushed again", "Thirty as of Friday"): checked before a capitalised first word is read
+# as someone named.
+_NOT_NAMES = frozenset([
+    "the", "my", "our", "i", "we", "ich", "wir", "mein", "meine", "unser", "unsere", "der", "die",
+    "das", "ein", "eine", "a", "an", "since", "seit", "from", "ab", "as", "actually", "eigentlich",
+    "now", "jetzt", "it", "es", "this", "that", "dieser", "diese", "dr", "mr", "mrs", "ms", "prof",
+    "change", "again", "wieder", "schon", "still", "noch", "finally", "endlich", "good", "great",
+    "gute", "update", "news", "sorry", "oh", "wow", "yes", "no", "ja", "nein", "nope", "well", "so",
+    "also", "and", "but", "und", "aber", "then", "dann", "after", "nachdem", "before", "when",
+    "als", "wenn", "if", "falls", "thirty", "forty", "fifty", "twenty", "zwanzig", "dreißig",
+    "vierzig", "fünfzig", "pushed", "moved", "sold", "quit", "left", "back", "zurück", "today",
+    "heute", "yesterday", "gestern", "tomorrow", "morgen", "last", "next", "she", "he", "they",
+    "sie", "er", "there", "here", "hier", "dort", "what", "how", "why", "who", "wo", "wie", "was",
+    "wer", "these", "those", "ever", "starting", "from", "wegen", "vor", "nach", "mit", "bei",
+    "von", "für", "ohne", "gegen", "durch", "um", "während", "trotz", "nochmal", "inzwischen",
+    "mittlerweile", "neuerdings", "leider", "heute", "you", "your", "du", "dein", "bitte", "please",
+    "hey", "hi", "danke", "thanks", "übrigens", "btw", "ehrlich", "honestly",
+])
+# A name that opens a statement is its subject ("Nils has been growing a beard", "Oslo hat
+# sich verändert"), also after a leading time and its verb ("Seit letzter Woche lässt sich
+# Nils einen Bart wachsen").
+NAMED_SUBJECT = re.compile(
+    r"^(?P<inverted>(?:Since|Seit|Ab|As of)\s+(?:\S+\s+){0,3}?(?:hat|ist|lässt|wurde|wird)\s+"
+    r"(?:sich\s+)?)?"
+    # A title is not the name ("Frau Beck hat..."): the name follows it.
+    r"(?:(?:Frau|Herr|Dr|Prof|Mr|Mrs|Ms)\.?\s+)?"
+    # Not "Tanja und ich", not an imperative ("Nenn mich", "Call me").
+    r"(?P<name>[A-ZÄÖÜ][\w-]+)(?:'s)? (?!(?:und|and) (?:ich|I)\b)"
+    r"(?!(?:me|mich|mir|us|uns)\b)(?P<next>[a-zäöüß]+)\b(?! (?:ich|wir|I|we)\b)"
+)
+# What follows a name as its subject is a verb: an auxiliary, "-ed"/"-s", German "-t"/"-te"
+# ("Nils has", "Tom quit", "Lena arbeitet"); "Piano recital is" opens with a noun.
+_VERB_LIKE = re.compile(
+    r"(?:is|was|has|had|got|gets|will|can|just|now|quit|left|hat|ist|war|wird|wurde|muss|"
+    r"musste|kann|will|lässt|hatte|bekommt|\w+ed|\w+[^s]s|\w+t|\w+te)$"
+)
+# Someone else's thing named by a possessive: "Anna's party", "the design team's standup",
+# "das Daily vom Designteam". (Case-sensitive, on the statement as written.)
+POSSESSED = re.compile(
+    r"(?<!\w)(?!(?:She|He|It|That|What|There|Here|Let|Who|Where|How)'s)"
+    r"(?P<name>[A-ZÄÖÜ]\w+)'s \w+|(?<!\w)(?:vom|von der|des) (?P<team>\w*[Tt]eam)(?!\w)"
+    r"|(?<!\w)[Tt]he (?:\w+ )?(?P<group>team|company|club|school|band|class|group)'s \w+"
+)
+_ARTICLES = frozenset([
+    "der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "eines",
+    "kein", "keine", "keinen", "the", "a", "an", "my", "our", "your", "his", "her", "their", "this",
+    "that", "these", "those", "im", "am", "vom", "beim", "zum", "zur", "ins", "jede", "jeden",
+    "jedem", "mein", "meine", "meinen", "meinem", "meiner", "meines", "unser", "unsere", "unseren",
+    "unserem", "unserer", "dein", "deine", "deinen", "sein", "seine", "seinen", "ihr", "ihre",
+    "ihren",
+])
+_CALENDAR = re.compile(
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|januar|februar|märz|juni|juli|oktober|dezember|mitte|anfang|ende|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:mon|diens|donners|frei|sams|sonn)tag|"
+    r"mittwoch|woche|wochen|wochenende|monat|monaten|jahr|jahren|jahresbeginn|tag|tagen|abend|"
+    r"nacht|zeit|mal)s?$", re.IGNORECASE,
+)
+# "I" is capitalised mid-sentence without being a name ("Tanja and I split up").
+_TITLES = frozenset(("dr", "prof", "herr", "frau", "mr", "mrs", "ms", "i", "i'm", "i've", "i'd",
+                     "i'll"))
+_TOKEN = re.compile(r"[\w'-]+|[.!?:;]")
+
+
+def names_in(text: str) -> frozenset[str]:
+    """Names a statement mentions, casefolded: capitalised words not opening a sentence, not
+    a German noun after an article, possessive or adjective, not a month, day or title."""
+    found: set[str] = set()
+    before = previous = "."
+    for token in _TOKEN.findall(text):
+        word = token.removesuffix("'s")
+        # "meine eigene Wohnung": a noun after an article and an adjective.
+        adjective = before.casefold() in _ARTICLES and re.search(r"[a-zäöüß]e[nrsm]?$", previous)
+        if (word[:1].isupper() and previous not in ".!?:;" and not adjective
+                and not previous[:1].isdigit()
+                and previous.casefold() not in _ARTICLES
+                and not _CALENDAR.match(word) and word.casefold() not in _TITLES
+                and not _holder_noun(word.casefold())):
+            found.add(word.casefold())
+        before, previous = previous, token
+    return frozenset(found)
+
+
+def _holder_noun(word: str) -> bool:
+    return any(word == noun.rstrip("*") or (noun.endswith("*") and word.startswith(noun[:-1]))
+               for noun in HOLDER_NOUNS)
+
+
+def named_subject(text: str) -> str | None:
+    """The name a statement opens with as its subject, casefolded, if any."""
+    found = NAMED_SUBJECT.match(text.strip())
+    if found is None or found["name"].casefold() in _NOT_NAMES:
+        return None
+    name = found["name"]
+    # After a fronted time and its verb ("Seit Mai lässt sich Nils..."), the verb came first.
+    verb_after = found["inverted"] is None
+    if ((verb_after and not _VERB_LIKE.match(found["next"])) or name.endswith("ed")
+            or _holder_noun(name.casefold()) or _CALENDAR.match(name)):
+        return None
+    return name.casefold()
+
+
+def named_holder(name: str) -> str:
+    return "name:" + name
+
+
+def name_of(holder: str | None) -> str | None:
+    """The name in a holder that is someone named, else None."""
+    return holder[5:] if holder and holder.startswith("name:") else None

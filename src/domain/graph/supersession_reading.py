@@ -1,0 +1,250 @@
+"""Reading a statement for supersession: its content words, slots, holder, polarity and tense."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from memlane.domain.graph import (
+    supersession_cues as cues,
+    supersession_lexicon as lexicon,
+    supersession_people as people,
+    supersession_slots as slots,
+    supersession_tense as tense,
+)
+from memlane.domain.graph.supersession_words import compile_cues, content_words, normalise, stem
+
+SELF = "self"
+OTHER = "other"  # someone named only by "its"/"ihr": a company, a club, a person
+_WORD = re.compile(r"\w+")
+_NUMBER_WORD = re.compile(rf"(?:{slots._NUMBER}|\d+(?:[.,]\d+)?)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What supersession needs from one statement."""
+
+    words: frozenset[str]  # content words: no stopwords, cue words or holder nouns
+    stems: frozenset[str]
+    asserted: frozenset[str]  # stems minus the value a correction names as replaced
+    names_old_value: bool  # "..., not March 3", "statt Resend": a correction by itself
+    subject: str | None  # a first content word, the subject unless "I" is ("Tom" has...)
+    slots: frozenset[str]
+    strong_slots: frozenset[str]  # slots named by content words, not by change verbs
+    holder: str | None  # SELF, OTHER, a relative ("sister"), "name:<name>", None: impersonal
+    negative: bool
+    past: bool  # "I lived in Munich before", "the meeting was on Monday": history already
+    refines: bool  # "only", "not on Sundays": narrows rather than replaces
+    refers: bool  # "It's called Boulderwelt": elaborates another statement
+    names: frozenset[str]  # whom or what it names by name ("jana", "okafor"), casefolded
+    providers: frozenset[str]  # names it is with or went to: "bei der DKB", "to Dr. Albers"
+    again: bool  # "pushed again", "schon wieder": a chain's next value
+    number_only: bool  # "Jetzt sind es nur noch 79!": a new value of the last quantity said
+    died: bool  # "Meine Oma ist gestorben": all that was said of her ends
+    possessed: bool  # "Anna's party", "das Daily vom Designteam": someone else's thing
+
+    def joined(self, antecedent: Reading) -> Reading:
+        """A referring statement read with the one it points back at ("It's called
+        Boulderwelt" after "I switched to the climbing gym"): what it is about is theirs."""
+        return dataclasses.replace(
+            self, words=self.words | antecedent.words, stems=self.stems | antecedent.stems,
+            slots=self.slots | antecedent.slots,
+            strong_slots=self.strong_slots | antecedent.strong_slots,
+            holder=self.holder or antecedent.holder, names=self.names | antecedent.names,
+        )
+
+
+@dataclass(frozen=True)
+class SupersessionCues:
+    """The cue lists (data, extendable); patterns are compiled once per instance."""
+
+    change: tuple[str, ...] = cues.CHANGE_CUES
+    negation: tuple[str, ...] = cues.NEGATION_CUES
+    addition: tuple[str, ...] = cues.ADDITION_CUES
+    continuity: tuple[str, ...] = cues.CONTINUITY_CUES
+    hedge: tuple[str, ...] = cues.HEDGE_CUES
+    past: tuple[str, ...] = cues.PAST_CUES
+    holders: tuple[str, ...] = people.HOLDER_NOUNS
+    anchors: tuple[str, ...] = tense.PAST_ANCHORS
+
+    @cached_property
+    def _patterns(self) -> dict[str, re.Pattern[str]]:
+        lists = {
+            "change": self.change, "negation": self.negation, "addition": self.addition,
+            "continuity": self.continuity, "hedge": self.hedge, "past": self.past,
+            "history": cues.HISTORY_CUES, "anchor": self.anchors, "adverb": cues.ADVERB_CUES,
+            "state_change": tense.STATE_CHANGE_CUES, "ending": tense.ENDING_CUES,
+            "opener": cues.DISCOURSE_OPENERS, "starter": cues.QUESTION_STARTERS,
+            "holder": self.holders,
+            # Everything that is a cue rather than a topic, removed before content is read;
+            # a gap cue only by its ends ("keinen Kaffee mehr" is still about Kaffee).
+            "not_content": tuple(
+                part
+                for phrase in self.change + self.negation + self.addition + self.continuity
+                + self.hedge + self.past + cues.DISCOURSE_OPENERS + self.holders
+                for part in phrase.split(" ~ ")
+            ),
+        }
+        patterns = {name: compile_cues(phrases) for name, phrases in lists.items()}
+        holder = patterns["holder"].pattern.removeprefix(r"(?<!\w)")
+        patterns["owned"] = re.compile(
+            rf"(?<!\w){people.POSSESSIVE}\s+(?:\w+\s+)?(?P<holder>{holder})"
+            rf"|(?<!\w){people.POSSESSIVE}(?!\w)"
+        )
+        return patterns
+
+    @cached_property
+    def _slots(self) -> dict[str, re.Pattern[str]]:
+        return {name: compile_cues(words) for name, words in lexicon.SLOTS.items()}
+
+    def has(self, family: str, text: str) -> bool:
+        return self._patterns[family].search(plain(text)) is not None
+
+    def is_question(self, text: str) -> bool:
+        """A question mark, or a question word first ("Should I switch to Bosch")."""
+        rest = normalise(text).strip()
+        if rest.endswith("?"):
+            return True
+        # "Actually, can you..." asks; "Eigentlich ist das Meeting..." (German verb second)
+        # does not: an opener is skipped only when a comma closes it.
+        while (opener := self._patterns["opener"].match(rest)) and rest[opener.end():][:1] == ",":
+            rest = rest[opener.end() + 1:].lstrip()
+        return self._patterns["starter"].match(rest) is not None
+
+    def in_distant_past(self, text: str, said_year: int | None) -> bool:
+        """Whether the statement speaks of a past that does not reach the present."""
+        norm = plain(text)
+        if self._patterns["anchor"].search(norm) or tense.COUNTED_PAST.search(norm):
+            return True
+        if said_year is None:
+            return False
+        return any(int(year) < said_year - 1 for year in tense.PAST_YEAR.findall(norm))
+
+    def read(self, text: str) -> Reading:
+        norm = plain(text)
+        named: set[str] = set()
+        unnamed = norm
+        for pattern in cues.CONTRASTIVE_NEGATION:
+            named.update(w for m in pattern.finditer(norm) for w in content_words(m["named"]))
+            unnamed = pattern.sub(" ", unnamed)
+        for match in cues.CONTRAST.finditer(norm):
+            named.update(content_words(match["named"])[:1])
+        content_text = self._patterns["not_content"].sub(" ", norm)
+        words = content_words(content_text)
+        # What it asserts keeps the verbs that are also cues ("I am divorced", "married").
+        said = content_words(self._patterns["adverb"].sub(" ", unnamed))
+        first = _WORD.search(_without_leading_time(norm))
+        holder = self._holder(text, main_clause(norm))
+        main = _slot_text(main_clause(norm))
+        return Reading(
+            words=frozenset(words),
+            stems=frozenset(stem(w) for w in words),
+            asserted=frozenset(stem(w) for w in said) - {stem(w) for w in named},
+            names_old_value=bool(named),
+            # With "I"/"ich" in the sentence a fronted word is the object: "Werder verfolge
+            # ich nicht mehr".
+            subject=stem(first[0]) if first and first[0] in words and holder != SELF else None,
+            slots=self._slots_in(main),
+            strong_slots=self._slots_in(self._patterns["not_content"].sub(" ", main)),
+            holder=holder,
+            negative=bool(self._patterns["negation"].search(unnamed)
+                          or cues.CONTRACTED_NEGATION.search(unnamed)),
+            past=bool(self._patterns["history"].search(norm) or cues.TRAILING_BEFORE.search(norm)
+                      or tense.PAST_STATE.search(norm)),
+            refines=cues.REFINEMENT.search(norm) is not None,
+            refers=cues.REFERRING.match(norm) is not None,
+            names=people.names_in(text.strip()) | _opening_name(text),
+            providers=frozenset(m["name"].casefold() for m in slots.PROVIDER.finditer(text)),
+            again=tense.AGAIN.search(norm) is not None,
+            number_only=bool(words) and all(_NUMBER_WORD.match(w) for w in words),
+            died=people.DEATH.search(norm) is not None,
+            possessed=people.POSSESSED.search(text) is not None,
+        )
+
+    def _slots_in(self, text: str) -> frozenset[str]:
+        found = {name for name, pattern in self._slots.items() if pattern.search(text)}
+        if slots.AGE_STATEMENT.search(text):
+            found.add("age")
+        return frozenset(found)
+
+    def _holder(self, text: str, norm: str) -> str | None:
+        """Whom the statement is about: the first of "I/we", "my <relative>", "<Name>'s
+        <relative>", a name or a kin word opening it ("Sarah and I broke up" is mine, "My
+        brother turned 34, we're twins" my brother's, "Grandpa turned 90" grandpa's)."""
+        main = main_clause(text.strip(), re.IGNORECASE)
+        if kin := people.KIN_NAMES.match(norm):
+            return people.SAME_HOLDER.get(kin[0], kin[0])
+        if relatives := people.THE_RELATIVES.match(norm):
+            return relatives["holder"]
+        if people.PRONOUN_SUBJECT.match(norm):
+            return None
+        person = people.FIRST_PERSON_SUBJECT.search(norm)
+        owned = self._patterns["owned"].search(norm)
+        other = people.OTHERS.search(norm)
+        third = people.THIRD_PARTY.search(norm)
+        # Someone named opening a statement that says nothing of the user ("Nils has been
+        # growing a beard", "Oslo has changed so much"; not "Mehmet sold the café, I'm
+        # looking for work now").
+        mine = person or owned or other or people.OBJECT_SELF.search(norm)
+        if not mine and "," not in main and (name := people.named_subject(main)):
+            return people.named_holder(name)
+        if not mine and people.VENUE_SUBJECT.match(norm):
+            return OTHER
+        found = [(m.start(), kind) for m, kind in ((person, "self"), (owned, "owned"),
+                                                   (other, "other"), (third, "third"))
+                 if m is not None]
+        possessed = people.POSSESSED.search(text)
+        if possessed and person is None and other is None:
+            # "Anna's party got moved", "das Daily vom Designteam": theirs.
+            owner = possessed["name"] or possessed["team"] or possessed["group"]
+            return people.named_holder(owner.casefold())
+        if not found:
+            # "They made me a staff engineer", "the movers moved us to Sunday".
+            return SELF if people.OBJECT_SELF.search(norm) else None
+        _, kind = min(found)
+        if kind == "third":
+            return OTHER
+        if kind == "self" or (kind == "owned" and owned is not None and not owned["holder"]):
+            return SELF
+        noun = (owned["holder"] if kind == "owned" and owned is not None
+                else other["holder"] if other is not None else None)
+        return people.SAME_HOLDER.get(noun or "", noun)
+
+
+def plain(text: str) -> str:
+    """Normalised, with phrases that only look like cues taken out ("I'm used to it", "moved
+    to another team", a clause opened by "also": German "so")."""
+    norm = normalise(text)
+    norm = tense.NOW_THAT.sub("because", tense.NOT_HISTORY.sub("accustomed to", norm))
+    norm = re.sub(r"(?<=\bto |in |zu )(?:another|ein anderes|eine andere|einen anderen)\b",
+                  "a different", norm)
+    return re.sub(r"(?:^|(?<=[,;:]))\s*also\b", " ", norm)
+
+
+def _opening_name(text: str) -> frozenset[str]:
+    """A name opening the statement as its subject: "Frank und ich", "Nils has ..."."""
+    found = re.match(r"\s*([A-ZÄÖÜ][\w-]+) (?:und|and) (?:ich|I)\b", text)
+    name = found[1].casefold() if found else people.named_subject(text)
+    return frozenset((name,)) if name else frozenset()
+
+
+def _slot_text(norm: str) -> str:
+    norm = slots.TIME_ANCHOR.sub(" ", norm)
+    for pattern, replacement in slots.SLOT_MISREADINGS:
+        norm = pattern.sub(replacement, norm)
+    return norm
+
+
+def _without_leading_time(norm: str) -> str:
+    """'since last week nils has ...' -> 'nils has ...': the subject comes after the time."""
+    return re.sub(r"^(?:since|seit|from|ab|as of|starting)\s+(?:\S+\s+){0,3}?(?=\S+\s+"
+                  r"(?:has|have|is|was|hat|ist|lässt|wohnt|lives|works|arbeitet))", "", norm)
+
+
+def main_clause(text: str, flags: int = 0) -> str:
+    """The statement without a clause that only says when or why: whom it is about."""
+    leading = re.compile(tense.LEADING_CLAUSE.pattern, flags)
+    trailing = re.compile(tense.TRAILING_CLAUSE.pattern, flags)
+    return trailing.sub("", leading.sub("", text)) or text

@@ -1,0 +1,69 @@
+"""Supersession topic data (EN/DE): the slots statements share, and the words that are no topic."""
+
+from __future__ import annotations
+
+import re
+
+# Notation as in supersession_cues: phrases match on word starts, case-insensitive; a trailing
+# '*' lets the last word go on, a leading '*' lets a German compound end in the word.
+
+_NUMBER = (r"(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+           r"thirteen|fourteen|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
+           r"eins|zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|elf|zwölf|zwanzig|dreißig|"
+           r"vierzig|fünfzig|sechzig|siebzig|achtzig|neunzig|zweieinhalb)")
+# An age said as a number after a copula or "turned" ("my son Ben is 7", "ist jetzt elf",
+# "she's 6"), or a number opening the statement with a time ("Thirty as of last Friday"):
+# the age slot, like "years old". Not a date ("am 3. Juli").
+AGE_STATEMENT = re.compile(
+    r"(?:(?<!\w)(?:is|are|am|turned|turns|ist|bin|sind|wird|werde)|'s|'m)\s+(?:now\s+|jetzt\s+|"
+    rf"already\s+|schon\s+|gerade\s+|just\s+)?{_NUMBER}"
+    r"(?!\.\s*(?:jan|feb|mär|apr|mai|jun|jul|aug|sep|okt|nov|dez|\d))"
+    r"(?:\s*(?:[.,!]|$|and|und|now|jetzt))"
+    rf"|^{_NUMBER}\s+(?:as of|since|now|today|seit|jetzt|ab|heute)(?!\w)"
+    rf"|(?<!\w)(?:turned|turns|wird|werden)\s+{_NUMBER}(?!\w)|(?<!\w){_NUMBER}\s+geworden(?!\w)"
+)
+# A provider, employer or practice the user is with: "bei der DKB", "zu Dr. Albers", "with
+# Verti", "at Siemens" (case-sensitive, on the statement as written: the value is a name).
+PROVIDER = re.compile(
+    r"(?<!\w)(?:bei|zu|zur|zum|with|at|to)\s+(?:der\s+|dem\s+|the\s+)?(?:Dr\.?\s+)?"
+    r"(?P<name>[A-ZÄÖÜ][\w-]*)"
+)
+# When a new value holds from ("seit Februar", "as of next month", "ab Juli"): no topic.
+TIME_ANCHOR = re.compile(
+    r"(?<!\w)(?:since|seit|ab|as of|from|starting|starting in)\s+(?:(?:the|dem|den|der|nächsten|"
+    r"next|this|diesem|letzten|last|early|late|anfang|mitte|ende)\s+)*(?:january|february|march|"
+    r"april|may|june|july|august|september|october|november|december|januar|februar|märz|mai|"
+    r"juni|juli|oktober|dezember|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|week|woche|month|monat|"
+    r"year|jahr)(?!\w)"
+)
+# Phrases whose words would name the wrong slot: a flat white is no flat, a meeting moved to
+# Sunday no move of home.
+SLOT_MISREADINGS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"flat white"), "flatwhite"),
+    (re.compile(r"(?<!\w)mov(?:e|ed|ing)\s+(?:\S+\s+){0,3}?(?:to|on|auf)\s+(?=(?:\w+day|the \d|"
+                r"\d|next|\w+tag|\w+woch))"), "rescheduled "),
+)
+
+STOPWORDS: frozenset[str] = frozenset((
+    "a", "an", "the", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "from",
+    "by", "as", "is", "are", "was", "were", "be", "been", "being", "am", "do", "does", "did",
+    "have", "has", "had", "it", "its", "this", "that", "these", "those", "there", "here", "he",
+    "she", "they", "them", "his", "her", "their", "you", "your", "me", "my", "mine", "our", "us",
+    "we", "i", "im", "ive", "id", "ill", "s", "t", "m", "d", "ll", "re", "ve", "don", "doesn",
+    "didn", "isn", "aren", "wasn", "won", "can", "about", "into", "over", "than", "then", "so",
+    "very", "just", "what", "which", "who", "when", "where", "how", "why", "all", "any", "some",
+    "more", "most", "much", "many", "one", "two", "our", "up", "out", "off", "again", "also",
+    "get", "got", "go", "going", "went", "will", "would", "ich", "du", "er", "sie", "es", "wir",
+    "ihr", "mich", "mir", "dich", "dir", "uns", "euch", "mein", "meine", "meinen", "meinem",
+    "meiner", "dein", "sein", "seine", "ihre", "unser", "unsere", "der", "die", "das", "den",
+    "dem", "des", "ein", "eine", "einen", "einem", "einer", "und", "oder", "aber", "mit", "von",
+    "zu", "zum", "zur", "im", "ins", "am", "um", "auf", "aus", "bei", "nach", "für", "über",
+    "unter", "vor", "an", "als", "wie", "so", "ist", "sind", "bin", "bist", "war", "habe", "hast",
+    "hat", "haben", "wird", "werden", "wurde", "noch", "schon", "sehr", "nur", "gern", "gerne",
+    "da", "dann",
+    # Titles are no topic: "Dr. Brandt" and "Dr. Albers" share nothing.
+    "dr", "prof", "mr", "mrs", "ms", "herr", "frau",
+))
+
+

@@ -1,0 +1,83 @@
+"""Supersession cue data (EN/DE) on time: the distant past, past states, episodes, clauses."""
+
+from __future__ import annotations
+
+import re
+
+# A statement about a past that does not reach the present replaces nothing now: "years ago I
+# moved from Munich to Hamburg", "als Kind", "back in 2015" (a year is weighed by the judge).
+PAST_ANCHORS: tuple[str, ...] = (
+    "years ago", "years back", "decade ago", "long ago", "a long time ago", "back then",
+    "back in the day", "as a kid", "as a child", "as a teenager", "as a student",
+    "when i was", "growing up", "in my twenties", "in my thirties", "in my teens",
+    "in my youth", "in college", "in high school", "at school", "in school", "at uni",
+    "back in uni", "my first car", "my first job",
+    "vor jahren", "vor vielen jahren", "vor langer zeit", "vor einem jahrzehnt", "als kind",
+    "als jugendlicher", "als jugendliche", "als teenager", "als student*", "als ich ~ war",
+    "als ich klein", "in meiner kindheit", "in meiner jugend", "mit mitte zwanzig",
+    "mit mitte dreißig", "im studium", "während des studiums", "zu schulzeiten",
+    "in der schule", "an der uni", "damals", "mein erstes auto", "mein erster job",
+    "mein allererster job",
+)
+# "Ten years ago", "vor zwanzig Jahren": two years or more back is the distant past.
+COUNTED_PAST = re.compile(
+    r"(?<!\w)(?:(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+    r"thirty|several|many|\d{1,2}) years ago|vor (?:zwei|drei|vier|fünf|sechs|sieben|acht|neun|"
+    r"zehn|elf|zwölf|fünfzehn|zwanzig|dreißig|mehreren|vielen|\d{1,2}) jahren)(?!\w)"
+)
+# "in 2015", "back in 2008", "2012 hatte ich ...": a year said as when something happened.
+PAST_YEAR = re.compile(r"(?:^|(?<=\bin )|(?<=back in )|(?<=im jahr ))((?:19|20)\d\d)\b")
+# Being used to something is no history ("I'm used to it now"); "now that" gives a reason.
+NOT_HISTORY = re.compile(r"(?<!\w)(?:'m|am|are|'re|is|'s|get|got|be|being|bin) used to(?!\w)")
+NOW_THAT = re.compile(r"(?<!\w)now that(?!\w)")
+# A past state ("the meeting was on Monday", "mein Chef war Lars"), not a past change ("it was
+# moved to Tuesday", "es wurde verschoben"): the older statement is history already.
+PAST_STATE = re.compile(
+    r"(?<!\w)(?:(?:was|were|war|waren)(?!\s+(?:\w+\s+)?(?:\w+ed|ge\w+[tn]|moved|postponed|"
+    r"verschoben|verlegt|rebooked|cancelled|canceled|\w+iert)\b)"
+    # Preterites of states ("I drove a Polo", "das Futter stand in der Garage"), and the
+    # German perfect of living and working ("ich habe in Leeds gewohnt").
+    r"|lived|worked|drove|rode|drank|weighed|had|ran|stood|wohnte|arbeitete|lebte|hieß|stand|"
+    r"lag|fuhr|trank|hatte|wog|(?:habe|hatte|hat) (?:\w+ ){0,3}(?:gewohnt|gearbeitet|gelebt|"
+    r"geheißen))(?!\w)"
+)
+# Words that open a clause that only says when or why: "Seit Dr. Okafor in Rente ist, gehe
+# ich ..."; "Oslo has changed so much since I moved here" is about Oslo.
+LEADING_CLAUSE = re.compile(
+    r"^(?:since|ever since|seit|seitdem|when|als|after|nachdem|because|weil|while|während)\b"
+    # Not a German main clause opened by a time ("Seit Oktober arbeite ich ..., die Nächte
+    # sind vorbei"): its verb comes second, before the subject.
+    r"(?!\s+\S+(?:\s+\S+)?\s+\S+\s+(?:ich|wir)\b)[^,]*,\s*"
+)
+TRAILING_CLAUSE = re.compile(
+    r",?\s+(?:since|seit|because|weil|when|als|after|nachdem|while|während|although|obwohl)"
+    r"\s+(?:i|we|ich|wir|my|our|mein\w*|unser\w*|the|der|die|das|he|she|er|sie)\b.*$"
+)
+# A one-off episode ("yesterday I worked from a café") changes a state only through a verb
+# that says so ("I turned 35 today").
+# ("As of today", "ab heute" start a new state: no episode.)
+EPISODE = re.compile(r"(?<!\w)(?<!as of )(?<!from )(?<!ab )(?<!seit )(?:yesterday|gestern|"
+                     r"last night|letzte nacht|this morning|heute morgen|today|heute|"
+                     r"vorgestern)(?!\w)")
+STATE_CHANGE_CUES: tuple[str, ...] = (
+    "moved", "married", "divorced", "born", "died", "passed away", "turned", "promoted",
+    "retired", "graduated", "quit", "left", "sold", "bought", "adopted", "started", "switched",
+    "stolen", "broke up", "split", "engaged", "celebrated", "birthday", "signed", "defended",
+    "passed", "umgezogen", "gezogen", "geheiratet", "geboren", "gestorben", "geworden",
+    "befördert", "gekündigt", "verkauft", "gekauft", "adoptiert", "angefangen", "gewechselt",
+    "geklaut", "getrennt", "verlobt", "geburtstag", "bestanden", "verteidigt", "unterschrieben",
+    "joined", "hired", "fired", "laid off", "resigned", "enrolled", "began", "finished",
+    "returned", "diagnosed", "gave birth", "had a baby", "lost", "beigetreten", "begonnen",
+    "beendet", "eingestellt", "entlassen", "pensioniert", "diagnostiziert", "entbunden",
+    "verloren", "angemeldet", "eingeschrieben", "abgeschlossen", "in rente",
+)
+# Changes that end what was held ("I sold the Golf too", "das Gravelbike wurde auch
+# geklaut"): "too" then says the change came again, not that a value was added.
+ENDING_CUES: tuple[str, ...] = (
+    "sold", "stolen", "quit", "left", "cancelled", "canceled", "gave up", "broke up",
+    "verkauft", "geklaut", "gestohlen", "gekündigt", "verlassen", "abgesagt", "aufgehört",
+)
+# A change said again ("Pushed again", "schon wieder geändert"): the chain's current value is
+# the one replaced, whatever words it shares.
+AGAIN = re.compile(r"(?<!\w)(?:again|once more|yet again|wieder|erneut|nochmal|noch einmal)"
+                   r"(?!\w)")
