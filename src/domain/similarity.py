@@ -58,9 +58,10 @@ SCALES: dict[str, SimilarityScale] = {
     # (bench/similarity_scales.py on the LoCoMo development split and the supersession
     # scenarios; docs/embeddings.md): the rag line at the 57th percentile of questions with
     # turns that do not answer them, the semantic line at the 2nd of dated turn pairs, the
-    # merge line at the 97th of a new statement with its history, the active-context line a third of the way from same-topic turn
-    # pairs (p90) to a turn restated on another day (p10), and the relevance weight times the
-    # ratio of the models' spreads between a question's evidence and its other turns (4.4).
+    # merge line at the 97th of a new statement with its history, the active-context line a
+    # third of the way from same-topic turn pairs (p90) to a turn restated on another day
+    # (p10), and the relevance weight times the ratio of the models' spreads between a
+    # question's evidence and its other turns (4.4).
     MULTILINGUAL_E5: SimilarityScale(
         rag_threshold=0.80,
         merge_threshold=0.95,

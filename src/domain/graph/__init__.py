@@ -47,7 +47,7 @@ if TYPE_CHECKING:
         asks_about_past as asks_about_past,
         judge_supersession as judge_supersession,
     )
-    from memlane.domain.graph.supersession_cues import (
+    from memlane.domain.graph.supersession_words import (
         content_words as content_words,
         stem as stem,
     )
@@ -79,14 +79,14 @@ _FACE = Face(__name__, {
     "adjacency": "activation",
     "asks_about_past": "supersession",
     "check_weight": "edges",
-    "content_words": "supersession_cues",
+    "content_words": "supersession_words",
     "follows_causally": "causal",
     "join_floor": "activation_walk",
     "judge_supersession": "supersession",
     "role_of": "knowledge",
     "semantic_edges": "semantic",
     "spread": "activation",
-    "stem": "supersession_cues",
+    "stem": "supersession_words",
     "strength": "edges",
     "temporal_edge_to": "temporal",
 }, submodules=("knowledge",))
