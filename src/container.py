@@ -11,6 +11,7 @@ from operator import attrgetter
 from dependency_injector import containers, providers
 from prometheus_client import Histogram
 
+from memlane.adapters.affect.vader import VaderAffectAdapter
 from memlane.adapters.imports.export_file import FileChatExportAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.database import Database
@@ -85,6 +86,7 @@ class Container(containers.DeclarativeContainer):
     encryption = providers.Callable(attrgetter("encryption"), secrecy)
     keyring = providers.Callable(attrgetter("keyring"), secrecy)
     keywords = providers.Singleton(SnowballKeywordAdapter)
+    affect = providers.Singleton(VaderAffectAdapter)
     policy = providers.Callable(lambda settings: settings.policy(), settings)
 
     # Services
@@ -102,6 +104,7 @@ class Container(containers.DeclarativeContainer):
         profile_caps=providers.Callable(lambda s: s.facts.profile_caps(), settings),
         on_unreadable=on_unreadable,
         keyring=keyring,
+        affect=affect,
     )
     history = providers.Singleton(
         AuditService, audit, providers.Callable(attrgetter("store"), memories), encryption,

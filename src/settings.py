@@ -27,7 +27,7 @@ from memlane import settings_errors
 from memlane.domain.errors import ConfigurationError
 from memlane.domain.facts import ProfileCaps
 from memlane.domain.memories import CueBook
-from memlane.domain.policy import GraphTuning, MemoryPolicy, RecallTuning
+from memlane.domain.policy import DetailTuning, GraphTuning, MemoryPolicy, RecallTuning
 from memlane.domain.retrieval import RelevanceWeights
 from memlane.ports.embedding import EmbeddingProvider
 from memlane.ports.facts import FactExtractorProvider
@@ -45,6 +45,7 @@ _POLICY = MemoryPolicy()
 _WEIGHTS = _POLICY.weights
 _RECALL = _POLICY.recall
 _GRAPH = _POLICY.graph
+_DETAIL = _POLICY.detail
 _CAPS = ProfileCaps()
 
 
@@ -65,6 +66,8 @@ class RelevanceSettings(_Section):
     similarity: float = Field(_WEIGHTS.similarity, ge=0)
     importance: float = Field(_WEIGHTS.importance, ge=0)
     freshness: float = Field(_WEIGHTS.freshness, ge=0)
+    confidence: float = Field(_WEIGHTS.confidence, ge=0, le=10)
+    emotion: float = Field(_WEIGHTS.emotion, ge=0, le=10)
 
     def weights(self) -> RelevanceWeights:
         return RelevanceWeights(**self.model_dump())
@@ -99,6 +102,20 @@ class RecallSettings(_Section):
     def _domain_rules(self) -> RecallSettings:
         self.tuning()
         return self
+
+
+class DetailSettings(_Section):
+    """Levels of detail, the prompt's token budget, metadata and the gate (docs/levels.md)."""
+
+    token_budget: int = Field(_DETAIL.token_budget, ge=1, le=100_000)
+    level_of_detail: bool = _DETAIL.level_of_detail
+    neighbour_lines: int = Field(_DETAIL.neighbour_lines, ge=0, le=200)
+    arousal_importance_gain: float = Field(_DETAIL.arousal_importance_gain, ge=0, le=1)
+    gate: bool = _DETAIL.gate
+    silent_limit: int = Field(_DETAIL.silent_limit, ge=0, le=1000)
+
+    def tuning(self) -> DetailTuning:
+        return DetailTuning(**self.model_dump())
 
 
 class EmbeddingSettings(_Section):
@@ -137,6 +154,7 @@ class MemorySettings(_Section):
     extra_cues: dict[str, list[str]] = Field(default_factory=dict)
     relevance: RelevanceSettings = Field(default_factory=RelevanceSettings)
     recall: RecallSettings = Field(default_factory=RecallSettings)
+    detail: DetailSettings = Field(default_factory=DetailSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
 
     def policy(self) -> MemoryPolicy:
@@ -155,6 +173,7 @@ class MemorySettings(_Section):
             max_metadata_keys=self.max_metadata_keys,
             max_metadata_bytes=self.max_metadata_bytes,
             recall=self.recall.tuning(),
+            detail=self.detail.tuning(),
         )
 
     @model_validator(mode="after")

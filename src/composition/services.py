@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from memlane.composition.retrieval import RetrievalParts, retriever
 from memlane.domain.facts import ProfileCaps
 from memlane.domain.policy import MemoryPolicy
+from memlane.ports.affect import AffectPort
 from memlane.ports.clock import Clock, system_clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
@@ -27,6 +28,7 @@ from memlane.service.memories import (
     Editing,
     Maintenance,
     Reading,
+    SegmentGate,
     Writer,
 )
 from memlane.service.memory_service import MemoryService
@@ -73,11 +75,13 @@ def memory_service(
     profile_caps: ProfileCaps | None = None,
     on_unreadable: OnUnreadable | None = None,
     keyring: KeyringService | None = None,
+    affect: AffectPort | None = None,
 ) -> MemoryService:
     """Without `graph` memories are islands (no links, no supersession); without `audit`
     changes leave no trail; without `entities` no names are read; without `facts` no facts
     are read or kept. `on_unreadable` hears the id of each record a read leaves out because
-    it does not decrypt; `keyring` makes each owner's data key ready (None: no keys)."""
+    it does not decrypt; `keyring` makes each owner's data key ready (None: no keys);
+    `affect` reads each memory's valence and arousal (None: not read)."""
     sealer = Sealer(encryption, keywords, policy.base_rate, on_unreadable)
     core = Core(
         memories, embedder, encryption, sealer, DocumentVectors(embedder),
@@ -87,7 +91,7 @@ def memory_service(
     kept = None if facts is None else _facts(core, facts, graph, profile_caps, on_unreadable)
     reading = Reading(memories.store, memories.maintenance, sealer, clock, policy.base_rate)
     writer = Writer(
-        memories.store, Drafting(core.vectors, sealer, policy), sealer, policy, clock,
+        memories.store, Drafting(core.vectors, sealer, policy, affect), sealer, policy, clock,
         core.trail, None if graph is None else GraphLinker(graph, sealer, policy.graph), names,
         None if kept is None else kept.recorder,
     )
@@ -96,7 +100,9 @@ def memory_service(
         reading=reading,
         retriever=_retriever(core, entities, graph, kept),
         writer=writer,
-        conversations=Conversations(writer, memories.store, sealer, graph, policy, clock),
+        conversations=Conversations(
+            writer, memories.store, sealer, graph, policy, clock, SegmentGate(names, policy.detail)
+        ),
         editing=Editing(
             memories.store, reading, core.vectors, sealer, core.trail, policy, clock,
             None if kept is None else kept.service,

@@ -9,6 +9,8 @@ from enum import StrEnum
 from typing import Any, Generic, TypeVar
 from uuid import UUID
 
+from memlane.domain.detail import Provenance, Tiers, Traits
+
 Vector = Sequence[float]
 T = TypeVar("T")
 DEFAULT_TENANT = "default"
@@ -73,6 +75,9 @@ class Memory:
     metadata: Mapping[str, Any] = field(default_factory=dict)
     pinned: bool = False
     embedding_model: str | None = None
+    # Its abstract and overview (None: not built yet, a row from before tiers: derive them).
+    tiers: Tiers | None = None
+    traits: Traits = field(default_factory=Traits)
 
     @property
     def base_importance(self) -> float:
@@ -118,6 +123,12 @@ class StoredMemory:
     # Blind tokens of the memory's topic keys (its tags and chat title, case-blind), so one
     # topic reads through an index; None marks a row stored before they were kept.
     topic_tokens: tuple[str, ...] | None = None
+    # The abstract (L0) and overview (L1), sealed like content; None: stored before tiers.
+    abstract: bytes | None = None
+    overview: bytes | None = None
+    # Provenance, confidence, affect, domain: in clear, like the type and the heat (ranking
+    # reads them); None marks a row stored before they were kept.
+    traits: Traits | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,12 +246,13 @@ class SearchCandidate:
     heat: Heat
     created_at: datetime
     conversation_id: str | None = None
+    traits: Traits | None = None
 
     @classmethod
     def of(cls, stored: StoredMemory, score: float) -> SearchCandidate:
         return cls(
             stored.id, score, stored.memory_type, stored.heat, stored.created_at,
-            stored.conversation_id,
+            stored.conversation_id, stored.traits,
         )
 
 
@@ -256,6 +268,8 @@ class NewMemory:
     metadata: Mapping[str, Any] = field(default_factory=dict)
     pinned: bool = False
     created_at: datetime | None = None
+    # None: stated, or extracted when it is a conversation's segment or learned.
+    provenance: Provenance | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,3 +292,6 @@ class RememberResult:
     memory: Memory
     merged: bool
     edges: tuple[tuple[UUID, str, float], ...] = ()
+    # A content longer than the detail tier is stored as chained parts: `memory` holds the
+    # first, these the rest in order.
+    parts: tuple[Memory, ...] = ()

@@ -15,11 +15,12 @@ from pydantic import BaseModel
 
 from memlane.domain.errors import ConfigurationError
 from memlane.domain.facts.profile import ProfileCaps
-from memlane.domain.policy import GraphTuning, MemoryPolicy, RecallTuning
+from memlane.domain.policy import DetailTuning, GraphTuning, MemoryPolicy, RecallTuning
 from memlane.domain.retrieval.scoring import RelevanceWeights
 from memlane.ports.embedding import EmbeddingProvider
 from memlane.ports.facts import FactExtractorProvider
 from memlane.settings import (
+    DetailSettings,
     FactSettings,
     GraphSettings,
     MemorySettings,
@@ -35,7 +36,9 @@ SECTIONS: list[tuple[type[BaseModel], Any, set[str]]] = [
     (RecallSettings, RecallTuning(), set()),
     (GraphSettings, GraphTuning(), set()),
     (FactSettings, ProfileCaps(), set()),
-    (MemorySettings, MemoryPolicy(), {"weights", "cues", "recall", "graph", "min_learn_chars"}),
+    (DetailSettings, DetailTuning(), set()),
+    (MemorySettings, MemoryPolicy(),
+     {"weights", "cues", "recall", "graph", "detail", "min_learn_chars"}),
 ]
 
 

@@ -10,9 +10,10 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID
 
+from memlane.domain.detail import Provenance
 from memlane.domain.errors import StorageUnavailable
 from memlane.domain.graph import Moment, SupersessionDecision
-from memlane.domain.memories import classify, estimate_importance, qa_content
+from memlane.domain.memories import L2_MAX_CHARS, classify, estimate_importance, qa_content
 from memlane.domain.model import Nearby, NewMemory, Owner, RememberResult
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.clock import Clock
@@ -22,6 +23,8 @@ from memlane.service.facts import FactRecorder, Said
 from memlane.service.graph import GraphLinker, Written
 from memlane.service.memories import audit as memory_audit
 from memlane.service.memories.drafting import Draft, Drafting, dedups, is_transcript, vector_of
+from memlane.service.memories.gating import gate_fired
+from memlane.service.memories.parts import part_chains, split
 from memlane.service.memories.validation import check_new
 from memlane.service.security import (
     AuditTrail,
@@ -89,6 +92,7 @@ class Writer:
             conversation_id=conversation_id,
             tags=tuple(tags),
             metadata=dict(metadata or {}),
+            provenance=Provenance.EXTRACTED,
         )
         # Facts come from the question: the answer is the assistant's "I".
         return (await self.remember_many(owner, [new], said=[question]))[0]
@@ -103,8 +107,14 @@ class Writer:
         checked = [check_new(item, self._policy) for item in items]  # all or nothing
         if not checked:
             return []
+        cut = split(checked, L2_MAX_CHARS)  # a text longer than the detail tier: parts
+        said, checked = cut.said(said), cut.parts
         now = self._clock()
-        fresh = [self._drafting.draft(owner, new, now) for new in checked]
+        affects = await self._drafting.affects(checked)
+        fresh = [
+            self._drafting.draft(owner, new, now, affect)
+            for new, affect in zip(checked, affects, strict=True)
+        ]
         vectors = await self._drafting.vectors.embed([document_text(d.memory) for d in fresh])
         for index, draft in enumerate(fresh):
             draft.embedding = None if vectors is None else vectors[index]
@@ -142,9 +152,12 @@ class Writer:
             self._name(owner, outcome, now),
             self._read_facts(owner, fresh, outcome, said),
         )
-        return [
+        grouped = cut.grouped([
             RememberResult(d.memory, merged, edges.get(d.memory.id, ())) for d, merged in outcome
-        ]
+        ])
+        if self._linker is not None and any(r.parts for r in grouped):
+            await self._linker.store(owner, part_chains(grouped, now))
+        return grouped
 
     async def _judge(
         self,
@@ -159,7 +172,8 @@ class Writer:
         # then, not what holds now for the user: it is linked, never judged as replacing.
         texts = [
             d.memory.content
-            if d.embedding is not None and not is_transcript(d.memory.metadata) else None
+            if d.embedding is not None and not is_transcript(d.memory.metadata)
+            and gate_fired(d.memory.metadata) else None
             for d in fresh
         ]
         speakers = [speaker_of(d.memory.metadata) for d in fresh]
@@ -208,7 +222,7 @@ class Writer:
             return
         named = {
             d.memory.id: Named(d.memory.id, document_text(d.memory), speakers_of(d.memory.metadata))
-            for d, _ in outcome
+            for d, _ in outcome if gate_fired(d.memory.metadata)
         }
         try:
             await self._namer.link(owner, list(named.values()), now)
@@ -231,7 +245,8 @@ class Writer:
         ]
         await self._facts.read_after_write(owner, [
             Said(target.memory.id, text, draft.memory.created_at)
-            for draft, (target, _), text in zip(fresh, outcome, texts, strict=True) if text
+            for draft, (target, _), text in zip(fresh, outcome, texts, strict=True)
+            if text and gate_fired(draft.memory.metadata)
         ])
 
     async def _probe(self, session: MemoryWriteSession, fresh: Sequence[Draft]) -> list[Nearby]:

@@ -8,14 +8,17 @@ from uuid import UUID
 import asyncpg
 
 from memlane.adapters.postgres.cosine import cosine, similarity_from_distance
-from memlane.adapters.postgres.memories.rows import vector_param
+from memlane.adapters.postgres.memories.rows import traits_of_row, vector_param
 from memlane.adapters.postgres.memories.sql import SEARCH_LEXICAL_SCORED
 from memlane.domain.model import Heat, MemoryType, Owner, SearchCandidate, Vector
 
 # What ranking reads of a memory: the heat lives in `memory_heat`, the conversation place in
 # the wide row. Full rows (content, embedding: 1.5 kB to decode each) are fetched later for
 # the few memories chosen.
-_HEAT = "h.memory_type, h.base_importance, h.access_count, h.accessed_at"
+_HEAT = (
+    "h.memory_type, h.base_importance, h.access_count, h.accessed_at, "
+    "h.provenance, h.confidence, h.valence, h.arousal, h.domain, h.cluster"
+)
 _COSINE = cosine("m.embedding", "$3")
 _NEAREST_SIMILARITY = similarity_from_distance("n.distance")
 
@@ -104,6 +107,7 @@ def to_candidate(record: asyncpg.Record) -> SearchCandidate:
         heat=Heat(record["base_importance"], record["access_count"], record["accessed_at"]),
         created_at=record["created_at"],
         conversation_id=record["conversation_id"],
+        traits=traits_of_row(record),
     )
 
 

@@ -8,7 +8,9 @@ COLUMNS = """
     m.tags, m.metadata, m.attributes, m.topic_tokens, m.pinned, m.embedding,
     m.embedding_model,
     memlane_tsvector_terms(m.keywords) AS keywords, m.created_at, m.updated_at,
-    h.importance, h.base_importance, h.access_count, h.accessed_at"""
+    h.importance, h.base_importance, h.access_count, h.accessed_at,
+    m.abstract, m.overview,
+    h.provenance, h.confidence, h.valence, h.arousal, h.domain, h.cluster"""
 FROM_JOINED = """
     FROM memories AS m
     JOIN memory_heat AS h ON h.tenant = m.tenant AND h.user_id = m.user_id AND h.id = m.id"""
