@@ -19,6 +19,7 @@ from memlane.adapters.postgres.entities import PostgresEntityAdapter
 from memlane.adapters.postgres.facts import PostgresFactScanAdapter, PostgresTopicIndexAdapter
 from memlane.adapters.postgres.installation import PostgresInstallationAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
+from memlane.adapters.postgres.memories.tier_fill import PostgresTierFillAdapter
 from memlane.adapters.postgres.portability import (
     PostgresImportLedgerAdapter,
     PostgresLegacyRowsAdapter,
@@ -48,6 +49,7 @@ from memlane.service.security import (
     KeyService,
     LegacySealer,
     OnUnreadable,
+    TierFiller,
 )
 from memlane.settings import Settings, load_settings
 
@@ -138,6 +140,11 @@ class Container(containers.DeclarativeContainer):
     # `memlane upgrade`: topic tokens for memories stored before migration 0150
     topic_indexer = providers.Singleton(
         TopicIndexer, providers.Singleton(PostgresTopicIndexAdapter, pool), encryption, keyring
+    )
+    # `memlane upgrade`: tiers and traits for memories stored before migrations 0200/0201
+    tier_filler = providers.Singleton(
+        TierFiller, providers.Singleton(PostgresTierFillAdapter, pool), encryption, affect,
+        keyring,
     )
     # The reference MCP memory server's knowledge graph, on the memories and edges above.
     knowledge_graph = providers.Singleton(KnowledgeGraphService, service, encryption, graph)

@@ -15,7 +15,7 @@ from memlane.api.actor import actor_middleware
 from memlane.api.auth import provide_principal, scope_guard
 from memlane.api.config import ApiConfig
 from memlane.api.controllers.consolidation import ConsolidationController
-from memlane.api.controllers.context import ContextController
+from memlane.api.controllers.context import ContextController, ExpandController
 from memlane.api.controllers.conversations import ConversationsController
 from memlane.api.controllers.facts import FactsController, ProfileController, TopicsController
 from memlane.api.controllers.health import HealthController
@@ -76,6 +76,7 @@ def create_app(
             DecayController,
             CleanupController,
             ContextController,
+            ExpandController,
             ConversationsController,
             MemoryGraphController,
             HistoryController,

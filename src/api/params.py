@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from litestar.exceptions import (
     HTTPException,
@@ -25,6 +25,12 @@ CursorParam = Annotated[
 ]
 PageLimitParam = Annotated[
     int | None, Parameter(ge=1, le=MAX_PAGE_LIMIT, description="Page size (default 50).")
+]
+
+# Levels of detail (docs/levels.md): which tier of a memory `content` holds.
+TierParam = Annotated[
+    Literal["L0", "L1", "L2"],
+    Parameter(description="L0: the abstract, L1: the overview, L2: the full text."),
 ]
 
 # The scope a handler needs, read by the guard (api/auth.py).

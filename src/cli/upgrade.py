@@ -25,6 +25,7 @@ async def upgrade(dry_run: bool, batch_rows: int, show_progress: bool | None) ->
     """Bring the data of an older memlane up to date, in order: apply the schema migrations;
     seal the tags, metadata, conversation ids and fact relations stored in plaintext
     (`seal-existing`); fill the topic index of memories stored before it (`topic-index`);
+    store the levels of detail and traits of memories stored before them (`tiers`);
     re-seal version-1 ciphertexts under their owners' data keys (`keys migrate`). Each step
     works in committed batches: safe to stop and run again, and the service may keep running.
     Prints one line per step; a second run finds nothing. Exits 1 when something is left
@@ -35,6 +36,7 @@ async def upgrade(dry_run: bool, batch_rows: int, show_progress: bool | None) ->
     await _migrate()
     left = await _seal(batch_rows, show_progress)
     await _index_topics(batch_rows, show_progress)
+    await _fill_tiers(batch_rows, show_progress)
     unreadable = await _reseal(batch_rows, show_progress)
     if unreadable:
         err.print(
@@ -107,6 +109,21 @@ async def _index_topics(batch_rows: int, show_progress: bool | None) -> None:
                   if report.unreadable else ""))
 
 
+async def _fill_tiers(batch_rows: int, show_progress: bool | None) -> None:
+    """The abstract, overview and traits a write would have given each older memory; until
+    then the reads derive the tiers from the content (docs/levels.md)."""
+    from memlane.composition.openers import open_tier_filler
+
+    with _step("tiers"):
+        async with open_tier_filler() as filler:
+            pending = await filler.pending()
+            with progress_bar("tiers", show_progress, pending) as bar:
+                report = await filler.fill(batch_rows=batch_rows, progress=bar.update)
+    click.echo(f"tiers: {report.filled} memories given their levels of detail"
+               + (f", {report.unreadable} unreadable (left as they are)"
+                  if report.unreadable else ""))
+
+
 async def _reseal(batch_rows: int, show_progress: bool | None) -> int:
     """Last, as the one step that can find damage: it holds up nothing else. Returns how
     many ciphertexts did not open."""
@@ -137,6 +154,7 @@ async def _report_pending() -> None:
     from memlane.composition.openers import (
         open_key_migration,
         open_legacy_sealer,
+        open_tier_filler,
         open_topic_indexer,
         pending_migrations,
     )
@@ -145,7 +163,7 @@ async def _report_pending() -> None:
     click.echo(f"migrate: {len(migrations)} migrations pending"
                + (f" ({', '.join(migrations)})" if migrations else ""))
     if migrations:
-        for step in ("seal-existing", "topic-index", "keys migrate"):
+        for step in ("seal-existing", "topic-index", "tiers", "keys migrate"):
             click.echo(f"{step}: counted once the migrations are applied "
                        "(`memlane migrate`, or any memlane start)")
         return
@@ -153,11 +171,14 @@ async def _report_pending() -> None:
         seal = await sealer.pending()
     async with open_topic_indexer() as indexer:
         untokened = await indexer.pending()
+    async with open_tier_filler() as filler:
+        untiered = await filler.pending()
     async with open_key_migration() as migration:
         keys = await migration.pending()
     click.echo(f"seal-existing: {seal.memories} memories and {seal.relations} fact relations "
                "to seal")
     click.echo(f"topic-index: {untokened} memories to index by topic")
+    click.echo(f"tiers: {untiered} memories to give their levels of detail")
     if not keys:
         click.echo("keys migrate: encryption is off, nothing to re-seal")
     else:

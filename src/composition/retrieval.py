@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from memlane.domain.errors import ConfigurationError
 from memlane.domain.policy import MemoryPolicy
+from memlane.ports.affect import AffectPort
 from memlane.ports.clock import Clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.storage import MemoryPorts
@@ -23,12 +24,14 @@ from memlane.service.retrieval import (
     GraphExpansion,
     Join,
     JoinExpansion,
+    LevelOfDetail,
     Neighbours,
     Opening,
     Pipeline,
     Prefetch,
     Profile,
     ProfileSource,
+    QueryAffect,
     Ranking,
     Recording,
     Rendering,
@@ -38,6 +41,7 @@ from memlane.service.retrieval import (
     Stage,
     StartExpansion,
     Superseded,
+    Surrounding,
 )
 from memlane.service.security import Sealer
 
@@ -55,6 +59,8 @@ class RetrievalParts:
     facts: FactRecall | None = None
     expansion: GraphExpansion | None = None
     profile: ProfileSource | None = None
+    surroundings: Surrounding | None = None
+    affect: AffectPort | None = None
 
     @property
     def entity_weight(self) -> float:
@@ -82,6 +88,9 @@ CONTEXT: Declared = (
     ("graph_expansion", lambda p: None if p.expansion is None
      else StartExpansion(p.expansion, p.policy)),
     ("active_context", lambda p: ActiveContext(p.embedder, p.memories.search)),
+    # Chvor's emotional resonance: the question's charge, read only when it weighs.
+    ("query_affect", lambda p: QueryAffect(p.affect)
+     if p.affect is not None and p.policy.weights.emotion > 0 else None),
     ("prefetch", lambda p: Prefetch(p.memories.store, Ranking(p.policy))),
     ("neighbours", lambda p: Neighbours(p.memories.search, p.policy.recall)),
     ("graph_join", lambda p: JoinExpansion()),
@@ -98,9 +107,11 @@ RECORDING: Declared = (
 # The prompt's closing stages run even when no memory was chosen (the profile still opens it).
 PROMPT: Declared = (
     ("profile", lambda p: None if p.profile is None else Profile(p.profile)),
-    ("budget", lambda p: Budget()),
+    ("budget", lambda p: None if p.policy.detail.level_of_detail else Budget()),
+    ("level_of_detail", lambda p: LevelOfDetail(p.embedder, p.policy.detail, p.surroundings)
+     if p.policy.detail.level_of_detail else None),
     *RECORDING,
-    ("rendering", lambda p: Rendering()),
+    ("rendering", lambda p: None if p.policy.detail.level_of_detail else Rendering()),
 )
 # Stages a deployment may leave out (`memory.recall.skip_stages`): ranking choices only.
 OPTIONAL = frozenset({"fact_recall", "conversation_prior", "graph_expansion", "neighbours",

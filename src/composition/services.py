@@ -33,7 +33,13 @@ from memlane.service.memories import (
 )
 from memlane.service.memory_service import MemoryService
 from memlane.service.portability import Exports, FactPorting, GraphPorting, MemoryPorting, Porting
-from memlane.service.retrieval import EntityRecall, FactRecall, GraphExpansion, Retriever
+from memlane.service.retrieval import (
+    EntityRecall,
+    FactRecall,
+    GraphExpansion,
+    Retriever,
+    Surrounding,
+)
 from memlane.service.security import AuditTrail, KeyringService, OnUnreadable, Sealer, of_kind
 
 
@@ -98,7 +104,7 @@ def memory_service(
     return MemoryService(
         policy=policy,
         reading=reading,
-        retriever=_retriever(core, entities, graph, kept),
+        retriever=_retriever(core, entities, graph, kept, affect),
         writer=writer,
         conversations=Conversations(
             writer, memories.store, sealer, graph, policy, clock, SegmentGate(names, policy.detail)
@@ -146,7 +152,8 @@ def _facts(
 
 
 def _retriever(
-    core: Core, entities: EntityPort | None, graph: GraphPort | None, facts: Facts | None
+    core: Core, entities: EntityPort | None, graph: GraphPort | None, facts: Facts | None,
+    affect: AffectPort | None,
 ) -> Retriever:
     policy, search = core.policy, core.memories.search
     return retriever(RetrievalParts(
@@ -156,6 +163,9 @@ def _retriever(
         facts=None if facts is None else facts.recall,
         expansion=None if graph is None else GraphExpansion(graph, search, policy.graph),
         profile=None if facts is None else facts.service,
+        surroundings=None if graph is None
+        else Surrounding(graph, core.memories.store, search, core.sealer, policy.base_rate),
+        affect=affect,
     ), policy.recall.skip_stages)
 
 

@@ -9,7 +9,7 @@ from enum import StrEnum
 from typing import Any, Generic, TypeVar
 from uuid import UUID
 
-from memlane.domain.detail import Provenance, Tiers, Traits
+from memlane.domain.detail import Provenance, Tier, Tiers, Traits
 
 Vector = Sequence[float]
 T = TypeVar("T")
@@ -176,6 +176,9 @@ class PromptContext:
 
     memories: tuple[MemoryContext, ...]
     text: str
+    # By level of detail: every memory the block shows and at which tier (a hint line is
+    # L0), so a host can expand any of them (POST /v1/context/expand).
+    levels: tuple[tuple[UUID, Tier], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -107,6 +107,11 @@ class MemoryService:
     async def get(self, owner: Owner, memory_id: UUID) -> Memory:
         return await self._reading.get(owner, memory_id)
 
+    @keyed
+    async def expand(self, owner: Owner, memory_ids: Sequence[UUID]) -> list[Memory]:
+        """Memories read in full to show at a deeper tier; each counts as accessed."""
+        return await self._reading.expand(owner, memory_ids)
+
     @keyed_stream
     async def export(self, owner: Owner) -> AsyncIterator[Memory]:
         """Every memory of the owner, oldest first, decrypted, streamed (one that does not

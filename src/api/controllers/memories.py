@@ -29,7 +29,15 @@ from memlane.api.mapping import (
 )
 from memlane.api.metrics import ApiMetrics
 from memlane.api.openapi import MEMORY_UNREADABLE
-from memlane.api.params import ERRORS, READ, WRITE, CursorParam, PageLimitParam, bounded_limit
+from memlane.api.params import (
+    ERRORS,
+    READ,
+    WRITE,
+    CursorParam,
+    PageLimitParam,
+    TierParam,
+    bounded_limit,
+)
 from memlane.api.schemas import (
     BatchIn,
     BatchOut,
@@ -44,6 +52,7 @@ from memlane.api.schemas import (
     SearchOut,
     StatsOut,
 )
+from memlane.domain.detail import Tier
 from memlane.domain.model import MemoryFilter, MemoryType, Owner
 from memlane.service.memories import check_content
 
@@ -228,10 +237,13 @@ class MemoriesController(Controller):
         responses={409: MEMORY_UNREADABLE},
     )
     async def get_memory(
-        self, memory_id: FromPath[UUID], service: Memories, owner: NamedDependency[Owner]
+        self, memory_id: FromPath[UUID], service: Memories, owner: NamedDependency[Owner],
+        tier: TierParam = "L2",
     ) -> MemoryOut:
-        """One memory; another user's or tenant's memory is 404, never 403."""
-        return memory_out(await service.get(owner, memory_id))
+        """One memory, `content` at the tier asked for: L0 its abstract (<= 120
+        characters), L1 its overview (<= 1,000), L2 the full text (the default). Another
+        user's or tenant's memory is 404, never 403."""
+        return memory_out(await service.get(owner, memory_id), Tier(tier))
 
     @patch(
         "/{memory_id:uuid}", operation_id="editMemory", opt=WRITE, raises=ERRORS,

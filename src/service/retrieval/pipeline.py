@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any, Protocol, TypeVar
 from uuid import UUID
 
+from memlane.domain.detail import Affect, Tier
 from memlane.domain.model import (
     ContextRole,
     MemoryContext,
@@ -44,6 +45,8 @@ class Retrieval:
     options: ContextOptions = field(default_factory=ContextOptions)
     min_similarity: float | None = None  # search only: a floor on every result's cosine
     char_budget: int | None = None  # prompt only: what the rendered block may use
+    token_budget: int | None = None  # prompt only, by level of detail: its hard budget
+    query_affect: Affect | None = None  # query_affect: the question's charge (resonance)
     vector: Vector | None = None  # rankings: the query's embedding (None: embedder down)
     rankings: Rankings = field(default_factory=Rankings)  # rankings
     candidates: list[Candidate] = field(default_factory=list)  # fusion, then the filters
@@ -60,6 +63,7 @@ class Retrieval:
     contexts: list[MemoryContext] = field(default_factory=list)  # contexts, budget
     profile: str = ""  # profile: the block's opening lines
     text: str = ""  # rendering: the prompt block
+    levels: list[tuple[UUID, Tier]] = field(default_factory=list)  # level of detail
     finished: bool = False  # set by a stage when nothing can follow (no candidate left)
     _tasks: dict[str, asyncio.Task[Any]] = field(default_factory=dict)
 

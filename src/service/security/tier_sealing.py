@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+from uuid import UUID
 
 from memlane.domain.detail import Provenance, Tiers, Traits
 from memlane.domain.memories import CONFIDENCE, SEGMENT_KEY, build_tiers, domain_evidence
@@ -21,11 +22,24 @@ def tiers_of(memory: Memory) -> Tiers:
 
 def seal_tiers(encryption: EncryptionPort, memory: Memory) -> tuple[bytes, bytes]:
     """The abstract and overview sealed, each bound to its row and field."""
-    tiers = tiers_of(memory)
-    owner = memory.owner
+    return _sealed(encryption, memory.owner, memory.id, tiers_of(memory))
+
+
+def seal_tier_texts(
+    encryption: EncryptionPort, owner: Owner, memory_id: UUID, content: str
+) -> tuple[bytes, bytes]:
+    """The tiers of `content`, built and sealed as a write seals them (the backfill)."""
+    return _sealed(encryption, owner, memory_id, build_tiers(content))
+
+
+def _sealed(
+    encryption: EncryptionPort, owner: Owner, memory_id: UUID, tiers: Tiers
+) -> tuple[bytes, bytes]:
     return (
-        encryption.seal(tiers.abstract, _binding(owner, memory, ABSTRACT)),
-        encryption.seal(tiers.overview, _binding(owner, memory, OVERVIEW)),
+        encryption.seal(tiers.abstract, FieldBinding(
+            owner.tenant, owner.user_id, memory_id, ABSTRACT)),
+        encryption.seal(tiers.overview, FieldBinding(
+            owner.tenant, owner.user_id, memory_id, OVERVIEW)),
     )
 
 
@@ -55,7 +69,3 @@ def traits_when_unknown(content: str, metadata: Mapping[str, Any]) -> Traits:
     extracted = SEGMENT_KEY in metadata or bool(metadata.get("speaker"))
     provenance = Provenance.EXTRACTED if extracted else Provenance.STATED
     return Traits(provenance, CONFIDENCE[provenance], None, domain_evidence(content)[0])
-
-
-def _binding(owner: Owner, memory: Memory, field: str) -> FieldBinding:
-    return FieldBinding(owner.tenant, owner.user_id, memory.id, field)
