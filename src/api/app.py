@@ -63,11 +63,13 @@ def create_app(
             app.state.services = services
             metrics.watch_worker(services.worker)
             metrics.watch_proxy(services.proxy)
+            metrics.watch_gate(services.service.gate_counts)
             try:
                 yield
             finally:
                 metrics.watch_worker(None)
                 metrics.watch_proxy(None)
+                metrics.watch_gate(None)
 
     v1 = Router(
         path="/",

@@ -33,6 +33,7 @@ from memlane.service.memories import (
     Consolidator,
     Conversations,
     Editing,
+    GateCounts,
     Maintenance,
     Reading,
     Writer,
@@ -82,6 +83,11 @@ class MemoryService:
     @property
     def policy(self) -> MemoryPolicy:
         return self._policy
+
+    @property
+    def gate_counts(self) -> GateCounts | None:
+        """The heuristic gate's decisions on conversation segments since start (/metrics)."""
+        return self._conversations.gate_counts
 
     @property
     def facts(self) -> FactService:

@@ -100,3 +100,28 @@ async def test_the_context_holds_its_token_budget_and_expands_on_request(
     too_small = await client.post("/v1/context", json={"query": "kitchen", "token_budget": 0},
                                   headers=tenant.alice)
     assert_problem(too_small, 422)
+
+
+def _gate_metric(text: str, name: str) -> float:
+    line = next((x for x in text.splitlines() if x.startswith(name)), None)
+    return 0.0 if line is None else float(line.rsplit(" ", 1)[1])
+
+
+async def test_the_gate_records_its_trigger_on_the_memory_and_counts_it_in_metrics(
+    client: Client, tenant: TenantKeys
+) -> None:
+    fired = 'memlane_gate_segments_total{outcome="fired"}'
+    decision = 'memlane_gate_triggers_total{trigger="decision"}'
+    before = (await client.get("/metrics")).text
+    said = [{"role": "user", "content": "The plan is to repaint the hallway in May."},
+            {"role": "assistant", "content": "Noted."}]
+    response = await client.post("/v1/conversations/flat/messages", json={"messages": said},
+                                 headers=tenant.alice)
+    assert response.status_code == 201, response.text
+    (memory,) = response.json()["memories"]
+    assert memory["metadata"]["gate"]["fired"] is True
+    assert "decision" in memory["metadata"]["gate"]["triggers"]
+    assert memory["provenance"] == "extracted" and memory["confidence"] == 0.8
+    after = (await client.get("/metrics")).text
+    assert _gate_metric(after, fired) == _gate_metric(before, fired) + 1
+    assert _gate_metric(after, decision) == _gate_metric(before, decision) + 1

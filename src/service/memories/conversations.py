@@ -37,7 +37,7 @@ from memlane.ports.clock import Clock
 from memlane.ports.graph import GraphPort
 from memlane.ports.memories import MemoryStorePort
 from memlane.service.entities import Named
-from memlane.service.memories.gating import SegmentGate
+from memlane.service.memories.gating import GateCounts, SegmentGate
 from memlane.service.memories.validation import check_identifier
 from memlane.service.memories.writing import Writer
 from memlane.service.security import Sealer
@@ -69,6 +69,11 @@ class Conversations:
         self._policy = policy
         self._clock = clock
         self._gate = gate
+
+    @property
+    def gate_counts(self) -> GateCounts | None:
+        """What the heuristic gate decided since start (None: no gate)."""
+        return None if self._gate is None else self._gate.counts
 
     async def add_messages(
         self,
