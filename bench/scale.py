@@ -23,7 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import scale_data as data, scale_graph
+from bench import scale_data as data, scale_detail, scale_graph
 from bench.scale_http import Server, drive
 from bench.scale_stats import Stopwatch, TimedEmbedder, TimedMemories, covered_ms, percentile
 
@@ -330,6 +330,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             result["graph"] = await scale_graph.measure(
                 memlane, settings, Owner(TENANT, CONTEXT_USER), args.queries
             )
+        if args.detail:
+            result["detail"] = await scale_detail.measure(
+                memlane, settings, Owner(TENANT, CONTEXT_USER), args.queries
+            )
         if not args.skip_http:
             result.update(await measure_http(memlane, settings, args.http_seconds,
                                              args.ingest_seconds))
@@ -352,6 +356,9 @@ def main() -> None:
     parser.add_argument("--skip-maintenance", action="store_true")
     parser.add_argument("--graph", action="store_true",
                         help="graph figures: context with/without the graph, write cost")
+    parser.add_argument("--detail", action="store_true",
+                        help="levels of detail: tier, lexicon and gate cost per write, the "
+                        "tiers backfill, the prompt block by level of detail vs whole lines")
     args = parser.parse_args()
     # A scratch dir unless one is given (kept, so a rerun reuses the loaded memories).
     args.data_dir = Path(args.data_dir or tempfile.mkdtemp(prefix="memlane-scale-")).resolve()
