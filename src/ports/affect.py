@@ -18,5 +18,6 @@ class AffectPort(ABC):
         """The lexicon's name and version, as docs and metrics name it."""
 
     @abstractmethod
-    def affect(self, texts: Sequence[str]) -> list[Affect]:
-        """One Affect per text, in order; a text with no charged word is Affect(0, 0)."""
+    def affect(self, texts: Sequence[str]) -> list[Affect | None]:
+        """One Affect per text, in order; a text with no charged word is Affect(0, 0), one in
+        a language the lexicon does not read is None (unknown)."""

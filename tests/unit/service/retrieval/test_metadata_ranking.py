@@ -39,7 +39,7 @@ async def test_a_stated_memory_beats_an_inferred_one_of_equal_match() -> None:
 class Lexicon:
     lexicon = "test"
 
-    def affect(self, texts: list[str]) -> list[Affect]:
+    def affect(self, texts: list[str]) -> list[Affect | None]:
         return [JOYFUL if "!" in t else CALM for t in texts]
 
 
