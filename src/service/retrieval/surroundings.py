@@ -3,20 +3,22 @@ as territories and importances to count (the level-of-detail block's outer layer
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from uuid import UUID
 
+from memlane.domain.errors import DecryptionFailed
 from memlane.domain.graph import Edge
 from memlane.domain.memories import importance_at
-from memlane.domain.model import MemoryType, Owner
+from memlane.domain.model import MemoryType, Owner, StoredMemory
 from memlane.ports.graph import GraphPort
 from memlane.ports.memories import CandidateSearchPort, MemoryStorePort
 from memlane.service.security import Sealer, tiers_of
 
 # Two hops out can be many memories (a hub's links): at most this many are counted.
-MAX_COUNTED = 500
+MAX_COUNTED = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,23 +67,41 @@ class Surrounding:
         first = _others(await self._graph.edges_of(owner, list(focus)), taken)
         if not first:
             return found
-        rows = await self._store.get_many(owner, first[:near_limit], indexed=False)
+        # Counted: the one-hop memories past the lines shown, and two hops out through the
+        # ones shown (walking out of every one-hop memory reads a hub's thousands of edges).
+        # The shown ones' rows and their edges are read at once.
+        shown_near = first[:near_limit]
+        rows, edges = await asyncio.gather(
+            self._store.get_many(owner, shown_near, indexed=False),
+            self._graph.edges_of(owner, shown_near),
+        )
         by_id = {row.id: row for row in rows}
-        for memory_id in first[:near_limit]:
+        for memory_id in shown_near:
             row = by_id.get(memory_id)
-            memory = None if row is None else self._sealer.readable(row, now)
-            if memory is not None:
-                found.near.append(Neighbour(memory.id, memory.memory_type,
-                                            tiers_of(memory).abstract))
-        taken |= set(first)
-        second = _others(await self._graph.edges_of(owner, first), taken)[:MAX_COUNTED]
-        lean = await self._search.candidates_by_id(owner, second, None) if second else []
+            abstract = None if row is None else self._abstract(row, now)
+            if row is not None and abstract is not None:
+                found.near.append(Neighbour(row.id, row.memory_type, abstract))
+        second = _others(edges, taken | set(first))
+        further = (first[near_limit:] + second)[:MAX_COUNTED]
+        lean = await self._search.candidates_by_id(owner, further, None) if further else []
         found.further = [
             (c.traits.domain.value if c.traits is not None else c.memory_type.value,
              importance_at(c.heat, c.memory_type, now, self._base_rate))
             for c in lean
         ]
         return found
+
+    def _abstract(self, row: StoredMemory, now: datetime) -> str | None:
+        """A row's abstract: only it opened when stored, else derived from the opened
+        content (a memory stored before tiers); None when it does not decrypt."""
+        try:
+            stored = self._sealer.open_abstract(row)
+        except DecryptionFailed:
+            stored = None
+        if stored is not None:
+            return stored
+        memory = self._sealer.readable(row, now)
+        return None if memory is None else tiers_of(memory).abstract
 
 
 def _others(edges: Sequence[Edge], taken: Collection[UUID]) -> list[UUID]:
