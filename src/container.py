@@ -19,7 +19,7 @@ from memlane.adapters.postgres.entities import PostgresEntityAdapter
 from memlane.adapters.postgres.facts import PostgresFactScanAdapter, PostgresTopicIndexAdapter
 from memlane.adapters.postgres.installation import PostgresInstallationAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
-from memlane.adapters.postgres.memories.tier_fill import PostgresTierFillAdapter
+from memlane.adapters.postgres.memories import PostgresTierFillAdapter
 from memlane.adapters.postgres.portability import (
     PostgresImportLedgerAdapter,
     PostgresLegacyRowsAdapter,
