@@ -166,11 +166,13 @@ SELECT tenant, user_id, id, memory_type, content, summary, tags, '{}', attribute
        pinned, embedding, embedding_model, memlane_terms_tsvector(keywords), created_at, created_at
 FROM bench_stage
 """
+# Arrived when created (the synthetic history is written over months): past cleanup's grace
+# period, as a long-running installation's rows are (migration 0163).
 _MOVE_HEAT = """
 INSERT INTO memory_heat (tenant, user_id, id, memory_type, pinned, importance, base_importance,
-                         access_count, accessed_at)
+                         access_count, accessed_at, arrived_at)
 SELECT tenant, user_id, id, memory_type, pinned, importance, base_importance, access_count,
-       accessed_at
+       accessed_at, created_at
 FROM bench_stage
 """
 

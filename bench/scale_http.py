@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -60,6 +61,11 @@ class Server:
                 await asyncio.sleep(0.25)
         raise RuntimeError("memlane serve did not become ready in time")
 
+    @property
+    def pid(self) -> int:
+        assert self._process is not None
+        return self._process.pid
+
     def peak_rss_mb(self) -> float:
         """VmHWM: the peak resident set of the server process so far."""
         assert self._process is not None
@@ -114,3 +120,37 @@ async def drive(
         "p99_ms": round(percentile(latencies, 99), 2),
         "requests": len(latencies),
     }
+
+
+async def open_loop(
+    url: str, token: str, request: Request, *, rate: float, duration_s: float, seed: int = 0
+) -> dict[str, float]:
+    """Open-loop load: Poisson arrivals at `rate` per second for `duration_s`, each request
+    sent at its scheduled time whatever the ones before it are doing; latency counted from
+    the scheduled send, so a server falling behind shows as queueing, not as a lower rate."""
+    rng = random.Random(seed)
+    latencies: list[float] = []
+    failures = 0
+    limits = httpx.Limits(max_connections=256, max_keepalive_connections=64)
+    headers = {"Authorization": f"Bearer {token}"}
+    async with httpx.AsyncClient(base_url=url, headers=headers, limits=limits,
+                                 timeout=60) as client:
+        async def one(n: int, due: float) -> None:
+            nonlocal failures
+            response = await request(client, n)
+            if response.status_code >= 400:
+                failures += 1
+            else:
+                latencies.append((time.perf_counter() - due) * 1000)
+
+        tasks = []
+        start = time.perf_counter()
+        due, n = start, 0
+        while (due := due + rng.expovariate(rate)) < start + duration_s:
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            tasks.append(asyncio.create_task(one(n, due)))
+            n += 1
+        await asyncio.gather(*tasks)
+    return {"rate": rate, "p50_ms": round(percentile(latencies, 50), 2),
+            "p99_ms": round(percentile(latencies, 99), 2), "requests": len(latencies),
+            "failures": failures}

@@ -28,6 +28,7 @@ from memlane.adapters.postgres.security import (
     PostgresApiKeyAdapter,
     PostgresDataKeyAdapter,
     PostgresIntegrityAdapter,
+    PostgresReplayStoreAdapter,
     PostgresSealedFieldsAdapter,
     postgres_audit_ports,
 )
@@ -65,6 +66,7 @@ class Container(containers.DeclarativeContainer):
 
     settings = providers.Dependency(instance_of=Settings)
     load_model = providers.Object(True)
+    read_only = providers.Object(False)  # a dry run: the erasure journal's files not created
     embedding_histogram: providers.Object[Histogram | None] = providers.Object(None)
     on_unreadable: providers.Object[OnUnreadable | None] = providers.Object(None)
     fact_fallback: providers.Object[FallbackListener | None] = providers.Object(None)
@@ -84,9 +86,14 @@ class Container(containers.DeclarativeContainer):
     # Meaning, secrecy, words
     embedder = providers.Resource(resources.embedder, settings, load_model, embedding_histogram)
     data_keys = providers.Singleton(PostgresDataKeyAdapter, pool)
+    # Erasure against backups: destroyed keys journaled outside the database, replayed at start
+    replay_store = providers.Singleton(PostgresReplayStoreAdapter, pool)
     secrecy = providers.Resource(resources.secrecy, settings, installation, data_keys)
+    erasure_journal = providers.Resource(
+        resources.erasure_journal, settings, replay_store, read_only, secrecy
+    )
     encryption = providers.Callable(attrgetter("encryption"), secrecy)
-    keyring = providers.Callable(attrgetter("keyring"), secrecy)
+    keyring = providers.Callable(resources.journaled_keyring, secrecy, erasure_journal)
     keywords = providers.Singleton(SnowballKeywordAdapter)
     affect = providers.Singleton(VaderAffectAdapter)
     policy = providers.Callable(lambda settings: settings.policy(), settings)
@@ -104,6 +111,7 @@ class Container(containers.DeclarativeContainer):
         entities=entities,
         facts=facts,
         profile_caps=providers.Callable(lambda s: s.facts.profile_caps(), settings),
+        profile_headers=providers.Callable(lambda s: s.facts.profile_headers(), settings),
         on_unreadable=on_unreadable,
         keyring=keyring,
         affect=affect,
@@ -145,6 +153,10 @@ class Container(containers.DeclarativeContainer):
     tier_filler = providers.Singleton(
         TierFiller, providers.Singleton(PostgresTierFillAdapter, pool), encryption, affect,
         keyring,
+    )
+    erasure_replay = providers.Singleton(
+        resources.erasure_replay, erasure_journal, replay_store, data_keys, memories, facts,
+        audit, secrecy,
     )
     # The reference MCP memory server's knowledge graph, on the memories and edges above.
     knowledge_graph = providers.Singleton(KnowledgeGraphService, service, encryption, graph)
@@ -238,6 +250,9 @@ async def open_memlane(
             await installation.check_embedding_model(
                 embedder.model, embedder.same_space_models
             )
+        # Before anything is served: a database restored from before an erasure loses the
+        # erased owners' rows again (docs/security.md, "Erasure and backups").
+        await (await container.erasure_replay.async_()).replay()
         yield Memlane(
             settings=container.settings(),
             database=await container.database.async_(),

@@ -6,7 +6,7 @@ import os
 import tomllib
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -25,14 +25,16 @@ from pydantic_settings import (
 
 from memlane import settings_errors
 from memlane.domain.errors import ConfigurationError
-from memlane.domain.facts import ProfileCaps
+from memlane.domain.facts import ProfileCaps, ProfileHeaders
 from memlane.domain.memories import CueBook
 from memlane.domain.policy import DetailTuning, GraphTuning, MemoryPolicy, RecallTuning
 from memlane.domain.retrieval import RelevanceWeights
+from memlane.domain.similarity import DEFAULT_EMBEDDING_MODEL, SimilarityScale, scale_of
 from memlane.ports.embedding import EmbeddingProvider
 from memlane.ports.facts import FactExtractorProvider
 from memlane.settings_proxy import ProxySettings
 
+T = TypeVar("T")
 CONFIG_ENV = "MEMLANE_CONFIG"
 DEFAULT_CONFIG_FILE = "config.toml"
 
@@ -47,6 +49,12 @@ _RECALL = _POLICY.recall
 _GRAPH = _POLICY.graph
 _DETAIL = _POLICY.detail
 _CAPS = ProfileCaps()
+_HEADERS = ProfileHeaders()
+
+
+def _or(value: T | None, model_value: T) -> T:
+    """A cosine line as set, or the embedding model's when not set."""
+    return model_value if value is None else value
 
 
 def data_home() -> Path:
@@ -58,19 +66,32 @@ def data_home() -> Path:
     return root / "memlane"
 
 
+def state_home() -> Path:
+    """Where memlane keeps state that an old backup of the data must not bring back (the
+    erasure journal): $XDG_STATE_HOME/memlane, ~/.local/state/memlane by the XDG rule. Apart
+    from data_home on purpose: a copy of the data folder never holds it (docs/security.md)."""
+    base = os.environ.get("XDG_STATE_HOME", "")
+    root = Path(base) if os.path.isabs(base) else Path.home() / ".local" / "state"
+    return root / "memlane"
+
+
 class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
 class RelevanceSettings(_Section):
-    similarity: float = Field(_WEIGHTS.similarity, ge=0)
+    # None: the configured embedding model's weight (domain/similarity.py).
+    similarity: float | None = Field(None, ge=0)
     importance: float = Field(_WEIGHTS.importance, ge=0)
     freshness: float = Field(_WEIGHTS.freshness, ge=0)
     confidence: float = Field(_WEIGHTS.confidence, ge=0, le=10)
     emotion: float = Field(_WEIGHTS.emotion, ge=0, le=10)
 
-    def weights(self) -> RelevanceWeights:
-        return RelevanceWeights(**self.model_dump())
+    def weights(self, scale: SimilarityScale | None = None) -> RelevanceWeights:
+        similarity = self.similarity
+        if similarity is None:
+            similarity = (scale or scale_of(DEFAULT_EMBEDDING_MODEL)).relevance_similarity
+        return RelevanceWeights(similarity, self.importance, self.freshness)
 
     @model_validator(mode="after")
     def _domain_rules(self) -> RelevanceSettings:
@@ -120,7 +141,8 @@ class DetailSettings(_Section):
 
 class EmbeddingSettings(_Section):
     provider: EmbeddingProvider = EmbeddingProvider.ONNX
-    model: str = "all-MiniLM-L6-v2"
+    # docs/embeddings.md compares the two local models; the cosine lines follow the model.
+    model: str = DEFAULT_EMBEDDING_MODEL
     dimension: int = Field(384, ge=1, le=16000)
     timeout_ms: int = Field(30_000, ge=1)
     ollama_url: str = "http://127.0.0.1:11434"
@@ -129,6 +151,9 @@ class EmbeddingSettings(_Section):
     # The onnx provider's int8 build of its model, derived on first use (None: the user
     # cache, $XDG_CACHE_HOME/memlane; a temporary dir when that is not writable).
     model_cache_dir: Path | None = None
+    # The onnx provider's intra-op threads for a query that arrives while nothing else holds
+    # the model (no write, backfill or worker run); 1: every query on one thread.
+    query_threads: int = Field(2, ge=1, le=16)
 
 
 class MemorySettings(_Section):
@@ -136,12 +161,21 @@ class MemorySettings(_Section):
     enable_rag: bool = True
     enable_learning: bool = True
     rag_limit: int = Field(_POLICY.rag_limit, ge=1, le=200)
-    rag_threshold: float = Field(_POLICY.rag_threshold, ge=-1, le=1)
-    merge_threshold: float = Field(_POLICY.merge_threshold, ge=-1, le=1)
+    # Cosine lines. None: the configured embedding model's (domain/similarity.py keeps them
+    # per model); a value set here holds for whatever model is configured.
+    rag_threshold: float | None = Field(None, ge=-1, le=1)
+    merge_threshold: float | None = Field(None, ge=-1, le=1)
+    active_context_similarity: float | None = Field(None, ge=-1, le=1)
     min_importance: float = Field(_POLICY.min_importance, ge=0, le=1)
+    # Cleanup never deletes a memory sooner than this after it was written or imported.
+    cleanup_grace_days: float = Field(_POLICY.cleanup_grace_days, ge=0, le=36_500)
     decay_factor: float = Field(_POLICY.decay_factor, gt=0, le=1)
     enable_encryption: bool = True
     encryption_key_path: Path = Field(default_factory=lambda: data_home() / "memory_encryption.key")
+    # -- erasure against backups (docs/security.md, "Erasure and backups") --
+    erasure_journal_dir: Path = Field(default_factory=lambda: state_home() / "erasures")
+    # None: `erasure_journal.key` beside the master key file.
+    erasure_journal_key_path: Path | None = None
     # -- data keys (docs/security.md, "Envelope encryption") --
     data_key_cache_size: int = Field(10_000, ge=16, le=10_000_000)
     data_key_cache_s: float = Field(30.0, ge=0, le=3600)
@@ -157,16 +191,31 @@ class MemorySettings(_Section):
     detail: DetailSettings = Field(default_factory=DetailSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
 
+    def scale(self) -> SimilarityScale:
+        """The cosine lines of the configured embedding model."""
+        return scale_of(self.embedding.model)
+
+    def journal_key_path(self) -> Path:
+        """The erasure journal's key file: set, or beside the master key."""
+        if self.erasure_journal_key_path is not None:
+            return self.erasure_journal_key_path
+        return self.encryption_key_path.expanduser().with_name("erasure_journal.key")
+
     def policy(self) -> MemoryPolicy:
-        """The domain's view of these settings."""
+        """The domain's view of these settings; cosine lines not set are the model's."""
+        scale = self.scale()
         return MemoryPolicy(
             rag_limit=self.rag_limit,
-            rag_threshold=self.rag_threshold,
-            merge_threshold=self.merge_threshold,
+            rag_threshold=_or(self.rag_threshold, scale.rag_threshold),
+            merge_threshold=_or(self.merge_threshold, scale.merge_threshold),
+            active_context_similarity=_or(
+                self.active_context_similarity, scale.active_context
+            ),
             min_importance=self.min_importance,
+            cleanup_grace_days=self.cleanup_grace_days,
             decay_factor=self.decay_factor,
             context_char_budget=self.context_char_budget,
-            weights=self.relevance.weights(),
+            weights=self.relevance.weights(scale),
             cues=CueBook.default(self.extra_cues),
             max_content_bytes=self.max_content_bytes,
             max_metadata_depth=self.max_metadata_depth,
@@ -186,9 +235,10 @@ class GraphSettings(_Section):
     """Graph memory at write time (docs/graph.md): semantic links and supersession."""
 
     enabled: bool = _GRAPH.enabled
-    semantic_threshold: float = Field(_GRAPH.semantic_threshold, ge=-1, le=1)
+    # Cosine lines. None: the configured embedding model's (domain/similarity.py).
+    semantic_threshold: float | None = Field(None, ge=-1, le=1)
     max_semantic_edges: int = Field(_GRAPH.max_semantic_edges, ge=0, le=200)
-    supersession_band: tuple[float, float] = _GRAPH.supersession_band  # the domain checks it
+    supersession_band: tuple[float, float] | None = None  # the domain checks it
     supersession_candidates: int = Field(_GRAPH.supersession_candidates, ge=0, le=50)
     expansion_seeds: int = Field(_GRAPH.expansion_seeds, ge=0, le=50)
     expansion_hops: int = Field(_GRAPH.expansion_hops, ge=1, le=3)
@@ -199,8 +249,12 @@ class GraphSettings(_Section):
     entity_candidates: int = Field(_GRAPH.entity_candidates, ge=0, le=10_000)
     entity_max_share: float = Field(_GRAPH.entity_max_share, ge=0, le=1)
 
-    def tuning(self) -> GraphTuning:
-        return GraphTuning(**self.model_dump())
+    def tuning(self, scale: SimilarityScale | None = None) -> GraphTuning:
+        lines = scale or scale_of(DEFAULT_EMBEDDING_MODEL)
+        values = self.model_dump()
+        values["semantic_threshold"] = _or(self.semantic_threshold, lines.semantic_threshold)
+        values["supersession_band"] = _or(self.supersession_band, lines.supersession_band)
+        return GraphTuning(**values)
 
     @model_validator(mode="after")
     def _domain_rules(self) -> GraphSettings:
@@ -220,13 +274,20 @@ class FactSettings(_Section):
     timeout_ms: int = Field(3_000, ge=1, le=600_000)
     core_per_type: int = Field(_CAPS.core_per_type, ge=0, le=100)
     secondary_per_type: int = Field(_CAPS.secondary_per_type, ge=0, le=1000)
+    # The profile's lines in a prompt: what a person chose to keep, and what memlane read.
+    kept_header: str = Field(_HEADERS.kept, min_length=1, max_length=200, pattern=r"^[^\n]+$")
+    told_header: str = Field(_HEADERS.told, min_length=1, max_length=200, pattern=r"^[^\n]+$")
 
     def profile_caps(self) -> ProfileCaps:
         return ProfileCaps(self.core_per_type, self.secondary_per_type)
 
+    def profile_headers(self) -> ProfileHeaders:
+        return ProfileHeaders(self.kept_header, self.told_header)
+
     @model_validator(mode="after")
     def _domain_rules(self) -> FactSettings:
         self.profile_caps()
+        self.profile_headers()
         return self
 
 
@@ -300,7 +361,7 @@ class Settings(BaseSettings):
 
     def policy(self) -> MemoryPolicy:
         """The domain's rules: the memory section's, with the graph's tuning."""
-        return replace(self.memory.policy(), graph=self.graph.tuning())
+        return replace(self.memory.policy(), graph=self.graph.tuning(self.memory.scale()))
 
     @classmethod
     def settings_customise_sources(

@@ -13,10 +13,23 @@ from uuid import uuid4
 
 import asyncpg
 import pytest
+from hypothesis import HealthCheck, settings
 
 from memlane.domain.model import Owner
 
+# Timing is not a property: a loaded CI box must not fail a property test for being slow.
+settings.register_profile("memlane", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("memlane")
+
 TEST_DATABASE_URL_ENV = "MEMLANE_TEST_DATABASE_URL"
+
+# The erasure journal's default directory is under $XDG_STATE_HOME: the tests' installations
+# keep theirs in a temp dir of the session (inherited by the processes they start), never in
+# the home directory of whoever runs them.
+_STATE_HOME = tempfile.mkdtemp(prefix="memlane-test-state-")
+os.environ["XDG_STATE_HOME"] = _STATE_HOME
+atexit.register(shutil.rmtree, _STATE_HOME, ignore_errors=True)
+
 PGVECTOR_IMAGE = "pgvector/pgvector:pg17"
 
 
@@ -84,7 +97,6 @@ def owner() -> Owner:
     """A tenant and user no other test uses, so tests on a shared database need no cleanup."""
     suffix = uuid4().hex[:12]
     return Owner(tenant=f"tenant-{suffix}", user_id=f"user-{suffix}")
-
 
 
 @asynccontextmanager

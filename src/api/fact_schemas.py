@@ -9,6 +9,7 @@ from uuid import UUID
 import msgspec
 from msgspec import Meta
 
+from memlane.api.params import aliased
 from memlane.api.schemas import ZERO_MINIMUM, UserId
 from memlane.domain.facts import (
     MAX_FACT_CHARS,
@@ -28,16 +29,26 @@ FactText = Annotated[str, Meta(min_length=1, max_length=MAX_FACT_CHARS)]
 Relation = Annotated[str, Meta(pattern=r"^[a-z][a-z_]{0,39}$")]
 Score = Annotated[float, Meta(ge=0.0, le=MAX_USER_FACT_SCORE, extra_json_schema=ZERO_MINIMUM)]
 Confidence = Annotated[float, Meta(ge=0.0, le=1.0, extra_json_schema=ZERO_MINIMUM)]
+# `type` was the REST name of `fact_type` (MCP, the client and exports say fact_type): read
+# and written for one more release, marked deprecated in the OpenAPI document (CHANGELOG.md).
+OLD_TYPE_DOC = "Deprecated: the old name of `fact_type`, removed in the next release."
+OldType = Annotated[FactType | None, Meta(
+    description=OLD_TYPE_DOC, extra_json_schema={"extra": {"deprecated": True}})]
+# Out, a string of the enum's values: as the enum itself, the flag would land on the shared
+# FactType schema and mark fact_type deprecated too (Litestar sets it on the referenced schema).
+OldTypeOut = Annotated[str, Meta(description=OLD_TYPE_DOC, extra_json_schema={"extra": {
+    "deprecated": True, "enum": [t.value for t in FactType]}})]
 
 
 class FactIn(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """A fact stated directly. `type` follows from a known relation when left out; a fact
-    of a functional relation (name, lives_in, works_at, ...) supersedes the current one."""
+    """A fact stated directly. `fact_type` follows from a known relation when left out; a
+    fact of a functional relation (name, lives_in, works_at, ...) supersedes the current one."""
 
     relation: Relation
     object: FactText
     subject: FactText = USER
-    fact_type: FactType | None = msgspec.field(default=None, name="type")
+    fact_type: FactType | None = None
+    old_type: OldType = msgspec.field(default=None, name="type")
     time_span: TimeSpan | None = None
     confidence: Confidence = 1.0
     user_fact_score: Score | None = None
@@ -48,7 +59,8 @@ class FactPatchIn(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     """A partial edit: fields left out stay; `user_fact_score: null` removes the score."""
 
     object: FactText | None = None
-    fact_type: FactType | None = msgspec.field(default=None, name="type")
+    fact_type: FactType | None = None
+    old_type: OldType = msgspec.field(default=None, name="type")
     time_span: TimeSpan | None = None
     user_fact_score: Score | msgspec.UnsetType | None = msgspec.UNSET
 
@@ -60,7 +72,8 @@ class FactOut(msgspec.Struct, kw_only=True):
     subject: str
     relation: str
     object: str
-    fact_type: FactType = msgspec.field(name="type")
+    fact_type: FactType
+    old_type: OldTypeOut = msgspec.field(name="type")
     time_span: TimeSpan
     confidence: float
     user_fact_score: float | None
@@ -92,7 +105,8 @@ class ProfileOut(msgspec.Struct, kw_only=True):
 def fact_out(fact: Fact) -> FactOut:
     return FactOut(
         id=fact.id, subject=fact.subject, relation=fact.relation, object=fact.object,
-        fact_type=fact.fact_type, time_span=fact.time_span, confidence=fact.confidence,
+        fact_type=fact.fact_type, old_type=fact.fact_type, time_span=fact.time_span,
+        confidence=round(fact.confidence, 4),
         user_fact_score=fact.user_fact_score, source_memory_id=fact.source_memory_id,
         source_time=fact.source_time, valid_from=fact.valid_from, valid_until=fact.valid_until,
         superseded_by=fact.superseded_by, current=fact.is_current(),
@@ -110,7 +124,8 @@ def profile_out(profile: Profile) -> ProfileOut:
 def to_new_fact(body: FactIn) -> NewFact:
     return NewFact(
         relation=body.relation, object=body.object, subject=body.subject,
-        fact_type=body.fact_type, time_span=body.time_span, confidence=body.confidence,
+        fact_type=aliased("fact_type", body.fact_type, "type", body.old_type),
+        time_span=body.time_span, confidence=body.confidence,
         user_fact_score=body.user_fact_score,
     )
 
@@ -118,7 +133,8 @@ def to_new_fact(body: FactIn) -> NewFact:
 def to_fact_patch(body: FactPatchIn) -> FactPatch:
     score = body.user_fact_score
     return FactPatch(
-        object=body.object, fact_type=body.fact_type, time_span=body.time_span,
+        object=body.object, fact_type=aliased("fact_type", body.fact_type, "type", body.old_type),
+        time_span=body.time_span,
         user_fact_score=None if isinstance(score, msgspec.UnsetType) else score,
         clear_score=score is None,
     )

@@ -51,6 +51,15 @@ def to_patch(body: PatchIn) -> MemoryPatch:
     )
 
 
+# Importances, similarities and relevances leave the API to this many decimals (0.6, not
+# 0.5999999999999999); a search's `score` is sent whole, so results never tie by rounding.
+DECIMALS = 4
+
+
+def rounded(value: float) -> float:
+    return round(value, DECIMALS)
+
+
 def memory_out(memory: Memory, tier: Tier = Tier.L2) -> MemoryOut:
     """The memory with `content` at the tier asked for (L2: the full text)."""
     tiers = memory.tiers if memory.tiers is not None else build_tiers(memory.content)
@@ -63,13 +72,13 @@ def memory_out(memory: Memory, tier: Tier = Tier.L2) -> MemoryOut:
         tier=tier.value,
         abstract=tiers.abstract,
         provenance=traits.provenance.value,
-        confidence=round(traits.confidence, 4),
+        confidence=rounded(traits.confidence),
         valence=None if affect is None else affect.valence,
         arousal=None if affect is None else affect.arousal,
         domain=traits.domain.value,
         summary=memory.summary,
-        importance=memory.importance,
-        base_importance=memory.base_importance,
+        importance=rounded(memory.importance),
+        base_importance=rounded(memory.base_importance),
         access_count=memory.access_count,
         accessed_at=memory.accessed_at,
         created_at=memory.created_at,
@@ -79,6 +88,9 @@ def memory_out(memory: Memory, tier: Tier = Tier.L2) -> MemoryOut:
         metadata=dict(memory.metadata),
         pinned=memory.pinned,
         embedding_model=memory.embedding_model,
+        current=memory.current,
+        superseded_by=memory.superseded_by,
+        valid_until=memory.valid_until,
     )
 
 
@@ -91,7 +103,8 @@ def remember_out(result: RememberResult) -> RememberOut:
 
 def search_hit_out(hit: ScoredMemory) -> SearchHitOut:
     return SearchHitOut(
-        memory=memory_out(hit.memory), similarity=hit.similarity, relevance=hit.relevance
+        memory=memory_out(hit.memory), similarity=rounded(hit.similarity),
+        relevance=rounded(hit.relevance), score=hit.score,
     )
 
 
@@ -100,9 +113,9 @@ def context_memory_out(item: MemoryContext) -> ContextMemoryOut:
         id=item.id,
         content=item.content,
         memory_type=item.memory_type,
-        relevance=item.relevance,
-        similarity=item.similarity,
-        importance=item.importance,
+        relevance=rounded(item.relevance),
+        similarity=rounded(item.similarity),
+        importance=rounded(item.importance),
         created_at=item.created_at,
         tags=list(item.tags),
         metadata=dict(item.metadata),
@@ -124,6 +137,6 @@ def stats_out(stats: MemoryStats) -> StatsOut:
         total=stats.total,
         by_type=dict(stats.by_type),
         with_embeddings=stats.with_embeddings,
-        avg_importance=stats.avg_importance,
+        avg_importance=rounded(stats.avg_importance),
     )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from litestar.exceptions import (
     HTTPException,
@@ -33,6 +33,16 @@ TierParam = Annotated[
     Parameter(description="L0: the abstract, L1: the overview, L2: the full text."),
 ]
 
+# Whether what is listed still holds: named and valued alike for memories and facts (MCP and
+# the client say true, false and null/None for all).
+CurrentParam = Annotated[
+    Literal["true", "false", "all"],
+    Parameter(description="true: only what holds now; false: only what was replaced or "
+                          "ended; all: both."),
+]
+CURRENT: dict[str, bool | None] = {"true": True, "false": False, "all": None}
+T = TypeVar("T")
+
 # The scope a handler needs, read by the guard (api/auth.py).
 READ: dict[str, Any] = {"scope": Scope.READ.value}
 WRITE: dict[str, Any] = {"scope": Scope.WRITE.value}
@@ -57,3 +67,14 @@ def bounded_limit(limit: int | None, default: int, maximum: int) -> int:
             extra=[{"key": "limit", "message": f"must be between 1 and {maximum}"}],
         )
     return limit
+
+
+def aliased(name: str, value: T | None, alias: str, old: T | None) -> T | None:
+    """A parameter given by its name or by its deprecated alias (one release); both, unequal,
+    is a 422."""
+    if value is not None and old is not None and value != old:
+        raise ValidationException(
+            f"{alias} is the deprecated name of {name}: give one of them",
+            extra=[{"key": alias, "message": f"conflicts with {name}"}],
+        )
+    return value if value is not None else old

@@ -104,7 +104,9 @@ class PatchIn(_In):
 
 
 class MemoryOut(msgspec.Struct, kw_only=True):
-    """A memory as the API shows it (decrypted content; importance computed now)."""
+    """A memory as the API shows it (decrypted content; importance computed now, to 4
+    decimals). `current` is false once something replaced it: `superseded_by` names the
+    memory that did (null when a fact stated directly did) and `valid_until` since when."""
 
     id: UUID
     user_id: str
@@ -132,6 +134,9 @@ class MemoryOut(msgspec.Struct, kw_only=True):
     valence: float | None = None
     arousal: float | None = None
     domain: Literal["relationship", "project", "technical", "personal"] = "personal"
+    current: bool = True
+    superseded_by: UUID | None = None
+    valid_until: datetime | None = None
 
 
 class RememberOut(msgspec.Struct, kw_only=True):
@@ -163,10 +168,23 @@ class PageOut(msgspec.Struct, kw_only=True):
     next_cursor: str | None
 
 
+SCORE_DOC = (
+    "What orders the results, best first: the fused rank score (weighted reciprocal-rank "
+    "fusion of the dense, keyword, name and fact rankings, raised by the conversation prior); "
+    "a superseded memory keeps half of it, and less than what replaced it when that is found "
+    "too (docs/recall.md). Not rounded, so no two results tie by accident."
+)
+
+
 class SearchHitOut(msgspec.Struct, kw_only=True):
+    """One result: the memory (`superseded_by` set when a newer one replaced it), its cosine
+    to the query, DESIGN's relevance, and the `score` that orders the results."""
+
     memory: MemoryOut
-    similarity: float
-    relevance: float
+    similarity: Annotated[float, Meta(description="Cosine to the query, to 4 decimals.")]
+    relevance: Annotated[float, Meta(
+        description="0.5 similarity + 0.2 importance + 0.3 freshness, to 4 decimals.")]
+    score: Annotated[float, Meta(description=SCORE_DOC)]
 
 
 class SearchOut(msgspec.Struct, kw_only=True):

@@ -7,22 +7,26 @@ import sys
 
 import click
 
-from memlane.cli.common import EXIT_ERROR, run_async
+from memlane.cli.common import EXIT_ERROR, reach_of, run_async, say_scope, scope_options
+from memlane.domain.model import Owner
 
 SHOWN_BREAKS = 50
 
 
-@click.command("verify-audit")
-@click.option("--tenant", default=None, help="Only this tenant (default: every tenant).")
-@click.option("--user", "user_id", default=None, help="Only this user.")
+@click.command("verify-audit", short_help="Check every owner's audit hash chain.")
+@scope_options
 @run_async
-async def verify_audit(tenant: str | None, user_id: str | None) -> None:
+async def verify_audit(tenant: str | None, user_id: str | None, all_tenants: bool) -> None:
     """Check the hash chain of every owner's audit events; exit 0 intact, 1 broken."""
     from memlane.composition.openers import open_audit_log
     from memlane.service.security import verify_chains
 
+    reach = reach_of(tenant, user_id, all_tenants)
     async with open_audit_log() as log:
-        report = await verify_chains(log, tenant, user_id)
+        report = await verify_chains(
+            log, None if reach is None else reach.tenant,
+            reach.user_id if isinstance(reach, Owner) else None,
+        )
     summary = {
         "owners": report.owners,
         "events": report.events,
@@ -31,6 +35,7 @@ async def verify_audit(tenant: str | None, user_id: str | None) -> None:
         "intact": report.intact,
     }
     click.echo(json.dumps(summary))
+    say_scope(reach)
     for found in report.breaks[:SHOWN_BREAKS]:
         click.echo(
             f"broken: tenant={found.owner.tenant} user={found.owner.user_id} "

@@ -9,25 +9,25 @@ from pathlib import Path
 import click
 from rich.markup import escape
 
-from memlane.cli.common import EXIT_USAGE, err, run_async
+from memlane.cli.common import EXIT_USAGE, err, run_async, tenant_option
 from memlane.cli.progress import progress_bar, progress_option
-from memlane.domain.model import DEFAULT_TENANT, Owner
+from memlane.domain.model import Owner
 from memlane.domain.portability import CHAT_SOURCES, ChatSource, ImportFormatError
 from memlane.domain.security import SYSTEM_IMPORT
 from memlane.service.security import acting_as
 
 
-@click.command("import-chats")
+@click.command("import-chats", short_help="Import a ChatGPT or Claude chat export.")
 @click.option(
     "--format", "source", type=click.Choice(sorted(CHAT_SOURCES)), required=True,
     help="Whose export FILE is.",
 )
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--tenant", default=DEFAULT_TENANT, show_default=True)
+@tenant_option
 @click.option("--user", "user_id", required=True, help="Whose memories the chats become.")
 @click.option(
     "--titles/--no-titles", default=True, show_default=True,
-    help="Keep each chat's title in its memories' metadata (stored unencrypted).",
+    help="Keep each chat's title in its memories' metadata (sealed, like all metadata).",
 )
 @progress_option
 @run_async

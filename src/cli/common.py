@@ -23,6 +23,7 @@ from memlane.domain.errors import (
     WrongEncryptionKey,
 )
 from memlane.domain.model import DEFAULT_TENANT, Owner
+from memlane.domain.reach import Reach, TenantReach
 from memlane.domain.security import CLI
 from memlane.service.security import acting_as
 
@@ -32,6 +33,7 @@ err = Console(stderr=True, soft_wrap=True)
 EXIT_ERROR = 1
 EXIT_USAGE = 2
 EXIT_UNAVAILABLE = 69  # EX_UNAVAILABLE: database or embedder down
+EXIT_PORT_IN_USE = 75  # EX_TEMPFAIL: serve's port is held by another process
 EXIT_CONFIG = 78  # EX_CONFIG: settings, key or model do not fit the data
 
 
@@ -65,11 +67,39 @@ def run_async(func: Callable[..., Coroutine[Any, Any, T]]) -> Callable[..., T]:
     return wrapper
 
 
-def owner_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """--tenant and --user; without --user a maintenance command covers every user."""
-    func = click.option("--user", "user_id", default=None, help="Only this user.")(func)
-    return click.option("--tenant", default=DEFAULT_TENANT, show_default=True)(func)
+def tenant_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """--tenant of a command that acts within one tenant: the default tenant unless named."""
+    return click.option(
+        "--tenant", default=DEFAULT_TENANT, show_default=True, help="The tenant acted within."
+    )(func)
 
 
-def owner_or_none(tenant: str, user_id: str | None) -> Owner | None:
-    return Owner(tenant, user_id) if user_id else None
+def scope_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """--tenant, --user and --all-tenants of a command that can act on every tenant: it says
+    so, and a --tenant it is given always narrows it (reach_of)."""
+    func = click.option(
+        "--all-tenants", is_flag=True,
+        help="Every tenant and user; the scope when neither --tenant nor --user is given.",
+    )(func)
+    func = click.option(
+        "--user", "user_id", default=None,
+        help=f"Only this user (of --tenant, else of the tenant '{DEFAULT_TENANT}').",
+    )(func)
+    return click.option("--tenant", default=None, help="Only this tenant.")(func)
+
+
+def reach_of(tenant: str | None, user_id: str | None, all_tenants: bool) -> Reach:
+    """The scope the options name: one user, one tenant, or every tenant."""
+    if all_tenants and (tenant or user_id):
+        raise click.UsageError("--all-tenants covers every tenant: leave out --tenant and --user")
+    if user_id:
+        return Owner(tenant or DEFAULT_TENANT, user_id)
+    if tenant:
+        return TenantReach(tenant)
+    return None
+
+
+def say_scope(reach: Reach) -> None:
+    """After the result, on stderr: a run over every tenant says so."""
+    if reach is None:
+        err.print("memlane: that was every tenant and user (--tenant or --user narrows it)")

@@ -12,17 +12,17 @@ from typing import IO, Any
 
 import click
 
-from memlane.cli.common import EXIT_USAGE, err, run_async
+from memlane.cli.common import EXIT_USAGE, err, run_async, tenant_option
 from memlane.cli.progress import progress_bar, progress_option
 from memlane.domain.errors import InvalidMemory
-from memlane.domain.model import DEFAULT_TENANT, Owner
+from memlane.domain.model import Owner
 from memlane.domain.portability import MEMORY, record_type
 
 PROGRESS_STEP = 256  # memories between progress bar updates
 
 
-@click.command()
-@click.option("--tenant", default=DEFAULT_TENANT, show_default=True)
+@click.command(short_help="Write a user's data as NDJSON.")
+@tenant_option
 @click.option("--user", "user_id", required=True, help="Whose memories to export.")
 @click.option(
     "--output",
@@ -72,8 +72,8 @@ def _private_output(path: Path) -> Iterator[IO[str]]:
         yield file
 
 
-@click.command("import")
-@click.option("--tenant", default=DEFAULT_TENANT, show_default=True)
+@click.command("import", short_help="Restore a user's data from NDJSON.")
+@tenant_option
 @click.option("--user", "user_id", required=True, help="Whose memories these become.")
 @click.argument("source", type=click.File("r", encoding="utf-8"), default="-")
 @progress_option

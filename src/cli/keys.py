@@ -6,20 +6,20 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from memlane.cli.common import EXIT_ERROR, EXIT_USAGE, err, run_async
+from memlane.cli.common import EXIT_ERROR, EXIT_USAGE, err, run_async, tenant_option
 from memlane.domain.security import AmbiguousKeyPrefix, KeyPrefixError, Scope
 
 DEFAULT_SCOPES = (Scope.READ.value, Scope.WRITE.value)
 UNBOUNDED = 10_000  # columns to measure the table's natural width in
 
 
-@click.group()
+@click.group(short_help="Manage API keys, the master key and data keys.")
 def keys() -> None:
     """Manage API keys (Bearer tokens for the /v1 API), the master key and data keys."""
 
 
-@keys.command("create")
-@click.option("--tenant", required=True, help="Tenant the key belongs to.")
+@keys.command("create", short_help="Create a key and print its token.")
+@tenant_option
 @click.option(
     "--user",
     "user_id",
@@ -66,13 +66,17 @@ async def create(
     )
 
 
-@keys.command("list")
+@keys.command("list", short_help="List keys (never their tokens).")
 @click.option("--tenant", default=None, help="Only this tenant.")
+@click.option("--all-tenants", is_flag=True,
+              help="Every tenant's keys; the scope when --tenant is not given.")
 @run_async
-async def list_(tenant: str | None) -> None:
-    """List keys (never their tokens)."""
+async def list_(tenant: str | None, all_tenants: bool) -> None:
+    """List keys (never their tokens), of every tenant or of one."""
     from memlane.composition.openers import open_keys
 
+    if all_tenants and tenant:
+        raise click.UsageError("--all-tenants covers every tenant: leave out --tenant")
     async with open_keys() as service:
         found = await service.list(tenant)
     table = Table("id", "tenant", "user", "scopes", "name", "created", "last used", "revoked")
@@ -93,9 +97,11 @@ async def list_(tenant: str | None) -> None:
     # terminal, and a cut id cannot be revoked. Long lines wrap in the terminal instead.
     width = console.measure(table, options=console.options.update_width(UNBOUNDED)).maximum
     Console(width=max(console.width, width)).print(table)
+    if tenant is None:
+        err.print("memlane: that was every tenant (--tenant narrows it)")
 
 
-@keys.command("revoke")
+@keys.command("revoke", short_help="Revoke a key by its id or a unique prefix.")
 @click.argument("key_id")
 @run_async
 async def revoke(key_id: str) -> None:

@@ -6,11 +6,11 @@ import json
 
 import click
 
-from memlane.cli.common import owner_options, owner_or_none, run_async
+from memlane.cli.common import reach_of, run_async, say_scope, scope_options
 from memlane.cli.progress import progress_bar, progress_option
 
 
-@click.command()
+@click.command(short_help="Apply pending database migrations.")
 @run_async
 async def migrate() -> None:
     """Apply pending database migrations (also done automatically at start)."""
@@ -24,7 +24,7 @@ async def migrate() -> None:
     )
 
 
-@click.command("db-url")
+@click.command("db-url", short_help="Print the PostgreSQL DSN in use.")
 @run_async
 async def db_url() -> None:
     """Print the PostgreSQL DSN in use (starting the embedded server if needed)."""
@@ -33,48 +33,56 @@ async def db_url() -> None:
     click.echo(await resolve_database_url())
 
 
-@click.command()
-@owner_options
+@click.command(short_help="Materialise decayed importance now.")
+@scope_options
 @progress_option
 @run_async
-async def decay(tenant: str, user_id: str | None, show_progress: bool | None) -> None:
+async def decay(
+    tenant: str | None, user_id: str | None, all_tenants: bool, show_progress: bool | None
+) -> None:
     """Materialise decayed importance now (idempotent); prints rows changed."""
     from memlane.container import open_memlane
 
-    owner = owner_or_none(tenant, user_id)
+    owner = reach_of(tenant, user_id, all_tenants)
     async with open_memlane(load_model=False) as memlane:
         # Over everyone it is one set-based statement: the bar runs (elapsed time) until it
         # returns, with no count to show before.
         with progress_bar("decay", show_progress if owner is None else False):
             changed = await memlane.service.decay(owner)
     click.echo(f"decay: {changed} memories updated")
+    say_scope(owner)
 
 
-@click.command()
-@owner_options
+@click.command(short_help="Delete the memories that have faded.")
+@scope_options
 @progress_option
 @run_async
-async def cleanup(tenant: str, user_id: str | None, show_progress: bool | None) -> None:
-    """Delete unpinned memories at or below memory.min_importance; prints rows deleted."""
+async def cleanup(
+    tenant: str | None, user_id: str | None, all_tenants: bool, show_progress: bool | None
+) -> None:
+    """Delete unpinned memories at or below memory.min_importance (never one that carries a
+    current fact of a single-valued relation); prints rows deleted."""
     from memlane.container import open_memlane
 
-    owner = owner_or_none(tenant, user_id)
+    owner = reach_of(tenant, user_id, all_tenants)
     async with open_memlane(load_model=False) as memlane:
         # Judged by each memory's importance now: no decay run needed first.
         with progress_bar("cleanup", show_progress if owner is None else False):
             deleted = await memlane.service.cleanup(owner)
     click.echo(f"cleanup: {deleted} memories deleted")
+    say_scope(owner)
 
 
-@click.command()
-@owner_options
+@click.command(short_help="Print memory counts as JSON.")
+@scope_options
 @run_async
-async def stats(tenant: str, user_id: str | None) -> None:
-    """Print memory counts as JSON (one user, or every user)."""
+async def stats(tenant: str | None, user_id: str | None, all_tenants: bool) -> None:
+    """Print memory counts as JSON (one user, one tenant, or every tenant)."""
     from memlane.container import open_memlane
 
+    reach = reach_of(tenant, user_id, all_tenants)
     async with open_memlane(load_model=False) as memlane:
-        result = await memlane.service.stats(owner_or_none(tenant, user_id))
+        result = await memlane.service.stats(reach)
     click.echo(
         json.dumps(
             {
@@ -85,9 +93,10 @@ async def stats(tenant: str, user_id: str | None) -> None:
             }
         )
     )
+    say_scope(reach)
 
 
-@click.command()
+@click.command(short_help="Embed memories stored without an embedding.")
 @click.option("--batch-size", type=click.IntRange(1, 4096), default=256, show_default=True)
 @progress_option
 @run_async
@@ -100,7 +109,7 @@ async def backfill(batch_size: int, show_progress: bool | None) -> None:
     click.echo(f"backfill: {total} memories embedded")
 
 
-@click.command()
+@click.command(short_help="Embed every memory again after a model change.")
 @click.option("--batch-size", type=click.IntRange(1, 4096), default=256, show_default=True)
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @progress_option

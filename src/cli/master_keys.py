@@ -10,7 +10,7 @@ from memlane.cli.common import EXIT_ERROR, err, run_async
 from memlane.cli.keys import keys
 
 
-@keys.command("rotate-master")
+@keys.command("rotate-master", short_help="Rewrap every data key by a new master key.")
 @click.option("--batch", default=500, show_default=True, type=click.IntRange(1, 100_000))
 @click.option("--max-batches", default=None, type=click.IntRange(1), hidden=True)
 @run_async
@@ -25,8 +25,13 @@ async def rotate_master(batch: int, max_batches: int | None) -> None:
 
     # A wrong or missing key exits 78 (EX_CONFIG) with its message, as at every startup.
     async with open_master_rotation() as job:
-        err.print(f"rotating to the master key in {job.new_key_path}.next "
-                  f"(fingerprint {job.new_fingerprint[:16]}...)")
+        if job.catching_up:
+            err.print(f"this database's keys are wrapped by {job.new_key_path}.previous (it "
+                      "was restored from before the last rotation): rewrapping them by the "
+                      f"key file in use (fingerprint {job.new_fingerprint[:16]}...)")
+        else:
+            err.print(f"rotating to the master key in {job.new_key_path}.next "
+                      f"(fingerprint {job.new_fingerprint[:16]}...)")
         report = await job.rotation.run(
             job.old_fingerprint, job.new_fingerprint, batch=batch, max_batches=max_batches,
             progress=lambda done: err.print(f"rotate-master: {done} keys rewrapped"),
@@ -43,7 +48,7 @@ async def rotate_master(batch: int, max_batches: int | None) -> None:
                   "still on the old key: restart them, then run rotate-master again")
 
 
-@keys.command("migrate")
+@keys.command("migrate", short_help="Re-seal what was sealed before data keys.")
 @click.option("--batch", default=500, show_default=True, type=click.IntRange(1, 100_000))
 @run_async
 async def migrate_keys(batch: int) -> None:

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import click
 
-from memlane.cli.common import run_async
-from memlane.domain.model import DEFAULT_TENANT
+from memlane.cli.common import run_async, tenant_option
 
 
-@click.command("mcp")
-@click.option("--tenant", default=DEFAULT_TENANT, show_default=True)
+@click.command("mcp", short_help="Serve the MCP tools over stdio for one user.")
+@tenant_option
 @click.option("--user", "user_id", required=True, help="The user the assistant acts for.")
 @run_async
 async def mcp(tenant: str, user_id: str) -> None:

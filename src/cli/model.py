@@ -10,7 +10,7 @@ import click
 from memlane.cli.common import run_async
 
 
-@click.command("prepare-model")
+@click.command("prepare-model", short_help="Derive the ONNX models' int8 builds now.")
 @click.option(
     "--model", "models", multiple=True, metavar="NAME",
     help="Only this model (repeatable): all-MiniLM-L6-v2, multilingual-e5-small. "

@@ -8,7 +8,7 @@ import click
 from memlane.cli.common import err, run_async
 
 
-@click.command("seal-existing")
+@click.command("seal-existing", short_help="Seal what an older memlane stored in clear.")
 @click.option("--batch-rows", default=500, show_default=True, type=click.IntRange(1, 100_000))
 @run_async
 async def seal_existing(batch_rows: int) -> None:

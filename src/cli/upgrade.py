@@ -16,14 +16,15 @@ from memlane.domain.errors import MemlaneError
 AGAIN = "run `memlane upgrade` again"
 
 
-@click.command()
+@click.command(short_help="Bring the data of an older memlane up to date.")
 @click.option("--dry-run", is_flag=True, help="Count what each step would touch; change nothing.")
 @click.option("--batch-rows", default=500, show_default=True, type=click.IntRange(1, 100_000))
 @progress_option
 @run_async
 async def upgrade(dry_run: bool, batch_rows: int, show_progress: bool | None) -> None:
     """Bring the data of an older memlane up to date, in order: apply the schema migrations;
-    seal the tags, metadata, conversation ids and fact relations stored in plaintext
+    replay the erasure journal (owners erased since a restored backup are erased again); seal
+    the tags, metadata, conversation ids and fact relations stored in plaintext
     (`seal-existing`); fill the topic index of memories stored before it (`topic-index`);
     store the levels of detail and traits of memories stored before them (`tiers`);
     re-seal version-1 ciphertexts under their owners' data keys (`keys migrate`). Each step
@@ -34,6 +35,7 @@ async def upgrade(dry_run: bool, batch_rows: int, show_progress: bool | None) ->
         await _report_pending()
         return
     await _migrate()
+    await _replay_erasures()
     left = await _seal(batch_rows, show_progress)
     await _index_topics(batch_rows, show_progress)
     await _fill_tiers(batch_rows, show_progress)
@@ -73,6 +75,19 @@ async def _migrate() -> None:
             applied = database.applied_migrations
     click.echo(f"migrate: {len(applied)} migrations applied"
                + (f" ({', '.join(applied)})" if applied else ""))
+
+
+async def _replay_erasures() -> None:
+    """Before any other step reads the data: a database restored from before an erasure
+    loses the erased owners again (it runs at every start too)."""
+    from memlane.composition.openers import open_erasure_replay
+
+    with _step("erasure-replay"):
+        async with open_erasure_replay() as replay:
+            report = await replay.replay()
+    click.echo(f"erasure-replay: {report.erased} erased owners erased again "
+               f"({report.memories} memories; {report.records} journal records, "
+               f"{report.keys_checked} data keys checked)")
 
 
 async def _seal(batch_rows: int, show_progress: bool | None) -> int:
@@ -152,6 +167,7 @@ async def _report_pending() -> None:
     """Counts only: no migration is applied and no row written. The data steps are counted
     on the current schema, so only once no migration is pending."""
     from memlane.composition.openers import (
+        open_erasure_replay,
         open_key_migration,
         open_legacy_sealer,
         open_tier_filler,
@@ -163,10 +179,14 @@ async def _report_pending() -> None:
     click.echo(f"migrate: {len(migrations)} migrations pending"
                + (f" ({', '.join(migrations)})" if migrations else ""))
     if migrations:
-        for step in ("seal-existing", "topic-index", "tiers", "keys migrate"):
+        for step in ("erasure-replay", "seal-existing", "topic-index", "tiers", "keys migrate"):
             click.echo(f"{step}: counted once the migrations are applied "
                        "(`memlane migrate`, or any memlane start)")
         return
+    async with open_erasure_replay(read_only=True) as replay:
+        erasures = await replay.pending()
+    click.echo(f"erasure-replay: {erasures.erased} erased owners to erase again "
+               f"({erasures.records} journal records, {erasures.keys_checked} data keys checked)")
     async with open_legacy_sealer() as sealer:
         seal = await sealer.pending()
     async with open_topic_indexer() as indexer:

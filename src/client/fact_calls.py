@@ -20,13 +20,13 @@ _CURRENT = {True: "true", False: "false", None: "all"}
 
 
 class WireFact(msgspec.Struct, kw_only=True):
-    """A fact as /v1/facts answers it (`type` on the wire; `current` is derived)."""
+    """A fact as /v1/facts answers it (`current` is derived). A server of the release before
+    says `type` only (the deprecated name of `fact_type`): either is read."""
 
     id: UUID
     subject: str
     relation: str
     object: str
-    fact_type: FactType = msgspec.field(name="type")
     time_span: TimeSpan
     confidence: float
     valid_from: datetime
@@ -37,11 +37,16 @@ class WireFact(msgspec.Struct, kw_only=True):
     valid_until: datetime | None = None
     superseded_by: UUID | None = None
     source_time: datetime | None = None
+    fact_type: FactType | None = None
+    old_type: FactType | None = msgspec.field(default=None, name="type")
 
     def domain(self) -> Fact:
+        fact_type = self.fact_type or self.old_type
+        if fact_type is None:
+            raise msgspec.ValidationError("a fact without fact_type")
         return Fact(
             id=self.id, subject=self.subject, relation=self.relation, object=self.object,
-            fact_type=self.fact_type, time_span=self.time_span, confidence=self.confidence,
+            fact_type=fact_type, time_span=self.time_span, confidence=self.confidence,
             valid_from=self.valid_from, created_at=self.created_at, updated_at=self.updated_at,
             user_fact_score=self.user_fact_score, source_memory_id=self.source_memory_id,
             valid_until=self.valid_until, superseded_by=self.superseded_by,
@@ -105,7 +110,7 @@ def facts(
     limit: int = 50,
 ) -> Call[FactPage]:
     """The user's facts, newest first: current ones (True), ended ones (False) or all (None)."""
-    params = query(user_id=user_id, type=_name(fact_type), current=_CURRENT[current],
+    params = query(user_id=user_id, fact_type=_name(fact_type), current=_CURRENT[current],
                    cursor=cursor, limit=limit)
     return Call("GET", FACTS, _page, params=params)
 
@@ -122,7 +127,8 @@ def state_fact(
     user_fact_score: float | None = None,
 ) -> Call[Fact]:
     """Store a fact the user states directly; a functional relation supersedes."""
-    payload = body(relation=relation, object=object, subject=subject, type=_name(fact_type),
+    payload = body(relation=relation, object=object, subject=subject,
+                   fact_type=_name(fact_type),
                    time_span=_name(time_span), confidence=confidence,
                    user_fact_score=user_fact_score, user_id=user_id)
     return Call("POST", FACTS, _fact, body=payload)
@@ -145,7 +151,7 @@ def update_fact(
 ) -> Call[Fact]:
     """Edit object, type, time span or the score (`clear_score` removes it)."""
     fields: dict[str, Any] = {
-        k: v for k, v in {"object": object, "type": _name(fact_type),
+        k: v for k, v in {"object": object, "fact_type": _name(fact_type),
                           "time_span": _name(time_span),
                           "user_fact_score": user_fact_score}.items() if v is not None
     }
@@ -156,7 +162,7 @@ def update_fact(
 
 
 def delete_fact(*, user_id: str | None = None, fact_id: UUID | str) -> Call[None]:
-    """Delete a fact; one it had superseded holds again."""
+    """Delete a fact (a person's delete: one it had superseded holds again)."""
     return Call("DELETE", f"{FACTS}/{uuid_of(fact_id)}", nothing, params=query(user_id=user_id))
 
 

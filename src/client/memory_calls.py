@@ -24,6 +24,8 @@ from .call import Call, body, nothing, query as query_params, uuid_of
 from .types import HistoryEvent, MemoryPage
 
 MEMORIES = "/v1/memories"
+# `current` as the routes take it: True, False, or None for both (the default of memories).
+CURRENT_VALUES: dict[bool | None, str] = {True: "true", False: "false", None: "all"}
 
 
 def type_name(value: str | MemoryType | None) -> str | None:
@@ -86,10 +88,13 @@ def learn(
 
 def search(
     *, user_id: str | None = None, query: str, limit: int = 10,
-    min_similarity: float | None = None,
+    min_similarity: float | None = None, current: bool | None = None,
 ) -> Call[list[ScoredMemory]]:
-    """Memories most similar to `query`, with similarity and combined relevance."""
-    params = _query(user_id, q=query, limit=limit, min_similarity=min_similarity)
+    """Memories that match `query`, best first by `score`, with similarity and relevance; a
+    superseded one carries `superseded_by` (`current` True leaves it out, False keeps only
+    such; None, the default, both)."""
+    params = _query(user_id, q=query, limit=limit, min_similarity=min_similarity,
+                    current=CURRENT_VALUES[current])
     return Call("GET", MEMORIES + "/search", wire.hits, params=params)
 
 
@@ -162,9 +167,9 @@ def list_page(
     """One page of the user's memories, newest first; `cursor` is the previous next_cursor."""
     chosen = filters or MemoryFilter()
     params = query_params(
-        user_id=user_id, type=type_name(chosen.memory_type), tag=chosen.tag,
+        user_id=user_id, memory_type=type_name(chosen.memory_type), tag=chosen.tag,
         conversation_id=chosen.conversation_id, min_importance=chosen.min_importance,
-        cursor=cursor, limit=limit,
+        current=CURRENT_VALUES[chosen.current], cursor=cursor, limit=limit,
     )
     return Call("GET", MEMORIES, wire.page, params=params)
 

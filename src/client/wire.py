@@ -58,6 +58,8 @@ class WireMemory(msgspec.Struct):
     metadata: dict[str, Any] = msgspec.field(default_factory=dict)
     pinned: bool = False
     embedding_model: str | None = None
+    superseded_by: UUID | None = None
+    valid_until: datetime | None = None
 
     def domain(self) -> Memory:
         return Memory(
@@ -67,6 +69,7 @@ class WireMemory(msgspec.Struct):
             created_at=self.created_at, updated_at=self.updated_at,
             conversation_id=self.conversation_id, tags=tuple(self.tags),
             metadata=self.metadata, pinned=self.pinned, embedding_model=self.embedding_model,
+            superseded_by=self.superseded_by, valid_until=self.valid_until,
         )
 
 
@@ -103,6 +106,7 @@ class WireHit(msgspec.Struct):
     memory: WireMemory
     similarity: float
     relevance: float
+    score: float = 0.0
 
 
 class WireHits(msgspec.Struct):
@@ -172,7 +176,8 @@ def page(raw: bytes) -> MemoryPage:
 
 def hits(raw: bytes) -> list[ScoredMemory]:
     body = msgspec.json.decode(raw, type=WireHits)
-    return [ScoredMemory(h.memory.domain(), h.similarity, h.relevance) for h in body.results]
+    return [ScoredMemory(h.memory.domain(), h.similarity, h.relevance, h.score)
+            for h in body.results]
 
 
 def prompt(raw: bytes) -> PromptContext:

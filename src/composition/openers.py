@@ -18,7 +18,12 @@ from memlane.adapters.embedding.registry import (
 )
 from memlane.adapters.encryption.keyfile import load_key
 from memlane.adapters.encryption.keyring import XChaChaKeyring
-from memlane.adapters.encryption.master_files import install_next, load_masters, prepare_next
+from memlane.adapters.encryption.master_files import (
+    install_next,
+    load_masters,
+    load_previous,
+    prepare_next,
+)
 from memlane.adapters.encryption.xchacha import key_fingerprint
 from memlane.adapters.postgres import database as postgres
 from memlane.adapters.postgres.database import Database
@@ -29,6 +34,7 @@ from memlane.domain.errors import ConfigurationError
 from memlane.ports.security import AuditPort
 from memlane.service.facts import TopicIndexer
 from memlane.service.security import (
+    ErasureReplay,
     KeyMigration,
     KeyringService,
     KeyService,
@@ -44,11 +50,15 @@ T = TypeVar("T")
 
 @asynccontextmanager
 async def _opened(
-    settings: Settings | None, pick: Callable[[Container], providers.Provider[T]]
+    settings: Settings | None, pick: Callable[[Container], providers.Provider[T]],
+    *, read_only: bool = False,
 ) -> AsyncIterator[T]:
     """The one provider `pick` names, opened on the resources it needs (never the model),
-    and those resources closed after the block."""
-    container = Container(settings=settings or load_settings())
+    and those resources closed after the block. `read_only`: a report that writes nothing
+    (the erasure journal's files are not created)."""
+    container = Container(
+        settings=settings or load_settings(), read_only=providers.Object(read_only)
+    )
     try:
         yield await pick(container).async_()
     finally:
@@ -61,8 +71,17 @@ def open_keys(settings: Settings | None = None) -> AbstractAsyncContextManager[K
 
 
 def open_verifier(settings: Settings | None = None) -> AbstractAsyncContextManager[Verifier]:
-    """The ciphertext check without loading the model (`memlane verify`)."""
-    return _opened(settings, lambda container: container.verifier)
+    """The ciphertext check without loading the model (`memlane verify`): it creates no
+    erasure journal either."""
+    return _opened(settings, lambda container: container.verifier, read_only=True)
+
+
+def open_erasure_replay(
+    settings: Settings | None = None, *, read_only: bool = False
+) -> AbstractAsyncContextManager[ErasureReplay]:
+    """The erasure journal's replay without the model (`memlane upgrade`); `read_only` for
+    its report alone (`memlane verify`, `upgrade --dry-run`), which creates nothing."""
+    return _opened(settings, lambda container: container.erasure_replay, read_only=read_only)
 
 
 def open_key_migration(
@@ -101,6 +120,7 @@ class MasterRotationJob:
     old_fingerprint: str
     new_fingerprint: str
     new_key_path: Path
+    catching_up: bool = False  # a restored database rewrapped to the key file in use
 
 
 @asynccontextmanager
@@ -118,20 +138,29 @@ async def open_master_rotation(
     if not await asyncio.to_thread(key_path.expanduser().exists):
         raise ConfigurationError(f"the master key file {key_path} does not exist")
     old = await asyncio.to_thread(load_key, key_path.expanduser())
-    new = await asyncio.to_thread(prepare_next, key_path)
     async with postgres.open_database(settings.database) as database:
         installation = PostgresInstallationAdapter(database.pool)
         store = PostgresDataKeyAdapter(database.pool)
-        if await installation.recorded_fingerprint() == key_fingerprint(old):
+        recorded = await installation.recorded_fingerprint()
+        previous = await asyncio.to_thread(load_previous, key_path)
+        restored = previous is not None and recorded == key_fingerprint(previous)
+        install: Callable[[], None] | None
+        if previous is not None and restored:
+            # A database restored from before the last rotation (its keys wrapped by
+            # `.previous`): it catches up with the key file in use, no new key is made.
+            old, new, install = previous, old, None
+        else:
+            new = await asyncio.to_thread(prepare_next, key_path)
+            install = functools.partial(install_next, key_path)
+        if recorded == key_fingerprint(old):
             # Data written before data keys existed: its root (the old master) is kept first.
             old_ring = XChaChaKeyring(old, functools.partial(load_masters, key_path))
             await KeyringService(store, old_ring).start()
         target = XChaChaKeyring(new, functools.partial(load_masters, key_path))
         await asyncio.to_thread(target.refresh)
-        install = functools.partial(install_next, key_path)
         yield MasterRotationJob(
             MasterRotation(store, target, installation, install),
-            key_fingerprint(old), key_fingerprint(new), key_path,
+            key_fingerprint(old), key_fingerprint(new), key_path, restored,
         )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -11,6 +12,7 @@ from prometheus_client import Histogram
 
 from memlane.adapters.embedding.registry import open_embedder
 from memlane.adapters.embedding.timed import TimedEmbeddingAdapter
+from memlane.adapters.encryption.erasure_journal import open_file_journal
 from memlane.adapters.encryption.fingerprint import admit_key, refuse_new_key_over_data
 from memlane.adapters.encryption.keyfile import load_or_create_key
 from memlane.adapters.encryption.keyring import NoopKeyring, XChaChaKeyring
@@ -28,22 +30,25 @@ from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
 from memlane.adapters.postgres.memories import postgres_memory_ports
 from memlane.adapters.postgres.security import PostgresDataKeyAdapter, PostgresIntegrityAdapter
 from memlane.domain.policy import MemoryPolicy
+from memlane.ports.clock import system_clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
 from memlane.ports.facts import FactPorts, FallbackListener
 from memlane.ports.installation import InstallationPort
-from memlane.ports.security import AuditPorts
+from memlane.ports.security import AuditPorts, DataKeyPort, ErasureJournalPort, ReplayStorePort
 from memlane.ports.storage import MemoryPorts
 from memlane.ports.upstream import UpstreamPort
 from memlane.service.memories import DecayWorker
 from memlane.service.memory_service import MemoryService
 from memlane.service.proxy import LearningQueue, learn
-from memlane.service.security import KeyringService, Sealer, Verifier
+from memlane.service.security import AuditTrail, ErasureReplay, KeyringService, Sealer, Verifier
 from memlane.settings import Settings
 
 # Context reads record their accesses this long after answering, batched (DESIGN allows
 # deferring): the request waits for no UPDATE and no commit.
 ACCESS_FLUSH_MS = 50
+
+log = logging.getLogger(__name__)
 
 
 async def database(settings: Settings) -> AsyncIterator[Database]:
@@ -109,6 +114,45 @@ class Secrecy:
     keyring: KeyringService
 
 
+async def erasure_journal(
+    settings: Settings, database: ReplayStorePort, read_only: bool, *checked_first: object
+) -> ErasureJournalPort | None:
+    """The erasure journal when encryption is on (erasure destroys keys), its key checked
+    against the one the database's erasures were journaled with. `read_only` (a dry run, a
+    verify): nothing is created. `checked_first`: the secrecy resource, so a wrong master
+    key is the error a start names, before anything about the journal."""
+    memory = settings.memory
+    if not memory.enable_encryption:
+        return None
+    recorded = await database.journal_key(None)
+    return await asyncio.to_thread(
+        open_file_journal, memory.erasure_journal_dir, memory.journal_key_path(), recorded,
+        create=not read_only,
+    )
+
+
+def erasure_replay(
+    journal: ErasureJournalPort | None,
+    database: ReplayStorePort,
+    data_keys: DataKeyPort,
+    memories: MemoryPorts,
+    facts: FactPorts | None,
+    audit: AuditPorts,
+    secrecy: Secrecy,
+) -> ErasureReplay:
+    keyring = journaled_keyring(secrecy, journal)
+    trail = AuditTrail(audit, secrecy.encryption, system_clock, keyring)
+    return ErasureReplay(journal, database, data_keys, memories.store,
+                         None if facts is None else facts.store, trail)
+
+
+def journaled_keyring(
+    secrecy: Secrecy, journal: ErasureJournalPort | None
+) -> KeyringService:
+    """The keyring, journaling each key it destroys (the journal resolves after `secrecy`)."""
+    return secrecy.keyring.journal_erasures_in(journal)
+
+
 async def secrecy(
     settings: Settings, installation: InstallationPort, data_keys: PostgresDataKeyAdapter
 ) -> Secrecy:
@@ -120,9 +164,17 @@ async def secrecy(
     memory = settings.memory
     if memory.enable_encryption:
         key_path = memory.encryption_key_path
-        if not await asyncio.to_thread(key_path.expanduser().exists):
+        new = not await asyncio.to_thread(key_path.expanduser().exists)
+        if new:
             await refuse_new_key_over_data(installation, key_path)
         key = await asyncio.to_thread(load_or_create_key, key_path)
+        if new:
+            # Said once, by whichever command starts first: the only copy of the key is here.
+            log.warning(
+                "memlane created a new encryption key at %s. Back it up now, apart from the "
+                "database: without it nothing stored here can ever be read.",
+                key_path.expanduser(),
+            )
         rotation = await asyncio.to_thread(rotation_files, key_path)
         ring = XChaChaKeyring(
             key, functools.partial(load_masters, key_path),

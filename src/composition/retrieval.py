@@ -16,6 +16,7 @@ from memlane.service.retrieval import (
     Budget,
     Contexts,
     ConversationPrior,
+    Demotion,
     Eligibility,
     EntityRecall,
     FactRecall,
@@ -35,6 +36,7 @@ from memlane.service.retrieval import (
     Ranking,
     Recording,
     Rendering,
+    Repeats,
     Retriever,
     SearchCut,
     Selection,
@@ -78,6 +80,7 @@ FIRST: Declared = (
 )
 SEARCH: Declared = (
     *FIRST,
+    ("demotion", lambda p: Demotion()),
     ("search_cut", lambda p: SearchCut()),
     ("opening", lambda p: Opening(
         p.memories.store, p.sealer, p.policy.weights, unindexed=False)),
@@ -87,7 +90,8 @@ CONTEXT: Declared = (
     ("eligibility", lambda p: Eligibility(p.sealer.attributes, p.policy.rag_threshold)),
     ("graph_expansion", lambda p: None if p.expansion is None
      else StartExpansion(p.expansion, p.policy)),
-    ("active_context", lambda p: ActiveContext(p.embedder, p.memories.search)),
+    ("active_context", lambda p: ActiveContext(
+        p.embedder, p.memories.search, p.policy.active_context_similarity)),
     # Chvor's emotional resonance: the question's charge, read only when it weighs.
     ("query_affect", lambda p: QueryAffect(p.affect)
      if p.affect is not None and p.policy.weights.emotion > 0 else None),
@@ -95,7 +99,7 @@ CONTEXT: Declared = (
     ("neighbours", lambda p: Neighbours(p.memories.search, p.policy.recall)),
     ("graph_join", lambda p: JoinExpansion()),
     ("supersession", lambda p: Superseded()),
-    ("join", lambda p: Join(p.memories.search)),
+    ("join", lambda p: Join(p.memories.search, p.policy.active_context_similarity)),
     ("selection", lambda p: Selection(Ranking(p.policy))),
     ("opening", lambda p: Opening(p.memories.store, p.sealer, p.policy.weights, unindexed=True)),
     ("contexts", lambda p: Contexts(p.policy.rag_threshold)),
@@ -107,6 +111,7 @@ RECORDING: Declared = (
 # The prompt's closing stages run even when no memory was chosen (the profile still opens it).
 PROMPT: Declared = (
     ("profile", lambda p: None if p.profile is None else Profile(p.profile)),
+    ("repeats", lambda p: None if p.profile is None else Repeats()),
     ("budget", lambda p: None if p.policy.detail.level_of_detail else Budget()),
     ("level_of_detail", lambda p: LevelOfDetail(p.embedder, p.policy.detail, p.surroundings)
      if p.policy.detail.level_of_detail else None),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memlane.composition.retrieval import RetrievalParts, retriever
-from memlane.domain.facts import ProfileCaps
+from memlane.domain.facts import ProfileCaps, ProfileHeaders
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.affect import AffectPort
 from memlane.ports.clock import Clock, system_clock
@@ -29,6 +29,7 @@ from memlane.service.memories import (
     Maintenance,
     Reading,
     SegmentGate,
+    Superseding,
     Writer,
 )
 from memlane.service.memory_service import MemoryService
@@ -55,6 +56,7 @@ class Core:
     trail: AuditTrail
     policy: MemoryPolicy
     clock: Clock
+    superseding: Superseding | None = None
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,7 @@ def memory_service(
     entities: EntityPort | None = None,
     facts: FactPorts | None = None,
     profile_caps: ProfileCaps | None = None,
+    profile_headers: ProfileHeaders | None = None,
     on_unreadable: OnUnreadable | None = None,
     keyring: KeyringService | None = None,
     affect: AffectPort | None = None,
@@ -89,17 +92,23 @@ def memory_service(
     it does not decrypt; `keyring` makes each owner's data key ready (None: no keys);
     `affect` reads each memory's valence and arousal (None: not read)."""
     sealer = Sealer(encryption, keywords, policy.base_rate, on_unreadable)
+    superseding = None if memories.supersession is None else Superseding(
+        memories.supersession, memories.store, sealer, policy.base_rate,
+        None if facts is None else facts.store,
+    )
     core = Core(
         memories, embedder, encryption, sealer, DocumentVectors(embedder),
-        AuditTrail(audit, encryption, clock, keyring), policy, clock,
+        AuditTrail(audit, encryption, clock, keyring), policy, clock, superseding,
     )
     names = EntityLinker(entities, encryption) if entities and policy.graph.enabled else None
-    kept = None if facts is None else _facts(core, facts, graph, profile_caps, on_unreadable)
-    reading = Reading(memories.store, memories.maintenance, sealer, clock, policy.base_rate)
+    kept = None if facts is None else _facts(
+        core, facts, graph, profile_caps, on_unreadable, profile_headers)
+    reading = Reading(memories.store, memories.maintenance, sealer, clock, policy.base_rate,
+                      memories.supersession)
     writer = Writer(
         memories.store, Drafting(core.vectors, sealer, policy, affect), sealer, policy, clock,
         core.trail, None if graph is None else GraphLinker(graph, sealer, policy.graph), names,
-        None if kept is None else kept.recorder,
+        None if kept is None else kept.recorder, superseding,
     )
     return MemoryService(
         policy=policy,
@@ -111,11 +120,11 @@ def memory_service(
         ),
         editing=Editing(
             memories.store, reading, core.vectors, sealer, core.trail, policy, clock,
-            None if kept is None else kept.service,
+            None if kept is None else kept.service, superseding,
         ),
         consolidator=Consolidator(
             memories.store, memories.consolidation, core.vectors, sealer, policy, clock,
-            core.trail, graph, names,
+            core.trail, graph, names, superseding,
         ),
         exports=_exports(core, reading, graph, names, kept),
         maintenance=Maintenance(
@@ -132,17 +141,18 @@ def memory_service(
 
 def _facts(
     core: Core, ports: FactPorts, graph: GraphPort | None, caps: ProfileCaps | None,
-    on_unreadable: OnUnreadable | None,
+    on_unreadable: OnUnreadable | None, headers: ProfileHeaders | None = None,
 ) -> Facts:
     sealer = FactSealer(
         core.encryption, None if on_unreadable is None else of_kind(on_unreadable, "fact")
     )
     recorder = FactRecorder(
-        ports.store, ports.extractor, sealer, core.clock, graph, core.policy.graph, core.trail
+        ports.store, ports.extractor, sealer, core.clock, graph, core.policy.graph, core.trail,
+        core.superseding,
     )
     service = FactService(
         ports.store, recorder, sealer, core.memories.store, core.clock, core.policy.base_rate,
-        caps, core.trail,
+        caps, core.trail, core.superseding, headers,
     )
     return Facts(
         service, recorder,
@@ -177,7 +187,7 @@ def _exports(
     fact_porting = None if facts is None else facts.porting
     restoring = MemoryPorting(
         core.memories.store, core.vectors, core.sealer, core.policy, core.clock, core.trail,
-        None if facts is None else facts.recorder, names,
+        None if facts is None else facts.recorder, names, core.superseding,
     )
     everything = Porting(
         restoring, reading.export, core.trail, core.clock, graph_porting, fact_porting

@@ -78,6 +78,15 @@ class Memory:
     # Its abstract and overview (None: not built yet, a row from before tiers: derive them).
     tiers: Tiers | None = None
     traits: Traits = field(default_factory=Traits)
+    # Superseded (DESIGN §9): the newer memory that replaced this one and since when; the
+    # marker stays when either memory goes (the successor's own successor takes its place).
+    superseded_by: UUID | None = None
+    valid_until: datetime | None = None
+
+    @property
+    def current(self) -> bool:
+        """Whether nothing replaced this one (a newer memory, or a fact stated directly)."""
+        return self.superseded_by is None and self.valid_until is None
 
     @property
     def base_importance(self) -> float:
@@ -129,15 +138,23 @@ class StoredMemory:
     # Provenance, confidence, affect, domain: in clear, like the type and the heat (ranking
     # reads them); None marks a row stored before they were kept.
     traits: Traits | None = None
+    superseded_by: UUID | None = None  # as Memory's
+    valid_until: datetime | None = None
+    # What cleanup reads besides the heat (domain/memories/cleanup.py): when the row arrived
+    # here, written or imported (None: at updated_at), and whether it is imported chat history.
+    arrived_at: datetime | None = None
+    imported: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class ScoredMemory:
-    """A memory with how well it matched a query and its combined relevance."""
+    """A memory with how well it matched a query, its combined relevance, and `score`: the
+    fused score that orders search results (a superseded memory's demotion included)."""
 
     memory: Memory
     similarity: float
     relevance: float
+    score: float = 0.0
 
 
 class ContextRole(StrEnum):
@@ -199,6 +216,7 @@ class MemoryFilter:
     tag: str | None = None
     conversation_id: str | None = None
     min_importance: float | None = None
+    current: bool | None = None  # True: not superseded; False: superseded; None: both
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,13 +267,15 @@ class SearchCandidate:
     heat: Heat
     created_at: datetime
     conversation_id: str | None = None
+    superseded_by: UUID | None = None  # the newer memory that replaced it
+    valid_until: datetime | None = None  # set: something replaced it (a memory or a fact)
     traits: Traits | None = None
 
     @classmethod
     def of(cls, stored: StoredMemory, score: float) -> SearchCandidate:
         return cls(
             stored.id, score, stored.memory_type, stored.heat, stored.created_at,
-            stored.conversation_id, stored.traits,
+            stored.conversation_id, stored.superseded_by, stored.valid_until, stored.traits,
         )
 
 
@@ -273,6 +293,9 @@ class NewMemory:
     created_at: datetime | None = None
     # None: stated, or extracted when it is a conversation's segment or learned.
     provenance: Provenance | None = None
+    # memlane chose memory_type from the words (learn, conversation segments), not the
+    # caller: a statement found to replace another may still become a correction.
+    inferred_type: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,8 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from memlane.domain.errors import InvalidTuning
-from memlane.domain.memories import CueBook, base_rate_per_day
+from memlane.domain.memories import (
+    DEFAULT_GRACE_DAYS,
+    CleanupRule,
+    CueBook,
+    base_rate_per_day,
+)
 from memlane.domain.retrieval import DEFAULT_CONTEXT_CHAR_BUDGET, RelevanceWeights
+from memlane.domain.similarity import DEFAULT_SCALE
 
 MIN_LEARN_CHARS = 20
 MAX_CONTENT_BYTES = 32 * 1024
@@ -89,9 +95,10 @@ class GraphTuning:
     """
 
     enabled: bool = True
-    semantic_threshold: float = 0.35
+    # Cosine lines: the default model's (domain/similarity.py keeps them per model).
+    semantic_threshold: float = DEFAULT_SCALE.semantic_threshold
     max_semantic_edges: int = 20
-    supersession_band: tuple[float, float] = (0.35, 1.0)
+    supersession_band: tuple[float, float] = DEFAULT_SCALE.supersession_band
     supersession_candidates: int = 5
     expansion_seeds: int = 3
     expansion_hops: int = 2
@@ -137,7 +144,8 @@ class DetailTuning:
 
     token_budget: what a prompt block may use, counted with the embedder's tokenizer.
     level_of_detail: render the prompt block by level of detail (focus in full, neighbours
-    as abstracts, the rest as counts); off: whole lines within context_char_budget.
+    as abstracts, the rest as counts); off (the default until its measured cost, +62 ms
+    context p50 over whole lines, is cut): whole lines within context_char_budget.
     neighbour_lines: at most this many one-hop abstract lines. arousal_importance_gain: a
     charged memory starts this much (x arousal) more important. gate: the heuristic gate on
     conversation segments (off: every segment runs the heavier steps). silent_limit: the
@@ -145,7 +153,7 @@ class DetailTuning:
     """
 
     token_budget: int = 800
-    level_of_detail: bool = True
+    level_of_detail: bool = False
     neighbour_lines: int = 12
     arousal_importance_gain: float = 0.1
     gate: bool = True
@@ -166,8 +174,10 @@ class MemoryPolicy:
     """Defaults are the seed's `[memory]` values; DESIGN.md §2 explains each."""
 
     rag_limit: int = 5
-    rag_threshold: float = 0.25
-    merge_threshold: float = 0.85
+    # Cosine lines: the default model's (domain/similarity.py keeps them per model).
+    rag_threshold: float = DEFAULT_SCALE.rag_threshold
+    merge_threshold: float = DEFAULT_SCALE.merge_threshold
+    active_context_similarity: float = DEFAULT_SCALE.active_context
     min_importance: float = 0.1
     decay_factor: float = 0.95
     context_char_budget: int = DEFAULT_CONTEXT_CHAR_BUDGET
@@ -181,10 +191,12 @@ class MemoryPolicy:
     recall: RecallTuning = field(default_factory=RecallTuning)
     graph: GraphTuning = field(default_factory=GraphTuning)
     detail: DetailTuning = field(default_factory=DetailTuning)
+    cleanup_grace_days: float = DEFAULT_GRACE_DAYS
 
     def __post_init__(self) -> None:
+        CleanupRule(self.min_importance, self.cleanup_grace_days)  # its checks: InvalidTuning
         # Cosine thresholds live in [-1, 1]; importance in [0, 1]. NaN fails every comparison.
-        for name in ("rag_threshold", "merge_threshold"):
+        for name in ("rag_threshold", "merge_threshold", "active_context_similarity"):
             value = getattr(self, name)
             if not -1.0 <= value <= 1.0:
                 raise InvalidTuning(name, f"must be within [-1, 1], got {value}")
@@ -204,3 +216,8 @@ class MemoryPolicy:
     @property
     def base_rate(self) -> float:
         return base_rate_per_day(self.decay_factor)
+
+    @property
+    def cleanup(self) -> CleanupRule:
+        """What `memlane cleanup` may delete (domain/memories/cleanup.py)."""
+        return CleanupRule(self.min_importance, self.cleanup_grace_days)

@@ -28,6 +28,12 @@ UserId = Annotated[
 ]
 Importance = Annotated[float | None, Field(ge=0, le=1, description="0-1; estimated if left out.")]
 Tags = Annotated[list[str] | None, Field(description="Short labels to filter and group by.")]
+# As REST's `current` on memories: null (the default) shows both.
+Current = Annotated[
+    bool | None,
+    Field(description="true: only memories that hold now; false: only replaced ones; "
+                      "null: both."),
+]
 
 
 class ChatMessage(BaseModel):
@@ -79,14 +85,17 @@ def register_memory_tools(server: MCPServer) -> None:
     async def recall(
         query: Annotated[str, Field(description="What to look for, in natural language.")],
         limit: Annotated[int, Field(ge=1, le=50)] = 10,
+        current: Current = None,
         user_id: UserId = None,
     ) -> dict[str, Any]:
-        """Search the user's memories by meaning and by words, best match first, with their
-        ids (for `update` and `forget`). Use it to look something up; use `get_context` for
-        a ready-to-read block before answering."""
+        """Search the user's memories by meaning and by words, best first (`score` orders
+        them), with their ids (for `update` and `forget`). A memory something newer replaced
+        (a move, a changed plan) has current: false and superseded_by, and ranks below what
+        replaced it. Use it to look something up; use `get_context` for a ready-to-read
+        block before answering."""
         with tool_errors("recall"):
             owner, services = acting(Scope.READ, user_id)
-            hits = await services.memories.search(owner, query, limit=limit)
+            hits = await services.memories.search(owner, query, limit=limit, current=current)
             return {"results": [scored_view(h) for h in hits]}
 
     @server.tool(annotations=READS)
@@ -111,7 +120,8 @@ def register_memory_tools(server: MCPServer) -> None:
 
     @server.tool(annotations=CHANGES)
     async def forget(memory_id: UUID, user_id: UserId = None) -> dict[str, Any]:
-        """Delete one memory for good (its links go with it). Find its id with `recall`."""
+        """Delete one memory for good (its links go with it). Find its id with `recall`.
+        What it had replaced holds again (the user asked to forget the newer statement)."""
         with tool_errors("forget"):
             owner, services = acting(Scope.WRITE, user_id)
             await services.memories.delete(owner, memory_id)

@@ -12,6 +12,8 @@ from memlane.service.security import HistoryEvent
 
 
 def memory_view(memory: Memory) -> dict[str, Any]:
+    """A memory, its fields named as REST names them (`current`, `superseded_by` and
+    `valid_until` say whether something replaced it, and what)."""
     return {
         "id": str(memory.id),
         "content": memory.content,
@@ -22,14 +24,20 @@ def memory_view(memory: Memory) -> dict[str, Any]:
         "conversation_id": memory.conversation_id,
         "created_at": memory.created_at.isoformat(),
         "updated_at": memory.updated_at.isoformat(),
+        "current": memory.current,
+        "superseded_by": None if memory.superseded_by is None else str(memory.superseded_by),
+        "valid_until": None if memory.valid_until is None else memory.valid_until.isoformat(),
     }
 
 
 def scored_view(hit: ScoredMemory) -> dict[str, Any]:
+    """A search result: the memory, its cosine and relevance (4 decimals) and the `score`
+    that orders the results (whole, so none tie by rounding)."""
     return {
         **memory_view(hit.memory),
         "similarity": round(hit.similarity, 4),
         "relevance": round(hit.relevance, 4),
+        "score": hit.score,
     }
 
 

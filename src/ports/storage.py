@@ -11,6 +11,7 @@ from memlane.ports.memories import (
     FadedMemoriesPort,
     MaintenancePort,
     MemoryStorePort,
+    SupersessionPort,
 )
 
 
@@ -29,3 +30,6 @@ class MemoryPorts:
     consolidation: ConsolidationPort | None = None
     # Topic views read set-based through it; without it there are no topic views.
     topics: TopicPort | None = None
+    # The superseded marker of memories; without it supersession lives in the graph's edges
+    # alone (and goes with them).
+    supersession: SupersessionPort | None = None

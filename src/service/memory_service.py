@@ -129,12 +129,19 @@ class MemoryService:
         return await self._reading.stats(owner)
 
     @keyed
+    async def current_of(self, owner: Owner, memories: Sequence[Memory]) -> dict[UUID, UUID]:
+        """For each superseded memory among these, the current one its chain leads to."""
+        return await self._reading.current_of(owner, memories)
+
+    @keyed
     async def search(
-        self, owner: Owner, query: str, *, limit: int = 10, min_similarity: float | None = None
+        self, owner: Owner, query: str, *, limit: int = 10, min_similarity: float | None = None,
+        current: bool | None = None,
     ) -> list[ScoredMemory]:
-        """Hybrid (dense + lexical) search; does not count as an access."""
+        """Hybrid (dense + lexical) search, best first by `score`; a superseded memory ranks
+        below what replaced it (`current` True leaves it out). Does not count as an access."""
         return await self._retriever.search(
-            owner, query, limit=limit, min_similarity=min_similarity
+            owner, query, limit=limit, min_similarity=min_similarity, current=current
         )
 
     @keyed

@@ -138,10 +138,12 @@ class TenantMemory(MemoryContextPort):
         )
 
     async def search(
-        self, *, user_id: str, query: str, limit: int = 10, min_similarity: float | None = None
+        self, *, user_id: str, query: str, limit: int = 10, min_similarity: float | None = None,
+        current: bool | None = None,
     ) -> list[ScoredMemory]:
         return await self._service.search(
-            self.owner(user_id), query, limit=limit, min_similarity=min_similarity
+            self.owner(user_id), query, limit=limit, min_similarity=min_similarity,
+            current=current,
         )
 
     async def get(self, *, user_id: str, memory_id: UUID) -> Memory:

@@ -66,7 +66,9 @@ def build_service(pool: asyncpg.Pool, embedder: EmbeddingPort) -> MemoryService:
         embedder=embedder,
         encryption=API_KEY,
         keywords=SnowballKeywordAdapter(),
-        policy=MemoryPolicy(),
+        # No grace period: cleanup through the routes is seen at once (the grace itself is
+        # held by the contract, integration and e2e tests).
+        policy=MemoryPolicy(cleanup_grace_days=0),
         audit=postgres_audit_ports(pool),
         facts=FactPorts(PostgresFactAdapter(pool), HeuristicFactExtractor()),
     )

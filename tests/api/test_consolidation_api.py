@@ -62,7 +62,8 @@ async def test_delete_sources_deletes_them_with_the_consolidation(
     for source in sources:
         assert_problem(await client.get(f"/v1/memories/{source}", headers=tenant.alice), 404)
         kinds = [e["kind"] for e in await history(client, tenant.alice, source)]
-        assert kinds == ["created", "consolidated", "deleted"]
+        # Replaced by the consolidation before they went: what pointed at them points on.
+        assert kinds == ["created", "consolidated", "superseded", "deleted"]
     assert await count(client, tenant.alice) == 1
 
 
@@ -97,11 +98,15 @@ async def test_every_event_kind_of_memories_and_facts_is_in_a_history(
     # superseded: a move replaces where the user lived (the memory, and its fact)
     berlin = await store(client, tenant.alice, "I live in Berlin.")
     lisbon = await store(client, tenant.alice, "I moved to Lisbon last month.")
+    # revived: the user deletes the statement that replaced one (the memory, and its fact)
+    siemens = await store(client, tenant.alice, "I work at Siemens.")
+    bosch = await store(client, tenant.alice, "I now work at Bosch.")
+    assert (await client.delete(f"/v1/memories/{bosch}", headers=tenant.alice)).status_code == 204
     # consolidated, then deleted
     done = await consolidate(client, tenant.alice, sources=[kept, lisbon])
     assert done.status_code == 201, done.text
     assert (await client.delete(f"/v1/memories/{kept}", headers=tenant.alice)).status_code == 204
-    for memory_id in (kept, berlin, lisbon, done.json()["memory"]["id"]):
+    for memory_id in (kept, berlin, lisbon, siemens, done.json()["memory"]["id"]):
         events = await history(client, tenant.alice, memory_id)
         seen["memory"] |= {e["kind"] for e in events if e["subject_kind"] == "memory"}
         assert all(e["actor"].startswith("key:") and e["at"] for e in events)
@@ -125,4 +130,5 @@ async def test_every_event_kind_of_memories_and_facts_is_in_a_history(
 
     assert seen["memory"] == {k.value for k in EventKind} - {
         "score_overridden", "erased", "erasure"}
-    assert seen["fact"] == {"created", "updated", "superseded", "score_overridden", "deleted"}
+    assert seen["fact"] == {
+        "created", "updated", "superseded", "score_overridden", "revived", "deleted"}

@@ -224,3 +224,30 @@ async def test_the_openapi_document_names_every_fact_profile_and_topic_operation
     }
     assert {"listFacts", "stateFact", "getFact", "updateFact", "deleteFact", "getProfile",
             "listTopics", "getTopic"} <= operations
+
+
+async def test_facts_say_fact_type_as_mcp_does_and_type_stays_a_deprecated_alias(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    new = await client.post("/v1/facts", json={"relation": "hobby", "object": "chess",
+                                                "fact_type": "trait"}, headers=tenant.alice)
+    old = await client.post("/v1/facts", json={"relation": "sport", "object": "judo",
+                                                "type": "trait"}, headers=tenant.alice)
+    assert (new.status_code, old.status_code) == (201, 201), (new.text, old.text)
+    for answer in (new.json(), old.json()):
+        assert answer["fact_type"] == answer["type"] == "trait"  # both, for one release
+    edited = await client.patch(f"/v1/facts/{new.json()['id']}", json={"fact_type": "event"},
+                                headers=tenant.alice)
+    assert edited.status_code == 200 and edited.json()["fact_type"] == "event"
+    by_name = await facts(client, tenant.alice, "?fact_type=trait")
+    by_alias = await facts(client, tenant.alice, "?type=trait")
+    assert [f["object"] for f in by_name] == [f["object"] for f in by_alias] == ["judo"]
+    both = await client.post("/v1/facts", json={"relation": "sport", "object": "golf",
+                                                 "fact_type": "trait", "type": "event"},
+                             headers=tenant.alice)
+    assert_problem(both, 422)
+    assert all(f["object"] != "golf" for f in await facts(client, tenant.alice, "?current=all"))
+    doc = (await client.get("/schema/openapi.json")).json()
+    fact_out = doc["components"]["schemas"]["FactOut"]["properties"]
+    assert "fact_type" in fact_out and fact_out["type"].get("deprecated") is True
+    assert "deprecated" not in doc["components"]["schemas"]["FactType"]  # fact_type is not

@@ -146,3 +146,29 @@ async def test_listing_filters_by_type_tag_conversation_and_importance(
     assert len(await contents({"tag": "outdoor"})) == 2
     assert await contents({"conversation_id": "c-7"}) == ["Booked a table for Friday."]
     assert await contents({"min_importance": "0.5"}) == ["I love hiking in the Alps."]
+
+
+def decimals(value: float) -> int:
+    text = repr(value)
+    return 0 if "." not in text or "e" in text else len(text.split(".")[1])
+
+
+async def test_json_rounds_importances_and_similarities_to_4_decimals_and_keeps_score_whole(
+    client: Client, tenant: TenantKeys
+) -> None:
+    for text in ("I live in Lisbon", "My sister lives in Lisbon too", "Lisbon has trams",
+                 "I drink green tea", "The tram to Belém is slow"):
+        stored = await client.post("/v1/memories", json={"content": text, "importance": 0.6},
+                                   headers=tenant.alice)
+        assert stored.status_code in (200, 201), stored.text
+        assert '"importance":0.6,' in stored.text  # not 0.5999999999999999
+    found = await client.get("/v1/memories/search", params={"q": "Lisbon trams"},
+                             headers=tenant.alice)
+    results = found.json()["results"]
+    assert len(results) >= 3
+    for hit in results:
+        assert decimals(hit["similarity"]) <= 4 and decimals(hit["relevance"]) <= 4
+        assert decimals(hit["memory"]["importance"]) <= 4
+    scores = [hit["score"] for hit in results]
+    assert scores == sorted(scores, reverse=True) and len(set(scores)) == len(scores)
+    assert any(decimals(s) > 4 for s in scores)  # whole: rounding could make two tie

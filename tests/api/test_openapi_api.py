@@ -140,3 +140,15 @@ async def test_a_batch_of_only_new_memories_is_201_and_with_a_merge_200(
                                headers=tenant.alice)
     assert merged.status_code == 200, merged.text
     assert [r["merged"] for r in merged.json()["results"]] == [True, False]
+
+
+async def test_a_search_result_documents_the_score_that_orders_it(
+    client: httpx.AsyncClient,
+) -> None:
+    doc = await document(client)
+    hit = doc["components"]["schemas"]["SearchHitOut"]
+    assert {"score", "similarity", "relevance", "memory"} <= set(hit["required"])
+    described = hit["properties"]["score"]["description"]
+    assert "orders the results" in described and "superseded" in described
+    memory = doc["components"]["schemas"]["MemoryOut"]["properties"]
+    assert {"current", "superseded_by", "valid_until"} <= set(memory)

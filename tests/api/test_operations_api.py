@@ -156,3 +156,11 @@ async def test_a_lost_database_connection_is_a_503_with_retry_after(
 def test_an_app_can_be_built_without_starting_anything(api_services: ApiServices) -> None:
     app = create_app(services_opener(api_services))
     assert isinstance(app, Litestar)
+
+
+async def test_metrics_sends_a_single_charset(client: httpx.AsyncClient) -> None:
+    response = await client.get("/metrics")
+    assert response.status_code == 200
+    content_type = response.headers["content-type"]
+    assert content_type.lower().count("charset") == 1, content_type
+    assert content_type.startswith("text/plain; version=0.0.4")

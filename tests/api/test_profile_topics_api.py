@@ -53,13 +53,14 @@ async def test_the_context_block_opens_with_the_profile_unless_turned_off(
     await remember(client, tenant.alice, "We planted tulips in the front garden")
     body = {"query": "What should we plant in the garden?"}
     text = (await client.post("/v1/context", json=body, headers=tenant.alice)).json()["context"]
+    # memlane read the allergy from what alice said: told, not "never to forget".
     assert text.splitlines()[:2] == [
-        "What the user asked you never to forget:", "- [constraint] allergic to: peanuts",
+        "What the user has told you:", "- [constraint] allergic to: peanuts",
     ]
-    assert "tulips" in text
+    assert "tulips" in text and "never to forget" not in text
     off = (await client.post("/v1/context", json={**body, "include_profile": False},
                              headers=tenant.alice)).json()["context"]
-    assert "never to forget" not in off and "tulips" in off
+    assert "told you" not in off and "tulips" in off
 
 
 async def test_topics_list_tags_and_chat_titles_with_counts_and_activity(

@@ -51,8 +51,8 @@ async def test_context_returns_memories_and_the_rendered_prompt_block(
     assert 1 <= len(body["memories"]) <= 2
     assert any(m["content"] == FACTS[0] for m in body["memories"])
     assert FACTS[0] in body["context"] and "\nKnown facts" in body["context"]
-    # The block opens with the user's core facts (the profile, docs/facts.md).
-    assert body["context"].startswith("What the user asked you never to forget:")
+    # The block opens with the user's core facts (the profile, docs/facts.md), read by memlane.
+    assert body["context"].startswith("What the user has told you:")
 
 
 async def test_stats_count_the_users_memories_by_type(client: Client, tenant: TenantKeys) -> None:

@@ -342,3 +342,26 @@ async def test_a_memorys_history_shows_each_edit_as_a_word_diff_by_the_signed_in
     assert "<del>sencha</del>" in history and "<ins>gyokuro</ins>" in history
     assert "<del>Shizuoka</del>" in history and "<ins>Uji</ins>" in history
     assert history.count("key:") >= 2  # the REST write's key and the inspector's key
+
+
+async def test_the_list_search_and_header_mark_a_superseded_memory_and_link_the_current_one(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    lisbon = await store(client, tenant.alice, "I live in Lisbon")
+    porto = await store(client, tenant.alice, "I now live in Porto.")
+    await sign_in(client, await tenant.token([Scope.READ], user_id="alice"))
+    link = f'<a class="badge superseded" href="/ui/memories/{porto}"'
+    listed = await client.get("/ui/memories")
+    searched = await client.get("/ui/memories", params={"q": "Where do I live?"})
+    for shown in (listed, searched):
+        assert shown.status_code == 200 and link in shown.text
+        rows = [r for r in shown.text.split("<tr") if "memory-link" in r]
+        assert sum('class="badge superseded"' in r for r in rows) == 1
+    assert searched.text.index(f"/ui/memories/{porto}\" class=\"memory-link\"") < \
+        searched.text.index(f"/ui/memories/{lisbon}\" class=\"memory-link\"")
+    only_current = await client.get("/ui/memories", params={"current": "true"})
+    assert f"/ui/memories/{lisbon}\"" not in only_current.text
+    header = await client.get(f"/ui/memories/{lisbon}")
+    assert 'id="superseded"' in header.text
+    assert f'<a href="/ui/memories/{porto}" id="current-memory">' in header.text
+    assert 'id="superseded"' not in (await client.get(f"/ui/memories/{porto}")).text

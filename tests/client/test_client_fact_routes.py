@@ -7,7 +7,8 @@ from litestar import Litestar
 
 from memlane.client import FactPage, HistoryEvent, TopicView
 from memlane.domain.facts.model import Fact, FactType, TimeSpan
-from memlane.domain.facts.profile import PROFILE_HEADER, Profile
+from memlane.domain.facts.profile import Profile
+from memlane.domain.facts.prompt_block import KEPT_HEADER
 from memlane.domain.facts.records import FactNotFound
 from memlane.domain.facts.topics import TopicNotFound, TopicSummary
 from memlane.domain.security.audit import EventKind, SubjectKind
@@ -73,8 +74,8 @@ async def test_topics_and_the_profile_in_the_context_round_trip(
     assert isinstance(garden, TopicView) and garden.count == 2
     assert [q.question for q in garden.open_questions] == [
         "Should I water the tomatoes every day?"]
-    assert PROFILE_HEADER in with_profile.text and "peanuts" in with_profile.text
-    assert PROFILE_HEADER not in without.text
+    assert KEPT_HEADER in with_profile.text and "peanuts" in with_profile.text  # stated
+    assert KEPT_HEADER not in without.text
 
 
 async def test_the_history_of_a_memory_and_of_a_fact_round_trip(
@@ -95,3 +96,26 @@ async def test_the_history_of_a_memory_and_of_a_fact_round_trip(
     assert all(e.subject_id == memory.id and e.subject_kind is SubjectKind.MEMORY
                for e in events)
     assert fact_events[0].kind is EventKind.CREATED and fact_events[-1].subject_id == fact.id
+
+
+async def test_search_and_list_carry_the_superseded_state_and_take_current(
+    app: Litestar, tenant: TenantKeys
+) -> None:
+    from memlane.domain.model import MemoryFilter
+
+    async with remote(app, token_of(tenant.alice)) as client:
+        lisbon = await client.remember(content="I live in Lisbon")
+        porto = await client.remember(content="I now live in Porto.")
+        hits = await client.search(query="Where do I live?")
+        held = await client.search(query="Where do I live?", current=True)
+        listed = await client.list(filters=MemoryFilter(current=False))
+        both = await client.list()
+    by_id = {h.memory.id: h for h in hits}
+    assert by_id[lisbon.id].memory.superseded_by == porto.id
+    assert not by_id[lisbon.id].memory.current and by_id[porto.id].memory.current
+    assert [h.memory.id for h in hits].index(porto.id) < [h.memory.id for h in hits].index(
+        lisbon.id)
+    assert by_id[porto.id].score > by_id[lisbon.id].score > 0
+    assert lisbon.id not in {h.memory.id for h in held}
+    assert [m.id for m in listed.items] == [lisbon.id]
+    assert {m.id for m in both.items} == {lisbon.id, porto.id}

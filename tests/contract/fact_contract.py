@@ -118,7 +118,7 @@ class FactPortContract:
         assert await facts.save(owner, [orphan], []) == 0
         assert await facts.get(owner, orphan.id) is None
 
-    async def test_deleting_a_memory_deletes_its_facts_and_restores_what_they_replaced(
+    async def test_deleting_a_memory_deletes_its_facts_and_what_they_replaced_stays_replaced(
         self, ports: MemoryPorts, facts: FactPort, owner: Owner
     ) -> None:
         said_before, said_after = stored(owner), stored(owner)
@@ -129,11 +129,10 @@ class FactPortContract:
         await facts.save(owner, [new], [ended(old, new.id)])
         assert await ports.store.delete(owner, said_after.id)
         assert await facts.get(owner, new.id) is None
-        restored = await facts.get(owner, old.id)
-        assert restored is not None
-        assert restored.superseded_by is None and restored.valid_until is None
+        kept = await facts.get(owner, old.id)
+        assert kept is not None and kept.superseded_by == new.id and kept.valid_until
 
-    async def test_deleting_a_fact_restores_the_fact_it_superseded(
+    async def test_deleting_a_fact_leaves_what_it_superseded_superseded(
         self, facts: FactPort, owner: Owner
     ) -> None:
         old, new = fact(owner), fact(owner, created_at_s=60)
@@ -142,7 +141,36 @@ class FactPortContract:
         assert await facts.delete(owner, new.id)
         assert not await facts.delete(owner, new.id)
         now = T0 + timedelta(days=1)
-        assert [f.id for f in await facts.current(owner, now)] == [old.id]
+        assert await facts.current(owner, now) == []
+
+    async def test_deleting_the_middle_of_a_chain_points_the_first_on_to_the_last(
+        self, facts: FactPort, owner: Owner
+    ) -> None:
+        lisbon, porto, berlin = fact(owner), fact(owner, created_at_s=60), fact(owner,
+                                                                                created_at_s=120)
+        await facts.save(owner, [lisbon, porto, berlin], [])
+        await facts.save(owner, [], [ended(lisbon, porto.id), ended(porto, berlin.id)])
+        assert await facts.delete(owner, porto.id)
+        kept = await facts.get(owner, lisbon.id)
+        assert kept is not None and kept.superseded_by == berlin.id
+
+    async def test_revive_brings_back_what_current_facts_replaced(
+        self, ports: MemoryPorts, facts: FactPort, owner: Owner
+    ) -> None:
+        said = stored(owner)
+        await insert(ports.store, said)
+        lisbon, porto = fact(owner), fact(owner, source=said.id, created_at_s=60)
+        rome, milan, naples = (fact(owner, created_at_s=s) for s in (1, 2, 3))
+        await facts.save(owner, [lisbon, porto, rome, milan, naples], [])
+        await facts.save(owner, [], [ended(lisbon, porto.id), ended(rome, milan.id),
+                                     ended(milan, naples.id)])
+        by_source = await facts.revive(owner, sources=[said.id])
+        assert [f.id for f in by_source] == [lisbon.id]
+        assert [f.id for f in await facts.revive(owner, facts=[milan.id])] == []  # replaced
+        assert [f.id for f in await facts.revive(owner, facts=[naples.id])] == [milan.id]
+        now = T0 + timedelta(days=1)
+        current = {f.id for f in await facts.current(owner, now)}
+        assert current == {lisbon.id, porto.id, milan.id, naples.id}
 
     async def test_an_update_overwrites_what_a_fact_may_change(
         self, facts: FactPort, owner: Owner

@@ -6,11 +6,15 @@ over the same storage) and `owner` (fresh per test)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import timedelta
 
-from memlane.domain.model import Owner
+from memlane.domain.memories.cleanup import CleanupRule
+from memlane.domain.model import Heat, MemoryType, Owner
 from memlane.ports.portability.import_ledger import ImportLedgerPort
 from memlane.ports.storage import MemoryPorts
-from tests.contract.builders import insert, stored
+from tests.contract.builders import T0, insert, stored
+
+LONG_AGO = T0 - timedelta(days=400)
 
 
 class ImportLedgerPortContract:
@@ -41,6 +45,20 @@ class ImportLedgerPortContract:
         assert await ledger.known(owner, ["a"]) == {"a"}  # a forgotten memory stays forgotten
         await ports.store.delete_all(owner)
         assert await ledger.known(owner, ["a"]) == set()
+
+    async def test_only_an_erasure_clears_the_keys_not_deleting_every_memory(
+        self, ports: MemoryPorts, ledger: ImportLedgerPort, owner: Owner
+    ) -> None:
+        only = stored(owner, memory_type=MemoryType.CONTEXT, heat=Heat(0.05, 0, LONG_AGO),
+                      created_at=LONG_AGO)
+        await insert(ports.store, only)
+        await ledger.record(owner, ["a"])
+        # Cleanup takes the owner's last memory: the ledger stays, so a re-import adds nothing.
+        assert await ports.maintenance.cleanup(owner, CleanupRule(0.1, 0), T0, 0.05) == 1
+        assert await ledger.known(owner, ["a"]) == {"a"}
+        await ledger.record(owner, ["b"])
+        await ports.store.delete_all(owner)  # an erasure, with nothing left to delete
+        assert await ledger.known(owner, ["a", "b"]) == set()
 
     async def test_only_one_import_of_an_owner_holds_the_lock(
         self, ledger: ImportLedgerPort, owner: Owner

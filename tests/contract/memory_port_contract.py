@@ -21,6 +21,7 @@ from tests.contract.port_candidates_contract import PortCandidatesContract
 from tests.contract.port_maintenance_contract import PortMaintenanceContract
 from tests.contract.port_neighbours_contract import PortNeighboursContract
 from tests.contract.port_queries_contract import PortQueriesContract
+from tests.contract.port_supersession_contract import PortSupersessionContract
 from tests.contract.port_topics_contract import PortTopicsContract
 
 
@@ -53,7 +54,7 @@ def assert_same_row(got: StoredMemory | None, want: StoredMemory) -> None:
 
 class MemoryPortsContract(
     PortQueriesContract, PortMaintenanceContract, PortNeighboursContract, PortCandidatesContract,
-    PortTopicsContract,
+    PortTopicsContract, PortSupersessionContract,
 ):
     """Round trips, ownership isolation, update/replace and delete semantics (+ the mixins)."""
 

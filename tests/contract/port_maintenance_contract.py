@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from statistics import fmean
 from uuid import uuid4
 
 import pytest
 
+from memlane.domain.memories.cleanup import CleanupRule
 from memlane.domain.memories.decay import accessed, importance_at
 from memlane.domain.model import Heat, MemoryType, Owner, StoredMemory
 from memlane.domain.reach import TenantReach
@@ -17,6 +19,8 @@ from tests.contract.builders import T0, axis, insert, stored
 BASE_RATE = 0.05129329438755058  # -ln(0.95)
 DAY = timedelta(days=1)
 LONG_AGO = datetime(1990, 1, 1, tzinfo=UTC)
+NO_GRACE = CleanupRule(min_importance=0.1, grace_days=0)
+WEEK_OF_GRACE = CleanupRule(min_importance=0.1, grace_days=7)
 
 
 def exact_importance(row: StoredMemory, now: datetime) -> float:
@@ -161,14 +165,14 @@ class PortMaintenanceContract:
         self, ports: MemoryPorts, owner: Owner, other_user: Owner
     ) -> None:
         at_min, below, pinned, above, theirs = await cleanup_rows(ports, owner, other_user)
-        assert await ports.maintenance.cleanup(owner, 0.1, T0, BASE_RATE) == 2
+        assert await ports.maintenance.cleanup(owner, NO_GRACE, T0, BASE_RATE) == 2
         assert await ports.store.get(owner, at_min.id) is None
         assert await ports.store.get(owner, below.id) is None
         assert await ports.store.get(owner, pinned.id) is not None
         assert await ports.store.get(owner, above.id) is not None
         assert await ports.store.get(other_user, theirs.id) is not None
         # Everyone: theirs too.
-        assert await ports.maintenance.cleanup(None, 0.1, T0, BASE_RATE) >= 1
+        assert await ports.maintenance.cleanup(None, NO_GRACE, T0, BASE_RATE) >= 1
         assert await ports.store.get(other_user, theirs.id) is None
 
     async def test_a_tenant_reach_covers_every_user_of_that_tenant_and_no_other_tenant(
@@ -184,7 +188,7 @@ class PortMaintenanceContract:
         assert await ports.maintenance.materialise_decay(reach, T0, BASE_RATE) == 2
         still = await ports.store.get(stranger, rows[2].id)
         assert still is not None and still.importance == 0.99
-        assert await ports.maintenance.cleanup(reach, 0.1, T0, BASE_RATE) == 2
+        assert await ports.maintenance.cleanup(reach, NO_GRACE, T0, BASE_RATE) == 2
         assert await ports.store.get(owner, rows[0].id) is None
         assert await ports.store.get(other_user, rows[1].id) is None
         assert await ports.store.get(stranger, rows[2].id) is not None
@@ -194,16 +198,16 @@ class PortMaintenanceContract:
     ) -> None:
         assert ports.faded is not None
         at_min, below, pinned, above, theirs = await cleanup_rows(ports, owner, other_user)
-        assert await ports.faded.owners(owner, 0.1, T0, BASE_RATE) == [owner]
-        everyone = await ports.faded.owners(None, 0.1, T0, BASE_RATE)
+        assert await ports.faded.owners(owner, NO_GRACE, T0, BASE_RATE) == [owner]
+        everyone = await ports.faded.owners(None, NO_GRACE, T0, BASE_RATE)
         assert {owner, other_user} <= set(everyone) and len(everyone) == len(set(everyone))
-        deleted = await ports.faded.delete(owner, 0.1, T0, BASE_RATE)
+        deleted = await ports.faded.delete(owner, NO_GRACE, T0, BASE_RATE)
         assert sorted(deleted) == sorted([at_min.id, below.id])
         assert await ports.store.get(owner, pinned.id) is not None
         assert await ports.store.get(owner, above.id) is not None
         assert await ports.store.get(other_user, theirs.id) is not None
-        assert await ports.faded.owners(owner, 0.1, T0, BASE_RATE) == []
-        assert await ports.faded.delete(owner, 0.1, T0, BASE_RATE) == []
+        assert await ports.faded.owners(owner, NO_GRACE, T0, BASE_RATE) == []
+        assert await ports.faded.delete(owner, NO_GRACE, T0, BASE_RATE) == []
 
     async def test_consolidation_deletes_the_owners_sources_only_and_returns_their_ids(
         self, ports: MemoryPorts, owner: Owner, other_user: Owner
@@ -232,11 +236,39 @@ class PortMaintenanceContract:
                       heat=Heat(0.5, 0, T0 - 1000 * DAY))  # a fact's floor is 0.30
         await insert(ports.store, faded, lively, fact)
         assert exact_importance(faded, T0) <= 0.1 < exact_importance(lively, T0)
-        assert await ports.maintenance.cleanup(owner, 0.1, T0, BASE_RATE) == 1
+        assert await ports.maintenance.cleanup(owner, NO_GRACE, T0, BASE_RATE) == 1
         assert await ports.store.get(owner, faded.id) is None
         kept = await ports.store.get(owner, lively.id)
         assert kept is not None and kept.importance == pytest.approx(0.05)  # not rewritten
         assert await ports.store.get(owner, fact.id) is not None
+
+    async def test_cleanup_keeps_a_memory_within_the_grace_period_after_it_arrived(
+        self, ports: MemoryPorts, owner: Owner
+    ) -> None:
+        faded = Heat(0.05, 0, T0 - 100 * DAY)  # at the floor whenever it arrived
+        rows = [
+            replace(stored(owner, memory_type=MemoryType.CONTEXT, heat=faded,
+                           created_at=LONG_AGO), arrived_at=T0 - days * DAY)
+            for days in (6, 7, 8)
+        ]
+        await insert(ports.store, *rows)
+        assert await ports.maintenance.cleanup(owner, WEEK_OF_GRACE, T0, BASE_RATE) == 2
+        assert await ports.store.get(owner, rows[0].id) is not None  # 6 days: in its grace
+        assert await ports.store.get(owner, rows[2].id) is None
+        assert ports.faded is not None
+        assert await ports.faded.owners(owner, WEEK_OF_GRACE, T0, BASE_RATE) == []
+        assert await ports.faded.delete(owner, NO_GRACE, T0, BASE_RATE) == [rows[0].id]
+
+    async def test_an_edit_leaves_when_a_memory_arrived_and_whether_it_was_imported(
+        self, ports: MemoryPorts, owner: Owner
+    ) -> None:
+        row = replace(stored(owner, memory_type=MemoryType.CONTEXT,
+                             heat=Heat(0.05, 0, T0 - 100 * DAY)),
+                      arrived_at=T0 - 30 * DAY, imported=True)
+        await insert(ports.store, row)
+        assert await ports.store.update(replace(row, arrived_at=T0, imported=False))
+        # Imported, no fact, no name: history with nothing in it goes like any faded memory.
+        assert await ports.maintenance.cleanup(owner, WEEK_OF_GRACE, T0, BASE_RATE) == 1
 
     async def test_missing_embeddings_lists_rows_without_one_oldest_first(
         self, ports: MemoryPorts, owner: Owner, dimension: int

@@ -57,8 +57,13 @@ LEGACY_COUNTS = (
     "keys migrate: 8 version-1 ciphertexts to re-seal (memory_content 3, memory_summary 3, "
     "fact_subject 1, fact_object 1)",
 )
+NO_ERASURES_PENDING = "erasure-replay: 0 erased owners to erase again (0 journal records, 0 data " \
+    "keys checked)"
+NO_ERASURES_REPLAYED = "erasure-replay: 0 erased owners erased again (0 memories; 0 journal " \
+    "records, 0 data keys checked)"
 NOTHING_PENDING = (
     "migrate: 0 migrations pending",
+    NO_ERASURES_PENDING,
     "seal-existing: 0 memories and 0 fact relations to seal",
     "topic-index: 0 memories to index by topic",
     "keys migrate: 0 version-1 ciphertexts to re-seal",
@@ -158,13 +163,14 @@ async def test_a_dry_run_counts_a_run_upgrades_everything_and_a_rerun_finds_noth
 
     code, lines, stderr = await memlane(url, key, "upgrade", "--dry-run")
     assert code == 0, stderr
-    assert lines == ["migrate: 0 migrations pending", *LEGACY_COUNTS]
+    assert lines == ["migrate: 0 migrations pending", NO_ERASURES_PENDING, *LEGACY_COUNTS]
     assert await digest(url) == before  # the dry run changed nothing
 
     code, lines, stderr = await memlane(url, key, "upgrade", "--batch-rows", "2")
     assert code == 0, stderr
     assert lines == [
         "migrate: 0 migrations applied",
+        NO_ERASURES_REPLAYED,
         "seal-existing: 3 memories sealed (0 of them quarantined), 1 fact relations sealed",
         "topic-index: 3 memories indexed by topic",
         "keys migrate: 8 ciphertexts re-sealed under data keys (memory_content 3, "
@@ -179,6 +185,7 @@ async def test_a_dry_run_counts_a_run_upgrades_everything_and_a_rerun_finds_noth
     code, lines, stderr = await memlane(url, key, "upgrade")
     assert code == 0, stderr
     assert lines[1:] == [
+        NO_ERASURES_REPLAYED,
         "seal-existing: 0 memories sealed (0 of them quarantined), 0 fact relations sealed",
         "topic-index: 0 memories indexed by topic",
         "keys migrate: 0 ciphertexts re-sealed under data keys, 0 unreadable",
@@ -213,7 +220,8 @@ async def test_an_installation_from_before_data_keys_is_migrated_sealed_and_rese
     assert code == 0, stderr
     assert "keys migrate" in stderr  # its progress bar
     assert lines[0] == f"migrate: {len(newer)} migrations applied ({', '.join(newer)})"
-    assert lines[1].startswith("seal-existing: 3 memories sealed") and lines[-1].endswith(
+    assert lines[1] == NO_ERASURES_REPLAYED
+    assert lines[2].startswith("seal-existing: 3 memories sealed") and lines[-1].endswith(
         "up to date"
     )
     await assert_upgraded(url, key)

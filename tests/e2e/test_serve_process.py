@@ -49,12 +49,15 @@ class Deployment:
 
 
 def embedded_env(home: Path, port: int, **settings: str) -> dict[str, str]:
-    """The environment of a memlane on its own embedded server and key under `home`."""
+    """The environment of a memlane on its own embedded server, key and erasure journal
+    under `home`."""
     env = {
         **os.environ,
         "MEMLANE_DATABASE__URL": "",
         "MEMLANE_DATABASE__DATA_DIR": str(home / "data"),
         "MEMLANE_MEMORY__ENCRYPTION_KEY_PATH": str(home / "memory_encryption.key"),
+        # Apart from the data dir, as by default: a copy of the data never holds it.
+        "MEMLANE_MEMORY__ERASURE_JOURNAL_DIR": str(home / "state" / "erasures"),
         "MEMLANE_SERVER__PORT": str(port),
         **settings,
     }
@@ -130,7 +133,8 @@ def test_a_memory_round_trips_over_http_and_stays_private(deployment: Deployment
 
         context = http.post("/v1/context", json={"query": "Where do I live?"}, headers=alice)
         assert context.status_code == 200, context.text
-        assert "I live in Lisbon" in context.json()["context"]
+        # The profile line says it; the memory's one sentence would only repeat it.
+        assert "lives in: Lisbon" in context.json()["context"]
 
         assert http.get(f"/v1/memories/{memory_id}", headers=alice).status_code == 200
         hidden = http.get(f"/v1/memories/{memory_id}", headers=mallory)
@@ -157,7 +161,16 @@ def test_scheduled_decay_and_cleanup_run_against_the_same_store(deployment: Depl
     assert decayed.returncode == 0, decayed.stderr
     assert decayed.stdout.startswith("decay: ")
 
-    cleaned = deployment.cli("cleanup", "--tenant", "default", "--user", "carol")
+    # Written a moment ago: within its grace period (memory.cleanup_grace_days, 7) it stays.
+    kept = deployment.cli("cleanup", "--tenant", "default", "--user", "carol")
+    assert kept.returncode == 0, kept.stderr
+    assert kept.stdout.strip() == "cleanup: 0 memories deleted"
+
+    without_grace = {**deployment.env, "MEMLANE_MEMORY__CLEANUP_GRACE_DAYS": "0"}
+    cleaned = subprocess.run(
+        [MEMLANE, "cleanup", "--tenant", "default", "--user", "carol"], env=without_grace,
+        cwd=REPO, capture_output=True, text=True, timeout=120,
+    )
     assert cleaned.returncode == 0, cleaned.stderr
     assert cleaned.stdout.strip() == "cleanup: 1 memories deleted"
 

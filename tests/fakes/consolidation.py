@@ -14,6 +14,11 @@ class FakeConsolidation(ConsolidationPort):
     def __init__(self, table: FakeMemoryTable) -> None:
         self._table = table
 
-    async def delete_sources(self, owner: Owner, memory_ids: Sequence[UUID]) -> list[UUID]:
-        rows = self._table._rows.get(owner, {})
-        return [i for i in dict.fromkeys(memory_ids) if rows.pop(i, None) is not None]
+    async def delete_sources(
+        self, owner: Owner, memory_ids: Sequence[UUID], into: UUID | None = None
+    ) -> list[UUID]:
+        if into is not None and into in self._table._rows.get(owner, {}):
+            # FakeFacts reads these moves before it drops the facts of deleted memories.
+            moves = self._table.moved_sources.setdefault(owner, {})
+            moves.update({i: into for i in memory_ids})
+        return self._table.remove(owner, memory_ids)

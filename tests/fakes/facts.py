@@ -8,6 +8,7 @@ from dataclasses import replace
 from datetime import datetime
 from uuid import UUID
 
+from memlane.domain.facts.model import keeps_its_memory
 from memlane.domain.facts.records import FactFilter, StoredFact
 from memlane.domain.model import Cursor, Owner, Page
 from memlane.ports.facts.store import FactPort
@@ -20,15 +21,28 @@ def _current(fact: StoredFact, now: datetime) -> bool:
 
 class FakeFacts(FactPort):
     """Facts per owner; a fact whose source memory left the table is gone, as by the
-    trigger, and deleting a fact restores the facts it had superseded."""
+    trigger, and what a deleted fact superseded points on to its successor, as by the other."""
 
     def __init__(self, table: FakeMemoryTable) -> None:
         self._table = table
         self._facts: dict[Owner, dict[UUID, StoredFact]] = {}
+        table.key_facts = self._keeps
+
+    def _keeps(self, owner: Owner, memory_id: UUID, now: datetime) -> bool:
+        """Whether a current fact read from the memory keeps it from cleanup."""
+        return any(
+            f.source_memory_id == memory_id and _current(f, now)
+            and keeps_its_memory(f.relation, f.fact_type)
+            for f in self._facts.get(owner, {}).values()
+        )
 
     def _live(self, owner: Owner) -> dict[UUID, StoredFact]:
         rows = self._table._rows.get(owner, {})
         facts = self._facts.setdefault(owner, {})
+        moves = self._table.moved_sources.pop(owner, {})
+        for fact_id, fact in list(facts.items()):
+            if fact.source_memory_id in moves:
+                facts[fact_id] = replace(fact, source_memory_id=moves[fact.source_memory_id])
         orphans = [
             i for i, f in facts.items()
             if f.source_memory_id is not None and f.source_memory_id not in rows
@@ -38,11 +52,17 @@ class FakeFacts(FactPort):
 
     def _remove(self, owner: Owner, ids: Collection[UUID]) -> None:
         facts = self._facts.setdefault(owner, {})
-        for fact_id in ids:
-            facts.pop(fact_id, None)
+        gone = {i: facts.pop(i) for i in ids if i in facts}
         for fact_id, fact in list(facts.items()):
-            if fact.superseded_by in ids:
-                facts[fact_id] = replace(fact, valid_until=None, superseded_by=None)
+            head, seen = fact.superseded_by, set()
+            while head in gone and head not in seen:
+                seen.add(head)
+                following = gone[head].superseded_by
+                if following is None:
+                    break
+                head = following
+            if head != fact.superseded_by:
+                facts[fact_id] = replace(fact, superseded_by=head)
 
     async def get(self, owner: Owner, fact_id: UUID) -> StoredFact | None:
         return self._live(owner).get(fact_id)
@@ -106,6 +126,21 @@ class FakeFacts(FactPort):
             return False
         self._remove(owner, [fact_id])
         return True
+
+    async def revive(
+        self, owner: Owner, *, facts: Collection[UUID] = (), sources: Collection[UUID] = ()
+    ) -> builtins.list[StoredFact]:
+        live = self._live(owner)
+        replacing = {
+            i for i, f in live.items()
+            if f.superseded_by is None and (i in facts or f.source_memory_id in sources)
+        }
+        revived = []
+        for fact_id, fact in sorted(live.items()):
+            if fact.superseded_by in replacing:
+                live[fact_id] = replace(fact, valid_until=None, superseded_by=None)
+                revived.append(live[fact_id])
+        return revived
 
     async def delete_all(self, owner: Owner) -> int:
         live = self._live(owner)

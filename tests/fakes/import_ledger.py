@@ -11,20 +11,19 @@ from tests.fakes.memory_table import FakeMemoryTable
 
 
 class FakeImportLedger(ImportLedgerPort):
-    """Keys per owner; an owner seen with memories and now without any has lost its keys
-    (the adapter's trigger on deleting an owner's last memory)."""
+    """Keys per owner, cleared by an erasure of the owner (FakeMemoryStore.delete_all, as the
+    adapter's DELETE_ALL clears `import_ledger`) and by nothing else."""
 
     def __init__(self, table: FakeMemoryTable) -> None:
         self._table = table
         self._keys: dict[Owner, set[str]] = {}
         self._held: set[Owner] = set()
-        self._had_memories: set[Owner] = set()
+        self._erasures_seen: dict[Owner, int] = {}
 
     def _live(self, owner: Owner) -> set[str]:
-        if self._table._rows.get(owner):
-            self._had_memories.add(owner)
-        elif owner in self._had_memories:
-            self._had_memories.discard(owner)
+        erasures = self._table.erasures[owner]
+        if self._erasures_seen.get(owner, 0) != erasures:
+            self._erasures_seen[owner] = erasures
             self._keys.pop(owner, None)
         return self._keys.setdefault(owner, set())
 

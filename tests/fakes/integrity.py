@@ -32,8 +32,9 @@ class FakeIntegrity(IntegrityPort):
     async def quarantine(self, rows: Sequence[UnreadableRow], now: datetime) -> int:
         moved = 0
         for row in rows:
-            live = self._table._rows.get(row.owner, {})
-            found = live.pop(row.memory_id, None)
+            found = self._table._rows.get(row.owner, {}).get(row.memory_id)
+            if found is not None:
+                self._table.remove(row.owner, [row.memory_id])
             if found is None or (row.owner, row.memory_id) in self.quarantined:
                 continue
             self.quarantined[(row.owner, row.memory_id)] = (found, row.fields)

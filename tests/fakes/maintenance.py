@@ -9,9 +9,10 @@ from datetime import datetime
 from statistics import fmean
 from uuid import UUID
 
+from memlane.domain.memories.cleanup import CleanupRule
 from memlane.domain.memories.decay import accessed, importance_at
 from memlane.domain.model import MemoryStats, Owner, StoredMemory, Vector
-from memlane.domain.reach import Reach
+from memlane.domain.reach import Reach, covers
 from memlane.ports.memories.maintenance import MaintenancePort
 from tests.fakes.memory_table import FakeMemoryTable, position
 
@@ -63,18 +64,16 @@ class FakeMaintenance(MaintenancePort):
         return changed
 
     async def cleanup(
-        self, owner: Reach, min_importance: float, now: datetime, base_rate: float
+        self, owner: Reach, rule: CleanupRule, now: datetime, base_rate: float
     ) -> int:
         deleted = 0
-        for rows in self._table._scope(owner):
+        for key, rows in list(self._table._rows.items()):
+            if not covers(owner, key):
+                continue
             doomed = [
-                i for i, r in rows.items()
-                if not r.pinned
-                and importance_at(r.heat, r.memory_type, now, base_rate) <= min_importance
+                i for i, r in rows.items() if self._table._may_clean_up(r, rule, now, base_rate)
             ]
-            for memory_id in doomed:
-                del rows[memory_id]
-            deleted += len(doomed)
+            deleted += len(self._table.remove(key, doomed))
         return deleted
 
     async def missing_embeddings(self, limit: int) -> list[StoredMemory]:

@@ -47,7 +47,7 @@ class _FakeWriteSession(MemoryWriteSession):
         if len(set(ids)) != len(ids) or any(i in rows for i in ids):
             raise ValueError("duplicate memory id")  # a primary-key violation: nothing written
         for row in stored:
-            rows[row.id] = self._table._copy(row)
+            rows[row.id] = self._table._copy(self._table._arrived(row, None))
 
     async def replace_many(self, stored: Sequence[StoredMemory]) -> None:
         rows = self._table._rows[self._owner]
@@ -57,7 +57,7 @@ class _FakeWriteSession(MemoryWriteSession):
         if missing is not None:
             raise MemoryNotFound(missing)
         for row in stored:
-            rows[row.id] = self._table._copy(row)
+            rows[row.id] = self._table._copy(self._table._arrived(row, rows[row.id]))
 
 
 class FakeMemoryStore(MemoryStorePort):
@@ -90,13 +90,14 @@ class FakeMemoryStore(MemoryStorePort):
         rows = self._table._rows.get(stored.owner, {})
         if stored.id not in rows:
             return False
-        rows[stored.id] = self._table._copy(stored)
+        rows[stored.id] = self._table._copy(self._table._arrived(stored, rows[stored.id]))
         return True
 
     async def delete(self, owner: Owner, memory_id: UUID) -> bool:
-        return self._table._rows.get(owner, {}).pop(memory_id, None) is not None
+        return bool(self._table.remove(owner, [memory_id]))
 
     async def delete_all(self, owner: Owner) -> int:
+        self._table.erasures[owner] += 1  # the import ledger goes with an erasure only
         rows = self._table._rows.pop(owner, {})
         return len(rows)
 
@@ -124,4 +125,5 @@ def _matches(row: StoredMemory, filters: MemoryFilter) -> bool:
         and (filters.tag is None or filters.tag in row.tags)
         and (filters.conversation_id is None or row.conversation_id == filters.conversation_id)
         and (filters.min_importance is None or row.importance >= filters.min_importance)
+        and (filters.current is None or (row.valid_until is None) == filters.current)
     )

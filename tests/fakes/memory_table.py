@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import copy
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
 from uuid import UUID
 
+from memlane.domain.memories.cleanup import CleanupCandidate, CleanupRule, may_clean_up
+from memlane.domain.memories.decay import importance_at
 from memlane.domain.model import DenseHit, Nearby, Owner, StoredMemory, Vector
 from memlane.domain.reach import Reach, TenantReach, covers
 from memlane.domain.vectors import cosine
@@ -27,6 +29,15 @@ class FakeMemoryTable:
         self.dimension = dimension
         self._rows: defaultdict[Owner, dict[UUID, StoredMemory]] = defaultdict(dict)
         self._locks: defaultdict[Owner, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self.erasures: defaultdict[Owner, int] = defaultdict(int)  # store.delete_all calls
+        # Whether an imported memory carries a current fact or names an entity (the facts
+        # and entities live in their own fakes; FakeWorld links them here).
+        self.evidence: Callable[[Owner, UUID], tuple[bool, bool]] = lambda o, i: (False, False)
+        # Whether a memory carries a current single-valued or safety fact at a time (FakeFacts
+        # answers it for the facts it holds).
+        self.key_facts: Callable[[Owner, UUID, datetime], bool] = lambda o, i, t: False
+        # Facts of deleted memories kept as facts of another (a consolidation's delete).
+        self.moved_sources: dict[Owner, dict[UUID, UUID]] = {}
 
     def _check(self, stored: StoredMemory, owner: Owner | None = None) -> None:
         if owner is not None and stored.owner != owner:
@@ -51,6 +62,24 @@ class FakeMemoryTable:
             keywords=tuple(stored.keywords),
         )
 
+    @staticmethod
+    def _arrived(new: StoredMemory, old: StoredMemory | None) -> StoredMemory:
+        """As the database keeps them: set by the insert, left alone by an update."""
+        if old is None:
+            return replace(new, arrived_at=new.arrived_at or new.updated_at)
+        return replace(new, arrived_at=old.arrived_at, imported=old.imported)
+
+    def _may_clean_up(
+        self, row: StoredMemory, rule: CleanupRule, now: datetime, base_rate: float
+    ) -> bool:
+        carries_fact, names_entity = self.evidence(row.owner, row.id)
+        candidate = CleanupCandidate(
+            importance_at(row.heat, row.memory_type, now, base_rate), row.pinned,
+            row.arrived_at or row.updated_at, row.imported, carries_fact, names_entity,
+            self.key_facts(row.owner, row.id, now),
+        )
+        return may_clean_up(candidate, rule, now)
+
     def _scope(self, owner: Reach) -> Iterable[dict[UUID, StoredMemory]]:
         if owner is None or isinstance(owner, TenantReach):
             return [rows for key, rows in self._rows.items() if covers(owner, key)]
@@ -58,6 +87,23 @@ class FakeMemoryTable:
 
     def _all(self, owner: Reach) -> list[StoredMemory]:
         return [row for rows in self._scope(owner) for row in rows.values()]
+
+    def remove(self, owner: Owner, memory_ids: Iterable[UUID]) -> list[UUID]:
+        """Delete rows as the database does (trigger memlane_repoint_superseded_memories): a
+        survivor that pointed at a deleted memory points on along the deleted chain."""
+        rows = self._rows.get(owner, {})
+        gone = {i: rows.pop(i) for i in dict.fromkeys(memory_ids) if i in rows}
+        for memory_id, row in list(rows.items()):
+            head, seen = row.superseded_by, set()
+            while head in gone and head not in seen:
+                seen.add(head)
+                following = gone[head].superseded_by
+                if following is None:
+                    break
+                head = following
+            if head != row.superseded_by:
+                rows[memory_id] = replace(row, superseded_by=head)
+        return list(gone)
 
     def _dense(self, owner: Owner, embedding: Vector) -> list[tuple[float, StoredMemory]]:
         """The owner's memories with an embedding, best cosine first (ties by id)."""
@@ -81,10 +127,12 @@ def fake_memory_ports(dimension: int | None = None) -> MemoryPorts:
     from tests.fakes.faded import FakeFadedMemories
     from tests.fakes.maintenance import FakeMaintenance
     from tests.fakes.memory_store import FakeMemoryStore
+    from tests.fakes.supersession import FakeSupersession
     from tests.fakes.topics import FakeTopics
 
     table = FakeMemoryTable(dimension)
     return MemoryPorts(
         FakeMemoryStore(table), FakeCandidateSearch(table), FakeMaintenance(table),
         FakeFadedMemories(table), FakeConsolidation(table), FakeTopics(table),
+        FakeSupersession(table),
     )

@@ -60,7 +60,7 @@ async def test_the_remote_adapter_returns_the_same_context_as_the_service(
         prompt = await remote.prompt_context("alice", "where does my sister live?", limit=3)
         memories = await remote.retrieve_context("alice", "where does my sister live?")
     # The block opens with the user's core facts (prefers trains), then the memories.
-    assert prompt.memories and prompt.text.startswith("What the user asked you never")
+    assert prompt.memories and prompt.text.startswith("What the user has told you:")
     assert "\nKnown facts" in prompt.text
     assert prompt.memories[0].memory_type is MemoryType.CORRECTION
     assert "Porto" in prompt.text

@@ -51,7 +51,7 @@ async def test_a_batch_gives_the_same_vectors_as_single_calls(
     ]
     batched = await embedder.embed(texts)
     for text, vector in zip(texts, batched, strict=True):
-        (single,) = await embedder.embed([text], kind="query")
+        (single,) = await embedder.embed([text])
         # The int8 model quantises activations per run: the same text must give the same
         # vector whatever it is embedded with.
         assert np.array_equal(np.asarray(single), np.asarray(vector))
@@ -82,6 +82,50 @@ async def test_a_query_is_not_held_up_behind_a_long_batch() -> None:
         # The query took the next free thread: most of the backfill is still to run.
         assert not backfill.done()
         assert len(await backfill) == 120 and len(vector) == MINILM.dimension
+    finally:
+        await adapter.close()
+
+
+async def test_a_query_on_the_idle_cores_is_the_single_thread_vector_to_rounding() -> None:
+    # Dedup at 0.85 and the semantic edges compare query-time and write-time vectors.
+    wide, narrow = OnnxEmbeddingAdapter(threads=2), OnnxEmbeddingAdapter(threads=2,
+                                                                         query_threads=1)
+    runs: list[bool] = []
+    infer = wide._infer
+    wide._infer = lambda text, on_idle_cores=False: runs.append(on_idle_cores) or infer(  # type: ignore[method-assign]
+        text, on_idle_cores)
+    try:
+        topics = ["garden", "kitchen", "piano lessons", "tax return"] * 8
+        questions = [f"What did Anna say about the {w} on day {i}?"
+                     for i, w in enumerate(topics)]
+        for question in questions:
+            ((a,), (b,)) = (await wide.embed([question], kind="query"),
+                            await narrow.embed([question], kind="query"))
+            assert cosine(a, b) > 0.9999
+        assert runs == [True] * len(questions)  # nothing else held the model
+    finally:
+        await wide.close()
+        await narrow.close()
+
+
+async def test_a_query_takes_one_thread_while_documents_hold_the_model() -> None:
+    adapter = OnnxEmbeddingAdapter(threads=2, quiet_ms=60_000)
+    runs: list[bool] = []
+    infer = adapter._infer
+    adapter._infer = lambda text, on_idle_cores=False: runs.append(on_idle_cores) or infer(  # type: ignore[method-assign]
+        text, on_idle_cores)
+    try:
+        await adapter.warm_up()
+        assert runs == [True]
+        writing = asyncio.create_task(adapter.embed([f"new memory {i}" for i in range(40)]))
+        for _ in range(3):  # the write's runs take the slots
+            await asyncio.sleep(0)
+        assert not adapter._slots.idle
+        await adapter.embed(["where do I live?"], kind="query")
+        await writing
+        # Between two writes the model still counts as busy (quiet_ms has not passed).
+        await adapter.embed(["and where does Anna live?"], kind="query")
+        assert runs.count(True) == 1 and len(runs) == 1 + 40 + 2
     finally:
         await adapter.close()
 

@@ -78,10 +78,12 @@ async def probe(migrated_database_url: str) -> AsyncIterator[Probe]:
         await init_connection(connection)
         create_memories = load_migrations()[0].sql
         await connection.execute(create_memories)
-        # The sealed attributes of migration 0110 and the topic tokens of 0150, which the
-        # store's reads select.
+        # The sealed attributes of migration 0110, the topic tokens of 0150 and the
+        # superseded marker of 0180, which the store's and the candidates' reads select.
         await connection.execute("ALTER TABLE memories ADD COLUMN attributes bytea")
         await connection.execute("ALTER TABLE memories ADD COLUMN topic_tokens text[]")
+        await connection.execute("ALTER TABLE memory_heat ADD COLUMN superseded_by uuid, "
+                                 "ADD COLUMN valid_until timestamptz")
         hnsw = await connection.fetchval(
             "SELECT pg_get_indexdef(to_regclass('memories_embedding_hnsw_idx'))"
         )

@@ -16,7 +16,7 @@ import asyncpg
 import pytest
 
 from memlane.adapters.postgres.buffer_cache import AUTO_SHARED_BUFFERS_MB, shared_buffers_size
-from memlane.adapters.postgres.embedded import start_embedded
+from memlane.adapters.postgres.embedded import release_embedded, start_embedded
 from memlane.domain.errors import ConfigurationError
 
 pytestmark = pytest.mark.integration
@@ -130,6 +130,17 @@ def test_a_data_dir_under_a_file_is_a_clear_error(scratch: Path) -> None:
         start_embedded(blocker / "deeper" / "data")
 
 
+SHARED_MEMORY_FATAL = ("2026-01-01 00:00:00.000 UTC [7] FATAL:  could not map anonymous shared "
+                       "memory: Cannot allocate memory")
+
+
+def stopped(data_dir: Path) -> None:
+    """This process, the server's only user, done with it: its watch ends (no restart of
+    what is stopped on purpose) and the server stops, as when memlane exits."""
+    release_embedded(data_dir)
+    assert not (data_dir / "postmaster.pid").exists()
+
+
 def _auto_conf(data_dir: Path) -> str:
     return (data_dir / "postgresql.auto.conf").read_text()
 
@@ -167,16 +178,16 @@ async def test_a_server_that_no_longer_starts_with_its_buffer_cache_starts_witho
     data_dir = scratch / "data"
     start_embedded(data_dir, shared_buffers="144MB")
     # Stopped, and the next start fails once (a smaller machine): the stored size goes.
-    pgserver.postgres_server.pg_ctl(["-w", "stop"], pgdata=data_dir,
-                                    user=pgserver.get_server(data_dir).system_user)
-    pgserver.PostgresServer._instances.pop(data_dir.resolve(), None)
+    stopped(data_dir)
     assert "144MB" in _auto_conf(data_dir)
     real = pgserver.get_server
     calls: list[Path] = []
 
     def failing_once(path: Path, cleanup_mode: str | None = "stop") -> pgserver.PostgresServer:
         calls.append(path)
-        if len(calls) == 1:
+        if len(calls) == 1:  # as PostgreSQL says it when the memory is not there
+            with open(data_dir / "log", "a") as log:
+                log.write(f"{SHARED_MEMORY_FATAL}\n")
             raise subprocess.CalledProcessError(1, "pg_ctl start")
         return real(path, cleanup_mode=cleanup_mode)
 
@@ -185,3 +196,43 @@ async def test_a_server_that_no_longer_starts_with_its_buffer_cache_starts_witho
     assert len(calls) == 2
     # Started without the stored size, then given the configured one again (sole user).
     assert await _setting(dsn, "SHOW shared_buffers") == "144MB"
+
+
+async def test_an_external_database_url_gets_no_watch_and_is_never_restarted(
+    migrated_database_url: str, tmp_path: Path
+) -> None:
+    from memlane.adapters.postgres import embedded
+    from memlane.adapters.postgres.database import open_database
+    from memlane.settings import DatabaseSettings
+
+    watched, users = dict(embedded._watches), dict(embedded._users)
+    config = DatabaseSettings(url=migrated_database_url, data_dir=tmp_path / "unused",
+                              pool_min_size=1, pool_max_size=2)
+    async with open_database(config) as database:
+        assert await database.pool.fetchval("SELECT 1") == 1
+        assert embedded._watches == watched and embedded._users == users
+    assert not (tmp_path / "unused").exists()  # no embedded server was started for it
+
+
+def test_a_start_failing_for_another_cause_keeps_the_buffer_cache_and_names_the_cause(
+    scratch: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pgserver
+
+    data_dir = scratch / "data"
+    start_embedded(data_dir, shared_buffers="144MB")
+    stopped(data_dir)
+
+    def full_disk(path: Path, cleanup_mode: str | None = "stop") -> pgserver.PostgresServer:
+        with open(data_dir / "log", "a") as log:
+            log.write("2026-01-01 UTC [9] FATAL:  could not write lock file "
+                      '"postmaster.pid": No space left on device\n')
+        raise subprocess.CalledProcessError(1, "pg_ctl start")
+
+    monkeypatch.setattr(pgserver, "get_server", full_disk)
+    with pytest.raises(ConfigurationError) as refused:
+        start_embedded(data_dir, shared_buffers="144MB")
+    message = str(refused.value)
+    assert "No space left on device" in message and str(data_dir / "log") in message
+    assert "\n" not in message
+    assert "144MB" in _auto_conf(data_dir)  # not the cause: the setting stays

@@ -10,6 +10,7 @@ import pytest
 
 from memlane.adapters.postgres.memories.ports import postgres_memory_ports
 from memlane.adapters.postgres.pool import restore_postings
+from memlane.domain.memories.cleanup import CleanupRule
 from memlane.domain.model import Heat, MemoryType, Owner, StoredMemory
 from memlane.ports.storage import MemoryPorts
 from tests.contract.builders import T0, axis, insert, stored
@@ -106,7 +107,7 @@ async def test_cleanup_and_delete_all_keep_every_owners_statistics_exact(
     theirs = [stored(neighbour, keywords=("tea", "old"), memory_type=MemoryType.CONTEXT,
                      heat=faint)]
     await insert(port.store, faded, kept, *theirs)
-    assert await port.maintenance.cleanup(owner, 0.1, T0, 0.1) == 1
+    assert await port.maintenance.cleanup(owner, CleanupRule(0.1, 0), T0, 0.1) == 1
     assert await statistics(pg_pool, owner) == expected([kept])
     assert await statistics(pg_pool, neighbour) == expected(theirs)
     await assert_postings(pg_pool, owner, [kept])

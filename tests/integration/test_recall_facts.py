@@ -15,7 +15,7 @@ from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.facts.adapter import PostgresFactAdapter
 from memlane.adapters.postgres.memories.ports import postgres_memory_ports
 from memlane.composition.services import memory_service as build_memory_service
-from memlane.domain.facts.profile import PROFILE_HEADER
+from memlane.domain.facts.prompt_block import KEPT_HEADER, TOLD_HEADER
 from memlane.domain.model import NewMemory, Owner
 from memlane.domain.policy import MemoryPolicy
 from memlane.domain.retrieval.context import ContextOptions
@@ -78,7 +78,9 @@ async def test_what_is_my_job_misses_without_facts_and_reaches_the_memory_with_t
     hits = await service.search(owner, "What is my job?", limit=3)
     assert JOB in [h.memory.content for h in hits]
     prompt = await service.prompt_context(owner, "What is my job?")
-    assert JOB in prompt.text
+    # The profile's lines say the whole sentence, so its memory line is left out.
+    assert "- [identity] works as: nurse" in prompt.text
+    assert "- [identity] works at: Santa Maria hospital" in prompt.text
 
 
 @pytest.mark.parametrize(("question", "answer"), [
@@ -103,10 +105,10 @@ async def test_the_prompt_block_opens_with_the_core_profile_unless_turned_off(
     await store(service, owner)
     prompt = await service.prompt_context(owner, "Any plans for the garden?")
     lines = prompt.text.splitlines()
-    assert lines[0] == PROFILE_HEADER
+    assert lines[0] == TOLD_HEADER and KEPT_HEADER not in lines  # memlane read them all
     assert "- [identity] works as: nurse" in lines
     assert len(prompt.text) <= service.policy.context_char_budget
     bare = await service.prompt_context(
         owner, "Any plans for the garden?", options=ContextOptions(include_profile=False)
     )
-    assert PROFILE_HEADER not in bare.text
+    assert TOLD_HEADER not in bare.text

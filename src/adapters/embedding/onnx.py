@@ -5,14 +5,17 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import cast
 
 import numpy as np
+import onnx
 import onnxruntime as ort
 from numpy.typing import NDArray
+from onnx import helper
 
 from memlane.adapters.embedding.catalog import MINILM, OnnxModel, packaged_source
 from memlane.adapters.embedding.quantized import checked_source, quantized_model
@@ -22,6 +25,13 @@ from memlane.adapters.embedding.tokens import WindowTokenizer
 from memlane.domain.errors import EmbeddingUnavailable
 from memlane.domain.model import Vector
 from memlane.ports.embedding import EmbeddingPort, EmbedKind
+
+# A query runs on this many intra-op threads when nothing else holds the model.
+QUERY_THREADS = 2
+# How long after a document run the model counts as busy (a write between two runs).
+QUIET_MS = 100.0
+# Initializers at least this large are shared between the two sessions.
+SHARED_WEIGHT_BYTES = 1 << 20
 
 
 class OnnxEmbeddingAdapter(EmbeddingPort):
@@ -36,8 +46,14 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
       (bench/embedding.py) ~425 memories/s of ~61 tokens and a short query in ~2 ms
       (on the previous build of the model, padded length-sorted batches on two intra-op
       threads were ~15 % slower for memories and ~35 % for queries);
-    - queries take the next free thread before the runs a large write queued.
-    The session is created on first use or by warm_up().
+    - queries take the next free thread before the runs a large write queued;
+    - a query arriving while nothing else holds the model (no run, nobody waiting, no
+      document run for `quiet_ms`: no write, backfill or import under way) runs on a second
+      session with `query_threads` intra-op threads instead (spinning off, so an idle
+      thread sleeps): the idle core halves its latency. Its vectors are those of the
+      single-thread session to within float rounding (cosine > 0.9999); the largest weights
+      (the word embeddings) are shared by both sessions.
+    The sessions are created on first use or by warm_up().
     """
 
     def __init__(
@@ -48,6 +64,8 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
         expected_sha256: str | None = None,
         threads: int | None = None,
         cache_dir: Path | None = None,
+        query_threads: int | None = None,
+        quiet_ms: float = QUIET_MS,
     ) -> None:
         self._spec = model
         # Another copy of the source file, checked against `expected_sha256` (the pinned
@@ -56,10 +74,17 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
         self._expected_sha256 = expected_sha256
         # One run per core; beyond four the database and the web workers need the rest.
         self._threads = threads or min(os.cpu_count() or 1, 4)
+        # Intra-op threads of a query run while the model is otherwise idle (1: never wider).
+        self._query_threads = min(self._threads, QUERY_THREADS if query_threads is None
+                                  else query_threads)
+        self._quiet_s = quiet_ms / 1000
+        self._last_document = -float("inf")
         # Where the int8 build of the model is kept (quantized.py); None: the user cache.
         self._cache_dir = cache_dir
         self._prefixes = {"query": model.query_prefix, "document": model.document_prefix}
         self._session: ort.InferenceSession | None = None
+        self._wide: ort.InferenceSession | None = None
+        self._shared: dict[str, ort.OrtValue] = {}
         self._tokenizer: WindowTokenizer | None = None
         self._load_lock = threading.Lock()
         self._executor: ThreadPoolExecutor | None = None
@@ -97,6 +122,8 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
             return []
         priority = QUERY if kind == "query" else DOCUMENT
         prefix = self._prefixes[kind]
+        if priority == QUERY and len(texts) == 1:
+            return cast(list[Vector], [await self._embed_query(prefix + texts[0])])
         vectors = await asyncio.gather(
             *(self._embed_one(prefix + text, priority) for text in texts)
         )
@@ -108,13 +135,29 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
             executor, self._executor = self._executor, None
         if executor is not None:
             await asyncio.get_running_loop().run_in_executor(None, executor.shutdown)
-        self._session = None
+        self._session = self._wide = None
+        self._shared = {}
+
+    async def _embed_query(self, text: str) -> NDArray[np.float32]:
+        """On the wide session when the model is idle and no document ran lately, else as
+        any text."""
+        quiet = time.monotonic() - self._last_document >= self._quiet_s
+        async with self._slots.idle_slots(self._query_threads if quiet else 0) as wide:
+            if wide:
+                return await asyncio.get_running_loop().run_in_executor(
+                    self._worker(), self._infer, text, True
+                )
+        return await self._embed_one(text, QUERY)
 
     async def _embed_one(self, text: str, priority: int) -> NDArray[np.float32]:
         async with self._slots.slot(priority):
-            return await asyncio.get_running_loop().run_in_executor(
-                self._worker(), self._infer, text
-            )
+            try:
+                return await asyncio.get_running_loop().run_in_executor(
+                    self._worker(), self._infer, text
+                )
+            finally:
+                if priority == DOCUMENT:
+                    self._last_document = time.monotonic()
 
     def _worker(self) -> ThreadPoolExecutor:
         with self._executor_lock:
@@ -124,9 +167,11 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
                 )
             return self._executor
 
-    def _infer(self, text: str) -> NDArray[np.float32]:
+    def _infer(self, text: str, on_idle_cores: bool = False) -> NDArray[np.float32]:
         """Mean of the token states, L2-normalised (one text: no padding, no mask)."""
         session, tokenizer = self._load()
+        if on_idle_cores and self._wide is not None:
+            session = self._wide
         input_ids = np.asarray([tokenizer.ids(text)], dtype=np.int64)
         try:
             (hidden,) = session.run(
@@ -149,33 +194,68 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
         # Worker threads may arrive together on first use: one loads, the others wait.
         with self._load_lock:
             if self._session is None or self._tokenizer is None:
-                self._session, self._tokenizer = self._open()
+                self._session, self._wide, self._tokenizer = self._open()
             return self._session, self._tokenizer
 
-    def _open(self) -> tuple[ort.InferenceSession, WindowTokenizer]:
+    def _open(
+        self,
+    ) -> tuple[ort.InferenceSession, ort.InferenceSession | None, WindowTokenizer]:
         path = self._model_path or packaged_source(self._spec)
         actual = checked_source(self._spec, path, self._expected_sha256)
-        options = ort.SessionOptions()
-        # Parallel across texts, not inside one: each run gets one thread.
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        # Memory patterns pre-plan one buffer set per input shape and keep it; with shapes
-        # varying by text length they held ~200 MB more for no measurable speed.
-        options.enable_mem_pattern = False
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         try:
             with quantized_model(self._spec, path, actual, self._cache_dir) as derived:
-                session = ort.InferenceSession(
-                    str(derived), options, providers=["CPUExecutionProvider"],
-                    # onnxruntime's CPU SkipLayerNormalization took ~7x as long as the
-                    # Add + LayerNormalization it replaces at this width (384): ~25 % of a
-                    # run (onnxruntime 1.31).
-                    disabled_optimizers=["SkipLayerNormFusion"],
-                )
-            return session, self._spec.tokenizer(path)
+                # The sessions read these buffers: they live as long as the adapter.
+                self._shared = shared_weights(derived) if self._query_threads > 1 else {}
+                # Parallel across texts, not inside one: each run gets one thread.
+                session = _session(derived, 1, self._shared)
+                wide = (None if self._query_threads < 2
+                        else _session(derived, self._query_threads, self._shared))
+            return session, wide, self._spec.tokenizer(path)
         except Exception as exc:
             raise EmbeddingUnavailable(
                 f"cannot load the ONNX embedding model {self._spec.name}: "
                 f"{type(exc).__name__}: {exc}"
             ) from exc
+
+
+def shared_weights(model: Path) -> dict[str, ort.OrtValue]:
+    """The model's largest initializers (the word embeddings: ~45 MB) as values both sessions
+    read, instead of a copy each."""
+    proto = onnx.load(str(model))
+    return {
+        tensor.name: ort.OrtValue.ortvalue_from_numpy(_array(tensor))
+        for tensor in proto.graph.initializer
+        if len(tensor.raw_data) >= SHARED_WEIGHT_BYTES
+    }
+
+
+def _array(tensor: onnx.TensorProto) -> NDArray[np.generic]:
+    """The tensor's stored bytes as a writable array of its own (onnxruntime may write to
+    an initializer's buffer: a read-only view of the protobuf's bytes crashed it)."""
+    dtype = helper.tensor_dtype_to_np_dtype(tensor.data_type)
+    return np.frombuffer(tensor.raw_data, dtype=dtype).reshape(tuple(tensor.dims)).copy()
+
+
+def _session(
+    model: Path, threads: int, shared: dict[str, ort.OrtValue]
+) -> ort.InferenceSession:
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    # An idle intra-op thread sleeps instead of spinning: on a small host a spinning thread
+    # takes the core a database backend or another run needs.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    # Memory patterns pre-plan one buffer set per input shape and keep it; with shapes
+    # varying by text length they held ~200 MB more for no measurable speed.
+    options.enable_mem_pattern = False
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    for name, value in shared.items():
+        options.add_initializer(name, value)
+    return ort.InferenceSession(
+        str(model), options, providers=["CPUExecutionProvider"],
+        # onnxruntime's CPU SkipLayerNormalization took ~7x as long as the Add +
+        # LayerNormalization it replaces at this width (384): ~25 % of a run (onnxruntime
+        # 1.31).
+        disabled_optimizers=["SkipLayerNormFusion"],
+    )

@@ -35,6 +35,8 @@ class EmbeddingConfig(Protocol):
     def batch_size(self) -> int: ...
     @property
     def model_cache_dir(self) -> Path | None: ...
+    @property
+    def query_threads(self) -> int: ...
 
 
 # `load_model`: warm the model now (False for commands that never embed: decay, cleanup).
@@ -50,7 +52,9 @@ async def _onnx(config: EmbeddingConfig, load_model: bool) -> EmbeddingPort:
             f"({config.dimension}-d): set memory.embedding.model (and dimension) to one of "
             "them, or use provider = 'ollama'"
         )
-    adapter = OnnxEmbeddingAdapter(model, cache_dir=config.model_cache_dir)
+    adapter = OnnxEmbeddingAdapter(
+        model, cache_dir=config.model_cache_dir, query_threads=config.query_threads
+    )
     if load_model:
         await adapter.warm_up()
     return adapter

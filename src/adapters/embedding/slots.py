@@ -17,9 +17,13 @@ class PrioritySlots:
 
     A write of 64 memories queues 64 model runs; a query arriving meanwhile waits for one
     run to finish, not for the whole batch.
+
+    `idle_slots(count)` takes `count` slots at once, but only when every slot is free and
+    nobody waits (a query may then use idle cores); otherwise it takes none.
     """
 
     def __init__(self, size: int) -> None:
+        self._size = size
         self._free = size
         self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
@@ -31,6 +35,24 @@ class PrioritySlots:
             yield
         finally:
             self._release()
+
+    @property
+    def idle(self) -> bool:
+        """No slot is held and nobody waits for one."""
+        return self._free == self._size and not self._waiting
+
+    @asynccontextmanager
+    async def idle_slots(self, count: int) -> AsyncIterator[bool]:
+        """`count` slots when all are free (yields True), else none (yields False); the
+        caller then takes the ordinary slot. Never waits."""
+        taken = 0 < count <= self._free and self.idle
+        if taken:
+            self._free -= count
+        try:
+            yield taken
+        finally:
+            for _ in range(count if taken else 0):
+                self._release()
 
     async def _acquire(self, priority: int) -> None:
         if self._free > 0 and not self._waiting:

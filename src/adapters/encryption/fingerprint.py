@@ -30,7 +30,9 @@ def verify_key_fingerprint(
             )
         raise WrongEncryptionKey(
             f"the data's master key is the one in {found}, not the loaded key file: the "
-            "files of a rotation were moved by hand. Put that key back at encryption_key_path"
+            "database was restored from a backup taken before `memlane keys rotate-master` "
+            "(or the key files were moved by hand). Run `memlane keys rotate-master` to "
+            "rewrap its keys by the key file in use"
         )
     if stored == PLAINTEXT_FINGERPRINT:
         raise WrongEncryptionKey(

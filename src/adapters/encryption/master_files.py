@@ -30,6 +30,12 @@ def load_masters(path: str | os.PathLike[str]) -> list[bytes]:
     return found
 
 
+def load_previous(path: str | os.PathLike[str]) -> bytes | None:
+    """The key rotated away from (`.previous`), if it is still kept."""
+    previous = previous_path(path)
+    return load_key(previous) if previous.exists() else None
+
+
 def rotation_files(path: str | os.PathLike[str]) -> dict[str, str]:
     """Fingerprint -> file, for the rotation's other key files: a startup that finds the
     data's fingerprint among them says which file to use instead of a bare mismatch."""

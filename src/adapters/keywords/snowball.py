@@ -9,7 +9,7 @@ from functools import lru_cache
 
 import snowballstemmer
 
-from memlane.adapters.keywords.stopwords import ENGLISH_STOP_WORDS
+from memlane.adapters.keywords.stopwords import ENGLISH_STOP_WORDS, GERMAN_STOP_WORDS
 from memlane.domain.errors import ConfigurationError
 from memlane.ports.keywords import KeywordPort
 
@@ -19,7 +19,9 @@ _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\uff07": "'"})
 # Longer runs are hashes, base64 or URLs glued together: noise in the index.
 MAX_TERM_CHARS = 64
-_STOP_WORDS = {"english": ENGLISH_STOP_WORDS, "porter": ENGLISH_STOP_WORDS}
+# The English stemmers drop German function words too: users of the default mix languages.
+_MIXED = ENGLISH_STOP_WORDS | GERMAN_STOP_WORDS
+_STOP_WORDS = {"english": _MIXED, "porter": _MIXED, "german": GERMAN_STOP_WORDS}
 
 
 class SnowballKeywordAdapter(KeywordPort):

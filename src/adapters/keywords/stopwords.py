@@ -1,4 +1,4 @@
-"""A compact English stop-word list: words too common to tell memories apart."""
+"""Compact English and German stop-word lists: words too common to tell memories apart."""
 
 from __future__ import annotations
 
@@ -17,3 +17,24 @@ _ENGLISH = """
     they're they've they'd they'll that's there's here's what's who's let's
 """
 ENGLISH_STOP_WORDS: frozenset[str] = frozenset(_ENGLISH.split())
+
+# German function words, for users who write German on the default (English) keywords: without
+# them "Was arbeite ich?" matched every memory holding "ich" and outranked the answer written
+# in English (bench/german.py). Words that are also English content words stay out of the list
+# ("die", "war", "man", "hat", "bin", "den", "dies", "kind", "also"), and negations ("nicht",
+# "kein") stay searchable as in English.
+_GERMAN = """
+    ich du er sie es wir ihr mich mir dich dir sich uns euch ihm ihn ihnen
+    mein meine meinem meinen meiner meines dein deine deinem deinen deiner deines
+    sein seine seinem seinen seiner seines ihre ihrem ihren ihrer ihres unser unsere
+    unserem unseren unserer euer eure
+    ist sind bist seid waren gewesen habe hast haben habt hatte hatten werde wirst wird
+    werden wurde wurden kann kannst können muss musst müssen soll sollen
+    der das dem des ein eine einem einen einer eines
+    und oder aber denn weil dass wenn als ob
+    mit von zu zum zur auf für bei aus nach über unter vor im ins vom beim um bis durch gegen
+    ohne
+    wie wo wer wann warum welche welcher welches welchen welchem wohin woher
+    auch noch schon sehr nur doch ja mal dann dort hier
+"""
+GERMAN_STOP_WORDS: frozenset[str] = frozenset(_GERMAN.split())

@@ -8,6 +8,7 @@ import os
 import subprocess
 from pathlib import Path
 
+from memlane.adapters.postgres.server_failure import log_lines_since, log_size
 from memlane.domain.errors import ConfigurationError
 
 _log = logging.getLogger(__name__)
@@ -78,6 +79,18 @@ def tune(pgserver_module, server, psql: Path, dsn: str, shared_buffers: str) -> 
     _log.info("embedded PostgreSQL restarted with shared_buffers %s", shared_buffers)
 
 
+def quick_crash_recovery(psql: Path, dsn: str) -> None:
+    """After a crash PostgreSQL first fsyncs every file of the data dir, one by one (seconds
+    on a busy disk before recovery even starts); on Linux one syncfs() per file system does
+    the same. Reloadable: applies to the next crash recovery."""
+    if os.uname().sysname != "Linux":
+        return
+    current = run_psql(psql, dsn, "SELECT current_setting('recovery_init_sync_method');")
+    if current != "syncfs":
+        run_psql(psql, dsn, "ALTER SYSTEM SET recovery_init_sync_method = 'syncfs';")
+        run_psql(psql, dsn, "SELECT pg_reload_conf();")
+
+
 def _forget_shared_buffers(data_dir: Path) -> bool:
     """Drop a shared_buffers set by ALTER SYSTEM (the server is down: it could not start
     with it). Whether there was one."""
@@ -96,10 +109,14 @@ def get_server(pgserver_module, path: Path, cleanup_mode: str):  # type: ignore[
     """pgserver's handle on the server in `path`, started if need be; once more without a
     shared_buffers that no longer fits (a smaller machine, another setting) when the
     first start fails."""
+    offset = log_size(path / "log")
     try:
         return pgserver_module.get_server(path, cleanup_mode=cleanup_mode)
     except subprocess.CalledProcessError:
-        if not _forget_shared_buffers(path):
+        # Only a start that failed for memory is tried again smaller: a full disk or a
+        # permission problem keeps its own message, and the setting stays.
+        said = log_lines_since(path / "log", offset)
+        if not any("shared memory" in line for line in said) or not _forget_shared_buffers(path):
             raise
         # The failed handle registered itself before starting; it must not be reused.
         pgserver_module.PostgresServer._instances.pop(path, None)

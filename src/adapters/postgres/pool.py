@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any, TypeAlias, cast
@@ -11,7 +12,8 @@ from typing import Any, TypeAlias, cast
 import asyncpg
 from pgvector.asyncpg import register_vector
 
-from memlane.adapters.postgres.errors import lost_mid_query, storage_errors
+from memlane.adapters.postgres.embedded import watching_embedded
+from memlane.adapters.postgres.errors import is_connection_error, lost_mid_query, storage_errors
 from memlane.adapters.postgres.transactions import joined
 from memlane.domain.errors import EmbeddingDimensionMismatch
 
@@ -100,6 +102,37 @@ async def restore_postings(connection: asyncpg.Connection) -> int:
     return restored
 
 
+class _OneLineFloorWarnings(logging.Filter):
+    """asyncpg warns with a full traceback each time it fails to reconnect the pool's floor
+    while the database is down (four tracebacks for one outage). An outage is news in one
+    line per change: of the embedded server its watch says when it goes down and when it
+    serves again, so these go; of an external database one line a minute says it, naming
+    the error's class."""
+
+    def __init__(self, every_s: float = 60.0) -> None:
+        super().__init__()
+        self._every_s = every_s
+        self._last = -every_s
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info is None or not record.getMessage().startswith("Failed to restore"):
+            return True
+        error = record.exc_info[1]
+        if error is None or not is_connection_error(error):
+            return True  # not an outage: a bug, with its traceback
+        now = time.monotonic()
+        if watching_embedded() or now - self._last < self._every_s:
+            return False  # the embedded server's watch reports the outage itself
+        self._last = now
+        record.msg = f"database unavailable: the pool's connections could not be restored " \
+                     f"({type(error).__name__}); retrying"
+        record.args, record.exc_info, record.exc_text = (), None, None
+        return True
+
+
+_FLOOR_WARNINGS = _OneLineFloorWarnings()
+
+
 async def create_pool(
     dsn: str,
     *,
@@ -109,6 +142,9 @@ async def create_pool(
     ef_search: int = DEFAULT_EF_SEARCH,
 ) -> asyncpg.Pool:
     """Open the pool; call only after migrations ran (the vector codec needs the extension)."""
+    floor_log = logging.getLogger("asyncpg.pool")
+    if _FLOOR_WARNINGS not in floor_log.filters:
+        floor_log.addFilter(_FLOOR_WARNINGS)
     async with storage_errors("opening the pool"):
         return await asyncpg.create_pool(
             dsn,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 from uuid import UUID
 
 from litestar import Controller, delete, get, patch, post
@@ -29,12 +29,20 @@ from memlane.api.fact_schemas import (
     topic_out,
 )
 from memlane.api.openapi import FACT_UNREADABLE
-from memlane.api.params import ERRORS, READ, WRITE, CursorParam, PageLimitParam, bounded_limit
+from memlane.api.params import (
+    CURRENT,
+    ERRORS,
+    READ,
+    WRITE,
+    CurrentParam,
+    CursorParam,
+    PageLimitParam,
+    aliased,
+    bounded_limit,
+)
 from memlane.domain.facts import FactFilter, FactType
 from memlane.domain.model import Owner
 from memlane.service.facts import DEFAULT_TOPICS, MAX_TOPICS
-
-_CURRENT = {"true": True, "false": False, "all": None}
 
 
 class FactsController(Controller):
@@ -51,20 +59,22 @@ class FactsController(Controller):
         owner: NamedDependency[Owner],
         config: NamedDependency[ApiConfig],
         fact_type: Annotated[
-            FactType | None, QueryParameter(name="type", description="Only this fact type.")
+            FactType | None, Parameter(description="Only this fact type.")
         ] = None,
-        current: Annotated[
-            Literal["true", "false", "all"],
-            Parameter(description="true: facts that hold now; false: ended ones; all."),
-        ] = "true",
+        type_alias: Annotated[FactType | None, QueryParameter(
+            name="type", description="Deprecated: `fact_type` (removed in the next release)."
+        )] = None,
+        current: CurrentParam = "true",
         cursor: CursorParam = None,
         limit: PageLimitParam = None,
     ) -> FactPageOut:
-        """List a user's facts, newest first, with keyset pagination."""
+        """List a user's facts, newest first, with keyset pagination (`current` true by
+        default: the facts that hold now)."""
         size = bounded_limit(limit, config.default_page_limit, config.max_page_limit)
         position = decode_cursor(cursor) if cursor else None
+        chosen = aliased("fact_type", fact_type, "type", type_alias)
         page = await memories.facts.list(
-            owner, FactFilter(fact_type, _CURRENT[current]), position, size
+            owner, FactFilter(chosen, CURRENT[current]), position, size
         )
         return FactPageOut(
             items=[fact_out(f) for f in page.items],
@@ -104,7 +114,7 @@ class FactsController(Controller):
     async def delete_fact(
         self, fact_id: FromPath[UUID], memories: Memories, owner: NamedDependency[Owner]
     ) -> None:
-        """Delete a fact (204); a fact it had superseded holds again."""
+        """Delete a fact (204): a person's delete, so a fact it had superseded holds again."""
         await memories.facts.delete(owner, fact_id)
 
 

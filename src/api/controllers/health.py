@@ -13,7 +13,8 @@ from memlane.api.config import ApiConfig
 from memlane.api.deps import ApiServices
 from memlane.api.metrics import ApiMetrics
 
-PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8"
+# Litestar appends the charset (utf-8) to a text/* type itself: naming it here sent it twice.
+PROMETHEUS_TEXT = "text/plain; version=0.0.4"
 
 
 class HealthController(Controller):

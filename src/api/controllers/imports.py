@@ -29,7 +29,7 @@ FormatParam = Annotated[
 TitlesParam = Annotated[
     bool,
     QueryParameter(
-        description="Keep each chat's title in its memories' metadata (unencrypted)."
+        description="Keep each chat's title in its memories' metadata (sealed, like all metadata)."
     ),
 ]
 

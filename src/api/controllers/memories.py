@@ -30,12 +30,15 @@ from memlane.api.mapping import (
 from memlane.api.metrics import ApiMetrics
 from memlane.api.openapi import MEMORY_UNREADABLE
 from memlane.api.params import (
+    CURRENT,
     ERRORS,
     READ,
     WRITE,
+    CurrentParam,
     CursorParam,
     PageLimitParam,
     TierParam,
+    aliased,
     bounded_limit,
 )
 from memlane.api.schemas import (
@@ -164,19 +167,25 @@ class MemoriesController(Controller):
         owner: NamedDependency[Owner],
         config: NamedDependency[ApiConfig],
         memory_type: Annotated[
-            MemoryType | None, QueryParameter(name="type", description="Only this memory type.")
+            MemoryType | None, Parameter(description="Only this memory type.")
         ] = None,
+        type_alias: Annotated[MemoryType | None, QueryParameter(
+            name="type", description="Deprecated: `memory_type` (removed in the next release)."
+        )] = None,
         tag: Annotated[str | None, Parameter(description="Only memories with this tag.")] = None,
         conversation_id: Annotated[str | None, Parameter(max_length=200)] = None,
         min_importance: Annotated[
             float | None, Parameter(ge=0.0, le=1.0, schema_extra={"minimum": 0.0})
         ] = None,
+        current: CurrentParam = "all",
         cursor: CursorParam = None,
         limit: PageLimitParam = None,
     ) -> PageOut:
-        """List a user's memories, newest first, with keyset pagination (no skips, no repeats)."""
+        """List a user's memories, newest first, with keyset pagination (no skips, no repeats).
+        `current=true` leaves out what something replaced, `false` shows only that."""
         size = bounded_limit(limit, config.default_page_limit, config.max_page_limit)
-        filters = MemoryFilter(memory_type, tag, conversation_id, min_importance)
+        chosen = aliased("memory_type", memory_type, "type", type_alias)
+        filters = MemoryFilter(chosen, tag, conversation_id, min_importance, CURRENT[current])
         position = decode_cursor(cursor) if cursor else None
         page = await service.list(owner, filters, position, size)
         return PageOut(
@@ -195,10 +204,14 @@ class MemoriesController(Controller):
             int | None, Parameter(ge=1, le=MAX_SEARCH_LIMIT, description="Results (default 10).")
         ] = None,
         min_similarity: Annotated[float | None, Parameter(ge=-1.0, le=1.0)] = None,
+        current: CurrentParam = "all",
     ) -> SearchOut:
-        """Memories most similar to `q`, with cosine similarity and combined relevance."""
+        """Memories that match `q` (meaning and words), best first by `score`, with cosine
+        similarity and combined relevance. A superseded memory carries `superseded_by` and
+        ranks below what replaced it; `current=true` leaves it out."""
         size = bounded_limit(limit, 10, config.max_search_limit)
-        hits = await service.search(owner, q, limit=size, min_similarity=min_similarity)
+        hits = await service.search(owner, q, limit=size, min_similarity=min_similarity,
+                                    current=CURRENT[current])
         return SearchOut(results=[search_hit_out(h) for h in hits])
 
     @get(

@@ -12,6 +12,7 @@ from litestar.status_codes import HTTP_201_CREATED
 
 from memlane.api.deps import MEMORIES, OWNER, Memories, owner_from_body
 from memlane.api.graph_schemas import EdgeIn, EdgeOut, GraphNodeOut, GraphOut
+from memlane.api.mapping import rounded
 from memlane.api.params import ERRORS, READ, WRITE
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.graph import Edge, EdgeKind
@@ -20,7 +21,7 @@ from memlane.domain.model import Owner
 
 def edge_out(edge: Edge) -> EdgeOut:
     return EdgeOut(source=edge.source, target=edge.target, kind=edge.kind.value,
-                   weight=edge.weight)
+                   weight=rounded(edge.weight))
 
 
 def _kinds(kinds: str | None) -> list[EdgeKind] | None:
@@ -58,13 +59,14 @@ class MemoryGraphController(Controller):
         nodes = [
             GraphNodeOut(
                 id=m.id, memory_type=m.memory_type.value, summary=m.summary,
-                importance=m.importance, created_at=m.created_at,
-                conversation_id=m.conversation_id, superseded_by=replaced_by.get(m.id),
+                importance=rounded(m.importance), created_at=m.created_at,
+                conversation_id=m.conversation_id,
+                superseded_by=m.superseded_by or replaced_by.get(m.id),
             )
             for m in found.nodes
         ]
         nodes += [
-            GraphNodeOut(id=n.id, kind="entity", importance=n.weight, label=n.label,
+            GraphNodeOut(id=n.id, kind="entity", importance=rounded(n.weight), label=n.label,
                          entity_kind=n.kind)  # type: ignore[arg-type]
             for n in found.entities
         ]

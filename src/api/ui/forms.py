@@ -65,12 +65,14 @@ class ListQuery:
     tag: str = ""
     min_importance: str = ""
     q: str = ""
+    current: str = ""  # "true": what holds, "false": what was replaced, "": both
 
     def filters(self) -> MemoryFilter:
         return MemoryFilter(
             memory_type=memory_type(self.memory_type),
             tag=self.tag.strip() or None,
             min_importance=importance(self.min_importance),
+            current={"true": True, "false": False}.get(self.current.strip()),
         )
 
     def query(self) -> str | None:
@@ -82,5 +84,5 @@ class ListQuery:
     def as_params(self) -> dict[str, str]:
         """The non-empty parts, for links to other pages of the same list."""
         pairs = {"type": self.memory_type, "tag": self.tag,
-                 "min_importance": self.min_importance, "q": self.q}
+                 "min_importance": self.min_importance, "q": self.q, "current": self.current}
         return {k: v for k, v in pairs.items() if v}

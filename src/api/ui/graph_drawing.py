@@ -89,7 +89,7 @@ def _short(text: str, chars: int) -> str:
 def draw_neighbourhood(centre: UUID, hood: Neighbourhood, base_href: str) -> Drawing:
     """Positions for the centre, up to 12 first-hop and 24 second-hop nodes (memories, and
     the entities they name), and the edges among them. Targets of a supersedes or
-    contradiction edge are marked superseded."""
+    contradiction edge, and memories marked so, are marked superseded."""
     memories = {m.id: m for m in hood.nodes}
     entities = {n.id: n for n in hood.entities}
     hops = _hops(centre, hood)
@@ -119,7 +119,8 @@ def draw_neighbourhood(centre: UUID, hood: Neighbourhood, base_href: str) -> Dra
         x = CENTRE_X + RING_RADIUS[hop] * math.cos(theta)
         y = CENTRE_Y + RING_RADIUS[hop] * math.sin(theta)
         placed[node] = (round(x, 1), round(y, 1), hop)
-    superseded = {e.target for e in hood.edges if e.kind.replaces}
+    superseded = {e.target for e in hood.edges if e.kind.replaces} | {
+        m.id for m in hood.nodes if not m.current}
     nodes = tuple(
         _memory_node(hood, node, x, y, hop, node in superseded, base_href)
         if node in memories else

@@ -34,6 +34,8 @@ def _matches(memory: Memory, filters: MemoryFilter) -> bool:
     """The list filters applied to a search hit (the store applies them to a listing)."""
     if filters.memory_type is not None and memory.memory_type != filters.memory_type:
         return False
+    if filters.current is not None and memory.current != filters.current:
+        return False
     if filters.tag is not None and filters.tag not in memory.tags:
         return False
     return filters.min_importance is None or memory.importance >= filters.min_importance
@@ -45,12 +47,14 @@ def _link(params: dict[str, str], **more: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Listing:
-    """One page of the list: the memories, their relevance when searched, the page links."""
+    """One page of the list: the memories, their search score (what orders a search), the
+    current memory each superseded one leads to, the page links."""
 
     items: Sequence[Memory] = ()
     scores: Mapping[UUID, float] = field(default_factory=dict)
     next_link: str | None = None
     first_link: str | None = None
+    current: Mapping[UUID, UUID] = field(default_factory=dict)
 
 
 async def _searched(
@@ -64,7 +68,8 @@ async def _searched(
     params = query.as_params()
     return Listing(
         items=[h.memory for h in shown],
-        scores={h.memory.id: h.relevance for h in shown},
+        scores={h.memory.id: h.score for h in shown},
+        current=await memories.current_of(owner, [h.memory for h in shown]),
         next_link=_link(params, page=str(page_number + 1))
         if start + PAGE_SIZE < len(found) else None,
         first_link=_link(params) if page_number > 1 else None,
@@ -80,6 +85,7 @@ async def _listed(
     params = query.as_params()
     return Listing(
         items=listed.items,
+        current=await memories.current_of(owner, listed.items),
         next_link=_link(params, cursor=encode_cursor(listed.next_cursor))
         if listed.next_cursor is not None else None,
         first_link=_link(params) if cursor else None,  # keyset pages go forward only
@@ -105,9 +111,10 @@ class MemoryPagesController(Controller):
         cursor: Annotated[str | None, QueryParameter(max_length=400)] = None,
         page_number: Annotated[int, QueryParameter(name="page", ge=1, le=10)] = 1,
         deleted: Annotated[bool, QueryParameter()] = False,
+        current: Annotated[str, QueryParameter(max_length=5)] = "",
     ) -> Response[Any]:
         """Newest first with keyset pages; with `q`, the hybrid search's best matches."""
-        query = forms.ListQuery(memory_type, tag, min_importance, q)
+        query = forms.ListQuery(memory_type, tag, min_importance, q, current)
         error, status, listing = None, 200, Listing()
         try:
             filters, text = query.filters(), query.query()
@@ -153,9 +160,11 @@ class MemoryPagesController(Controller):
             history_rows(await audit.memory_history(session.owner, memory.id))
             if audit is not None else None
         )
+        heads = await memories.current_of(session.owner, [memory])
         return page(
             "memory.html", session, status, memory=memory, drawing=drawing, depth=depth,
             done=done, error=error, form=form, types=list(MemoryType), history=history,
+            current=heads.get(memory.id, memory.superseded_by),
         )
 
     @post("/{memory_id:uuid}", status_code=303, dependencies=WRITING)

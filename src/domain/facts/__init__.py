@@ -17,14 +17,17 @@ if TYPE_CHECKING:
         relations_touched as relations_touched,
     )
     from memlane.domain.facts.model import (
+        FUNCTIONAL_RELATIONS as FUNCTIONAL_RELATIONS,
         MAX_USER_FACT_SCORE as MAX_USER_FACT_SCORE,
         RELATION_TYPES as RELATION_TYPES,
+        TYPES_KEPT_FROM_CLEANUP as TYPES_KEPT_FROM_CLEANUP,
         USER as USER,
         ExtractedFact as ExtractedFact,
         Fact as Fact,
         FactType as FactType,
         InvalidFact as InvalidFact,
         TimeSpan as TimeSpan,
+        keeps_its_memory as keeps_its_memory,
         normalise as normalise,
         validate_user_fact_score as validate_user_fact_score,
     )
@@ -33,7 +36,12 @@ if TYPE_CHECKING:
         Profile as Profile,
         ProfileCaps as ProfileCaps,
         build_profile as build_profile,
-        render_profile as render_profile,
+    )
+    from memlane.domain.facts.prompt_block import (
+        ProfileBlock as ProfileBlock,
+        ProfileHeaders as ProfileHeaders,
+        render_block as render_block,
+        repeats_the_profile as repeats_the_profile,
     )
     from memlane.domain.facts.questions import (
         relations_asked as relations_asked,
@@ -77,6 +85,7 @@ if TYPE_CHECKING:
 
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
+    "FUNCTIONAL_RELATIONS": "model",
     "ExtractedFact": "model",
     "FACT_SCHEMA": "schema",
     "Fact": "model",
@@ -96,8 +105,11 @@ _FACE = Face(__name__, {
     "NewFact": "records",
     "OpenQuestion": "topics",
     "Profile": "profile",
+    "ProfileBlock": "prompt_block",
     "ProfileCaps": "profile",
+    "ProfileHeaders": "prompt_block",
     "RELATION_TYPES": "model",
+    "TYPES_KEPT_FROM_CLEANUP": "model",
     "STATED_IMPORTANCE": "records",
     "Statement": "ledger",
     "StoredFact": "records",
@@ -116,11 +128,13 @@ _FACE = Face(__name__, {
     "extract_facts": "extraction",
     "facts_from_answer": "schema",
     "head": "topic_index",
+    "keeps_its_memory": "model",
     "normalise": "model",
     "open_questions": "topics",
     "relations_asked": "questions",
     "relations_touched": "ledger",
-    "render_profile": "profile",
+    "render_block": "prompt_block",
+    "repeats_the_profile": "prompt_block",
     "split_speakers": "topics",
     "topic_key": "topics",
     "topic_label": "topics",

@@ -66,6 +66,18 @@ FUNCTIONAL_RELATIONS: frozenset[str] = frozenset({
     "name", "lives_in", "comes_from", "birthplace", "birthday", "birth_year", "age",
     "works_at", "works_as", "partner", "diet",
 })
+# The facts a memory keeps while they hold: cleanup never takes a memory that carries a
+# current one (issue 31). One value at a time (home, job, name, partner) or health and safety
+# (the constraint type: allergies, intolerances, conditions, diets, rules).
+TYPES_KEPT_FROM_CLEANUP: frozenset[FactType] = frozenset({FactType.CONSTRAINT})
+
+
+def keeps_its_memory(relation: str, fact_type: FactType) -> bool:
+    """Whether a current fact of this relation and type keeps its source memory from
+    cleanup (the SQL mirror lists the same relations and types: memories/sql.py)."""
+    return relation in FUNCTIONAL_RELATIONS or fact_type in TYPES_KEPT_FROM_CLEANUP
+
+
 # Relations that contradict each other about the same object ("likes coffee" against
 # "dislikes coffee" or "avoids coffee"): the newer one wins.
 _OPPOSITES = (("likes", "dislikes"), ("likes", "avoids"), ("prefers", "dislikes"))

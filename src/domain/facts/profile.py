@@ -17,7 +17,6 @@ TYPE_ORDER: tuple[FactType, ...] = (
 # A fact nobody scored ranks as if scored this (the middle of 0-10): a human's 8 lifts a
 # fact above every unscored one, a 3 sinks it below them.
 NEUTRAL_SCORE = 5.0
-PROFILE_HEADER = "What the user asked you never to forget:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,15 +79,4 @@ def render_fact(fact: Fact) -> str:
     subject = "" if fact.subject == USER else f"{fact.subject} "
     return f"- [{fact.fact_type.value}] {subject}{fact.relation.replace('_', ' ')}: {fact.object}"
 
-
-def render_profile(facts: Sequence[Fact], char_budget: int) -> str:
-    """The header and the whole lines that fit in `char_budget`, in order ("" if none fits)."""
-    used = len(PROFILE_HEADER)
-    lines: list[str] = []
-    for fact in facts:
-        line = " ".join(render_fact(fact).split())
-        if used + 1 + len(line) > char_budget:
-            continue
-        lines.append(line)
-        used += 1 + len(line)
-    return "\n".join([PROFILE_HEADER, *lines]) if lines else ""
+# The prompt renders these lines under two honest headers: domain/facts/prompt_block.py.

@@ -46,6 +46,10 @@ if TYPE_CHECKING:
         asks_about_past as asks_about_past,
         judge_supersession as judge_supersession,
     )
+    from memlane.domain.graph.supersession_cues import (
+        content_words as content_words,
+        stem as stem,
+    )
     from memlane.domain.graph.temporal import (
         Moment as Moment,
         temporal_edge_to as temporal_edge_to,
@@ -73,12 +77,14 @@ _FACE = Face(__name__, {
     "adjacency": "activation",
     "asks_about_past": "supersession",
     "check_weight": "edges",
+    "content_words": "supersession_cues",
     "follows_causally": "causal",
     "join_floor": "activation_walk",
     "judge_supersession": "supersession",
     "role_of": "knowledge",
     "semantic_edges": "semantic",
     "spread": "activation",
+    "stem": "supersession_cues",
     "strength": "edges",
     "temporal_edge_to": "temporal",
 }, submodules=("knowledge",))

@@ -8,10 +8,12 @@ from datetime import datetime
 from uuid import UUID
 
 from memlane.domain.graph.edges import Edge, EdgeKind
+from memlane.domain.similarity import DEFAULT_SCALE
 
-# Calibrated for all-MiniLM-L6-v2 on LoCoMo (bench/semantic_threshold.py): the lowest
-# cosine at which 80 % of linked turn pairs answer the same question (docs/graph.md).
-DEFAULT_SEMANTIC_THRESHOLD = 0.35
+# The default model's line (domain/similarity.py); for all-MiniLM-L6-v2 calibrated on LoCoMo
+# (bench/semantic_threshold.py): the lowest cosine at which 80 % of linked turn pairs answer
+# the same question (docs/graph.md).
+DEFAULT_SEMANTIC_THRESHOLD = DEFAULT_SCALE.semantic_threshold
 MAX_SEMANTIC_EDGES = 20
 
 

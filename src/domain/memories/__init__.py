@@ -8,12 +8,25 @@ from typing import TYPE_CHECKING
 from memlane.domain.faces import Face
 
 if TYPE_CHECKING:
+    from memlane.domain.memories.cleanup import (
+        DEFAULT_GRACE_DAYS as DEFAULT_GRACE_DAYS,
+        CleanupCandidate as CleanupCandidate,
+        CleanupRule as CleanupRule,
+        may_clean_up as may_clean_up,
+    )
     from memlane.domain.memories.consolidation import (
         Consolidation as Consolidation,
         check_sources as check_sources,
         condensed as condensed,
         in_time_order as in_time_order,
         links as links,
+    )
+    from memlane.domain.memories.corrections import (
+        Corrected as Corrected,
+        Replacement as Replacement,
+        as_correction as as_correction,
+        correction_heat as correction_heat,
+        newest_per_old as newest_per_old,
     )
     from memlane.domain.memories.decay import (
         MAX_REINFORCEMENT as MAX_REINFORCEMENT,
@@ -88,26 +101,35 @@ _FACE = Face(__name__, {
     "traits_of": "traits",
     "with_arousal": "traits",
     "AddedMessages": "segments",
+    "CleanupCandidate": "cleanup",
+    "CleanupRule": "cleanup",
     "Consolidation": "consolidation",
+    "Corrected": "corrections",
     "CueBook": "importance",
+    "DEFAULT_GRACE_DAYS": "cleanup",
     "MAX_MESSAGES": "segments",
     "MAX_REINFORCEMENT": "decay",
     "Message": "segments",
     "NAMES_KEY": "segments",
     "REINFORCEMENT_PER_ACCESS": "decay",
     "ROLES_KEY": "segments",
+    "Replacement": "corrections",
     "Role": "segments",
     "SEGMENT_KEY": "segments",
     "Segment": "segments",
     "TYPE_DECAY": "decay",
+    "as_correction": "corrections",
     "base_rate_per_day": "decay",
     "check_sources": "consolidation",
     "classify": "importance",
     "condensed": "consolidation",
+    "correction_heat": "corrections",
     "estimate_importance": "importance",
     "importance_at": "decay",
     "in_time_order": "consolidation",
     "links": "consolidation",
+    "may_clean_up": "cleanup",
+    "newest_per_old": "corrections",
     "qa_content": "summary",
     "raw_importance": "decay",
     "segment_document": "segments",

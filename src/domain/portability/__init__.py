@@ -62,6 +62,7 @@ if TYPE_CHECKING:
         exported_id as exported_id,
         memory_to_record as memory_to_record,
         record_heat as record_heat,
+        record_marker as record_marker,
         record_to_new_memory as record_to_new_memory,
     )
 
@@ -104,6 +105,7 @@ _FACE = Face(__name__, {
     "memory_to_record": "memories",
     "plan_chat": "chat_import",
     "record_heat": "memories",
+    "record_marker": "memories",
     "record_to_edge": "graph",
     "record_to_entity": "graph",
     "record_to_fact": "facts",

@@ -33,7 +33,23 @@ def memory_to_record(memory: Memory) -> dict[str, Any]:
         "tags": list(memory.tags),
         "metadata": dict(memory.metadata),
         "pinned": memory.pinned,
+        # Superseded stays superseded across an export and an import (issue 31).
+        "superseded_by": None if memory.superseded_by is None else str(memory.superseded_by),
+        "valid_until": None if memory.valid_until is None else memory.valid_until.isoformat(),
     }
+
+
+def record_marker(record: Mapping[str, Any]) -> tuple[UUID | None, datetime | None]:
+    """The exported superseded marker (None, None: current, or an older export)."""
+    try:
+        by, until = record.get("superseded_by"), record.get("valid_until")
+        replaced_by = UUID(str(by)) if by else None
+        since = datetime.fromisoformat(until) if until else None
+    except (TypeError, ValueError) as exc:
+        raise InvalidMemory(f"not a memlane export record: {exc}") from exc
+    if replaced_by is not None and since is None:
+        raise InvalidMemory("not a memlane export record: superseded_by without valid_until")
+    return replaced_by, since
 
 
 def record_to_new_memory(record: Mapping[str, Any]) -> NewMemory:

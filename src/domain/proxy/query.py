@@ -64,8 +64,8 @@ def active_texts(
     """The exchanges before the last user message, newest first (at most `most`, each cut to
     4,096 characters), as the conversation route embeds them, dated `now`: a segment
     restating one scores 0.91-0.99 with the default model even when stored on another day
-    (undated, 0.73-0.94: under the 0.85 of ACTIVE_CONTEXT_SIMILARITY), a segment merely on
-    the same topic 0.4-0.6 (docs/proxy.md)."""
+    (undated, 0.73-0.94: under MiniLM's active-context line 0.85, domain/similarity.py), a
+    segment merely on the same topic 0.4-0.6 (docs/proxy.md)."""
     found = exchanges(messages)[:-1]
     texts = []
     for exchange in reversed(found):

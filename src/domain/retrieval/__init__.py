@@ -8,7 +8,6 @@ from memlane.domain.faces import Face
 
 if TYPE_CHECKING:
     from memlane.domain.retrieval.context import (
-        ACTIVE_CONTEXT_SIMILARITY as ACTIVE_CONTEXT_SIMILARITY,
         DEFAULT_CONTEXT_CHAR_BUDGET as DEFAULT_CONTEXT_CHAR_BUDGET,
         MAX_ACTIVE_CONTEXT as MAX_ACTIVE_CONTEXT,
         PREAMBLE as PREAMBLE,
@@ -20,6 +19,9 @@ if TYPE_CHECKING:
         render_context as render_context,
         render_line as render_line,
         render_timeline_line as render_timeline_line,
+    )
+    from memlane.domain.retrieval.demotion import (
+        demoted as demoted,
     )
     from memlane.domain.retrieval.detail import (
         RELATED_HEADER as RELATED_HEADER,
@@ -35,7 +37,6 @@ if TYPE_CHECKING:
 
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
-    "ACTIVE_CONTEXT_SIMILARITY": "context",
     "ContextOptions": "context",
     "ContextOrder": "context",
     "DEFAULT_CONTEXT_CHAR_BUDGET": "context",
@@ -47,6 +48,7 @@ _FACE = Face(__name__, {
     "RelevanceWeights": "scoring",
     "by_type_priority": "context",
     "counted": "detail",
+    "demoted": "demotion",
     "fit_levels": "detail",
     "fit_to_budget": "context",
     "in_order": "context",

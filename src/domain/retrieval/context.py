@@ -10,11 +10,10 @@ from memlane.domain.model import MemoryContext
 
 PREAMBLE = (
     "Known facts about the user from earlier conversations. Treat them as true unless the "
-    "user says otherwise; corrections override older facts:"
+    "user says otherwise; corrections override older facts, and a newer statement replaces "
+    "an older one it contradicts:"
 )
 DEFAULT_CONTEXT_CHAR_BUDGET = 2000
-# A candidate this close (cosine) to a text already in the prompt would only repeat it.
-ACTIVE_CONTEXT_SIMILARITY = 0.85
 MAX_ACTIVE_CONTEXT = 20
 
 
@@ -29,7 +28,8 @@ class ContextOptions:
 
     conversation_id: the current session; its memories are already in the prompt and are
     left out unless include_current. active_context: texts already in the prompt; memories
-    at or above ACTIVE_CONTEXT_SIMILARITY to one of them are left out. include_superseded:
+    at or above the model's active-context line to one of them (domain/similarity.py) are
+    left out. include_superseded:
     memories another one replaced come back too (labelled), as they do for questions about
     the past. include_profile: the prompt block opens with the user's core facts."""
 

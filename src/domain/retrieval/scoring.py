@@ -6,6 +6,8 @@ import math
 from dataclasses import dataclass
 from datetime import datetime
 
+from memlane.domain.similarity import DEFAULT_SCALE
+
 FRESHNESS_RATE_PER_HOUR = 0.01
 SECONDS_PER_HOUR = 3_600.0
 
@@ -16,7 +18,8 @@ class RelevanceWeights:
     `confidence` (how sure memlane is of it, by provenance) and `emotion` (Chvor's emotional
     resonance with the question; off unless measured to help, docs/levels.md)."""
 
-    similarity: float = 0.50
+    # The default model's weight of its cosine (domain/similarity.py: 0.5 for MiniLM).
+    similarity: float = DEFAULT_SCALE.relevance_similarity
     importance: float = 0.20
     freshness: float = 0.30
     confidence: float = 0.05

@@ -20,12 +20,14 @@ OWNER_SUBJECT = UUID(int=0)  # the subject id of events about the owner as a who
 SYSTEM_DECAY = "system:decay"
 SYSTEM_CONSOLIDATION = "system:consolidation"
 SYSTEM_IMPORT = "system:import"
+SYSTEM_ERASURE_REPLAY = "system:erasure-replay"  # an erasure made again from the journal
 CLI = "cli"
 IN_PROCESS = "in-process"
 API_WITHOUT_AUTH = "api"  # REST with auth.enabled off: there is no key to name
 _KEY_PREFIX = "key:"
 _NAMED_ACTORS = frozenset(
-    {SYSTEM_DECAY, SYSTEM_CONSOLIDATION, SYSTEM_IMPORT, CLI, IN_PROCESS, API_WITHOUT_AUTH}
+    {SYSTEM_DECAY, SYSTEM_CONSOLIDATION, SYSTEM_IMPORT, SYSTEM_ERASURE_REPLAY, CLI, IN_PROCESS,
+     API_WITHOUT_AUTH}
 )
 
 
@@ -45,6 +47,7 @@ class EventKind(StrEnum):
     MERGED = "merged"
     UPDATED = "updated"
     SUPERSEDED = "superseded"
+    REVIVED = "revived"  # current again: a person deleted what had replaced it
     PINNED = "pinned"
     UNPINNED = "unpinned"
     SCORE_OVERRIDDEN = "score_overridden"

@@ -16,7 +16,9 @@ from memlane.ports.facts.extraction import FactExtractionPort
 
 class FactPort(ABC):
     """Facts per owner. Deleting a memory deletes the facts read from it; deleting a fact
-    (either way) makes the facts it had superseded current again."""
+    (either way) leaves the facts it had superseded superseded, pointing on to its own
+    successor when it had one. Only `revive` makes them current again: the service's call,
+    for a person's explicit delete."""
 
     @abstractmethod
     async def get(self, owner: Owner, fact_id: UUID) -> StoredFact | None: ...
@@ -56,6 +58,14 @@ class FactPort(ABC):
 
     @abstractmethod
     async def delete(self, owner: Owner, fact_id: UUID) -> bool: ...
+
+    @abstractmethod
+    async def revive(
+        self, owner: Owner, *, facts: Collection[UUID] = (), sources: Collection[UUID] = ()
+    ) -> builtins.list[StoredFact]:
+        """Make current again the facts that these facts, or the facts read from these
+        memories, superseded, where those are not superseded themselves (asked before
+        they are deleted). The facts revived, as they are now."""
 
     @abstractmethod
     async def delete_all(self, owner: Owner) -> int:

@@ -23,6 +23,9 @@ if TYPE_CHECKING:
         MemoryStorePort as MemoryStorePort,
         MemoryWriteSession as MemoryWriteSession,
     )
+    from memlane.ports.memories.supersession import (
+        SupersessionPort as SupersessionPort,
+    )
     from memlane.ports.memories.tier_fill import (
         FilledTiers as FilledTiers,
         TierFillPort as TierFillPort,
@@ -37,6 +40,7 @@ _FACE = Face(__name__, {
     "MaintenancePort": "maintenance",
     "MemoryStorePort": "store",
     "MemoryWriteSession": "store",
+    "SupersessionPort": "supersession",
     "TierFillPort": "tier_fill",
 })
 

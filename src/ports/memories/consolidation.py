@@ -14,6 +14,10 @@ class ConsolidationPort(ABC):
     the new memory and the audit events that record both."""
 
     @abstractmethod
-    async def delete_sources(self, owner: Owner, memory_ids: Sequence[UUID]) -> list[UUID]:
+    async def delete_sources(
+        self, owner: Owner, memory_ids: Sequence[UUID], into: UUID | None = None
+    ) -> list[UUID]:
         """Delete the owner's memories among these ids (their edges and index entries go
-        with them, as on any delete); the ids deleted. Another owner's ids are untouched."""
+        with them, as on any delete); the ids deleted. Another owner's ids are untouched.
+        With `into`, the facts read from them are kept as facts read from that memory (the
+        consolidation, which says what they said) instead of going with them."""

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from uuid import UUID
 
+from memlane.domain.memories import CleanupRule
 from memlane.domain.model import MemoryStats, Owner, StoredMemory, Vector
 from memlane.domain.reach import Reach
 
@@ -30,11 +31,13 @@ class MaintenancePort(ABC):
 
     @abstractmethod
     async def cleanup(
-        self, owner: Reach, min_importance: float, now: datetime, base_rate: float
+        self, owner: Reach, rule: CleanupRule, now: datetime, base_rate: float
     ) -> int:
-        """Delete unpinned memories whose importance at `now` is <= min_importance; returns
-        how many. Judged from the heat, not the stored column; the survivors' stored
-        importance is left as it is (materialise_decay writes it)."""
+        """Delete the memories `rule` lets go at `now` (domain.memories.cleanup.may_clean_up:
+        unpinned, importance <= min_importance, past the grace period, and imported history
+        only without a current fact or a name); returns how many. Judged from the heat, not
+        the stored column; the survivors' stored importance is left as it is
+        (materialise_decay writes it)."""
 
     @abstractmethod
     async def stats(self, owner: Reach, now: datetime, base_rate: float) -> MemoryStats:

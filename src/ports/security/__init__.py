@@ -15,6 +15,10 @@ if TYPE_CHECKING:
         AuditPorts as AuditPorts,
         TransactionPort as TransactionPort,
     )
+    from memlane.ports.security.erasure_journal import (
+        ErasureJournalPort as ErasureJournalPort,
+        ReplayStorePort as ReplayStorePort,
+    )
     from memlane.ports.security.integrity import (
         IntegrityPort as IntegrityPort,
     )
@@ -33,9 +37,11 @@ _FACE = Face(__name__, {
     "AuditPort": "audit",
     "AuditPorts": "audit",
     "DataKeyPort": "keyring",
+    "ErasureJournalPort": "erasure_journal",
     "FieldKey": "sealed_fields",
     "IntegrityPort": "integrity",
     "KeyringPort": "keyring",
+    "ReplayStorePort": "erasure_journal",
     "SealedFieldsPort": "sealed_fields",
     "TransactionPort": "audit",
 })

@@ -1,5 +1,5 @@
 """The audit events of facts: created, updated (old -> new), score overridden, superseded,
-deleted."""
+revived, deleted."""
 
 from __future__ import annotations
 
@@ -51,6 +51,13 @@ def edited(before: Fact, after: Fact) -> list[Change]:
         changes.append(Change(SubjectKind.FACT, after.id, EventKind.SCORE_OVERRIDDEN, {
             "old": before.user_fact_score, "new": after.user_fact_score}))
     return changes
+
+
+def revived(fact_id: UUID, because: UUID | None) -> Change:
+    """Current again: a person deleted `because` (the fact that had replaced it, or the memory
+    it was read from)."""
+    return Change(SubjectKind.FACT, fact_id, EventKind.REVIVED,
+                  {"because": None if because is None else str(because)}, related_id=because)
 
 
 def deleted(fact_id: UUID) -> Change:

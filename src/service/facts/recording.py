@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 from uuid import UUID, uuid4
 
 from memlane.domain.facts import (
@@ -17,6 +18,7 @@ from memlane.domain.facts import (
     relations_touched,
 )
 from memlane.domain.graph import Edge, EdgeKind
+from memlane.domain.memories import Corrected, Replacement
 from memlane.domain.model import Owner
 from memlane.domain.policy import GraphTuning
 from memlane.ports.clock import Clock
@@ -24,9 +26,18 @@ from memlane.ports.facts import FactExtractionPort, FactPort
 from memlane.ports.graph import GraphPort
 from memlane.service.facts import audit as fact_audit
 from memlane.service.facts.sealing import FactSealer
-from memlane.service.security import AuditTrail, change_of
+from memlane.service.security import AuditTrail, Change, change_of
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class _Nothing:
+    changes: list[Change]
+    corrected: dict[UUID, Corrected]
+
+
+_NOTHING_MARKED = _Nothing([], {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +47,27 @@ class Said:
     memory_id: UUID
     text: str
     said_at: datetime
+    # memlane typed the memory (the caller did not): replacing a fact makes it a correction.
+    retypable: bool = False
+
+
+class Marking(Protocol):
+    """What marking replaced memories gave: events, and memories made corrections."""
+
+    @property
+    def changes(self) -> list[Change]: ...
+
+    @property
+    def corrected(self) -> dict[UUID, Corrected]: ...
+
+
+class ReplacementMarker(Protocol):
+    """Marks the memories whose facts were replaced (the memories' use case)."""
+
+    async def mark(
+        self, owner: Owner, replacements: Sequence[Replacement], now: datetime, *,
+        how: Mapping[UUID, str] | None = None, correcting: Collection[UUID] = (),
+    ) -> Marking: ...
 
 
 class FactRecorder:
@@ -50,8 +82,10 @@ class FactRecorder:
         graph: GraphPort | None = None,
         tuning: GraphTuning | None = None,
         trail: AuditTrail | None = None,
+        marker: ReplacementMarker | None = None,
     ) -> None:
         self._facts = facts
+        self._marker = marker
         self._trail = trail
         self._extractor = extractor
         self._sealer = sealer
@@ -59,34 +93,48 @@ class FactRecorder:
         self._graph = graph
         self._tuning = tuning or GraphTuning(enabled=graph is not None)
 
-    async def read(self, owner: Owner, said: Sequence[Said]) -> list[Fact]:
-        """The facts the texts state, stored; what they supersede ended. One extraction call
-        for the batch; no database call when no text states a fact."""
+    async def read(
+        self, owner: Owner, said: Sequence[Said]
+    ) -> tuple[list[Fact], dict[UUID, Corrected]]:
+        """The facts the texts state, stored; what they supersede ended; and the memories
+        that became corrections by it. One extraction call for the batch; no database call
+        when no text states a fact."""
         said = [s for s in said if s.text.strip()]
         if not said:
-            return []
+            return [], {}
         found = await self._extractor.extract([s.text for s in said])
         statements = [
             Statement(fact, s.memory_id, s.said_at)
             for s, facts in zip(said, found, strict=True) for fact in facts
         ]
         if not statements:
-            return []
-        return (await self.apply(owner, statements)).new
+            return [], {}
+        correcting = {s.memory_id for s in said if s.retypable}
+        changes, corrected = await self._applied(owner, statements, correcting)
+        return changes.new, corrected
 
-    async def read_after_write(self, owner: Owner, said: Sequence[Said]) -> None:
+    async def read_after_write(
+        self, owner: Owner, said: Sequence[Said]
+    ) -> dict[UUID, Corrected]:
         """`read`, for memories already committed: a failure is logged, never raised, so it
         cannot turn the write into an error a client would retry (and so store twice)."""
         try:
-            await self.read(owner, said)
+            return (await self.read(owner, said))[1]
         except Exception as error:  # whatever it was, the committed write stands
             # The type only: a message may quote what was said.
             log.warning("facts of %d new memories not stored: %s", len(said),
                         type(error).__name__)
+            return {}
 
     async def apply(self, owner: Owner, statements: Sequence[Statement]) -> LedgerChanges:
         """Apply statements to the owner's current facts of the relations they touch (one
-        read, one transaction), then give replaced memories the graph's supersedes edge."""
+        read, one transaction), then give replaced memories the graph's supersedes edge and
+        their superseded marker."""
+        return (await self._applied(owner, statements, ()))[0]
+
+    async def _applied(
+        self, owner: Owner, statements: Sequence[Statement], correcting: Collection[UUID]
+    ) -> tuple[LedgerChanges, dict[UUID, Corrected]]:
         now = self._clock()
         touched = relations_touched([s.fact for s in statements])
         # One unit of work: the facts read, what replaces them, the edges and their events.
@@ -103,7 +151,26 @@ class FactRecorder:
             )
             await self._link(owner, changes, now)
             audit.add(*fact_audit.recorded(changes.new, list(changes.ended.values())))
-        return changes
+            marked = await self._mark(owner, changes, now, correcting)
+            audit.add(*marked.changes)
+        return changes, marked.corrected
+
+    async def _mark(
+        self, owner: Owner, changes: LedgerChanges, now: datetime, correcting: Collection[UUID]
+    ) -> Marking:
+        """The memory a replaced fact was read from is replaced too: by the memory the new
+        fact was read from, or (a fact stated directly) by no memory."""
+        replacements = [
+            Replacement(old.source_memory_id, new.source_memory_id, now)
+            for new, old in changes.replacements()
+            if old.source_memory_id is not None and new.source_memory_id != old.source_memory_id
+        ]
+        if self._marker is None or not replacements:
+            return _NOTHING_MARKED
+        how = {r.old: "fact" for r in replacements}
+        return await self._marker.mark(
+            owner, replacements, now, how=how, correcting=correcting
+        )
 
     def _opened(self, rows: Sequence[StoredFact]) -> list[Fact]:
         return self._sealer.readable_all(rows)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
+from typing import Protocol
 from uuid import UUID
 
 from memlane.domain.errors import InvalidMemory
@@ -18,13 +19,15 @@ from memlane.domain.facts import (
     FactPatch,
     NewFact,
     Profile,
+    ProfileBlock,
     ProfileCaps,
+    ProfileHeaders,
     Statement,
     TimeSpan,
     build_profile,
     check_text,
     checked,
-    render_profile,
+    render_block,
     validate_user_fact_score,
 )
 from memlane.domain.memories import importance_at
@@ -35,10 +38,23 @@ from memlane.ports.memories import MemoryStorePort
 from memlane.service.facts import audit as fact_audit
 from memlane.service.facts.recording import FactRecorder
 from memlane.service.facts.sealing import FactSealer
-from memlane.service.security import AuditTrail, KeyringService, change_of, keyed, keyed_stream
+from memlane.service.security import (
+    AuditTrail,
+    Change,
+    KeyringService,
+    change_of,
+    keyed,
+    keyed_stream,
+)
 
 MAX_LIST_LIMIT = 500
 EXPORT_PAGE = 200
+
+
+class FactReviver(Protocol):
+    """What a person's delete of a fact brings back (the memories' supersession use case)."""
+
+    async def revive_for_fact(self, owner: Owner, fact_id: UUID) -> builtins.list[Change]: ...
 
 
 class FactService:
@@ -54,6 +70,8 @@ class FactService:
         base_rate: float,
         caps: ProfileCaps | None = None,
         trail: AuditTrail | None = None,
+        reviver: FactReviver | None = None,
+        headers: ProfileHeaders | None = None,
     ) -> None:
         self._facts = facts
         self._trail = trail
@@ -64,6 +82,8 @@ class FactService:
         self._clock = clock
         self._base_rate = base_rate
         self._caps = caps or ProfileCaps()
+        self._reviver = reviver
+        self._headers = headers or ProfileHeaders()
 
     @property
     def recorder(self) -> FactRecorder:
@@ -147,8 +167,11 @@ class FactService:
 
     @keyed
     async def delete(self, owner: Owner, fact_id: UUID) -> None:
-        """Delete a fact; the facts it had superseded hold again."""
+        """A person deletes a fact: the facts it had superseded hold again (and a memory only
+        that fact had ended). Nothing else revives a replaced fact."""
         async with change_of(self._trail, owner) as changes:
+            if self._reviver is not None and await self._facts.get(owner, fact_id) is not None:
+                changes.add(*await self._reviver.revive_for_fact(owner, fact_id))
             if not await self._facts.delete(owner, fact_id):
                 raise FactNotFound(fact_id)
             changes.add(fact_audit.deleted(fact_id))
@@ -172,14 +195,20 @@ class FactService:
             cursor = page.next_cursor
 
     @keyed
-    async def profile_block(self, owner: Owner, char_budget: int) -> str:
+    async def profile_block(self, owner: Owner, char_budget: int) -> ProfileBlock:
         """The core tier rendered for a prompt, in at most half of `char_budget` (the other
-        half stays for the memories the query finds)."""
-        return render_profile((await self.profile(owner)).core, char_budget // 2)
+        half stays for the memories the query finds): what a person chose to keep under the
+        kept header, what memlane read under the told one (docs/facts.md)."""
+        profile, pinned = await self._profile(owner)
+        return render_block(profile.core, pinned, self._headers, char_budget // 2)
 
     @keyed
     async def profile(self, owner: Owner) -> Profile:
         """The "do not forget" view: current facts by type, ranked and capped per tier."""
+        return (await self._profile(owner))[0]
+
+    async def _profile(self, owner: Owner) -> tuple[Profile, frozenset[UUID]]:
+        """The profile and the pinned memories among its sources."""
         now = self._clock()
         facts = await self.current(owner)
         sources = {f.source_memory_id for f in facts if f.source_memory_id is not None}
@@ -187,4 +216,5 @@ class FactService:
         importance = {
             r.id: importance_at(r.heat, r.memory_type, now, self._base_rate) for r in rows
         }
-        return build_profile(facts, importance, self._caps, now, STATED_IMPORTANCE)
+        profile = build_profile(facts, importance, self._caps, now, STATED_IMPORTANCE)
+        return profile, frozenset(r.id for r in rows if r.pinned)

@@ -34,6 +34,10 @@ if TYPE_CHECKING:
     from memlane.service.memories.reading import (
         Reading as Reading,
     )
+    from memlane.service.memories.superseding import (
+        Marked as Marked,
+        Superseding as Superseding,
+    )
     from memlane.service.memories.validation import (
         check_content as check_content,
         check_identifier as check_identifier,
@@ -59,7 +63,9 @@ _FACE = Face(__name__, {
     "GateCounts": "gating",
     "SegmentGate": "gating",
     "Maintenance": "maintenance",
+    "Marked": "superseding",
     "Reading": "reading",
+    "Superseding": "superseding",
     "Writer": "writing",
     "check_content": "validation",
     "check_identifier": "validation",

@@ -59,9 +59,27 @@ def updated(before: Memory, after: Memory) -> list[Change]:
     return changes
 
 
-def superseded(old: UUID, by: UUID, kind: str) -> Change:
-    return Change(SubjectKind.MEMORY, old, EventKind.SUPERSEDED, {"by": str(by), "edge": kind},
-                  related_id=by)
+def superseded(old: UUID, by: UUID | None, kind: str) -> Change:
+    """`old` replaced by the memory `by` (None: by a fact stated directly); `kind` says how:
+    supersedes, contradiction (judged from the words), fact (a fact read from `by` replaced
+    one read from `old`), consolidated."""
+    return Change(SubjectKind.MEMORY, old, EventKind.SUPERSEDED,
+                  {"by": None if by is None else str(by), "edge": kind}, related_id=by)
+
+
+def revived(memory_id: UUID, because: UUID | None) -> Change:
+    """Current again: a person deleted `because`, which had replaced it (None: it was said
+    again, or the stated fact that ended it was deleted)."""
+    return Change(SubjectKind.MEMORY, memory_id, EventKind.REVIVED,
+                  {"because": None if because is None else str(because)}, related_id=because)
+
+
+def retyped(before: Memory, after: Memory) -> Change:
+    """A statement found to replace others became a correction (its type and base importance)."""
+    names = ("memory_type", "base_importance")
+    return Change(SubjectKind.MEMORY, after.id, EventKind.UPDATED,
+                  {"old": _values(before, names), "new": _values(after, names),
+                   "reason": "replaces an older statement"})
 
 
 def consolidated(into: UUID, sources: Sequence[UUID]) -> Change:

@@ -11,6 +11,7 @@ from memlane.domain.errors import InvalidMemory, MemoryNotFound, MemoryUnreadabl
 from memlane.domain.graph import Edge
 from memlane.domain.memories import (
     Consolidation,
+    Replacement,
     check_sources,
     condensed,
     importance_at,
@@ -26,6 +27,7 @@ from memlane.ports.memories import ConsolidationPort, MemoryStorePort
 from memlane.service.entities import EntityLinker, Named
 from memlane.service.memories import audit as memory_audit
 from memlane.service.memories.documents import DocumentVectors
+from memlane.service.memories.superseding import Superseding
 from memlane.service.memories.validation import check_new
 from memlane.service.security import AuditTrail, Sealer, change_of, document_text, speakers_of
 
@@ -56,6 +58,7 @@ class Consolidator:
         trail: AuditTrail | None = None,
         graph: GraphPort | None = None,
         names: EntityLinker | None = None,
+        superseding: Superseding | None = None,
     ) -> None:
         self._store = store
         self._consolidation = consolidation
@@ -66,6 +69,7 @@ class Consolidator:
         self._trail = trail
         self._graph = graph
         self._names = names
+        self._superseding = superseding
 
     async def consolidate(self, owner: Owner, request: Consolidation) -> Consolidated:
         """MemoryNotFound when a source is not the owner's, InvalidMemory for fewer than two
@@ -97,14 +101,21 @@ class Consolidator:
             await session.insert_many([self._sealer.seal(memory, vector, now)])
             changes.add(memory_audit.created(memory), memory_audit.consolidated(memory.id, ids))
             changes.add(*(memory_audit.consolidated_into(s, memory.id) for s in ids))
+            if self._superseding is not None:
+                # Kept or deleted, the sources are replaced by it: what pointed at a deleted
+                # source points on to the consolidation, and never comes back by the delete.
+                marked = await self._superseding.mark(
+                    owner, [Replacement(s, memory.id, now) for s in ids], now,
+                    how=dict.fromkeys(ids, "consolidated"))
+                changes.add(*marked.changes)
             if deleting is not None:
-                await deleting.delete_sources(owner, ids)
+                # The facts read from the sources are the consolidation's now: it says it all.
+                await deleting.delete_sources(owner, ids, into=memory.id)
                 changes.add(*(memory_audit.deleted(s) for s in ids))
             elif self._graph is not None:
                 edges = links(memory.id, ids, now)
                 await self._graph.add_edges(
                     owner, edges, cap_per_node=self._policy.graph.max_semantic_edges)
-                changes.add(*(memory_audit.superseded(s, memory.id, "supersedes") for s in ids))
         if self._names is not None:  # derived, after the commit, as on any write
             await self._names.link(owner, [Named(
                 memory.id, document_text(memory), speakers_of(memory.metadata))], now)

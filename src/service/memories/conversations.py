@@ -129,6 +129,7 @@ class Conversations:
             },
             created_at=segment.created_at or fallback,
             provenance=Provenance.EXTRACTED,
+            inferred_type=segment.memory_type is None,
         )
 
     async def _last_segment(self, owner: Owner, conversation_id: str) -> StoredMemory | None:

@@ -41,6 +41,7 @@ class Draft:
     embedding: Vector | None
     existing: bool
     reembed: bool = False
+    retypable: bool = False  # memlane chose its type: replacing a statement may change it
 
 
 class Drafting:
@@ -76,7 +77,9 @@ class Drafting:
             base = with_arousal(estimate_importance(content, "", cues), affect,
                                 self._policy.detail.arousal_importance_gain)
         created_at = new.created_at or now
-        heat = Heat(base_importance=float(base), access_count=0, accessed_at=created_at)
+        # The forgetting curve starts when memlane learns it, not when it was said: an
+        # imported chat from 2024 (created_at keeps its time) would otherwise arrive faded.
+        heat = Heat(base_importance=float(base), access_count=0, accessed_at=now)
         memory = Memory(
             id=uuid4(),
             owner=owner,
@@ -94,7 +97,8 @@ class Drafting:
             tiers=build_tiers(content),
             traits=traits_of(content, new.provenance or Provenance.STATED, affect),
         )
-        return Draft(memory=memory, embedding=None, existing=False)
+        retypable = new.memory_type is None or new.inferred_type
+        return Draft(memory=memory, embedding=None, existing=False, retypable=retypable)
 
     def duplicate_of(
         self, draft: Draft, hit: DenseHit | None, drafts: list[Draft], now: datetime

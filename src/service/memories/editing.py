@@ -17,8 +17,9 @@ from memlane.ports.memories import MemoryStorePort
 from memlane.service.memories import audit as memory_audit
 from memlane.service.memories.documents import DocumentVectors
 from memlane.service.memories.reading import Reading
+from memlane.service.memories.superseding import Superseding
 from memlane.service.memories.validation import check_patch
-from memlane.service.security import AuditTrail, Sealer, document_text
+from memlane.service.security import AuditTrail, Sealer, document_text, erase_owner
 
 
 class FactEraser(Protocol):
@@ -40,6 +41,7 @@ class Editing:
         policy: MemoryPolicy,
         clock: Clock,
         facts: FactEraser | None = None,
+        superseding: Superseding | None = None,
     ) -> None:
         self._store = store
         self._reading = reading
@@ -49,6 +51,7 @@ class Editing:
         self._policy = policy
         self._clock = clock
         self._facts = facts
+        self._superseding = superseding
 
     async def update(self, owner: Owner, memory_id: UUID, patch: MemoryPatch) -> Memory:
         """Edit fields; new content is re-embedded, new importance restarts the decay clock."""
@@ -75,7 +78,13 @@ class Editing:
         return self._reading.opened(await self._reading.stored(owner, memory_id), now)
 
     async def delete(self, owner: Owner, memory_id: UUID) -> None:
+        """A person's delete (REST, MCP `forget`, the inspector, in process): what the memory
+        had replaced holds again, as its facts' replaced facts do. System deletes (cleanup,
+        consolidation) go their own ways and revive nothing."""
         async with self._trail.change(owner) as changes:
+            if self._superseding is not None:
+                # Before the delete: afterwards storage has pointed them on along the chain.
+                changes.add(*await self._superseding.revive_for(owner, [memory_id]))
             if not await self._store.delete(owner, memory_id):
                 raise MemoryNotFound(memory_id)
             changes.add(memory_audit.deleted(memory_id))
@@ -84,10 +93,7 @@ class Editing:
         """Erase every memory of the owner and their facts, and their history down to
         tombstones; how many memories there were."""
         async with self._trail.change(owner) as changes:
-            erased = await self._store.delete_all(owner)
-            facts = 0 if self._facts is None else await self._facts.delete_all(owner)
-            await self._trail.erase(owner, changes, memories_deleted=erased, facts_deleted=facts)
-        return erased
+            return await erase_owner(owner, changes, self._store, self._facts, self._trail)
 
 
 def _patched(memory: Memory, patch: MemoryPatch, now: datetime) -> Memory:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from datetime import datetime
 from uuid import UUID
 
@@ -18,7 +18,7 @@ from memlane.domain.model import (
 )
 from memlane.domain.reach import Reach
 from memlane.ports.clock import Clock
-from memlane.ports.memories import MaintenancePort, MemoryStorePort
+from memlane.ports.memories import MaintenancePort, MemoryStorePort, SupersessionPort
 from memlane.service.memories.validation import check_filter
 from memlane.service.security import Sealer
 
@@ -29,8 +29,9 @@ class Reading:
 
     def __init__(
         self, store: MemoryStorePort, maintenance: MaintenancePort, sealer: Sealer,
-        clock: Clock, base_rate: float,
+        clock: Clock, base_rate: float, supersession: SupersessionPort | None = None,
     ) -> None:
+        self._supersession = supersession
         self._store = store
         self._maintenance = maintenance
         self._sealer = sealer
@@ -90,6 +91,16 @@ class Reading:
             memory = self._sealer.readable(stored, self._clock())
             if memory is not None:
                 yield memory
+
+    async def current_of(self, owner: Owner, memories: Iterable[Memory]) -> dict[UUID, UUID]:
+        """For each superseded memory among these, the current memory its chain leads to
+        (what a link from it should open)."""
+        replaced = [m.id for m in memories if m.superseded_by is not None]
+        if not replaced:
+            return {}
+        if self._supersession is None:
+            return {m.id: m.superseded_by for m in memories if m.superseded_by is not None}
+        return await self._supersession.heads(owner, replaced)
 
     async def stats(self, owner: Reach) -> MemoryStats:
         return await self._maintenance.stats(owner, self._clock(), self._base_rate)

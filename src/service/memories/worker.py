@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from memlane.domain.errors import StorageUnavailable
 from memlane.domain.model import Owner
 from memlane.ports.clock import Clock, system_clock
 from memlane.ports.leader import LeaderLockPort
@@ -120,6 +121,9 @@ class DecayWorker:
                 await self.run_once()
             except asyncio.CancelledError:
                 raise
+            except StorageUnavailable as error:  # an outage: one line, it is not a bug
+                self.failures += 1
+                log.warning("decay run failed (%s); retrying in %.0f s", error, self._interval_s)
             except Exception:
                 self.failures += 1
                 log.exception("decay run failed; retrying in %.0f s", self._interval_s)

@@ -8,23 +8,29 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import Any
-from uuid import UUID
 
 from memlane.domain.detail import Provenance
-from memlane.domain.errors import StorageUnavailable
-from memlane.domain.graph import Moment, SupersessionDecision
-from memlane.domain.memories import L2_MAX_CHARS, classify, estimate_importance, qa_content
+from memlane.domain.graph import SupersessionDecision
+from memlane.domain.memories import (
+    L2_MAX_CHARS,
+    Replacement,
+    classify,
+    estimate_importance,
+    qa_content,
+)
 from memlane.domain.model import Nearby, NewMemory, Owner, RememberResult
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.clock import Clock
 from memlane.ports.memories import MemoryStorePort, MemoryWriteSession
-from memlane.service.entities import EntityLinker, Named
-from memlane.service.facts import FactRecorder, Said
-from memlane.service.graph import GraphLinker, Written
+from memlane.service.entities import EntityLinker
+from memlane.service.facts import FactRecorder
+from memlane.service.graph import GraphLinker
 from memlane.service.memories import audit as memory_audit
+from memlane.service.memories.after_commit import AfterCommit
 from memlane.service.memories.drafting import Draft, Drafting, dedups, is_transcript, vector_of
 from memlane.service.memories.gating import gate_fired
 from memlane.service.memories.parts import part_chains, split
+from memlane.service.memories.superseding import Marked, Superseding
 from memlane.service.memories.validation import check_new
 from memlane.service.security import (
     AuditTrail,
@@ -33,7 +39,6 @@ from memlane.service.security import (
     change_of,
     document_text,
     speaker_of,
-    speakers_of,
 )
 
 log = logging.getLogger(__name__)
@@ -55,6 +60,7 @@ class Writer:
         linker: GraphLinker | None = None,
         namer: EntityLinker | None = None,
         facts: FactRecorder | None = None,
+        superseding: Superseding | None = None,
     ) -> None:
         self._store = store
         self._drafting = drafting
@@ -63,8 +69,8 @@ class Writer:
         self._clock = clock
         self._trail = trail
         self._linker = linker
-        self._namer = namer
-        self._facts = facts
+        self._superseding = superseding
+        self._after = AfterCommit(sealer, linker, namer, facts)
 
     def _change(self, owner: Owner) -> AbstractAsyncContextManager[Changes]:
         return change_of(self._trail, owner)
@@ -93,6 +99,7 @@ class Writer:
             tags=tuple(tags),
             metadata=dict(metadata or {}),
             provenance=Provenance.EXTRACTED,
+            inferred_type=True,
         )
         # Facts come from the question: the answer is the assistant's "I".
         return (await self.remember_many(owner, [new], said=[question]))[0]
@@ -132,10 +139,7 @@ class Writer:
                 if target is None or merged is None:
                     drafts.append(draft)
                     outcome.append((draft, False))
-                    changes.add(memory_audit.created(draft.memory), *(
-                        memory_audit.superseded(d.replaces, draft.memory.id, d.kind.value)
-                        for d in replaces
-                    ))
+                    changes.add(memory_audit.created(draft.memory))
                 else:
                     changes.add(memory_audit.merged(target.memory, merged, draft.memory.id))
                     target.memory = merged
@@ -146,18 +150,38 @@ class Writer:
             sealed = {id(d): self._drafting.seal(d, now) for d in sealing}
             await session.insert_many([sealed[id(d)] for d in drafts if not d.existing])
             await session.replace_many([sealed[id(d)] for d in drafts if d.existing and d.reembed])
+            marked = await self._mark(owner, fresh, decisions, now)
+            changes.add(*marked.changes)
         # Facts and names are read while the graph links are stored: all only follow the commit.
-        edges, _, _ = await asyncio.gather(
-            self._link(owner, fresh, nearby, decisions, outcome, now),
-            self._name(owner, outcome, now),
-            self._read_facts(owner, fresh, outcome, said),
+        edges, _, corrected = await asyncio.gather(
+            self._after.link(owner, fresh, nearby, decisions, outcome, now),
+            self._after.name(owner, outcome, now),
+            self._after.read_facts(owner, fresh, outcome, said),
         )
+        marked.corrected.update(corrected)  # a fact read from it replaced another
         grouped = cut.grouped([
-            RememberResult(d.memory, merged, edges.get(d.memory.id, ())) for d, merged in outcome
+            RememberResult(marked.applied(d.memory), merged, edges.get(d.memory.id, ()))
+            for d, merged in outcome
         ])
         if self._linker is not None and any(r.parts for r in grouped):
             await self._linker.store(owner, part_chains(grouped, now))
         return grouped
+
+    async def _mark(
+        self, owner: Owner, fresh: Sequence[Draft],
+        decisions: Sequence[Sequence[SupersessionDecision]], now: datetime,
+    ) -> Marked:
+        """The memories the new ones replace, marked in the write's unit of work; a new one
+        memlane typed becomes a correction."""
+        if self._superseding is None:
+            return Marked()
+        return await self._superseding.mark(
+            owner,
+            [Replacement(d.replaces, draft.memory.id, now)
+             for draft, made in zip(fresh, decisions, strict=True) for d in made],
+            now, how={d.replaces: d.kind.value for made in decisions for d in made},
+            correcting={draft.memory.id for draft in fresh if draft.retypable},
+        )
 
     async def _judge(
         self,
@@ -178,76 +202,6 @@ class Writer:
         ]
         speakers = [speaker_of(d.memory.metadata) for d in fresh]
         return await self._linker.judge(session, texts, nearby, now, speakers)
-
-    async def _link(
-        self,
-        owner: Owner,
-        fresh: Sequence[Draft],
-        nearby: Sequence[Nearby],
-        decisions: Sequence[Sequence[SupersessionDecision]],
-        outcome: Sequence[tuple[Draft, bool]],
-        now: datetime,
-    ) -> dict[UUID, tuple[tuple[UUID, str, float], ...]]:
-        """Edges of the memories stored as new (a merge adds no node), after the commit."""
-        if self._linker is None:
-            return {}
-        stored = {id(d) for d, merged in outcome if not merged}
-        written = [
-            # The conversation as stored (its blind token): the earlier memories it is
-            # compared with are read from storage.
-            Written(d.memory.id, near, replaces, Moment(
-                d.memory.id, d.memory.created_at,
-                self._sealer.attributes.conversation_token(owner.tenant, d.memory.conversation_id),
-            ))
-            for d, near, replaces in zip(fresh, nearby, decisions, strict=True)
-            if id(d) in stored and d.embedding is not None
-        ]
-        try:
-            linked = await self._linker.link(owner, written, now)
-        except StorageUnavailable as error:
-            # The memories are committed: a lost link must not turn the write into an error
-            # a client would retry (and so store twice).
-            log.warning("graph links of %d new memories not stored: %s", len(written), error)
-            return {}
-        made: dict[UUID, list[tuple[UUID, str, float]]] = {}
-        for edge in linked:
-            made.setdefault(edge.source, []).append((edge.target, edge.kind.value, edge.weight))
-        return {memory_id: tuple(edges) for memory_id, edges in made.items()}
-
-    async def _name(
-        self, owner: Owner, outcome: Sequence[tuple[Draft, bool]], now: datetime
-    ) -> None:
-        """Entities of the memories written (new, or a merge's result), after the commit."""
-        if self._namer is None:
-            return
-        named = {
-            d.memory.id: Named(d.memory.id, document_text(d.memory), speakers_of(d.memory.metadata))
-            for d, _ in outcome if gate_fired(d.memory.metadata)
-        }
-        try:
-            await self._namer.link(owner, list(named.values()), now)
-        except StorageUnavailable as error:
-            # As for edges: the memories are committed, the write must not become an error.
-            log.warning("entities of %d memories not stored: %s", len(named), error)
-
-    async def _read_facts(
-        self,
-        owner: Owner,
-        fresh: Sequence[Draft],
-        outcome: Sequence[tuple[Draft, bool]],
-        said: Sequence[str | None] | None,
-    ) -> None:
-        """Facts from what each item said, sourced to the memory it became (or merged into)."""
-        if self._facts is None:
-            return
-        texts = said if said is not None else [
-            None if is_transcript(d.memory.metadata) else d.memory.content for d in fresh
-        ]
-        await self._facts.read_after_write(owner, [
-            Said(target.memory.id, text, draft.memory.created_at)
-            for draft, (target, _), text in zip(fresh, outcome, texts, strict=True)
-            if text and gate_fired(draft.memory.metadata)
-        ])
 
     async def _probe(self, session: MemoryWriteSession, fresh: Sequence[Draft]) -> list[Nearby]:
         """What lies near each draft, in one query for the batch: the nearest stored memory

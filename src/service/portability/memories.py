@@ -12,6 +12,7 @@ from uuid import uuid4
 from memlane.domain.errors import StorageUnavailable
 from memlane.domain.memories import (
     NAMES_KEY,
+    Replacement,
     classify,
     estimate_importance,
     importance_at,
@@ -24,6 +25,7 @@ from memlane.domain.portability import (
     Restored,
     exported_id,
     record_heat,
+    record_marker,
     record_to_history,
     record_to_new_memory,
 )
@@ -32,7 +34,12 @@ from memlane.ports.clock import Clock
 from memlane.ports.memories import MemoryStorePort
 from memlane.service.entities import EntityLinker, Named
 from memlane.service.facts import FactRecorder, Said
-from memlane.service.memories import DocumentVectors, audit as memory_audit, check_new
+from memlane.service.memories import (
+    DocumentVectors,
+    Superseding,
+    audit as memory_audit,
+    check_new,
+)
 from memlane.service.portability.history import reimported
 from memlane.service.security import (
     AuditTrail,
@@ -75,7 +82,9 @@ class MemoryPorting:
         trail: AuditTrail | None = None,
         facts: FactRecorder | None = None,
         names: EntityLinker | None = None,
+        superseding: Superseding | None = None,
     ) -> None:
+        self._superseding = superseding
         self._store = store
         self._vectors = vectors
         self._sealer = sealer
@@ -96,6 +105,7 @@ class MemoryPorting:
             base = estimate_importance(content, "", self._policy.cues)
         created = new.created_at or now
         heat, updated = record_heat(record, base, created)
+        superseded_by, valid_until = record_marker(record)
         memory_id = exported_id(record) or uuid4()
         memory = Memory(
             id=memory_id, owner=owner, memory_type=memory_type, content=content,
@@ -104,6 +114,7 @@ class MemoryPorting:
             heat=heat, created_at=created, updated_at=updated,
             conversation_id=new.conversation_id, tags=new.tags,
             metadata=dict(new.metadata), pinned=new.pinned,
+            superseded_by=superseded_by, valid_until=valid_until,
         )
         return PortableMemory(memory, record_to_history(record, memory_id, MEMORY_HISTORY))
 
@@ -136,6 +147,11 @@ class MemoryPorting:
                     else reimported(memory.id, item.history, now)
                 ))
             await session.insert_many(sealed)
+            if self._superseding is not None:
+                await self._superseding.restore(owner, [
+                    Replacement(p.memory.id, p.memory.superseded_by, p.memory.valid_until)
+                    for p in stored if p.memory.valid_until is not None
+                ])
         await self._derive(owner, [p.memory for p in stored if p.history is None], now)
         return Restored(len(stored), len(items) - len(stored))
 

@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from memlane.service.retrieval.conversation_prior import (
         ConversationPrior as ConversationPrior,
     )
+    from memlane.service.retrieval.demotion import (
+        Demotion as Demotion,
+    )
     from memlane.service.retrieval.entity_recall import (
         EntityRecall as EntityRecall,
     )
@@ -55,6 +58,7 @@ if TYPE_CHECKING:
         Profile as Profile,
         ProfileSource as ProfileSource,
         Rendering as Rendering,
+        Repeats as Repeats,
     )
     from memlane.service.retrieval.rankings import (
         FirstRankings as FirstRankings,
@@ -80,6 +84,7 @@ _FACE = Face(__name__, {
     "Budget": "prompt",
     "Contexts": "contexts",
     "ConversationPrior": "conversation_prior",
+    "Demotion": "demotion",
     "Eligibility": "filters",
     "EntityRecall": "entity_recall",
     "FactRecall": "fact_recall",
@@ -100,6 +105,7 @@ _FACE = Face(__name__, {
     "Ranking": "selection",
     "Recording": "recording",
     "Rendering": "prompt",
+    "Repeats": "prompt",
     "Retriever": "retriever",
     "SearchCut": "opening",
     "Selection": "selection",

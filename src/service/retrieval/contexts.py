@@ -47,5 +47,5 @@ def context_of(
         metadata=memory.metadata,
         role=role,
         conversation_id=memory.conversation_id,
-        superseded_by=superseded_by.get(memory.id),
+        superseded_by=memory.superseded_by or superseded_by.get(memory.id),
     )

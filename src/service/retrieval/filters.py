@@ -10,10 +10,11 @@ from uuid import UUID
 from memlane.domain.errors import EmbeddingUnavailable
 from memlane.domain.graph import asks_about_past
 from memlane.domain.model import Owner, Vector
-from memlane.domain.retrieval import ACTIVE_CONTEXT_SIMILARITY, ContextOptions
+from memlane.domain.retrieval import ContextOptions
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.memories import CandidateSearchPort
 from memlane.service.retrieval.candidates import Candidate
+from memlane.service.retrieval.demotion import replaced
 from memlane.service.retrieval.pipeline import Retrieval
 from memlane.service.security import AttributeSealer
 
@@ -52,15 +53,21 @@ def excluded_conversation(
 
 class ActiveContext:
     """Writes `active` (the texts already in the prompt, embedded in one call) and narrows
-    `candidates` to those below ACTIVE_CONTEXT_SIMILARITY to every one of them."""
+    `candidates` to those below `repeat_similarity` (the model's active-context line,
+    domain/similarity.py) to every one of them."""
 
-    def __init__(self, embedder: EmbeddingPort, search: CandidateSearchPort) -> None:
+    def __init__(
+        self, embedder: EmbeddingPort, search: CandidateSearchPort, repeat_similarity: float
+    ) -> None:
         self._embedder = embedder
         self._search = search
+        self._repeat = repeat_similarity
 
     async def __call__(self, r: Retrieval) -> None:
         r.active = await self._vectors(r.options.active_context)
-        r.candidates = await without_active(self._search, r.owner, r.candidates, r.active)
+        r.candidates = await without_active(
+            self._search, r.owner, r.candidates, r.active, self._repeat
+        )
         if not r.candidates:
             r.finish()
 
@@ -77,38 +84,44 @@ class ActiveContext:
 
 async def without_active(
     search: CandidateSearchPort, owner: Owner, candidates: list[Candidate],
-    vectors: Sequence[Vector],
+    vectors: Sequence[Vector], repeat_similarity: float,
 ) -> list[Candidate]:
-    """The candidates not already in the prompt (one similarity read per text)."""
+    """The candidates not already in the prompt: below `repeat_similarity` to every text
+    of it (one similarity read per text)."""
     if not vectors or not candidates:
         return candidates
     ids = [c.id for c in candidates]
     repeated: set[UUID] = set()
     for vector in vectors:
         cosines = await search.similarities(owner, ids, vector)
-        repeated |= {i for i, c in cosines.items() if c >= ACTIVE_CONTEXT_SIMILARITY}
+        repeated |= {i for i, c in cosines.items() if c >= repeat_similarity}
     return [c for c in candidates if c.id not in repeated]
 
 
 class Superseded:
-    """Narrows `candidates`, `added` and `expansion.added`: what another memory replaced
-    gives way to it, unless the question asks about the past or include_superseded."""
+    """Narrows `candidates`, `added` and `expansion.added`: what was replaced gives way to
+    what replaced it, unless the question asks about the past or include_superseded. The
+    memory's own marker decides, kept when the replacement is gone; the graph's replacing
+    edges add what an older memlane only recorded there."""
 
     async def __call__(self, r: Retrieval) -> None:
         if r.options.include_superseded or asks_about_past(r.query):
             return
-        gone = r.expansion.superseded_by
-        r.candidates = [c for c in r.candidates if c.id not in gone]
-        r.added = [c for c in r.added if c.id not in gone]
-        r.expansion.added = [c for c in r.expansion.added if c.id not in gone]
+        gone = set(r.expansion.superseded_by)
+        r.candidates = [c for c in r.candidates if c.id not in gone and not replaced(c)]
+        r.added = [c for c in r.added if c.id not in gone and not replaced(c)]
+        r.expansion.added = [
+            c for c in r.expansion.added if c.id not in gone and not replaced(c)
+        ]
 
 
 class Join:
     """Writes `added`: the neighbours and what the graph reached, each once at its better
     match, outside the current conversation and not already in the prompt."""
 
-    def __init__(self, search: CandidateSearchPort) -> None:
+    def __init__(self, search: CandidateSearchPort, repeat_similarity: float) -> None:
         self._search = search
+        self._repeat = repeat_similarity
 
     async def __call__(self, r: Retrieval) -> None:
         joined: dict[UUID, Candidate] = {}
@@ -118,6 +131,7 @@ class Join:
         r.added = await without_active(
             self._search, r.owner,
             [c for c in joined.values() if not r.excluded(c.hit.conversation_id)], r.active,
+            self._repeat,
         )
         if not r.candidates and not r.added:
             r.finish()

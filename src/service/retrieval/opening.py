@@ -58,7 +58,7 @@ class Opening:
                 confidence=memory.traits.confidence,
                 resonance=resonance(query_affect, memory.traits.affect),
             )
-            scored.append(ScoredMemory(memory, candidate.similarity, score))
+            scored.append(ScoredMemory(memory, candidate.similarity, score, candidate.match))
         return scored
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, TypeVar
@@ -44,6 +44,7 @@ class Retrieval:
     pool: int  # how many candidates each first-stage ranking contributes
     options: ContextOptions = field(default_factory=ContextOptions)
     min_similarity: float | None = None  # search only: a floor on every result's cosine
+    current: bool | None = None  # search only: True holds, False replaced, None both
     char_budget: int | None = None  # prompt only: what the rendered block may use
     token_budget: int | None = None  # prompt only, by level of detail: its hard budget
     query_affect: Affect | None = None  # query_affect: the question's charge (resonance)
@@ -62,6 +63,7 @@ class Retrieval:
     roles: dict[UUID, ContextRole] = field(default_factory=dict)  # eligibility, joins
     contexts: list[MemoryContext] = field(default_factory=list)  # contexts, budget
     profile: str = ""  # profile: the block's opening lines
+    said: Mapping[UUID, frozenset[str]] = field(default_factory=dict)  # profile: its words
     text: str = ""  # rendering: the prompt block
     levels: list[tuple[UUID, Tier]] = field(default_factory=list)  # level of detail
     finished: bool = False  # set by a stage when nothing can follow (no candidate left)

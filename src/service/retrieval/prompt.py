@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import Protocol
 
+from memlane.domain.facts import ProfileBlock, repeats_the_profile
 from memlane.domain.model import Owner
 from memlane.domain.retrieval import fit_to_budget, in_order, render_context
 from memlane.service.retrieval.pipeline import Retrieval
@@ -13,7 +14,7 @@ from memlane.service.retrieval.pipeline import Retrieval
 class ProfileSource(Protocol):
     """Where the profile's lines come from (the facts' use case)."""
 
-    def profile_block(self, owner: Owner, char_budget: int, /) -> Awaitable[str]: ...
+    def profile_block(self, owner: Owner, char_budget: int, /) -> Awaitable[ProfileBlock]: ...
 
 
 class Profile:
@@ -26,9 +27,21 @@ class Profile:
     async def __call__(self, r: Retrieval) -> None:
         if not r.options.include_profile or r.char_budget is None:
             return
-        r.profile = await self._facts.profile_block(r.owner, r.char_budget)
+        block = await self._facts.profile_block(r.owner, r.char_budget)
+        r.profile, r.said = block.text, block.said
         if r.profile:
             r.char_budget -= len(r.profile) + 1  # its lines and the newline after them
+
+
+class Repeats:
+    """Narrows `contexts`: a memory line that adds nothing beyond the profile's lines (every
+    word it says is said by the lines of its facts) is left out, so a fact is said once."""
+
+    async def __call__(self, r: Retrieval) -> None:
+        if r.said:
+            r.contexts = [
+                c for c in r.contexts if not repeats_the_profile(c.content, c.id, r.said)
+            ]
 
 
 class Budget:

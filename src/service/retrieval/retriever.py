@@ -37,18 +37,22 @@ class Retriever:
         self._clock = clock
 
     async def search(
-        self, owner: Owner, query: str, *, limit: int, min_similarity: float | None
+        self, owner: Owner, query: str, *, limit: int, min_similarity: float | None,
+        current: bool | None = None,
     ) -> list[ScoredMemory]:
-        """Dense and lexical hits fused, best first, at most `limit`.
+        """Dense and lexical hits fused, best first by `score`, at most `limit`.
 
-        `similarity` is the cosine to the query (0.0 when the memory or the query has no
-        embedding); `min_similarity` applies to every result, lexical-only hits included.
-        When the query cannot be embedded, lexical hits alone answer (similarity 0.0).
+        `score` is the fused match that orders the results, a superseded memory's demotion
+        included; `similarity` is the cosine to the query (0.0 when the memory or the query
+        has no embedding); `min_similarity` applies to every result, lexical-only hits
+        included. When the query cannot be embedded, lexical hits alone answer (similarity
+        0.0). `current`: True leaves replaced memories out, False keeps only them.
         """
         if limit < 1 or not query.strip():
             return []
         pool = max(MIN_CANDIDATES, CANDIDATES_PER_RESULT * limit)
-        r = Retrieval(owner, query, self._clock(), limit, pool, min_similarity=min_similarity)
+        r = Retrieval(owner, query, self._clock(), limit, pool, min_similarity=min_similarity,
+                      current=current)
         return (await self._search.run(r)).opened
 
     async def retrieve_context(
@@ -64,8 +68,8 @@ class Retriever:
     ) -> PromptContext:
         """The memories that fit the budget and the rendered block; the block opens with
         the profile's core facts unless options.include_profile is off. By level of detail
-        (the default) the budget is options.token_budget or the configured one, in the
-        embedder's tokens; else the character budget."""
+        (`memory.detail.level_of_detail`, off by default) the budget is options.token_budget
+        or the configured one, in the embedder's tokens; else the character budget."""
         r = self._request(owner, query, limit, options)
         detail = self._policy.detail
         if detail.level_of_detail:  # the token budget holds; the profile's own choice is

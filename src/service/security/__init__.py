@@ -26,6 +26,10 @@ if TYPE_CHECKING:
         change_of as change_of,
         verify_chains as verify_chains,
     )
+    from memlane.service.security.erasure import (
+        ErasureReplay as ErasureReplay,
+        erase_owner as erase_owner,
+    )
     from memlane.service.security.histories import (
         AuditService as AuditService,
     )
@@ -71,6 +75,7 @@ _FACE = Face(__name__, {
     "AuditTrail": "audit_trail",
     "Change": "audit_trail",
     "Changes": "audit_trail",
+    "ErasureReplay": "erasure",
     "HistoryEvent": "audit_trail",
     "KeyMigration": "key_migration",
     "KeyService": "api_keys",
@@ -85,6 +90,7 @@ _FACE = Face(__name__, {
     "change_of": "audit_trail",
     "current_actor": "actors",
     "document_text": "sealing",
+    "erase_owner": "erasure",
     "tiers_of": "tier_sealing",
     "TierFiller": "tier_filling",
     "TierFillReport": "tier_filling",

@@ -9,9 +9,9 @@ from datetime import datetime
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from memlane.domain.model import Owner
-from memlane.domain.security import ROOT, UnknownMasterKey, WrappedKey
+from memlane.domain.security import ROOT, KeyRef, UnknownMasterKey, WrappedKey
 from memlane.ports.clock import Clock, system_clock
-from memlane.ports.security import DataKeyPort, KeyringPort
+from memlane.ports.security import DataKeyPort, ErasureJournalPort, KeyringPort
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -24,14 +24,24 @@ class KeyringService:
     row under the owner's lock, created if missing), so a key destroyed by an erasure in
     another process is never written under."""
 
-    def __init__(self, store: DataKeyPort, keyring: KeyringPort, clock: Clock = system_clock):
+    def __init__(
+        self, store: DataKeyPort, keyring: KeyringPort, clock: Clock = system_clock,
+        journal: ErasureJournalPort | None = None,
+    ):
         self._store = store
         self._keyring = keyring
         self._clock = clock
+        self._journal = journal
 
     @property
     def enabled(self) -> bool:
         return self._keyring.enabled
+
+    def journal_erasures_in(self, journal: ErasureJournalPort | None) -> KeyringService:
+        """From now on a destroyed key is recorded in `journal` first (the composition
+        attaches it once the master key has been checked)."""
+        self._journal = journal
+        return self
 
     async def start(self) -> None:
         """Load (or, on an installation without data keys, create) the root key."""
@@ -73,9 +83,14 @@ class KeyringService:
 
     async def destroy(self, owner: Owner) -> bool:
         """Delete the owner's key (inside the erasure's transaction): whatever was sealed
-        under it, in backups and old WAL too, no longer opens."""
+        under it, in backups and old WAL too, no longer opens. With a journal, the key's id is
+        recorded there first, durably: a database restored from before this erasure is
+        erased again at its next start (service/security/erasure.py)."""
         if not self.enabled:
             return False
+        if self._journal is not None:
+            for key in await self._store.load([owner]):
+                await self._journal.record(KeyRef(owner, key.id))
         destroyed = await self._store.destroy(owner)
         self._keyring.forget(owner)
         return destroyed

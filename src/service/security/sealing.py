@@ -17,6 +17,7 @@ from memlane.domain.memories import (
     segment_document,
 )
 from memlane.domain.model import Memory, Owner, StoredMemory, Vector
+from memlane.domain.portability import SOURCE_KEY
 from memlane.ports.encryption import EncryptionPort, FieldBinding
 from memlane.ports.keywords import KeywordPort
 from memlane.service.security.attributes import ATTRIBUTES, Attributes, AttributeSealer
@@ -139,10 +140,16 @@ class Sealer:
             metadata={},
             attributes=attributes.sealed,
             topic_tokens=attributes.topic_tokens,
+            arrived_at=now,  # a write or an import (an update keeps the row's own)
+            imported=SOURCE_KEY in memory.metadata,
             pinned=memory.pinned,
             embedding=embedding,
             embedding_model=memory.embedding_model if embedding is not None else None,
             keywords=self.index_terms(owner.tenant, document_text(memory), memory.tags),
+            # Carried for readers of the value; storage writes the marker through
+            # SupersessionPort only (an insert or an edit never sets or clears it).
+            superseded_by=memory.superseded_by,
+            valid_until=memory.valid_until,
         )
 
     def open_content(self, stored: StoredMemory) -> str:
@@ -175,6 +182,8 @@ class Sealer:
             metadata=dict(attributes.metadata),
             pinned=stored.pinned,
             embedding_model=stored.embedding_model if stored.embedding is not None else None,
+            superseded_by=stored.superseded_by,
+            valid_until=stored.valid_until,
         )
 
     def open_abstract(self, stored: StoredMemory) -> str | None:

@@ -153,3 +153,42 @@ async def test_history_shows_what_happened_to_a_memory_after_it_is_gone() -> Non
     kinds = [e["kind"] for e in events.structured_content["events"]]
     assert kinds[0] == "created" and kinds[-1] == "deleted" and "pinned" in kinds
     assert neither.is_error and "exactly one" in text(neither)
+
+
+async def test_an_invalid_mcp_call_is_one_line_with_no_pydantic_and_no_url() -> None:
+    calls = {
+        "remember": {"content": "x", "importance": 5},
+        "update": {"memory_id": "nope", "pinned": True},
+        "recall": {},
+        "list_facts": {"fact_type": "hobby", "limit": 0},
+    }
+    async with connected(FakeWorld()) as client:
+        for tool, arguments in calls.items():
+            answer = await result(client, tool, arguments)
+            said = text(answer)
+            assert answer.is_error, tool
+            assert said.startswith(f"invalid arguments for {tool}: "), said
+            assert "\n" not in said and "pydantic" not in said.lower(), said
+            assert "http" not in said.lower() and "://" not in said, said
+    assert "importance: Input should be less than or equal to 1" in text(
+        await _once("remember", calls["remember"]))
+
+
+async def _once(tool: str, arguments: dict[str, Any]) -> CallToolResult:
+    async with connected(FakeWorld()) as client:
+        return await result(client, tool, arguments)
+
+
+async def test_recall_marks_what_was_replaced_and_current_leaves_it_out() -> None:
+    world = FakeWorld()
+    async with connected(world) as client:
+        await result(client, "remember", {"content": "I live in Lisbon"})
+        await result(client, "remember", {"content": "I now live in Porto."})
+        both = (await result(client, "recall", {"query": "live"})).structured_content
+        held = (await result(client, "recall", {"query": "live", "current": True}))
+    assert both is not None and held.structured_content is not None
+    shown = {r["content"]: r for r in both["results"]}
+    lisbon, porto = shown["I live in Lisbon"], shown["I now live in Porto."]
+    assert lisbon["current"] is False and lisbon["superseded_by"] == porto["id"]
+    assert porto["score"] > lisbon["score"] and porto["memory_type"] == "correction"
+    assert [r["content"] for r in held.structured_content["results"]] == ["I now live in Porto."]

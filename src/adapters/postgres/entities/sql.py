@@ -89,6 +89,7 @@ SELECT x.memory_id, x.entity_id, x.salience, n.kind, n.label, n.weight
 FROM memory_mentions AS x
 JOIN memory_entities AS n ON n.tenant = x.tenant AND n.user_id = x.user_id AND n.id = x.entity_id
 WHERE x.tenant = $1 AND x.user_id = $2 AND x.memory_id = ANY($3::uuid[])
+ORDER BY x.memory_id, x.entity_id  -- an export is the same bytes after a restore
 """
 
 # The name indexes the owner has an entity for, through UNIQUE (tenant, user_id, name_index,

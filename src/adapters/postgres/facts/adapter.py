@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Collection, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
@@ -130,6 +130,18 @@ class PostgresFactAdapter(FactPort):
                 fact_sql.DELETE, owner.tenant, owner.user_id, fact_id
             )
         return affected_rows(status) == 1
+
+    async def revive(
+        self, owner: Owner, *, facts: Collection[UUID] = (), sources: Collection[UUID] = ()
+    ) -> builtins.list[StoredFact]:
+        if not facts and not sources:
+            return []
+        async with connection_from(self._pool) as connection:
+            records = await connection.fetch(
+                fact_sql.REVIVE, owner.tenant, owner.user_id, list(facts), list(sources),
+                datetime.now(UTC),
+            )
+        return sorted((to_stored_fact(r) for r in records), key=lambda f: f.id)
 
     async def delete_all(self, owner: Owner) -> int:
         async with connection_from(self._pool) as connection:

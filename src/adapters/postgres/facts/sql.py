@@ -94,4 +94,15 @@ SAVE_RELAXED = _SAVE.format(
 )
 
 DELETE = "DELETE FROM facts WHERE tenant = $1 AND user_id = $2 AND id = $3"
+
+# What the facts $3, or those read from the memories $4, superseded, when they are not
+# superseded themselves (then what they point to, not they, is the current value).
+REVIVE = f"""
+UPDATE facts AS f SET valid_until = NULL, superseded_by = NULL, updated_at = $5
+FROM facts AS r
+WHERE f.tenant = $1 AND f.user_id = $2 AND r.tenant = $1 AND r.user_id = $2
+  AND f.superseded_by = r.id AND r.superseded_by IS NULL
+  AND (r.id = ANY($3::uuid[]) OR r.source_memory_id = ANY($4::uuid[]))
+RETURNING {FACT_COLUMNS}
+"""
 DELETE_ALL = "DELETE FROM facts WHERE tenant = $1 AND user_id = $2"

@@ -94,12 +94,15 @@ WITH uses AS (
 SELECT coalesce(sum(n), 0) FROM done
 """
 
+# In a fixed order: an export of the same graph is the same bytes, whatever the rows'
+# physical order (a database restored from a dump has another).
 EDGES_OF = f"""
 SELECT {EDGE_COLUMNS}
 FROM memory_edges AS e
 WHERE e.tenant = $1 AND e.user_id = $2
   AND (e.source = ANY($3::uuid[]) OR e.target = ANY($3::uuid[]))
   AND ($4::text[] IS NULL OR e.kind = ANY($4::text[]))
+ORDER BY e.source, e.target, e.kind
 """
 
 REMOVE_EDGE = """

@@ -16,8 +16,8 @@ from memlane.domain.model import Heat, MemoryType, Owner, SearchCandidate, Vecto
 # the wide row. Full rows (content, embedding: 1.5 kB to decode each) are fetched later for
 # the few memories chosen.
 _HEAT = (
-    "h.memory_type, h.base_importance, h.access_count, h.accessed_at, "
-    "h.provenance, h.confidence, h.valence, h.arousal, h.domain, h.cluster"
+    "h.memory_type, h.base_importance, h.access_count, h.accessed_at, h.superseded_by, "
+    "h.valid_until, h.provenance, h.confidence, h.valence, h.arousal, h.domain, h.cluster"
 )
 _COSINE = cosine("m.embedding", "$3")
 _NEAREST_SIMILARITY = similarity_from_distance("n.distance")
@@ -107,6 +107,8 @@ def to_candidate(record: asyncpg.Record) -> SearchCandidate:
         heat=Heat(record["base_importance"], record["access_count"], record["accessed_at"]),
         created_at=record["created_at"],
         conversation_id=record["conversation_id"],
+        superseded_by=record["superseded_by"],
+        valid_until=record["valid_until"],
         traits=traits_of_row(record),
     )
 

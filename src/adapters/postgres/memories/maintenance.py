@@ -20,6 +20,7 @@ from memlane.adapters.postgres.memories.rows import (
 from memlane.adapters.postgres.pool import connection_from
 from memlane.adapters.postgres.readiness import database_ready
 from memlane.adapters.postgres.vector_checks import dimension_errors
+from memlane.domain.memories import CleanupRule
 from memlane.domain.model import MemoryStats, Owner, StoredMemory, Vector
 from memlane.domain.reach import Reach, TenantReach
 from memlane.ports.memories import MaintenancePort
@@ -86,9 +87,9 @@ class PostgresMaintenanceAdapter(MaintenancePort):
         return affected_rows(status)
 
     async def cleanup(
-        self, owner: Reach, min_importance: float, now: datetime, base_rate: float
+        self, owner: Reach, rule: CleanupRule, now: datetime, base_rate: float
     ) -> int:
-        params = [*decay_params(now, base_rate), min_importance]
+        params = [*decay_params(now, base_rate), rule.min_importance, rule.arrived_by(now)]
         if isinstance(owner, TenantReach):
             async with connection_from(self._pool) as connection:
                 count = await connection.fetchval(

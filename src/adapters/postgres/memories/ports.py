@@ -16,6 +16,7 @@ from memlane.adapters.postgres.memories.search import (
     PostgresCandidateSearchAdapter,
 )
 from memlane.adapters.postgres.memories.store import PostgresMemoryStoreAdapter
+from memlane.adapters.postgres.memories.supersession import PostgresSupersessionAdapter
 from memlane.ports.storage import MemoryPorts
 
 
@@ -38,4 +39,5 @@ def postgres_memory_ports(
         faded=PostgresFadedMemoriesAdapter(pool),
         consolidation=PostgresConsolidationAdapter(pool),
         topics=PostgresTopicAdapter(pool),
+        supersession=PostgresSupersessionAdapter(pool),
     )

@@ -76,6 +76,8 @@ def to_stored(record: Row) -> StoredMemory:
         abstract=_bytes(record.get("abstract")),
         overview=_bytes(record.get("overview")),
         traits=traits_of_row(record),
+        superseded_by=record.get("superseded_by"),
+        valid_until=record.get("valid_until"),
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from memlane.domain.facts import FUNCTIONAL_RELATIONS, TYPES_KEPT_FROM_CLEANUP
+
 # A memory is the wide row `m` joined to its hot columns in `h`.
 COLUMNS = """
     m.tenant, m.user_id, m.id, m.memory_type, m.content, m.summary, m.conversation_id,
@@ -10,7 +12,8 @@ COLUMNS = """
     memlane_tsvector_terms(m.keywords) AS keywords, m.created_at, m.updated_at,
     h.importance, h.base_importance, h.access_count, h.accessed_at,
     m.abstract, m.overview,
-    h.provenance, h.confidence, h.valence, h.arousal, h.domain, h.cluster"""
+    h.provenance, h.confidence, h.valence, h.arousal, h.domain, h.cluster,
+    h.superseded_by, h.valid_until"""
 FROM_JOINED = """
     FROM memories AS m
     JOIN memory_heat AS h ON h.tenant = m.tenant AND h.user_id = m.user_id AND h.id = m.id"""
@@ -42,6 +45,7 @@ WHERE m.tenant = $1 AND m.user_id = $2
   AND ($5::text IS NULL OR m.conversation_id = $5)
   AND ($6::float8 IS NULL OR h.importance >= $6)
   AND ($7::timestamptz IS NULL OR (m.created_at, m.id) < ($7, $8::uuid))
+  AND ($10::boolean IS NULL OR (h.superseded_by IS NULL) = $10)
 ORDER BY m.created_at DESC, m.id DESC
 LIMIT $9
 """
@@ -90,9 +94,15 @@ WITH heat AS (
 SELECT count(*) FROM wide
 """
 
+# An erasure: the owner's memories and what hangs off them, the quarantined copies `memlane
+# verify` set aside, and the import ledger (only an erasure clears it: docs/import.md).
 DELETE_ALL = """
 WITH heat AS (
     DELETE FROM memory_heat WHERE tenant = $1 AND user_id = $2
+), quarantined AS (
+    DELETE FROM memory_quarantine WHERE tenant = $1 AND user_id = $2
+), ledger AS (
+    DELETE FROM import_ledger WHERE tenant = $1 AND user_id = $2
 ), wide AS (
     DELETE FROM memories WHERE tenant = $1 AND user_id = $2 RETURNING 1
 )
@@ -180,13 +190,41 @@ WHERE h.tenant = a.tenant AND h.user_id = a.user_id AND h.id = a.id
   AND d.memory_type = h.memory_type
 """
 
-# $1-$7 the decay parameters, $8 min importance, ($9, $10) the owner.
+# A fact that holds at now ($1) keeps its memory when it is of one of these relations or types
+# (domain.facts.keeps_its_memory; a literal from the domain's own sets, never user input).
+_KEY_RELATIONS = "ARRAY[{}]::text[]".format(
+    ", ".join(f"'{r}'" for r in sorted(FUNCTIONAL_RELATIONS)))
+_KEY_TYPES = "ARRAY[{}]::text[]".format(
+    ", ".join(f"'{t.value}'" for t in sorted(TYPES_KEPT_FROM_CLEANUP)))
+
+# The cleanup rule (memlane.domain.memories.cleanup.may_clean_up) on a heat row `h`: $8 min
+# importance, $9 the latest arrival that may go (CleanupRule.arrived_by). The function is
+# inlined and AND stops at the first false clause, so the probes run only for a faded row past
+# its grace period: a current single-valued or safety fact read from it (migration 0182), then,
+# for an imported row, a current fact read from it and a name it mentions (0163).
+_MAY_CLEAN_UP = f"""memlane_may_clean_up(
+        {_IMPORTANCE_NOW}, $8, h.pinned, h.arrived_at, $9,
+        EXISTS (SELECT 1 FROM facts AS f
+                WHERE f.tenant = h.tenant AND f.user_id = h.user_id
+                  AND f.source_memory_id = h.id AND f.superseded_by IS NULL
+                  AND (f.valid_until IS NULL OR f.valid_until > $1)
+                  AND (f.relation = ANY({_KEY_RELATIONS}) OR f.fact_type = ANY({_KEY_TYPES}))),
+        h.imported,
+        EXISTS (SELECT 1 FROM facts AS f
+                WHERE f.tenant = h.tenant AND f.user_id = h.user_id
+                  AND f.source_memory_id = h.id AND f.superseded_by IS NULL
+                  AND f.valid_until IS NULL),
+        EXISTS (SELECT 1 FROM memory_mentions AS x
+                WHERE x.tenant = h.tenant AND x.user_id = h.user_id AND x.memory_id = h.id))"""
+
+# $1-$7 the decay parameters, $8 min importance, $9 arrived by, ($10, $11) the owner. The
+# plain `NOT h.pinned` and importance test come first so the planner sees them as filters.
 _CLEANUP = f"""
 WITH doomed AS (
     DELETE FROM memory_heat AS h
     USING {TYPE_DECAY_TABLE}
     WHERE d.memory_type = h.memory_type AND NOT h.pinned
-      AND {_IMPORTANCE_NOW} <= $8 {{owner}}
+      AND {_IMPORTANCE_NOW} <= $8 AND h.arrived_at <= $9 AND {_MAY_CLEAN_UP} {{owner}}
     RETURNING h.tenant, h.user_id, h.id
 ), wide AS (
     DELETE FROM memories AS m
@@ -196,12 +234,12 @@ WITH doomed AS (
 )
 SELECT count(*) FROM wide
 """
-CLEANUP_OWNER = _CLEANUP.format(owner="AND h.tenant = $9 AND h.user_id = $10")
-CLEANUP_TENANT = _CLEANUP.format(owner="AND h.tenant = $9")
-# One of $9 disjoint shares of the owners ($10 in 0 .. $9 - 1): a cleanup over everyone runs
+CLEANUP_OWNER = _CLEANUP.format(owner="AND h.tenant = $10 AND h.user_id = $11")
+CLEANUP_TENANT = _CLEANUP.format(owner="AND h.tenant = $10")
+# One of $10 disjoint shares of the owners ($11 in 0 .. $10 - 1): a cleanup over everyone runs
 # its shares side by side, on as many connections (its triggers are single-threaded work).
 CLEANUP_SHARE = _CLEANUP.format(
-    owner="AND abs(mod(memlane_owner_hash(h.tenant, h.user_id), $9)) = $10"
+    owner="AND abs(mod(memlane_owner_hash(h.tenant, h.user_id), $10)) = $11"
 )
 
 # The same selection one owner at a time, for a cleanup that records an audit event per
@@ -210,12 +248,16 @@ FADED_OWNERS = f"""
 SELECT DISTINCT h.tenant, h.user_id
 FROM memory_heat AS h, {TYPE_DECAY_TABLE}
 WHERE d.memory_type = h.memory_type AND NOT h.pinned AND {_IMPORTANCE_NOW} <= $8
-  AND ($9::text IS NULL OR (h.tenant = $9 AND ($10::text IS NULL OR h.user_id = $10)))
+  AND h.arrived_at <= $9 AND {_MAY_CLEAN_UP}
+  AND ($10::text IS NULL OR (h.tenant = $10 AND ($11::text IS NULL OR h.user_id = $11)))
 ORDER BY 1, 2
 """
-DELETE_FADED_OWNER = _CLEANUP.format(owner="AND h.tenant = $9 AND h.user_id = $10").replace(
+DELETE_FADED_OWNER = _CLEANUP.format(owner="AND h.tenant = $10 AND h.user_id = $11").replace(
     "RETURNING 1\n)\nSELECT count(*) FROM wide", "RETURNING m.id\n)\nSELECT id FROM wide"
 )
+
+# Inside a transaction only (outside one PostgreSQL ignores it with a warning).
+ASYNC_COMMIT = "SET LOCAL synchronous_commit = off"
 
 LOCK_OWNER = "SELECT pg_advisory_xact_lock(memlane_owner_hash($1, $2))"
 

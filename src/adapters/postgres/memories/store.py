@@ -72,6 +72,7 @@ class PostgresMemoryStoreAdapter(MemoryStorePort):
                 None if cursor is None else cursor.created_at,
                 None if cursor is None else cursor.id,
                 limit + 1,  # one extra row tells whether another page follows
+                filters.current,
             )
         items = to_stored_many(records[:limit])
         more = len(records) > limit and bool(items)

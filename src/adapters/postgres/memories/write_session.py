@@ -45,6 +45,8 @@ def batch_params(stored: Sequence[StoredMemory]) -> tuple[Any, ...]:
         [None if s.attributes is None else bytes(s.attributes) for s in stored],
         [None if s.topic_tokens is None else json.dumps(list(s.topic_tokens)) for s in stored],
         *trait_params(stored),
+        [s.arrived_at or s.updated_at for s in stored],  # REPLACE_MANY leaves both as they are
+        [s.imported for s in stored],
     )
 
 

@@ -17,11 +17,13 @@ input AS (
         $10::boolean[], $11::vector[], $12::text[], $13::text[], $14::timestamptz[],
         $15::timestamptz[], $16::float8[], $17::float8[], $18::integer[], $19::timestamptz[],
         $20::bytea[], $21::text[], $22::bytea[], $23::bytea[], $24::text[], $25::float8[],
-        $26::float4[], $27::float4[], $28::text[], $29::boolean[]
+        $26::float4[], $27::float4[], $28::text[], $29::boolean[], $30::timestamptz[],
+        $31::boolean[]
     ) AS u(id, memory_type, content, summary, conversation_id, tags, metadata, pinned,
            embedding, embedding_model, terms, created_at, updated_at,
            importance, base_importance, access_count, accessed_at, attributes, topics,
-           abstract, overview, provenance, confidence, valence, arousal, domain, cluster)
+           abstract, overview, provenance, confidence, valence, arousal, domain, cluster,
+           arrived_at, imported)
 )"""
 _TAGS = "ARRAY(SELECT jsonb_array_elements_text(i.tags::jsonb))"
 # NULL stays NULL (a row whose topic tokens are not known yet), unlike ARRAY(SELECT ...).
@@ -43,10 +45,12 @@ WITH {_INPUT}, wide AS (
 )
 INSERT INTO memory_heat (tenant, user_id, id, memory_type, pinned,
                          importance, base_importance, access_count, accessed_at,
-                         provenance, confidence, valence, arousal, domain, cluster)
+                         provenance, confidence, valence, arousal, domain, cluster,
+                         arrived_at, imported)
 SELECT $1, $2, i.id, i.memory_type, i.pinned,
        i.importance, i.base_importance, i.access_count, i.accessed_at,
-       i.provenance, i.confidence, i.valence, i.arousal, i.domain, coalesce(i.cluster, false)
+       i.provenance, i.confidence, i.valence, i.arousal, i.domain, coalesce(i.cluster, false),
+       i.arrived_at, i.imported
 FROM input AS i
 """
 

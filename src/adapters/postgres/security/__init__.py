@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from memlane.adapters.postgres.security.integrity import (
         PostgresIntegrityAdapter as PostgresIntegrityAdapter,
     )
+    from memlane.adapters.postgres.security.replay_store import (
+        PostgresReplayStoreAdapter as PostgresReplayStoreAdapter,
+    )
     from memlane.adapters.postgres.security.sealed_fields import (
         PostgresSealedFieldsAdapter as PostgresSealedFieldsAdapter,
     )
@@ -28,6 +31,7 @@ _FACE = Face(__name__, {
     "PostgresApiKeyAdapter": "api_keys",
     "PostgresDataKeyAdapter": "data_keys",
     "PostgresIntegrityAdapter": "integrity",
+    "PostgresReplayStoreAdapter": "replay_store",
     "PostgresSealedFieldsAdapter": "sealed_fields",
     "postgres_audit_ports": "audit",
 })

@@ -30,3 +30,14 @@ async def test_a_model_the_onnx_provider_does_not_ship_names_the_ones_it_does(
         await open_embedder("onnx", EmbeddingSettings(model=model, dimension=dimension), False)
     assert "'all-MiniLM-L6-v2' (384-d)" in str(refused.value)
     assert "'multilingual-e5-small' (384-d)" in str(refused.value)
+
+
+async def test_query_threads_reach_the_onnx_adapter_and_are_at_least_one() -> None:
+    assert EmbeddingSettings().query_threads == 2
+    embedder = await open_embedder("onnx", EmbeddingSettings(query_threads=1), False)
+    try:
+        assert embedder._query_threads == 1  # type: ignore[attr-defined]
+    finally:
+        await embedder.close()
+    with pytest.raises(ValueError, match="query_threads"):
+        EmbeddingSettings(query_threads=0)

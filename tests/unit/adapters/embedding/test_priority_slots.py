@@ -64,3 +64,29 @@ async def test_a_waiter_cancelled_before_its_turn_does_not_take_a_slot() -> None
     async with slots.slot(QUERY):
         log.append("c")
     assert log == ["a", "b", "c"]
+
+
+async def test_idle_slots_are_taken_only_while_no_slot_is_held_and_nobody_waits() -> None:
+    slots = PrioritySlots(2)
+    async with slots.idle_slots(2) as taken:
+        assert taken and not slots.idle
+        log: list[str] = []
+        release = asyncio.Event()
+        waiter = asyncio.create_task(hold(slots, DOCUMENT, "d", log, release))
+        await settle()
+        assert log == []  # both slots are the idle query's
+    await settle()
+    assert log == ["d"]  # handed over when the query finished
+    async with slots.idle_slots(2) as again:
+        assert not again  # a document holds a slot: the query takes the ordinary way
+    release.set()
+    await waiter
+    assert slots.idle
+
+
+async def test_idle_slots_never_take_more_than_there_are() -> None:
+    slots = PrioritySlots(1)
+    async with slots.idle_slots(2) as taken:
+        assert not taken and slots.idle
+    async with slots.idle_slots(0) as none:
+        assert not none

@@ -80,6 +80,24 @@ def test_an_unknown_language_is_a_configuration_error() -> None:
         SnowballKeywordAdapter(language="klingon")
 
 
+def test_german_function_words_are_dropped_on_the_default_keywords(
+    keywords: SnowballKeywordAdapter,
+) -> None:
+    # "ich" in every German memory outranked an English answer to a German question.
+    assert keywords.terms("Was arbeite ich?") == ["arbeit"]
+    assert keywords.terms("Meine Freundin ist Ärztin in der Charité") == [
+        "freundin",
+        "ärztin",
+        "charité",
+    ]
+
+
+def test_german_words_that_are_english_words_stay_searchable(
+    keywords: SnowballKeywordAdapter,
+) -> None:
+    assert keywords.terms("the war in the den, a man with a hat") == ["war", "den", "man", "hat"]
+
+
 def test_another_language_stems_without_english_stop_words() -> None:
     assert SnowballKeywordAdapter(language="german").terms("die Häuser") == ["die", "haus"]
 

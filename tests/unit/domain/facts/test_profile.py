@@ -9,12 +9,11 @@ from hypothesis import given, strategies as st
 
 from memlane.domain.facts.model import RELATION_TYPES, Fact, FactType, TimeSpan
 from memlane.domain.facts.profile import (
-    PROFILE_HEADER,
     TYPE_ORDER,
     ProfileCaps,
     build_profile,
-    render_profile,
 )
+from memlane.domain.facts.prompt_block import KEPT_HEADER, ProfileHeaders, render_block
 from memlane.domain.text_rules import is_blank
 
 NOW = datetime(2030, 6, 1, tzinfo=UTC)
@@ -89,16 +88,18 @@ def test_no_type_ever_exceeds_its_caps_and_no_fact_appears_twice(
 
 def test_the_rendered_profile_keeps_whole_lines_within_the_budget() -> None:
     facts = [fact(FactType.IDENTITY, obj="nurse"), fact(FactType.CONSTRAINT, obj="peanuts")]
-    text = render_profile(facts, 200)
+    text = render_block(facts, set(), ProfileHeaders(), 200).text
     assert text.splitlines() == [
-        PROFILE_HEADER, "- [identity] name: nurse", "- [constraint] allergic to: peanuts",
-    ]
-    tight = render_profile(facts, len(PROFILE_HEADER) + 26)
-    assert tight.splitlines() == [PROFILE_HEADER, "- [identity] name: nurse"]
-    assert render_profile(facts, 10) == "" and render_profile([], 500) == ""
+        KEPT_HEADER, "- [identity] name: nurse", "- [constraint] allergic to: peanuts",
+    ]  # stated facts (no source memory): kept by a person
+    tight = render_block(facts, set(), ProfileHeaders(), len(KEPT_HEADER) + 26).text
+    assert tight.splitlines() == [KEPT_HEADER, "- [identity] name: nurse"]
+    assert render_block(facts, set(), ProfileHeaders(), 10).text == ""
+    assert render_block([], set(), ProfileHeaders(), 500).text == ""
 
 
 @given(budget=st.integers(0, 400), objects=st.lists(st.text(min_size=1, max_size=80).filter(
     lambda o: not is_blank(o)), max_size=10))
 def test_a_rendered_profile_never_exceeds_its_budget(budget: int, objects: list[str]) -> None:
-    assert len(render_profile([fact(obj=o) for o in objects], budget)) <= budget
+    block = render_block([fact(obj=o) for o in objects], set(), ProfileHeaders(), budget)
+    assert len(block.text) <= budget

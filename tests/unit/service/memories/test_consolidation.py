@@ -67,7 +67,7 @@ async def test_consolidating_with_delete_sources_deletes_them_in_the_same_transa
         with pytest.raises(MemoryNotFound):
             await world.service.get(alice, gone)
         kinds = [e.kind.value for e in await world.history.memory_history(alice, gone)]
-        assert kinds == ["created", "consolidated", "deleted"]
+        assert kinds == ["created", "consolidated", "superseded", "deleted"]
     assert (await world.service.stats(alice)).total == 2
 
 

@@ -11,6 +11,7 @@ from memlane.domain.memories.decay import importance_at
 from memlane.domain.model import MemoryType, NewMemory, Owner
 from memlane.domain.policy import MemoryPolicy
 from memlane.domain.security.audit import CLI, SYSTEM_DECAY, EventKind
+from memlane.service.memories.maintenance import OWNERS_AT_ONCE
 from memlane.service.security.actors import acting_as
 from tests.fakes.world import FakeWorld, new_owner
 
@@ -198,3 +199,22 @@ async def test_an_owner_scoped_cleanup_leaves_other_owners_memories_and_chains_a
         EventKind.CREATED, EventKind.DELETED]
     assert [e.kind for e in await world.history.memory_history(other, theirs.memory.id)] == [
         EventKind.CREATED]
+
+
+async def test_a_cleanup_of_more_owners_than_it_runs_at_once_deletes_and_records_every_one(
+    world: FakeWorld,
+) -> None:
+    owners = [new_owner() for _ in range(OWNERS_AT_ONCE * 2 + 1)]
+    faded = {
+        who: [(await world.service.remember(who, NewMemory(
+            f"Weather was {word} on day {n}.", memory_type=MemoryType.CONTEXT))).memory.id
+            for n, word in enumerate(("rainy", "dry"))]
+        for who in owners
+    }
+    world.clock.advance(timedelta(days=365))
+    assert await world.service.cleanup(None) == 2 * len(owners)
+    for who, ids in faded.items():
+        for memory_id in ids:
+            events = await world.history.memory_history(who, memory_id)
+            assert [e.kind for e in events] == [EventKind.CREATED, EventKind.DELETED]
+    assert (await world.history.verify()).intact

@@ -157,3 +157,27 @@ async def test_a_malformed_history_is_refused_before_anything_is_stored(
     with pytest.raises(InvalidMemory, match="history"):
         await world.service.import_records(bob, lines)
     assert (await world.service.stats(bob)).total == 0
+
+
+async def test_export_and_import_keep_what_was_superseded_superseded() -> None:
+    world, alice, bob = FakeWorld(), new_owner(), new_owner()
+    lisbon = await world.service.remember(alice, NewMemory("I live in Lisbon"))
+    world.clock.advance(timedelta(hours=1))
+    porto = await world.service.remember(alice, NewMemory("I now live in Porto."))
+    world.clock.advance(timedelta(hours=1))
+    berlin = await world.service.remember(alice, NewMemory("I moved to Berlin."))
+    lines = await export_lines(world, alice)
+    old = next(r for r in memory_records(lines) if r["id"] == str(lisbon.memory.id))
+    assert old["superseded_by"] == str(porto.memory.id) and old["valid_until"]
+    report = await world.service.import_records(bob, lines)
+    assert report.memories.stored == 3
+    for said, by in ((lisbon, porto), (porto, berlin)):
+        restored = await world.service.get(bob, said.memory.id)
+        exported = await world.service.get(alice, said.memory.id)
+        assert (restored.superseded_by, restored.valid_until) == (
+            by.memory.id, exported.valid_until)
+    assert (await world.service.get(bob, berlin.memory.id)).current
+    homes = [f.object for f in await world.service.facts.current(bob) if f.relation == "lives_in"]
+    assert homes == ["Berlin"]
+    found = await world.service.search(bob, "Where do I live?")
+    assert found[0].memory.id == berlin.memory.id

@@ -31,12 +31,12 @@ def request(query: str = "where do I live?", places: int = 5, **options: object)
 def hit(
     score: float = 0.5, *, conversation: str | None = None, age_days: float = 0.0,
     importance: float = 0.5, memory_type: MemoryType = MemoryType.CONTEXT,
-    memory_id: UUID | None = None,
+    memory_id: UUID | None = None, superseded_by: UUID | None = None,
 ) -> SearchCandidate:
     created = NOW - timedelta(days=age_days)
     return SearchCandidate(
         memory_id or uuid4(), score, memory_type, Heat(importance, 0, created), created,
-        conversation,
+        conversation, superseded_by, None if superseded_by is None else NOW,
     )
 
 

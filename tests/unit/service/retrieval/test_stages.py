@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from uuid import UUID
+
+from memlane.domain.facts.prompt_block import ProfileBlock
 from memlane.domain.model import ContextRole
 from memlane.domain.policy import MemoryPolicy, RecallTuning
 from memlane.domain.retrieval.context import ContextOrder
@@ -11,7 +14,7 @@ from memlane.service.retrieval.conversation_prior import ConversationPrior
 from memlane.service.retrieval.filters import Superseded
 from memlane.service.retrieval.fusion import Fusion
 from memlane.service.retrieval.opening import SearchCut
-from memlane.service.retrieval.prompt import Budget, Profile, Rendering
+from memlane.service.retrieval.prompt import Budget, Profile, Rendering, Repeats
 from memlane.service.retrieval.selection import Ranking, Selection
 from tests.unit.service.retrieval.stage_builders import (
     OWNER,
@@ -105,8 +108,12 @@ async def test_contexts_say_how_each_memory_was_found() -> None:
 
 
 class Facts:
-    async def profile_block(self, owner: object, char_budget: int) -> str:
-        return "What the user asked you never to forget:\n- [identity] lives in: Porto"
+    def __init__(self, said: dict[UUID, frozenset[str]] | None = None) -> None:
+        self.said = said or {}
+
+    async def profile_block(self, owner: object, char_budget: int) -> ProfileBlock:
+        text = "What the user has told you:\n- [identity] lives in: Porto"
+        return ProfileBlock(text, said=self.said)
 
 
 async def test_the_profile_opens_the_block_and_the_memories_share_what_is_left() -> None:
@@ -114,12 +121,24 @@ async def test_the_profile_opens_the_block_and_the_memories_share_what_is_left()
     r.char_budget = 2000
     r.contexts = [context(f"memory {i}") for i in range(3)]
     await Profile(Facts())(r)
-    profile = await Facts().profile_block(OWNER, 2000)
+    profile = (await Facts().profile_block(OWNER, 2000)).text
     assert r.char_budget == 2000 - len(profile) - 1
     await Budget()(r)
     await Rendering()(r)
     assert r.text.startswith(profile + "\n")
     assert len(r.text) <= 2000 and r.text.count("\n- [fact]") == 3
+
+
+async def test_a_memory_line_that_only_repeats_a_profile_line_is_left_out() -> None:
+    repeat, more = context("I now live in Porto."), context("I live in Porto. I love it here.")
+    other = context("I keep bees on the roof.")
+    r = request()
+    r.char_budget = 2000
+    r.contexts = [repeat, more, other]
+    porto = frozenset({"liv", "porto"})  # what "lives in: Porto" says, stemmed
+    await Profile(Facts({repeat.id: porto, more.id: porto}))(r)
+    await Repeats()(r)
+    assert r.contexts == [more, other]  # loving it here says more than the profile line
 
 
 async def test_the_budget_keeps_only_whole_lines_that_fit() -> None:
@@ -130,3 +149,13 @@ async def test_the_budget_keeps_only_whole_lines_that_fit() -> None:
     await Rendering()(r)
     assert 0 < len(r.contexts) < 50 and len(r.text) <= 300
     assert r.text.count("\n- ") == len(r.contexts)
+
+
+async def test_a_memory_marked_superseded_gives_way_when_the_graph_knows_nothing() -> None:
+    new = candidate(0.9)
+    old = candidate(1.0, superseded_by=new.id)
+    orphan = candidate(0.8, superseded_by=new.id)  # its replacement was not found
+    r = request()
+    r.candidates = [old, new, orphan]
+    await Superseded()(r)
+    assert r.candidates == [new]

@@ -184,7 +184,9 @@ async def test_facts_leave_created_superseded_updated_scored_and_deleted_events(
     await world.service.facts.update(owner, lisbon.id, FactPatch(user_fact_score=9))
     await world.service.facts.delete(owner, lisbon.id)
     old = await world.history.fact_history(owner, berlin.id)
-    assert [e.kind for e in old] == [EventKind.CREATED, EventKind.SUPERSEDED]
+    # A person deleted the fact that replaced it: it holds again, and says why.
+    assert [e.kind for e in old] == [EventKind.CREATED, EventKind.SUPERSEDED, EventKind.REVIVED]
+    assert old[2].related_id == lisbon.id
     assert old[0].payload is not None and old[0].payload["new"]["object"] == "Berlin"
     assert old[1].payload is not None and old[1].payload["by"] == str(lisbon.id)
     new = await world.history.fact_history(owner, lisbon.id)

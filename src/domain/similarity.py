@@ -1,0 +1,80 @@
+"""Each embedding model's cosine scale: every similarity constant, calibrated per model, here.
+
+Cosines of two models are not on one scale. all-MiniLM-L6-v2 gives a question and an
+unrelated memory about 0.0-0.3; multilingual-e5-small gives the same pair 0.73-0.81, and
+its related pairs only a few hundredths more. A line drawn for one model means nothing for
+the other, so each model has its own `SimilarityScale`, and the settings take their
+defaults from the configured model's (`memory.embedding.model`); a value set explicitly
+in config.toml or the environment still wins. bench/similarity_scales.py measures where each
+of MiniLM's lines sits among pairs of known meaning and carries it to the same place under
+another model (docs/embeddings.md has the figures).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class SimilarityScale:
+    """The cosine lines of one embedding model.
+
+    rag_threshold: a memory found only by meaning needs at least this cosine to the
+    question to enter a context. merge_threshold: a new plain memory above it merges into
+    its nearest (DESIGN §2). semantic_threshold: a new memory links to older ones from this
+    cosine on (graph). supersession_band: the cosines within which an older memory may be
+    the one a new statement replaces. active_context: a candidate at or above it to a text
+    already in the prompt would only repeat it. relevance_similarity: the weight of the
+    cosine in DESIGN's relevance (0.5 for MiniLM), scaled so that the same difference in
+    meaning moves the relevance as much under every model.
+    """
+
+    rag_threshold: float
+    merge_threshold: float
+    semantic_threshold: float
+    supersession_band: tuple[float, float]
+    active_context: float
+    relevance_similarity: float
+
+
+MINILM = "all-MiniLM-L6-v2"
+MULTILINGUAL_E5 = "multilingual-e5-small"
+# The model a new installation embeds with (`memory.embedding.model`'s default).
+DEFAULT_EMBEDDING_MODEL = MINILM
+
+SCALES: dict[str, SimilarityScale] = {
+    # DESIGN's values, set for MiniLM (docs/recall.md, docs/graph.md, docs/proxy.md).
+    MINILM: SimilarityScale(
+        rag_threshold=0.25,
+        merge_threshold=0.85,
+        semantic_threshold=0.35,
+        supersession_band=(0.35, 1.0),
+        active_context=0.85,
+        relevance_similarity=0.5,
+    ),
+    # MiniLM's lines carried to the same places among e5's cosines of the same pairs
+    # (bench/similarity_scales.py on the LoCoMo development split and the supersession
+    # scenarios; docs/embeddings.md): the rag line at the 57th percentile of questions with
+    # turns that do not answer them, the semantic line at the 2nd of dated turn pairs, the
+    # merge line at the 97th of a new statement with its history, the band's floor at the
+    # lowest replaced pair, the active-context line a third of the way from same-topic turn
+    # pairs (p90) to a turn restated on another day (p10), and the relevance weight times the
+    # ratio of the models' spreads between a question's evidence and its other turns (4.4).
+    MULTILINGUAL_E5: SimilarityScale(
+        rag_threshold=0.80,
+        merge_threshold=0.95,
+        semantic_threshold=0.83,
+        supersession_band=(0.81, 1.0),
+        active_context=0.94,
+        relevance_similarity=2.2,
+    ),
+}
+
+
+def scale_of(model: str) -> SimilarityScale:
+    """The scale of `model`; a model not calibrated here (an Ollama model, or MiniLM under
+    Ollama's name) gets MiniLM's lines, to be set in config.toml for that model."""
+    return SCALES.get(model, SCALES[MINILM])
+
+
+DEFAULT_SCALE = scale_of(DEFAULT_EMBEDDING_MODEL)

@@ -1,0 +1,136 @@
+"""Superseding: the marker set when a statement replaces another, and revived only by a person."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from uuid import UUID
+
+from memlane.domain.facts import StoredFact
+from memlane.domain.memories import Corrected, Replacement, as_correction, newest_per_old
+from memlane.domain.model import Memory, MemoryType, Owner
+from memlane.ports.facts import FactPort
+from memlane.ports.memories import MemoryStorePort, SupersessionPort
+from memlane.service.facts import audit as fact_audit
+from memlane.service.memories import audit as memory_audit
+from memlane.service.security import Change, Sealer
+
+
+@dataclass(frozen=True, slots=True)
+class Marked:
+    """What marking changed: the audit events to record, and the memories that became
+    corrections (by id: their new type and heat, for the caller's answer)."""
+
+    changes: list[Change] = field(default_factory=list)
+    corrected: dict[UUID, Corrected] = field(default_factory=dict)
+
+    def applied(self, memory: Memory) -> Memory:
+        """`memory` as it is stored now, when marking made it a correction."""
+        found = self.corrected.get(memory.id)
+        if found is None:
+            return memory
+        return replace(memory, memory_type=MemoryType.CORRECTION, heat=found.heat,
+                       importance=found.importance)
+
+
+class Superseding:
+    """Every write that replaces a statement marks the older memory here (inside the
+    writer's unit of work, so the events commit with the marker). A delete never revives by
+    itself; `revive_for` is called for a person's delete only: REST DELETE, MCP forget, the
+    inspector, an in-process delete. Cleanup, consolidation and other system deletes leave
+    what they deleted replaced (storage points it on along the chain)."""
+
+    def __init__(
+        self, port: SupersessionPort, store: MemoryStorePort, sealer: Sealer, base_rate: float,
+        facts: FactPort | None = None,
+    ) -> None:
+        self._port = port
+        self._store = store
+        self._sealer = sealer
+        self._base_rate = base_rate
+        self._facts = facts
+
+    async def mark(
+        self, owner: Owner, replacements: Sequence[Replacement], now: datetime, *,
+        how: Mapping[UUID, str] | None = None, correcting: Collection[UUID] = (),
+    ) -> Marked:
+        """Mark each older memory replaced (`how[old]` names how, for its event) and make
+        each memory of `correcting` that replaced one a correction, at no less than the
+        base importance of what it replaced (DESIGN §2, after the cue order)."""
+        chosen = newest_per_old(replacements)
+        if not chosen:
+            return Marked()
+        marked, current = await self._port.supersede(owner, chosen)
+        changes = [
+            memory_audit.superseded(r.old, r.new, (how or {}).get(r.old, "supersedes"))
+            for r in chosen if r.old in marked
+        ]
+        changes += [memory_audit.revived(i, None) for i in current]
+        corrected = await self._corrections(owner, chosen, set(correcting), now)
+        changes += [change for _, change in corrected.values()]
+        return Marked(changes, {i: c for i, (c, _) in corrected.items()})
+
+    async def _corrections(
+        self, owner: Owner, chosen: Sequence[Replacement], correcting: set[UUID], now: datetime
+    ) -> dict[UUID, tuple[Corrected, Change]]:
+        replaced: dict[UUID, list[UUID]] = {}
+        for r in chosen:
+            if r.new is not None and r.new in correcting:
+                replaced.setdefault(r.new, []).append(r.old)
+        if not replaced:
+            return {}
+        wanted = {*replaced, *(old for olds in replaced.values() for old in olds)}
+        rows = {r.id: r for r in await self._store.get_many(owner, list(wanted), indexed=False)}
+        found: dict[UUID, tuple[Corrected, Change]] = {}
+        for new, olds in replaced.items():
+            row = rows.get(new)
+            if row is None:
+                continue
+            heats = [rows[o].heat for o in olds if o in rows]
+            corrected = as_correction(new, row.heat, heats, now, self._base_rate)
+            if row.memory_type is MemoryType.CORRECTION and corrected.heat == row.heat:
+                continue
+            before = self._sealer.readable(row, now)
+            if before is not None:
+                after = Marked(corrected={new: corrected}).applied(before)
+                found[new] = (corrected, memory_audit.retyped(before, after))
+        await self._port.retype(owner, [c for c, _ in found.values()])
+        return found
+
+    async def restore(self, owner: Owner, replacements: Sequence[Replacement]) -> None:
+        """Markers as an export carried them (their events travel in the histories)."""
+        await self._port.supersede(owner, replacements, said=False)
+
+    async def revive_for(self, owner: Owner, memory_ids: Collection[UUID]) -> list[Change]:
+        """A person deletes these memories (call it before the delete, in its unit of work):
+        what they replaced holds again, memories and the facts their facts replaced; and a
+        memory a stated fact had ended comes back with its fact."""
+        revived = await self._port.revive(owner, replaced_by=memory_ids)
+        changes = [memory_audit.revived(i, None) for i in revived]
+        if self._facts is not None:
+            facts = await self._facts.revive(owner, sources=memory_ids)
+            changes += [fact_audit.revived(f.id, f.source_memory_id) for f in facts]
+            changes += await self._ended_with(owner, facts)
+        return changes
+
+    async def revive_for_fact(self, owner: Owner, fact_id: UUID) -> list[Change]:
+        """A person deletes a fact (call it before the delete): the facts it replaced hold
+        again, and so do the memories they were read from when only a fact had ended them."""
+        if self._facts is None:
+            return []
+        facts = await self._facts.revive(owner, facts=[fact_id])
+        return [fact_audit.revived(f.id, fact_id) for f in facts] + await self._ended_with(
+            owner, facts
+        )
+
+    async def _ended_with(self, owner: Owner, facts: Sequence[StoredFact]) -> list[Change]:
+        sources = {f.source_memory_id for f in facts if f.source_memory_id is not None}
+        if not sources:
+            return []
+        revived = await self._port.revive(owner, ended=sources)
+        return [memory_audit.revived(i, None) for i in revived]
+
+    async def heads(self, owner: Owner, memory_ids: Collection[UUID]) -> dict[UUID, UUID]:
+        """The current memory each superseded one leads to (for a link to it)."""
+        return await self._port.heads(owner, memory_ids)
