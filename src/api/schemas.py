@@ -88,7 +88,8 @@ class ContextIn(_In):
     # The rendered block opens with the user's core facts (GET /v1/profile's core tier).
     include_profile: bool = True
     # The block's hard budget, in the embedding model's tokens (default: the configured
-    # memory.detail.token_budget, 800).
+    # memory.detail.token_budget, 800), when memory.detail.level_of_detail is on (it is off
+    # by default: whole lines within the character budget, docs/levels.md).
     token_budget: Annotated[int, Meta(ge=1, le=100_000)] | None = None
 
 
@@ -216,7 +217,7 @@ class LevelOut(msgspec.Struct, kw_only=True):
 class ContextOut(msgspec.Struct, kw_only=True):
     """The chosen memories (type-priority order) and the rendered prompt block; `levels`:
     every memory the block shows by level of detail, each expandable
-    (POST /v1/context/expand)."""
+    (POST /v1/context/expand); empty while memory.detail.level_of_detail is off."""
 
     memories: list[ContextMemoryOut]
     context: str

@@ -3,11 +3,25 @@ parts, the token-budgeted context and its expansion (docs/levels.md)."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from dataclasses import replace
+
+import asyncpg
 import httpx
 import pytest
 
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
-from tests.api.conftest import TenantKeys, assert_problem
+from memlane.api.app import create_app
+from memlane.api.config import ApiConfig
+from memlane.api.deps import ApiServices
+from memlane.domain.policy import DetailTuning, MemoryPolicy
+from tests.api.conftest import (
+    TenantKeys,
+    assert_problem,
+    build_service,
+    serve,
+    services_opener,
+)
 
 pytestmark = pytest.mark.integration
 Client = httpx.AsyncClient
@@ -21,6 +35,17 @@ LONG = " ".join(
     f"Day {i}: we sanded the kitchen cabinets, painted them sage green and fitted brass "
     f"handles; the plumber came about the sink on the {i}th." for i in range(1, 25)
 )
+
+
+@pytest.fixture
+async def detailed(
+    api_services: ApiServices, pg_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter
+) -> AsyncIterator[Client]:
+    """The app with the level-of-detail prompt block switched on (it is off by default)."""
+    policy = MemoryPolicy(cleanup_grace_days=0, detail=DetailTuning(level_of_detail=True))
+    services = replace(api_services, service=build_service(pg_pool, embedder, policy))
+    async with serve(create_app(services_opener(services), ApiConfig())) as http:
+        yield http
 
 
 async def _remember(client: Client, headers: dict[str, str], content: str) -> dict[str, object]:
@@ -65,9 +90,24 @@ async def test_long_input_is_stored_as_chained_parts_and_never_truncated(
     assert "".join(contents).replace(" ", "") == text.replace(" ", "")
 
 
-async def test_the_context_holds_its_token_budget_and_expands_on_request(
-    client: Client, tenant: TenantKeys, embedder: OnnxEmbeddingAdapter
+async def test_by_default_the_context_is_whole_lines_and_names_no_levels(
+    client: Client, tenant: TenantKeys
 ) -> None:
+    said = TOPICS[0].format(i=1)
+    await _remember(client, tenant.alice, said)
+    response = await client.post("/v1/context", json={
+        "query": "Does Mina practise the cello?", "token_budget": 5, "include_profile": False},
+        headers=tenant.alice)
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["levels"] == []
+    assert said in body["context"]  # the whole line, whatever the token budget asked
+
+
+async def test_the_context_holds_its_token_budget_and_expands_on_request(
+    detailed: Client, tenant: TenantKeys, embedder: OnnxEmbeddingAdapter
+) -> None:
+    client = detailed
     for topic in TOPICS:
         await _remember(client, tenant.alice, " ".join(topic.format(i=i) for i in range(10)))
     await _remember(client, tenant.alice, LONG)

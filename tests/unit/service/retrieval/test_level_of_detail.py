@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 from memlane.domain.detail import Tier
 from memlane.domain.graph.edges import Edge, EdgeKind
 from memlane.domain.model import ContextRole, NewMemory, Owner
-from memlane.domain.retrieval import ContextOptions
+from memlane.domain.policy import DetailTuning, MemoryPolicy
+from memlane.domain.retrieval import PREAMBLE, ContextOptions, render_line
 from memlane.domain.retrieval.detail import RELATED_HEADER, FocusLine, Layers, fit_levels
 from tests.contract.builders import at_cosine, axis
 from tests.fakes.world import DIMENSION, FakeWorld, new_owner
@@ -24,6 +25,11 @@ AT = datetime(2026, 5, 1, tzinfo=UTC)
 # Shrinking a failing graph through the whole service takes minutes: the failing example
 # is reported as found.
 NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
+
+
+def detailed() -> FakeWorld:
+    """A world whose prompt block is rendered by level of detail (off by default)."""
+    return FakeWorld(policy=MemoryPolicy(detail=DetailTuning(level_of_detail=True)))
 
 
 async def _link(world: FakeWorld, owner: Owner, pairs: list[tuple[int, int, float]],
@@ -51,7 +57,7 @@ def test_the_block_never_exceeds_its_token_budget_over_random_graphs(
     profile: bool,
 ) -> None:
     async def scenario() -> None:
-        world, owner = FakeWorld(), new_owner()
+        world, owner = detailed(), new_owner()
         ids = []
         for i, text in enumerate(contents):
             written = await world.service.remember(owner, NewMemory(f"{text} ({i})."))
@@ -72,7 +78,7 @@ def test_the_block_never_exceeds_its_token_budget_over_random_graphs(
 
 
 async def test_focus_is_in_full_its_neighbour_a_line_and_further_out_a_count() -> None:
-    world, owner = FakeWorld(), new_owner()
+    world, owner = detailed(), new_owner()
     world.embedder.vectors[QUERY] = axis(DIMENSION, 0)
     others = cycle(range(1, DIMENSION))
     texts = ["The boat's mast cracked in the storm off Lisbon.",
@@ -100,6 +106,18 @@ async def test_focus_is_in_full_its_neighbour_a_line_and_further_out_a_count() -
     tight = await world.service.prompt_context(owner, QUERY, 1, ContextOptions(
         token_budget=12, include_profile=False))
     assert texts[0] not in tight.text and not tight.text.count("\n") > 2
+
+
+async def test_by_default_the_block_is_whole_lines_and_names_no_levels() -> None:
+    world, owner = FakeWorld(), new_owner()  # level of detail is off unless switched on
+    world.embedder.vectors[QUERY] = axis(DIMENSION, 0)
+    text = "The boat's mast cracked in the storm off Lisbon."
+    world.embedder.vectors[text] = at_cosine(DIMENSION, 0.9, other=1)
+    await world.service.remember(owner, NewMemory(text))
+    prompt = await world.service.prompt_context(owner, QUERY, 1, ContextOptions(
+        token_budget=3, include_profile=False))
+    assert prompt.levels == ()
+    assert prompt.text == PREAMBLE + "\n" + render_line(prompt.memories[0])
 
 
 def test_a_focus_memory_falls_back_to_its_overview_then_its_abstract() -> None:
