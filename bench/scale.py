@@ -31,6 +31,7 @@ from bench import (
     scale_context,
     scale_curve,
     scale_data as data,
+    scale_detail,
     scale_graph,
     scale_maintenance,
     scale_serve,
@@ -244,6 +245,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             result["disk"] = await scale_curve.disk(memlane)
         if args.graph:
             result["graph"] = await scale_graph.measure(memlane, settings, owner, args.queries)
+        if args.detail:
+            result["detail"] = await scale_detail.measure(memlane, settings, owner, args.queries)
         if not args.skip_http:
             result.update(await scale_serve.measure(
                 memlane, settings, TENANT, CONTEXT_USER, seconds=args.http_seconds,
@@ -281,6 +284,9 @@ def main() -> None:
     parser.add_argument("--skip-maintenance", action="store_true")
     parser.add_argument("--graph", action="store_true",
                         help="graph figures: context with/without the graph, write cost")
+    parser.add_argument("--detail", action="store_true",
+                        help="levels of detail: tier, lexicon and gate cost per write, the "
+                        "tiers backfill, the prompt block by level of detail vs whole lines")
     args = parser.parse_args()
     # A scratch dir unless one is given (kept, so a rerun reuses the loaded memories).
     args.data_dir = Path(args.data_dir or tempfile.mkdtemp(prefix="memlane-scale-")).resolve()

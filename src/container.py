@@ -11,6 +11,7 @@ from operator import attrgetter
 from dependency_injector import containers, providers
 from prometheus_client import Histogram
 
+from memlane.adapters.affect.vader import VaderAffectAdapter
 from memlane.adapters.imports.export_file import FileChatExportAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.database import Database
@@ -18,6 +19,7 @@ from memlane.adapters.postgres.entities import PostgresEntityAdapter
 from memlane.adapters.postgres.facts import PostgresFactScanAdapter, PostgresTopicIndexAdapter
 from memlane.adapters.postgres.installation import PostgresInstallationAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
+from memlane.adapters.postgres.memories import PostgresTierFillAdapter
 from memlane.adapters.postgres.portability import (
     PostgresImportLedgerAdapter,
     PostgresLegacyRowsAdapter,
@@ -48,6 +50,7 @@ from memlane.service.security import (
     KeyService,
     LegacySealer,
     OnUnreadable,
+    TierFiller,
 )
 from memlane.settings import Settings, load_settings
 
@@ -92,6 +95,7 @@ class Container(containers.DeclarativeContainer):
     encryption = providers.Callable(attrgetter("encryption"), secrecy)
     keyring = providers.Callable(resources.journaled_keyring, secrecy, erasure_journal)
     keywords = providers.Singleton(SnowballKeywordAdapter)
+    affect = providers.Singleton(VaderAffectAdapter)
     policy = providers.Callable(lambda settings: settings.policy(), settings)
 
     # Services
@@ -110,6 +114,7 @@ class Container(containers.DeclarativeContainer):
         profile_headers=providers.Callable(lambda s: s.facts.profile_headers(), settings),
         on_unreadable=on_unreadable,
         keyring=keyring,
+        affect=affect,
     )
     history = providers.Singleton(
         AuditService, audit, providers.Callable(attrgetter("store"), memories), encryption,
@@ -143,6 +148,11 @@ class Container(containers.DeclarativeContainer):
     # `memlane upgrade`: topic tokens for memories stored before migration 0150
     topic_indexer = providers.Singleton(
         TopicIndexer, providers.Singleton(PostgresTopicIndexAdapter, pool), encryption, keyring
+    )
+    # `memlane upgrade`: tiers and traits for memories stored before migrations 0200/0201
+    tier_filler = providers.Singleton(
+        TierFiller, providers.Singleton(PostgresTierFillAdapter, pool), encryption, affect,
+        keyring,
     )
     erasure_replay = providers.Singleton(
         resources.erasure_replay, erasure_journal, replay_store, data_keys, memories, facts,

@@ -27,7 +27,7 @@ from memlane import settings_errors
 from memlane.domain.errors import ConfigurationError
 from memlane.domain.facts import ProfileCaps, ProfileHeaders
 from memlane.domain.memories import CueBook
-from memlane.domain.policy import GraphTuning, MemoryPolicy, RecallTuning
+from memlane.domain.policy import DetailTuning, GraphTuning, MemoryPolicy, RecallTuning
 from memlane.domain.retrieval import RelevanceWeights
 from memlane.domain.similarity import DEFAULT_EMBEDDING_MODEL, SimilarityScale, scale_of
 from memlane.ports.embedding import EmbeddingProvider
@@ -47,6 +47,7 @@ _POLICY = MemoryPolicy()
 _WEIGHTS = _POLICY.weights
 _RECALL = _POLICY.recall
 _GRAPH = _POLICY.graph
+_DETAIL = _POLICY.detail
 _CAPS = ProfileCaps()
 _HEADERS = ProfileHeaders()
 
@@ -83,6 +84,8 @@ class RelevanceSettings(_Section):
     similarity: float | None = Field(None, ge=0)
     importance: float = Field(_WEIGHTS.importance, ge=0)
     freshness: float = Field(_WEIGHTS.freshness, ge=0)
+    confidence: float = Field(_WEIGHTS.confidence, ge=0, le=10)
+    emotion: float = Field(_WEIGHTS.emotion, ge=0, le=10)
 
     def weights(self, scale: SimilarityScale | None = None) -> RelevanceWeights:
         similarity = self.similarity
@@ -120,6 +123,20 @@ class RecallSettings(_Section):
     def _domain_rules(self) -> RecallSettings:
         self.tuning()
         return self
+
+
+class DetailSettings(_Section):
+    """Levels of detail, the prompt's token budget, metadata and the gate (docs/levels.md)."""
+
+    token_budget: int = Field(_DETAIL.token_budget, ge=1, le=100_000)
+    level_of_detail: bool = _DETAIL.level_of_detail
+    neighbour_lines: int = Field(_DETAIL.neighbour_lines, ge=0, le=200)
+    arousal_importance_gain: float = Field(_DETAIL.arousal_importance_gain, ge=0, le=1)
+    gate: bool = _DETAIL.gate
+    silent_limit: int = Field(_DETAIL.silent_limit, ge=0, le=1000)
+
+    def tuning(self) -> DetailTuning:
+        return DetailTuning(**self.model_dump())
 
 
 class EmbeddingSettings(_Section):
@@ -171,6 +188,7 @@ class MemorySettings(_Section):
     extra_cues: dict[str, list[str]] = Field(default_factory=dict)
     relevance: RelevanceSettings = Field(default_factory=RelevanceSettings)
     recall: RecallSettings = Field(default_factory=RecallSettings)
+    detail: DetailSettings = Field(default_factory=DetailSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
 
     def scale(self) -> SimilarityScale:
@@ -204,6 +222,7 @@ class MemorySettings(_Section):
             max_metadata_keys=self.max_metadata_keys,
             max_metadata_bytes=self.max_metadata_bytes,
             recall=self.recall.tuning(),
+            detail=self.detail.tuning(),
         )
 
     @model_validator(mode="after")

@@ -15,7 +15,7 @@ from memlane.api.actor import actor_middleware
 from memlane.api.auth import provide_principal, scope_guard
 from memlane.api.config import ApiConfig
 from memlane.api.controllers.consolidation import ConsolidationController
-from memlane.api.controllers.context import ContextController
+from memlane.api.controllers.context import ContextController, ExpandController
 from memlane.api.controllers.conversations import ConversationsController
 from memlane.api.controllers.facts import FactsController, ProfileController, TopicsController
 from memlane.api.controllers.health import HealthController
@@ -63,11 +63,13 @@ def create_app(
             app.state.services = services
             metrics.watch_worker(services.worker)
             metrics.watch_proxy(services.proxy)
+            metrics.watch_gate(services.service.gate_counts)
             try:
                 yield
             finally:
                 metrics.watch_worker(None)
                 metrics.watch_proxy(None)
+                metrics.watch_gate(None)
 
     v1 = Router(
         path="/",
@@ -76,6 +78,7 @@ def create_app(
             DecayController,
             CleanupController,
             ContextController,
+            ExpandController,
             ConversationsController,
             MemoryGraphController,
             HistoryController,

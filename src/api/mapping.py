@@ -5,6 +5,7 @@ from __future__ import annotations
 from memlane.api.schemas import (
     ContextMemoryOut,
     ContextOut,
+    LevelOut,
     MemoryItemIn,
     MemoryOut,
     PatchIn,
@@ -12,6 +13,8 @@ from memlane.api.schemas import (
     SearchHitOut,
     StatsOut,
 )
+from memlane.domain.detail import Tier
+from memlane.domain.memories import build_tiers
 from memlane.domain.model import (
     Memory,
     MemoryContext,
@@ -57,12 +60,22 @@ def rounded(value: float) -> float:
     return round(value, DECIMALS)
 
 
-def memory_out(memory: Memory) -> MemoryOut:
+def memory_out(memory: Memory, tier: Tier = Tier.L2) -> MemoryOut:
+    """The memory with `content` at the tier asked for (L2: the full text)."""
+    tiers = memory.tiers if memory.tiers is not None else build_tiers(memory.content)
+    traits, affect = memory.traits, memory.traits.affect
     return MemoryOut(
         id=memory.id,
         user_id=memory.owner.user_id,
         memory_type=memory.memory_type,
-        content=memory.content,
+        content=tiers.text(tier, memory.content),
+        tier=tier.value,
+        abstract=tiers.abstract,
+        provenance=traits.provenance.value,
+        confidence=rounded(traits.confidence),
+        valence=None if affect is None else affect.valence,
+        arousal=None if affect is None else affect.arousal,
+        domain=traits.domain.value,
         summary=memory.summary,
         importance=rounded(memory.importance),
         base_importance=rounded(memory.base_importance),
@@ -82,7 +95,10 @@ def memory_out(memory: Memory) -> MemoryOut:
 
 
 def remember_out(result: RememberResult) -> RememberOut:
-    return RememberOut(memory=memory_out(result.memory), merged=result.merged)
+    return RememberOut(
+        memory=memory_out(result.memory), merged=result.merged,
+        parts=[part.id for part in result.parts],
+    )
 
 
 def search_hit_out(hit: ScoredMemory) -> SearchHitOut:
@@ -111,7 +127,8 @@ def context_memory_out(item: MemoryContext) -> ContextMemoryOut:
 
 def context_out(prompt: PromptContext) -> ContextOut:
     return ContextOut(
-        memories=[context_memory_out(m) for m in prompt.memories], context=prompt.text
+        memories=[context_memory_out(m) for m in prompt.memories], context=prompt.text,
+        levels=[LevelOut(id=memory_id, tier=tier.value) for memory_id, tier in prompt.levels],
     )
 
 

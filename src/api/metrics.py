@@ -11,7 +11,7 @@ from prometheus_client.core import CounterMetricFamily
 from prometheus_client.registry import Collector
 
 from memlane.api.proxy_metrics import ProxyCollector
-from memlane.service.memories import DecayWorker
+from memlane.service.memories import DecayWorker, GateCounts
 from memlane.service.proxy import ChatProxy
 
 _LATENCY_BUCKETS_S = (0.002, 0.005, 0.01, 0.015, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0)
@@ -33,6 +33,33 @@ class _WorkerCollector(Collector):
             runs.add_metric(["skipped_not_leader"], worker.skipped)
             runs.add_metric(["failed"], worker.failures)
         yield runs
+
+
+class _GateCollector(Collector):
+    """Reads the heuristic gate's counts at scrape time (docs/levels.md)."""
+
+    def __init__(self) -> None:
+        self.counts: GateCounts | None = None
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        segments = CounterMetricFamily(
+            "memlane_gate_segments", "Conversation segments the heuristic gate read, by outcome",
+            labels=["outcome"])
+        triggers = CounterMetricFamily(
+            "memlane_gate_triggers", "Why the heuristic gate fired, by trigger",
+            labels=["trigger"])
+        seconds = CounterMetricFamily(
+            "memlane_gate_seconds", "Time the heuristic gate spent reading segments")
+        counts = self.counts
+        if counts is not None:
+            segments.add_metric(["fired"], counts.fired)
+            segments.add_metric(["silent"], counts.segments - counts.fired)
+            for trigger, count in sorted(counts.triggers.items()):
+                triggers.add_metric([trigger], count)
+            seconds.add_metric([], counts.seconds)
+        yield segments
+        yield triggers
+        yield seconds
 
 
 class ApiMetrics:
@@ -86,6 +113,11 @@ class ApiMetrics:
         self.registry.register(self._worker)
         self._proxy = ProxyCollector()
         self.registry.register(self._proxy)
+        self._gate = _GateCollector()
+        self.registry.register(self._gate)
+
+    def watch_gate(self, counts: GateCounts | None) -> None:
+        self._gate.counts = counts
 
     def watch_worker(self, worker: DecayWorker | None) -> None:
         self._worker.worker = worker

@@ -27,6 +27,12 @@ PageLimitParam = Annotated[
     int | None, Parameter(ge=1, le=MAX_PAGE_LIMIT, description="Page size (default 50).")
 ]
 
+# Levels of detail (docs/levels.md): which tier of a memory `content` holds.
+TierParam = Annotated[
+    Literal["L0", "L1", "L2"],
+    Parameter(description="L0: the abstract, L1: the overview, L2: the full text."),
+]
+
 # Whether what is listed still holds: named and valued alike for memories and facts (MCP and
 # the client say true, false and null/None for all).
 CurrentParam = Annotated[

@@ -87,6 +87,10 @@ class ContextIn(_In):
     order: Literal["priority", "timeline"] = "priority"
     # The rendered block opens with the user's core facts (GET /v1/profile's core tier).
     include_profile: bool = True
+    # The block's hard budget, in the embedding model's tokens (default: the configured
+    # memory.detail.token_budget, 800), when memory.detail.level_of_detail is on (it is off
+    # by default: whole lines within the character budget, docs/levels.md).
+    token_budget: Annotated[int, Meta(ge=1, le=100_000)] | None = None
 
 
 class PatchIn(_In):
@@ -121,16 +125,29 @@ class MemoryOut(msgspec.Struct, kw_only=True):
     metadata: dict[str, Any]
     pinned: bool
     embedding_model: str | None
+    # Levels of detail (docs/levels.md): which tier `content` holds, and the abstract.
+    tier: Literal["L0", "L1", "L2"] = "L2"
+    abstract: str = ""
+    # A memory's metadata (docs/levels.md): how it came to be and how sure memlane is of
+    # it, its emotional charge (null: not read) and its territory.
+    provenance: Literal["stated", "extracted", "inferred", "consolidated"] = "stated"
+    confidence: float = 1.0
+    valence: float | None = None
+    arousal: float | None = None
+    domain: Literal["relationship", "project", "technical", "personal"] = "personal"
     current: bool = True
     superseded_by: UUID | None = None
     valid_until: datetime | None = None
 
 
 class RememberOut(msgspec.Struct, kw_only=True):
-    """The stored memory, and whether it was merged into an existing near-duplicate."""
+    """The stored memory, and whether it was merged into an existing near-duplicate. A text
+    longer than 5,000 characters is stored as chained parts: `memory` is the first, `parts`
+    the ids of the rest in order."""
 
     memory: MemoryOut
     merged: bool
+    parts: list[UUID] = msgspec.field(default_factory=list)
 
 
 class LearnOut(msgspec.Struct, kw_only=True):
@@ -190,11 +207,35 @@ class ContextMemoryOut(msgspec.Struct, kw_only=True):
     superseded_by: UUID | None = None
 
 
+class LevelOut(msgspec.Struct, kw_only=True):
+    """A memory the block shows, and at which tier (a hint line is L0)."""
+
+    id: UUID
+    tier: Literal["L0", "L1", "L2"]
+
+
 class ContextOut(msgspec.Struct, kw_only=True):
-    """The chosen memories (type-priority order) and the rendered prompt block."""
+    """The chosen memories (type-priority order) and the rendered prompt block; `levels`:
+    every memory the block shows by level of detail, each expandable
+    (POST /v1/context/expand); empty while memory.detail.level_of_detail is off."""
 
     memories: list[ContextMemoryOut]
     context: str
+    levels: list[LevelOut] = msgspec.field(default_factory=list)
+
+
+class ExpandIn(_In):
+    """Memories to show at a deeper tier (progressive disclosure); counts as access."""
+
+    memory_ids: Annotated[list[UUID], Meta(min_length=1, max_length=50)]
+    tier: Literal["L0", "L1", "L2"] = "L2"
+    user_id: UserId | None = None
+
+
+class ExpandedOut(msgspec.Struct, kw_only=True):
+    """The memories at the tier asked for, in the order asked (one not found is left out)."""
+
+    memories: list[MemoryOut]
 
 
 class StatsOut(msgspec.Struct, kw_only=True):

@@ -26,6 +26,7 @@ async def upgrade(dry_run: bool, batch_rows: int, show_progress: bool | None) ->
     replay the erasure journal (owners erased since a restored backup are erased again); seal
     the tags, metadata, conversation ids and fact relations stored in plaintext
     (`seal-existing`); fill the topic index of memories stored before it (`topic-index`);
+    store the levels of detail and traits of memories stored before them (`tiers`);
     re-seal version-1 ciphertexts under their owners' data keys (`keys migrate`). Each step
     works in committed batches: safe to stop and run again, and the service may keep running.
     Prints one line per step; a second run finds nothing. Exits 1 when something is left
@@ -37,6 +38,7 @@ async def upgrade(dry_run: bool, batch_rows: int, show_progress: bool | None) ->
     await _replay_erasures()
     left = await _seal(batch_rows, show_progress)
     await _index_topics(batch_rows, show_progress)
+    await _fill_tiers(batch_rows, show_progress)
     unreadable = await _reseal(batch_rows, show_progress)
     if unreadable:
         err.print(
@@ -122,6 +124,21 @@ async def _index_topics(batch_rows: int, show_progress: bool | None) -> None:
                   if report.unreadable else ""))
 
 
+async def _fill_tiers(batch_rows: int, show_progress: bool | None) -> None:
+    """The abstract, overview and traits a write would have given each older memory; until
+    then the reads derive the tiers from the content (docs/levels.md)."""
+    from memlane.composition.openers import open_tier_filler
+
+    with _step("tiers"):
+        async with open_tier_filler() as filler:
+            pending = await filler.pending()
+            with progress_bar("tiers", show_progress, pending) as bar:
+                report = await filler.fill(batch_rows=batch_rows, progress=bar.update)
+    click.echo(f"tiers: {report.filled} memories given their levels of detail"
+               + (f", {report.unreadable} unreadable (left as they are)"
+                  if report.unreadable else ""))
+
+
 async def _reseal(batch_rows: int, show_progress: bool | None) -> int:
     """Last, as the one step that can find damage: it holds up nothing else. Returns how
     many ciphertexts did not open."""
@@ -153,6 +170,7 @@ async def _report_pending() -> None:
         open_erasure_replay,
         open_key_migration,
         open_legacy_sealer,
+        open_tier_filler,
         open_topic_indexer,
         pending_migrations,
     )
@@ -161,7 +179,7 @@ async def _report_pending() -> None:
     click.echo(f"migrate: {len(migrations)} migrations pending"
                + (f" ({', '.join(migrations)})" if migrations else ""))
     if migrations:
-        for step in ("erasure-replay", "seal-existing", "topic-index", "keys migrate"):
+        for step in ("erasure-replay", "seal-existing", "topic-index", "tiers", "keys migrate"):
             click.echo(f"{step}: counted once the migrations are applied "
                        "(`memlane migrate`, or any memlane start)")
         return
@@ -173,11 +191,14 @@ async def _report_pending() -> None:
         seal = await sealer.pending()
     async with open_topic_indexer() as indexer:
         untokened = await indexer.pending()
+    async with open_tier_filler() as filler:
+        untiered = await filler.pending()
     async with open_key_migration() as migration:
         keys = await migration.pending()
     click.echo(f"seal-existing: {seal.memories} memories and {seal.relations} fact relations "
                "to seal")
     click.echo(f"topic-index: {untokened} memories to index by topic")
+    click.echo(f"tiers: {untiered} memories to give their levels of detail")
     if not keys:
         click.echo("keys migrate: encryption is off, nothing to re-seal")
     else:

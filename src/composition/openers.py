@@ -40,6 +40,7 @@ from memlane.service.security import (
     KeyService,
     LegacySealer,
     MasterRotation,
+    TierFiller,
     Verifier,
 )
 from memlane.settings import Settings, load_settings
@@ -102,6 +103,13 @@ def open_topic_indexer(
 ) -> AbstractAsyncContextManager[TopicIndexer]:
     """Filling the topic tokens of memories stored before migration 0150, no model."""
     return _opened(settings, lambda container: container.topic_indexer)
+
+
+def open_tier_filler(
+    settings: Settings | None = None,
+) -> AbstractAsyncContextManager[TierFiller]:
+    """Filling the tiers and traits of memories stored before migration 0200, no model."""
+    return _opened(settings, lambda container: container.tier_filler)
 
 
 @dataclass(frozen=True, slots=True)

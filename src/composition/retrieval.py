@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from memlane.domain.errors import ConfigurationError
 from memlane.domain.policy import MemoryPolicy
+from memlane.ports.affect import AffectPort
 from memlane.ports.clock import Clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.storage import MemoryPorts
@@ -24,12 +25,14 @@ from memlane.service.retrieval import (
     GraphExpansion,
     Join,
     JoinExpansion,
+    LevelOfDetail,
     Neighbours,
     Opening,
     Pipeline,
     Prefetch,
     Profile,
     ProfileSource,
+    QueryAffect,
     Ranking,
     Recording,
     Rendering,
@@ -40,6 +43,7 @@ from memlane.service.retrieval import (
     Stage,
     StartExpansion,
     Superseded,
+    Surrounding,
 )
 from memlane.service.security import Sealer
 
@@ -57,6 +61,8 @@ class RetrievalParts:
     facts: FactRecall | None = None
     expansion: GraphExpansion | None = None
     profile: ProfileSource | None = None
+    surroundings: Surrounding | None = None
+    affect: AffectPort | None = None
 
     @property
     def entity_weight(self) -> float:
@@ -86,6 +92,9 @@ CONTEXT: Declared = (
      else StartExpansion(p.expansion, p.policy)),
     ("active_context", lambda p: ActiveContext(
         p.embedder, p.memories.search, p.policy.active_context_similarity)),
+    # Chvor's emotional resonance: the question's charge, read only when it weighs.
+    ("query_affect", lambda p: QueryAffect(p.affect)
+     if p.affect is not None and p.policy.weights.emotion > 0 else None),
     ("prefetch", lambda p: Prefetch(p.memories.store, Ranking(p.policy))),
     ("neighbours", lambda p: Neighbours(p.memories.search, p.policy.recall)),
     ("graph_join", lambda p: JoinExpansion()),
@@ -103,9 +112,11 @@ RECORDING: Declared = (
 PROMPT: Declared = (
     ("profile", lambda p: None if p.profile is None else Profile(p.profile)),
     ("repeats", lambda p: None if p.profile is None else Repeats()),
-    ("budget", lambda p: Budget()),
+    ("budget", lambda p: None if p.policy.detail.level_of_detail else Budget()),
+    ("level_of_detail", lambda p: LevelOfDetail(p.embedder, p.policy.detail, p.surroundings)
+     if p.policy.detail.level_of_detail else None),
     *RECORDING,
-    ("rendering", lambda p: Rendering()),
+    ("rendering", lambda p: None if p.policy.detail.level_of_detail else Rendering()),
 )
 # Stages a deployment may leave out (`memory.recall.skip_stages`): ranking choices only.
 OPTIONAL = frozenset({"fact_recall", "conversation_prior", "graph_expansion", "neighbours",

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from memlane.composition.retrieval import RetrievalParts, retriever
 from memlane.domain.facts import ProfileCaps, ProfileHeaders
 from memlane.domain.policy import MemoryPolicy
+from memlane.ports.affect import AffectPort
 from memlane.ports.clock import Clock, system_clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
@@ -27,12 +28,19 @@ from memlane.service.memories import (
     Editing,
     Maintenance,
     Reading,
+    SegmentGate,
     Superseding,
     Writer,
 )
 from memlane.service.memory_service import MemoryService
 from memlane.service.portability import Exports, FactPorting, GraphPorting, MemoryPorting, Porting
-from memlane.service.retrieval import EntityRecall, FactRecall, GraphExpansion, Retriever
+from memlane.service.retrieval import (
+    EntityRecall,
+    FactRecall,
+    GraphExpansion,
+    Retriever,
+    Surrounding,
+)
 from memlane.service.security import AuditTrail, KeyringService, OnUnreadable, Sealer, of_kind
 
 
@@ -76,11 +84,13 @@ def memory_service(
     profile_headers: ProfileHeaders | None = None,
     on_unreadable: OnUnreadable | None = None,
     keyring: KeyringService | None = None,
+    affect: AffectPort | None = None,
 ) -> MemoryService:
     """Without `graph` memories are islands (no links, no supersession); without `audit`
     changes leave no trail; without `entities` no names are read; without `facts` no facts
     are read or kept. `on_unreadable` hears the id of each record a read leaves out because
-    it does not decrypt; `keyring` makes each owner's data key ready (None: no keys)."""
+    it does not decrypt; `keyring` makes each owner's data key ready (None: no keys);
+    `affect` reads each memory's valence and arousal (None: not read)."""
     sealer = Sealer(encryption, keywords, policy.base_rate, on_unreadable)
     superseding = None if memories.supersession is None else Superseding(
         memories.supersession, memories.store, sealer, policy.base_rate,
@@ -96,16 +106,18 @@ def memory_service(
     reading = Reading(memories.store, memories.maintenance, sealer, clock, policy.base_rate,
                       memories.supersession)
     writer = Writer(
-        memories.store, Drafting(core.vectors, sealer, policy), sealer, policy, clock,
+        memories.store, Drafting(core.vectors, sealer, policy, affect), sealer, policy, clock,
         core.trail, None if graph is None else GraphLinker(graph, sealer, policy.graph), names,
         None if kept is None else kept.recorder, superseding,
     )
     return MemoryService(
         policy=policy,
         reading=reading,
-        retriever=_retriever(core, entities, graph, kept),
+        retriever=_retriever(core, entities, graph, kept, affect),
         writer=writer,
-        conversations=Conversations(writer, memories.store, sealer, graph, policy, clock),
+        conversations=Conversations(
+            writer, memories.store, sealer, graph, policy, clock, SegmentGate(names, policy.detail)
+        ),
         editing=Editing(
             memories.store, reading, core.vectors, sealer, core.trail, policy, clock,
             None if kept is None else kept.service, superseding,
@@ -150,7 +162,8 @@ def _facts(
 
 
 def _retriever(
-    core: Core, entities: EntityPort | None, graph: GraphPort | None, facts: Facts | None
+    core: Core, entities: EntityPort | None, graph: GraphPort | None, facts: Facts | None,
+    affect: AffectPort | None,
 ) -> Retriever:
     policy, search = core.policy, core.memories.search
     return retriever(RetrievalParts(
@@ -160,6 +173,9 @@ def _retriever(
         facts=None if facts is None else facts.recall,
         expansion=None if graph is None else GraphExpansion(graph, search, policy.graph),
         profile=None if facts is None else facts.service,
+        surroundings=None if graph is None
+        else Surrounding(graph, core.memories.store, search, core.sealer, policy.base_rate),
+        affect=affect,
     ), policy.recall.skip_stages)
 
 

@@ -9,6 +9,8 @@ from enum import StrEnum
 from typing import Any, Generic, TypeVar
 from uuid import UUID
 
+from memlane.domain.detail import Provenance, Tier, Tiers, Traits
+
 Vector = Sequence[float]
 T = TypeVar("T")
 DEFAULT_TENANT = "default"
@@ -73,6 +75,9 @@ class Memory:
     metadata: Mapping[str, Any] = field(default_factory=dict)
     pinned: bool = False
     embedding_model: str | None = None
+    # Its abstract and overview (None: not built yet, a row from before tiers: derive them).
+    tiers: Tiers | None = None
+    traits: Traits = field(default_factory=Traits)
     # Superseded (DESIGN §9): the newer memory that replaced this one and since when; the
     # marker stays when either memory goes (the successor's own successor takes its place).
     superseded_by: UUID | None = None
@@ -127,6 +132,12 @@ class StoredMemory:
     # Blind tokens of the memory's topic keys (its tags and chat title, case-blind), so one
     # topic reads through an index; None marks a row stored before they were kept.
     topic_tokens: tuple[str, ...] | None = None
+    # The abstract (L0) and overview (L1), sealed like content; None: stored before tiers.
+    abstract: bytes | None = None
+    overview: bytes | None = None
+    # Provenance, confidence, affect, domain: in clear, like the type and the heat (ranking
+    # reads them); None marks a row stored before they were kept.
+    traits: Traits | None = None
     superseded_by: UUID | None = None  # as Memory's
     valid_until: datetime | None = None
     # What cleanup reads besides the heat (domain/memories/cleanup.py): when the row arrived
@@ -182,6 +193,9 @@ class PromptContext:
 
     memories: tuple[MemoryContext, ...]
     text: str
+    # By level of detail: every memory the block shows and at which tier (a hint line is
+    # L0), so a host can expand any of them (POST /v1/context/expand).
+    levels: tuple[tuple[UUID, Tier], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,12 +269,13 @@ class SearchCandidate:
     conversation_id: str | None = None
     superseded_by: UUID | None = None  # the newer memory that replaced it
     valid_until: datetime | None = None  # set: something replaced it (a memory or a fact)
+    traits: Traits | None = None
 
     @classmethod
     def of(cls, stored: StoredMemory, score: float) -> SearchCandidate:
         return cls(
             stored.id, score, stored.memory_type, stored.heat, stored.created_at,
-            stored.conversation_id, stored.superseded_by, stored.valid_until,
+            stored.conversation_id, stored.superseded_by, stored.valid_until, stored.traits,
         )
 
 
@@ -276,6 +291,8 @@ class NewMemory:
     metadata: Mapping[str, Any] = field(default_factory=dict)
     pinned: bool = False
     created_at: datetime | None = None
+    # None: stated, or extracted when it is a conversation's segment or learned.
+    provenance: Provenance | None = None
     # memlane chose memory_type from the words (learn, conversation segments), not the
     # caller: a statement found to replace another may still become a correction.
     inferred_type: bool = False
@@ -301,3 +318,6 @@ class RememberResult:
     memory: Memory
     merged: bool
     edges: tuple[tuple[UUID, str, float], ...] = ()
+    # A content longer than the detail tier is stored as chained parts: `memory` holds the
+    # first, these the rest in order.
+    parts: tuple[Memory, ...] = ()

@@ -139,6 +139,37 @@ class GraphTuning:
 
 
 @dataclass(frozen=True)
+class DetailTuning:
+    """Levels of detail, a memory's metadata and the heuristic gate (docs/levels.md).
+
+    token_budget: what a prompt block may use, counted with the embedder's tokenizer.
+    level_of_detail: render the prompt block by level of detail (focus in full, neighbours
+    as abstracts, the rest as counts); off (the default until its measured cost, +62 ms
+    context p50 over whole lines, is cut): whole lines within context_char_budget.
+    neighbour_lines: at most this many one-hop abstract lines. arousal_importance_gain: a
+    charged memory starts this much (x arousal) more important. gate: the heuristic gate on
+    conversation segments (off: every segment runs the heavier steps). silent_limit: the
+    gate's dead man's switch fires after this many silent segments.
+    """
+
+    token_budget: int = 800
+    level_of_detail: bool = False
+    neighbour_lines: int = 12
+    arousal_importance_gain: float = 0.1
+    gate: bool = True
+    silent_limit: int = 8
+
+    def __post_init__(self) -> None:
+        if self.token_budget < 1:
+            raise InvalidTuning("token_budget", "must be at least 1")
+        for name in ("neighbour_lines", "silent_limit"):
+            if getattr(self, name) < 0:
+                raise InvalidTuning(name, "must not be negative")
+        if not 0.0 <= self.arousal_importance_gain <= 1.0:
+            raise InvalidTuning("arousal_importance_gain", "must be within [0, 1]")
+
+
+@dataclass(frozen=True)
 class MemoryPolicy:
     """Defaults are the seed's `[memory]` values; DESIGN.md §2 explains each."""
 
@@ -159,6 +190,7 @@ class MemoryPolicy:
     max_metadata_bytes: int = MAX_METADATA_BYTES
     recall: RecallTuning = field(default_factory=RecallTuning)
     graph: GraphTuning = field(default_factory=GraphTuning)
+    detail: DetailTuning = field(default_factory=DetailTuning)
     cleanup_grace_days: float = DEFAULT_GRACE_DAYS
 
     def __post_init__(self) -> None:

@@ -38,3 +38,8 @@ class EntityPort(ABC):
     @abstractmethod
     async def mentions_of(self, owner: Owner, memory_ids: Collection[UUID]) -> list[StoredMention]:
         """Every mention by one of these memories, with its entity."""
+
+    @abstractmethod
+    async def known(self, owner: Owner, name_indexes: Collection[str]) -> set[str]:
+        """The name indexes among these that the owner already has an entity for (the
+        heuristic gate's "a name new to this user's graph")."""

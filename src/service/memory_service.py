@@ -33,6 +33,7 @@ from memlane.service.memories import (
     Consolidator,
     Conversations,
     Editing,
+    GateCounts,
     Maintenance,
     Reading,
     Writer,
@@ -84,6 +85,11 @@ class MemoryService:
         return self._policy
 
     @property
+    def gate_counts(self) -> GateCounts | None:
+        """The heuristic gate's decisions on conversation segments since start (/metrics)."""
+        return self._conversations.gate_counts
+
+    @property
     def facts(self) -> FactService:
         """The owner's facts and the views over them (profile, topics)."""
         if self._facts is None:
@@ -106,6 +112,11 @@ class MemoryService:
     @keyed
     async def get(self, owner: Owner, memory_id: UUID) -> Memory:
         return await self._reading.get(owner, memory_id)
+
+    @keyed
+    async def expand(self, owner: Owner, memory_ids: Sequence[UUID]) -> list[Memory]:
+        """Memories read in full to show at a deeper tier; each counts as accessed."""
+        return await self._reading.expand(owner, memory_ids)
 
     @keyed_stream
     async def export(self, owner: Owner) -> AsyncIterator[Memory]:

@@ -58,7 +58,9 @@ async def embedder() -> AsyncIterator[OnnxEmbeddingAdapter]:
 API_KEY = XChaChaEncryptionAdapter(secrets.token_bytes(32))
 
 
-def build_service(pool: asyncpg.Pool, embedder: EmbeddingPort) -> MemoryService:
+def build_service(
+    pool: asyncpg.Pool, embedder: EmbeddingPort, policy: MemoryPolicy | None = None
+) -> MemoryService:
     return build_memory_service(
         memories=postgres_memory_ports(pool),
         graph=PostgresGraphAdapter(pool),
@@ -68,7 +70,7 @@ def build_service(pool: asyncpg.Pool, embedder: EmbeddingPort) -> MemoryService:
         keywords=SnowballKeywordAdapter(),
         # No grace period: cleanup through the routes is seen at once (the grace itself is
         # held by the contract, integration and e2e tests).
-        policy=MemoryPolicy(cleanup_grace_days=0),
+        policy=policy or MemoryPolicy(cleanup_grace_days=0),
         audit=postgres_audit_ports(pool),
         facts=FactPorts(PostgresFactAdapter(pool), HeuristicFactExtractor()),
     )

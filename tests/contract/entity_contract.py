@@ -42,6 +42,17 @@ class EntityPortContract:
         assert await entities.mentioning(owner, ["ix-ravi", "ix-lisbon"], 1) == [new.id]
         assert await entities.mentioning(owner, ["ix-nobody"], 10) == []
 
+    async def test_known_names_are_the_owners_entities_only(
+        self, ports: MemoryPorts, entities: EntityPort, owner: Owner
+    ) -> None:
+        memory = stored(owner)
+        await insert(ports.store, memory)
+        await entities.add_mentions(owner, [mention(memory, "ravi")], T0)
+        other = Owner(owner.tenant, owner.user_id + "-other")
+        assert await entities.known(owner, ["ix-ravi", "ix-lisbon"]) == {"ix-ravi"}
+        assert await entities.known(other, ["ix-ravi"]) == set()
+        assert await entities.known(owner, []) == set()
+
     async def test_one_name_is_one_node_that_keeps_its_first_id_and_label(
         self, ports: MemoryPorts, entities: EntityPort, owner: Owner
     ) -> None:

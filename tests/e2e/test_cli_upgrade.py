@@ -54,6 +54,7 @@ SELECT count(*) FILTER (WHERE cardinality(topic_tokens) = 1)
 LEGACY_COUNTS = (
     "seal-existing: 3 memories and 1 fact relations to seal",
     "topic-index: 3 memories to index by topic",
+    "tiers: 3 memories to give their levels of detail",
     "keys migrate: 8 version-1 ciphertexts to re-seal (memory_content 3, memory_summary 3, "
     "fact_subject 1, fact_object 1)",
 )
@@ -66,6 +67,7 @@ NOTHING_PENDING = (
     NO_ERASURES_PENDING,
     "seal-existing: 0 memories and 0 fact relations to seal",
     "topic-index: 0 memories to index by topic",
+    "tiers: 0 memories to give their levels of detail",
     "keys migrate: 0 version-1 ciphertexts to re-seal",
 )
 
@@ -173,6 +175,7 @@ async def test_a_dry_run_counts_a_run_upgrades_everything_and_a_rerun_finds_noth
         NO_ERASURES_REPLAYED,
         "seal-existing: 3 memories sealed (0 of them quarantined), 1 fact relations sealed",
         "topic-index: 3 memories indexed by topic",
+        "tiers: 3 memories given their levels of detail",
         "keys migrate: 8 ciphertexts re-sealed under data keys (memory_content 3, "
         "memory_summary 3, fact_subject 1, fact_object 1), 0 unreadable",
         "upgrade: up to date",
@@ -188,6 +191,7 @@ async def test_a_dry_run_counts_a_run_upgrades_everything_and_a_rerun_finds_noth
         NO_ERASURES_REPLAYED,
         "seal-existing: 0 memories sealed (0 of them quarantined), 0 fact relations sealed",
         "topic-index: 0 memories indexed by topic",
+        "tiers: 0 memories given their levels of detail",
         "keys migrate: 0 ciphertexts re-sealed under data keys, 0 unreadable",
         "upgrade: up to date",
     ]

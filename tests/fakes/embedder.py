@@ -12,6 +12,7 @@ from memlane.domain.model import Vector
 from memlane.ports.embedding import EmbeddingPort, EmbedKind
 
 _WORD = re.compile(r"\w+")
+_TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
 def _bucket(word: str, dimension: int) -> int:
@@ -45,6 +46,15 @@ class FakeEmbedder(EmbeddingPort):
         if not self.available:
             raise EmbeddingUnavailable("fake embedder is switched off")
         return [self._vector(t) for t in texts]
+
+    async def count_tokens(
+        self, texts: Sequence[str], kind: EmbedKind = "document"
+    ) -> list[int] | None:
+        """Word-piece-like: each word and each punctuation mark a token, words over eight
+        characters two, plus the two special tokens a BERT tokenizer adds."""
+        return [
+            2 + sum(2 if len(t) > 8 else 1 for t in _TOKEN.findall(text)) for text in texts
+        ]
 
     def _vector(self, text: str) -> Vector:
         if text in self.vectors:

@@ -110,6 +110,11 @@ class FakeEntities(EntityPort):
             if memory_id in wanted
         ]
 
+    async def known(self, owner: Owner, name_indexes: Collection[str]) -> set[str]:
+        nodes, _ = self._live(owner)
+        held = {n.name_index for n in nodes.values()}
+        return {i for i in name_indexes if i in held}
+
 
 def fake_entities_for(ports: object) -> FakeEntities:
     """A FakeEntities over the same table as `fake_memory_ports(...)`'s fakes."""

@@ -78,12 +78,18 @@ async def probe(migrated_database_url: str) -> AsyncIterator[Probe]:
         await init_connection(connection)
         create_memories = load_migrations()[0].sql
         await connection.execute(create_memories)
-        # The sealed attributes of migration 0110, the topic tokens of 0150 and the
-        # superseded marker of 0180, which the store's and the candidates' reads select.
-        await connection.execute("ALTER TABLE memories ADD COLUMN attributes bytea")
-        await connection.execute("ALTER TABLE memories ADD COLUMN topic_tokens text[]")
+        # The sealed attributes of migration 0110, the topic tokens of 0150, the superseded
+        # marker of 0180, the tiers of 0200 and the traits of 0201, which the store's and the
+        # candidates' reads select.
+        await connection.execute("ALTER TABLE memories ADD COLUMN attributes bytea, "
+                                 "ADD COLUMN topic_tokens text[], ADD COLUMN abstract bytea, "
+                                 "ADD COLUMN overview bytea")
         await connection.execute("ALTER TABLE memory_heat ADD COLUMN superseded_by uuid, "
-                                 "ADD COLUMN valid_until timestamptz")
+                                 "ADD COLUMN valid_until timestamptz, "
+                                 "ADD COLUMN provenance text, ADD COLUMN confidence float8, "
+                                 "ADD COLUMN valence real, ADD COLUMN arousal real, "
+                                 "ADD COLUMN domain text, "
+                                 "ADD COLUMN cluster boolean NOT NULL DEFAULT false")
         hnsw = await connection.fetchval(
             "SELECT pg_get_indexdef(to_regclass('memories_embedding_hnsw_idx'))"
         )

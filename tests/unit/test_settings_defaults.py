@@ -15,12 +15,13 @@ from pydantic import BaseModel
 
 from memlane.domain.errors import ConfigurationError
 from memlane.domain.facts.profile import ProfileCaps
-from memlane.domain.policy import GraphTuning, MemoryPolicy, RecallTuning
+from memlane.domain.policy import DetailTuning, GraphTuning, MemoryPolicy, RecallTuning
 from memlane.domain.retrieval.scoring import RelevanceWeights
 from memlane.domain.similarity import DEFAULT_SCALE, MINILM, MULTILINGUAL_E5, SCALES
 from memlane.ports.embedding import EmbeddingProvider
 from memlane.ports.facts import FactExtractorProvider
 from memlane.settings import (
+    DetailSettings,
     FactSettings,
     GraphSettings,
     MemorySettings,
@@ -46,7 +47,9 @@ SECTIONS: list[tuple[type[BaseModel], Any, set[str]]] = [
     (RecallSettings, RecallTuning(), set()),
     (GraphSettings, GraphTuning(), set()),
     (FactSettings, ProfileCaps(), set()),
-    (MemorySettings, MemoryPolicy(), {"weights", "cues", "recall", "graph", "min_learn_chars"}),
+    (DetailSettings, DetailTuning(), set()),
+    (MemorySettings, MemoryPolicy(),
+     {"weights", "cues", "recall", "graph", "detail", "min_learn_chars"}),
 ]
 
 

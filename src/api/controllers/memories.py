@@ -37,6 +37,7 @@ from memlane.api.params import (
     CurrentParam,
     CursorParam,
     PageLimitParam,
+    TierParam,
     aliased,
     bounded_limit,
 )
@@ -54,6 +55,7 @@ from memlane.api.schemas import (
     SearchOut,
     StatsOut,
 )
+from memlane.domain.detail import Tier
 from memlane.domain.model import MemoryFilter, MemoryType, Owner
 from memlane.service.memories import check_content
 
@@ -248,10 +250,13 @@ class MemoriesController(Controller):
         responses={409: MEMORY_UNREADABLE},
     )
     async def get_memory(
-        self, memory_id: FromPath[UUID], service: Memories, owner: NamedDependency[Owner]
+        self, memory_id: FromPath[UUID], service: Memories, owner: NamedDependency[Owner],
+        tier: TierParam = "L2",
     ) -> MemoryOut:
-        """One memory; another user's or tenant's memory is 404, never 403."""
-        return memory_out(await service.get(owner, memory_id))
+        """One memory, `content` at the tier asked for: L0 its abstract (<= 120
+        characters), L1 its overview (<= 1,000), L2 the full text (the default). Another
+        user's or tenant's memory is 404, never 403."""
+        return memory_out(await service.get(owner, memory_id), Tier(tier))
 
     @patch(
         "/{memory_id:uuid}", operation_id="editMemory", opt=WRITE, raises=ERRORS,

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
         mentions_in as mentions_in,
         name_terms as name_terms,
         query_name_keys as query_name_keys,
+        tentative as tentative,
     )
     from memlane.domain.entities.recognition import (
         EntityKind as EntityKind,
@@ -34,6 +35,7 @@ _FACE = Face(__name__, {
     "mentions_in": "nodes",
     "name_terms": "nodes",
     "query_name_keys": "nodes",
+    "tentative": "nodes",
 })
 
 

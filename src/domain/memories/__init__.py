@@ -1,4 +1,5 @@
-"""A memory's own rules: importance and type, decay, summaries, segments, consolidation."""
+"""A memory's own rules: importance and type, decay, summaries, tiers, traits, segments, the
+heuristic gate, consolidation."""
 
 from __future__ import annotations
 
@@ -35,6 +36,15 @@ if TYPE_CHECKING:
         importance_at as importance_at,
         raw_importance as raw_importance,
     )
+    from memlane.domain.memories.gate import (
+        ALWAYS as ALWAYS,
+        GATE_KEY as GATE_KEY,
+        GateDecision as GateDecision,
+        GateInput as GateInput,
+        Trigger as Trigger,
+        decide as decide,
+        previous_state as previous_state,
+    )
     from memlane.domain.memories.importance import (
         CueBook as CueBook,
         classify as classify,
@@ -57,9 +67,40 @@ if TYPE_CHECKING:
         qa_content as qa_content,
         summarize as summarize,
     )
+    from memlane.domain.memories.tiers import (
+        L0_MAX_CHARS as L0_MAX_CHARS,
+        L1_MAX_CHARS as L1_MAX_CHARS,
+        L2_MAX_CHARS as L2_MAX_CHARS,
+        build_tiers as build_tiers,
+        split_parts as split_parts,
+    )
+    from memlane.domain.memories.traits import (
+        CONFIDENCE as CONFIDENCE,
+        domain_evidence as domain_evidence,
+        resonance as resonance,
+        traits_of as traits_of,
+        with_arousal as with_arousal,
+    )
 
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
+    "ALWAYS": "gate",
+    "CONFIDENCE": "traits",
+    "GATE_KEY": "gate",
+    "GateDecision": "gate",
+    "GateInput": "gate",
+    "L0_MAX_CHARS": "tiers",
+    "L1_MAX_CHARS": "tiers",
+    "L2_MAX_CHARS": "tiers",
+    "Trigger": "gate",
+    "build_tiers": "tiers",
+    "decide": "gate",
+    "domain_evidence": "traits",
+    "previous_state": "gate",
+    "resonance": "traits",
+    "split_parts": "tiers",
+    "traits_of": "traits",
+    "with_arousal": "traits",
     "AddedMessages": "segments",
     "CleanupCandidate": "cleanup",
     "CleanupRule": "cleanup",

@@ -10,14 +10,25 @@ if TYPE_CHECKING:
     from memlane.domain.retrieval.context import (
         DEFAULT_CONTEXT_CHAR_BUDGET as DEFAULT_CONTEXT_CHAR_BUDGET,
         MAX_ACTIVE_CONTEXT as MAX_ACTIVE_CONTEXT,
+        PREAMBLE as PREAMBLE,
         ContextOptions as ContextOptions,
         ContextOrder as ContextOrder,
+        by_type_priority as by_type_priority,
         fit_to_budget as fit_to_budget,
         in_order as in_order,
         render_context as render_context,
+        render_line as render_line,
+        render_timeline_line as render_timeline_line,
     )
     from memlane.domain.retrieval.demotion import (
         demoted as demoted,
+    )
+    from memlane.domain.retrieval.detail import (
+        RELATED_HEADER as RELATED_HEADER,
+        FocusLine as FocusLine,
+        Layers as Layers,
+        counted as counted,
+        fit_levels as fit_levels,
     )
     from memlane.domain.retrieval.scoring import (
         RelevanceWeights as RelevanceWeights,
@@ -29,13 +40,22 @@ _FACE = Face(__name__, {
     "ContextOptions": "context",
     "ContextOrder": "context",
     "DEFAULT_CONTEXT_CHAR_BUDGET": "context",
+    "FocusLine": "detail",
+    "Layers": "detail",
     "MAX_ACTIVE_CONTEXT": "context",
+    "PREAMBLE": "context",
+    "RELATED_HEADER": "detail",
     "RelevanceWeights": "scoring",
+    "by_type_priority": "context",
+    "counted": "detail",
     "demoted": "demotion",
+    "fit_levels": "detail",
     "fit_to_budget": "context",
     "in_order": "context",
     "relevance": "scoring",
     "render_context": "context",
+    "render_line": "context",
+    "render_timeline_line": "context",
 })
 
 

@@ -40,10 +40,14 @@ class ContextOptions:
     include_superseded: bool = False
     # The "do not forget" profile's core tier opens the rendered block (docs/facts.md).
     include_profile: bool = True
+    # The prompt block's hard budget in the embedder's tokens (None: the configured one).
+    token_budget: int | None = None
 
     def __post_init__(self) -> None:
         if len(self.active_context) > MAX_ACTIVE_CONTEXT:
             raise ValueError(f"at most {MAX_ACTIVE_CONTEXT} active_context texts")
+        if self.token_budget is not None and self.token_budget < 1:
+            raise ValueError("token_budget must be at least 1")
 
     def excludes_conversation(self, conversation_id: str | None) -> bool:
         return (

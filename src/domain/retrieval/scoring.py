@@ -14,17 +14,23 @@ SECONDS_PER_HOUR = 3_600.0
 
 @dataclass(frozen=True, slots=True)
 class RelevanceWeights:
+    """DESIGN's three terms, and two small ones from a memory's metadata (issue 24):
+    `confidence` (how sure memlane is of it, by provenance) and `emotion` (Chvor's emotional
+    resonance with the question; off unless measured to help, docs/levels.md)."""
+
     # The default model's weight of its cosine (domain/similarity.py: 0.5 for MiniLM).
     similarity: float = DEFAULT_SCALE.relevance_similarity
     importance: float = 0.20
     freshness: float = 0.30
+    confidence: float = 0.05
+    emotion: float = 0.0
 
     def __post_init__(self) -> None:
-        values = (self.similarity, self.importance, self.freshness)
+        values = (self.similarity, self.importance, self.freshness, self.confidence, self.emotion)
         # `min(...) < 0` alone lets NaN through: NaN compares false with everything.
         if not all(math.isfinite(v) and v >= 0 for v in values):
             raise ValueError(f"relevance weights must be finite and not negative, got {values}")
-        if not any(v > 0 for v in values):
+        if not any(v > 0 for v in values[:3]):
             raise ValueError("at least one relevance weight must be positive")
 
 
@@ -43,10 +49,15 @@ def relevance(
     accessed_at: datetime,
     now: datetime,
     weights: RelevanceWeights = DEFAULT_WEIGHTS,
+    confidence: float = 0.0,
+    resonance: float = 0.0,
 ) -> float:
-    """The combined score used to pick memories for context."""
+    """The combined score used to pick memories for context. `confidence` and `resonance`
+    (each in [0, 1]; 0 when unknown) add their small weights."""
     return (
         weights.similarity * similarity
         + weights.importance * importance
         + weights.freshness * freshness(accessed_at, now)
+        + weights.confidence * confidence
+        + weights.emotion * resonance
     )

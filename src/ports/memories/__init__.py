@@ -26,16 +26,22 @@ if TYPE_CHECKING:
     from memlane.ports.memories.supersession import (
         SupersessionPort as SupersessionPort,
     )
+    from memlane.ports.memories.tier_fill import (
+        FilledTiers as FilledTiers,
+        TierFillPort as TierFillPort,
+    )
 
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
     "CandidateSearchPort": "candidates",
     "ConsolidationPort": "consolidation",
     "FadedMemoriesPort": "faded",
+    "FilledTiers": "tier_fill",
     "MaintenancePort": "maintenance",
     "MemoryStorePort": "store",
     "MemoryWriteSession": "store",
     "SupersessionPort": "supersession",
+    "TierFillPort": "tier_fill",
 })
 
 

@@ -17,6 +17,7 @@ from memlane.domain.entities import (
     StoredMention,
     mentions_in,
     name_terms,
+    tentative,
 )
 from memlane.domain.model import Owner
 from memlane.ports.encryption import EncryptionPort, FieldBinding
@@ -75,6 +76,27 @@ class EntityLinker:
         # Reading a batch for names is pure CPU (~0.1 ms a sentence): off the event loop.
         mentions = await asyncio.to_thread(self.sealed, owner, named)
         return await self._entities.add_mentions(owner, mentions, now) if mentions else 0
+
+    async def new_names(self, owner: Owner, named: Sequence[Named]) -> list[int]:
+        """Per memory, how many names it says that the owner's graph does not hold yet (a
+        name new earlier in the batch is not new again); names too uncertain to make a node
+        never count. One lookup for the batch."""
+        found = await asyncio.to_thread(
+            lambda: [[m.key for m in mentions_in(n.text, n.speakers)
+                      if not tentative(m.salience)] for n in named])
+        keys = list(dict.fromkeys(k for names in found for k in names))
+        if not keys:
+            return [0] * len(named)
+        indexes = dict(
+            zip(keys, self._encryption.blind_terms(owner.tenant, name_terms(keys)), strict=True)
+        )
+        seen = await self._entities.known(owner, list(indexes.values()))
+        counts = []
+        for names in found:
+            fresh = {indexes[k] for k in names} - seen
+            counts.append(len(fresh))
+            seen |= fresh
+        return counts
 
     async def restore(
         self, owner: Owner, given: Sequence[tuple[UUID, str, EntityKind, float]], now: datetime

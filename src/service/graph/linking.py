@@ -140,3 +140,10 @@ class GraphLinker:
                 owner, edges, cap_per_node=self._tuning.max_semantic_edges
             )
         return edges
+
+    async def store(self, owner: Owner, edges: Sequence[Edge]) -> None:
+        """Store edges another rule made (a long text's parts chained)."""
+        if edges and self._tuning.enabled:
+            await self._graph.add_edges(
+                owner, edges, cap_per_node=self._tuning.max_semantic_edges
+            )

@@ -24,6 +24,10 @@ if TYPE_CHECKING:
     from memlane.service.memories.editing import (
         Editing as Editing,
     )
+    from memlane.service.memories.gating import (
+        GateCounts as GateCounts,
+        SegmentGate as SegmentGate,
+    )
     from memlane.service.memories.maintenance import (
         Maintenance as Maintenance,
     )
@@ -56,6 +60,8 @@ _FACE = Face(__name__, {
     "DocumentVectors": "documents",
     "Drafting": "drafting",
     "Editing": "editing",
+    "GateCounts": "gating",
+    "SegmentGate": "gating",
     "Maintenance": "maintenance",
     "Marked": "superseding",
     "Reading": "reading",

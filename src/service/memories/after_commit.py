@@ -15,6 +15,7 @@ from memlane.service.entities import EntityLinker, Named
 from memlane.service.facts import FactRecorder, Said
 from memlane.service.graph import GraphLinker, Written
 from memlane.service.memories.drafting import Draft, is_transcript
+from memlane.service.memories.gating import gate_fired
 from memlane.service.security import Sealer, document_text, speakers_of
 
 log = logging.getLogger(__name__)
@@ -80,7 +81,7 @@ class AfterCommit:
             return
         named = {
             d.memory.id: Named(d.memory.id, document_text(d.memory), speakers_of(d.memory.metadata))
-            for d, _ in outcome
+            for d, _ in outcome if gate_fired(d.memory.metadata)
         }
         try:
             await self._namer.link(owner, list(named.values()), now)
@@ -104,6 +105,9 @@ class AfterCommit:
         ]
         return await self._facts.read_after_write(owner, [
             Said(target.memory.id, text, draft.memory.created_at, draft.retypable and not merged)
-            for draft, (target, merged), text in zip(fresh, outcome, texts, strict=True) if text
+            for draft, (target, merged), text in zip(fresh, outcome, texts, strict=True)
+            # Every segment, gate or not: a fact read from it can replace an older one, and
+            # both write routes must decide alike (docs/levels.md, "The heuristic gate").
+            if text
         ])
 

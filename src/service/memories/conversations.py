@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
+from uuid import uuid4
 
+from memlane.domain.detail import Provenance
 from memlane.domain.errors import DecryptionFailed, InvalidMemory, StorageUnavailable
 from memlane.domain.graph import CAUSAL_WEIGHT, Edge, EdgeKind, follows_causally
 from memlane.domain.memories import (
+    GATE_KEY,
     NAMES_KEY,
     ROLES_KEY,
     SEGMENT_KEY,
@@ -32,6 +36,8 @@ from memlane.domain.policy import MemoryPolicy
 from memlane.ports.clock import Clock
 from memlane.ports.graph import GraphPort
 from memlane.ports.memories import MemoryStorePort
+from memlane.service.entities import Named
+from memlane.service.memories.gating import GateCounts, SegmentGate
 from memlane.service.memories.validation import check_identifier
 from memlane.service.memories.writing import Writer
 from memlane.service.security import Sealer
@@ -54,6 +60,7 @@ class Conversations:
         graph: GraphPort | None,
         policy: MemoryPolicy,
         clock: Clock,
+        gate: SegmentGate | None = None,
     ) -> None:
         self._writer = writer
         self._store = store
@@ -61,6 +68,12 @@ class Conversations:
         self._graph = graph
         self._policy = policy
         self._clock = clock
+        self._gate = gate
+
+    @property
+    def gate_counts(self) -> GateCounts | None:
+        """What the heuristic gate decided since start (None: no gate)."""
+        return None if self._gate is None else self._gate.counts
 
     async def add_messages(
         self,
@@ -74,11 +87,13 @@ class Conversations:
         segments = segment_messages(messages)
         now = self._clock()
         previous = await self._last_segment(owner, conversation_id)
-        first = 0 if previous is None else self._position(previous) + 1
+        before = None if previous is None else self._metadata(previous)
+        first = 0 if before is None else int(before.get(SEGMENT_KEY, -1)) + 1
         items = [
             self._new_memory(segment, conversation_id, first + i, now + i * ORDER_STEP, metadata)
             for i, segment in enumerate(segments)
         ]
+        items = await self._gated(owner, items, segments, before)
         # Facts come from the user's own words, never from a reply or a named speaker's.
         said = [None if s.names else s.user_text for s in segments]
         results = await self._writer.remember_many(owner, items, said)
@@ -113,6 +128,7 @@ class Conversations:
                 **({NAMES_KEY: list(segment.names)} if segment.names else {}),
             },
             created_at=segment.created_at or fallback,
+            provenance=Provenance.EXTRACTED,
             inferred_type=segment.memory_type is None,
         )
 
@@ -124,13 +140,28 @@ class Conversations:
         page = await self._store.list(owner, wanted, None, 1)
         return page.items[0] if page.items else None
 
-    def _position(self, previous: StoredMemory) -> int:
-        """The segment number of the conversation's newest memory (-1 if unreadable)."""
+    def _metadata(self, previous: StoredMemory) -> Mapping[str, Any]:
+        """The metadata of the conversation's newest memory (empty if unreadable: numbering
+        restarts, the chain edge to it is still made by id)."""
         try:
-            metadata = self._sealer.attributes.open(previous).metadata
+            return self._sealer.attributes.open(previous).metadata
         except DecryptionFailed:
-            return -1  # numbering restarts; the chain edge to it is still made by id
-        return int(metadata.get(SEGMENT_KEY, -1))
+            return {}
+
+    async def _gated(
+        self, owner: Owner, items: Sequence[NewMemory], segments: Sequence[Segment],
+        before: Mapping[str, Any] | None,
+    ) -> list[NewMemory]:
+        """Each segment with the gate's decision in its metadata (the write path reads it)."""
+        if self._gate is None or not self._gate.enabled:
+            return list(items)
+        decisions = await self._gate.decide(owner, [
+            Named(uuid4(), segment.content, segment.names) for segment in segments
+        ], before)
+        return [
+            replace(item, metadata={**item.metadata, GATE_KEY: decision.as_metadata()})
+            for item, decision in zip(items, decisions, strict=True)
+        ]
 
     def _conversation_edges(
         self, previous: StoredMemory | None, memories: Sequence[Memory], now: datetime

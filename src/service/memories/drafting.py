@@ -2,25 +2,33 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 from uuid import uuid4
 
+from memlane.domain.detail import Affect, Provenance
 from memlane.domain.graph import role_of
 from memlane.domain.memories import (
+    L2_MAX_CHARS,
     NAMES_KEY,
     SEGMENT_KEY,
+    build_tiers,
     classify,
     estimate_importance,
     importance_at,
     summarize,
+    traits_of,
+    with_arousal,
 )
 from memlane.domain.model import DenseHit, Heat, Memory, NewMemory, Owner, StoredMemory, Vector
 from memlane.domain.policy import MemoryPolicy
+from memlane.ports.affect import AffectPort
 from memlane.service.memories.documents import DocumentVectors
 from memlane.service.memories.merging import merge
+from memlane.service.memories.parts import PART_KEY
 from memlane.service.memories.vectors import cosines
 from memlane.service.security import Sealer, document_text, is_turn
 
@@ -39,18 +47,35 @@ class Draft:
 class Drafting:
     """What the write path does to each draft: embed it, find its duplicate, merge, seal."""
 
-    def __init__(self, vectors: DocumentVectors, sealer: Sealer, policy: MemoryPolicy) -> None:
+    def __init__(
+        self,
+        vectors: DocumentVectors,
+        sealer: Sealer,
+        policy: MemoryPolicy,
+        affect: AffectPort | None = None,
+    ) -> None:
         self.vectors = vectors
         self._sealer = sealer
         self._policy = policy
+        self._affect = affect
 
-    def draft(self, owner: Owner, new: NewMemory, now: datetime) -> Draft:
+    async def affects(self, items: Sequence[NewMemory]) -> list[Affect | None]:
+        """Each item's emotional charge (None each without a lexicon), off the event loop."""
+        if self._affect is None or not items:
+            return [None] * len(items)
+        read = await asyncio.to_thread(self._affect.affect, [i.content for i in items])
+        return list(read)
+
+    def draft(
+        self, owner: Owner, new: NewMemory, now: datetime, affect: Affect | None = None
+    ) -> Draft:
         content = new.content.strip()
         cues = self._policy.cues
         memory_type = new.memory_type or classify(content, cues)
         base = new.importance
-        if base is None:
-            base = estimate_importance(content, "", cues)
+        if base is None:  # a charged memory starts more important (Chvor)
+            base = with_arousal(estimate_importance(content, "", cues), affect,
+                                self._policy.detail.arousal_importance_gain)
         created_at = new.created_at or now
         # The forgetting curve starts when memlane learns it, not when it was said: an
         # imported chat from 2024 (created_at keeps its time) would otherwise arrive faded.
@@ -69,6 +94,8 @@ class Drafting:
             tags=tuple(new.tags),
             metadata=dict(new.metadata),
             pinned=new.pinned,
+            tiers=build_tiers(content),
+            traits=traits_of(content, new.provenance or Provenance.STATED, affect),
         )
         retypable = new.memory_type is None or new.inferred_type
         return Draft(memory=memory, embedding=None, existing=False, retypable=retypable)
@@ -105,10 +132,12 @@ class Drafting:
         return best
 
     def merged(self, target: Draft, draft: Draft, now: datetime) -> Memory | None:
-        """The merge of draft into target, or None when it would outgrow max_content_bytes
-        (the new memory is then stored on its own: nothing lost, no unbounded growth)."""
+        """The merge of draft into target, or None when it would outgrow max_content_bytes or
+        the detail tier (the new memory is then stored on its own: nothing lost, no unbounded
+        growth)."""
         merged = merge(target.memory, draft.memory, now, self._policy.base_rate)
-        if len(merged.content.encode()) > self._policy.max_content_bytes:
+        if (len(merged.content.encode()) > self._policy.max_content_bytes
+                or len(merged.content) > L2_MAX_CHARS):
             return None
         return merged
 
@@ -138,7 +167,8 @@ def dedups(draft: Draft) -> bool:
     """
     metadata = draft.memory.metadata
     # A knowledge-graph node is one name or statement the caller keeps apart on purpose.
-    distinct = is_turn(metadata) or SEGMENT_KEY in metadata or role_of(metadata) is not None
+    distinct = (is_turn(metadata) or SEGMENT_KEY in metadata or PART_KEY in metadata
+                or role_of(metadata) is not None)
     return draft.embedding is not None and not distinct
 
 

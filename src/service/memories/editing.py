@@ -9,7 +9,7 @@ from typing import Protocol
 from uuid import UUID
 
 from memlane.domain.errors import MemoryNotFound
-from memlane.domain.memories import summarize
+from memlane.domain.memories import build_tiers, domain_evidence, summarize
 from memlane.domain.model import Heat, Memory, MemoryPatch, Owner
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.clock import Clock
@@ -99,7 +99,10 @@ class Editing:
 def _patched(memory: Memory, patch: MemoryPatch, now: datetime) -> Memory:
     if patch.content is not None and patch.content.strip() != memory.content:
         content = patch.content.strip()
-        memory = replace(memory, content=content, summary=summarize(content))
+        memory = replace(
+            memory, content=content, summary=summarize(content), tiers=build_tiers(content),
+            traits=replace(memory.traits, domain=domain_evidence(content)[0]),
+        )
     if patch.importance is not None:
         memory = replace(memory, heat=Heat(patch.importance, memory.access_count, now))
     return replace(

@@ -9,7 +9,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from memlane.domain.memories import importance_at, raw_importance, summarize
+from memlane.domain.memories import build_tiers, importance_at, raw_importance, summarize
 from memlane.domain.model import Heat, Memory
 from memlane.domain.policy import MAX_TAGS
 
@@ -77,6 +77,7 @@ def merge(existing: Memory, new: Memory, now: datetime, base_rate: float) -> Mem
         memory_type=memory_type,
         content=content,
         summary=summarize(content),
+        tiers=build_tiers(content),
         importance=importance_at(heat, memory_type, now, base_rate),
         heat=heat,
         updated_at=now,

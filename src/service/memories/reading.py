@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Sequence
 from datetime import datetime
 from uuid import UUID
 
@@ -40,6 +40,22 @@ class Reading:
 
     async def get(self, owner: Owner, memory_id: UUID) -> Memory:
         return self.opened(await self.stored(owner, memory_id), self._clock())
+
+    async def expand(self, owner: Owner, memory_ids: Sequence[UUID]) -> list[Memory]:
+        """Memories a context showed in brief, read in full to show deeper (progressive
+        disclosure), in the order asked; one not found or unreadable is left out. Asking is
+        a use (RMG: expanding is a signal of weight): each counts as accessed."""
+        ids = list(dict.fromkeys(memory_ids))
+        if not ids:
+            return []
+        now = self._clock()
+        rows = {s.id: s for s in await self._store.get_many(owner, ids, indexed=False)}
+        opened = [self._sealer.readable(rows[i], now) for i in ids if i in rows]
+        found = [m for m in opened if m is not None]
+        if found:
+            await self._maintenance.record_access(
+                owner, [m.id for m in found], now, self._base_rate)
+        return found
 
     async def stored(self, owner: Owner, memory_id: UUID) -> StoredMemory:
         """The sealed row; MemoryNotFound when it is not the owner's."""

@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import Any
 
 from memlane.domain.errors import InvalidMemory
+from memlane.domain.memories import L2_MAX_CHARS
 from memlane.domain.model import MemoryFilter, MemoryPatch, NewMemory
 from memlane.domain.policy import MAX_TAG_CHARS, MAX_TAGS, MemoryPolicy
 from memlane.domain.retrieval import ContextOptions
@@ -144,6 +145,11 @@ def check_patch(patch: MemoryPatch, policy: MemoryPolicy) -> MemoryPatch:
     """The validated patch, tags de-duplicated."""
     if patch.content is not None:
         check_content(patch.content, policy)
+        if len(patch.content.strip()) > L2_MAX_CHARS:  # a new memory is split; an edit is one
+            raise InvalidMemory(
+                f"an edit's content is at most {L2_MAX_CHARS} characters (the full-detail "
+                "tier); store a longer text as a new memory, which is kept in chained parts"
+            )
     check_importance(patch.importance)
     if patch.metadata is not None:
         check_metadata(patch.metadata, policy)

@@ -9,8 +9,10 @@ from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import Any
 
+from memlane.domain.detail import Provenance
 from memlane.domain.graph import SupersessionDecision
 from memlane.domain.memories import (
+    L2_MAX_CHARS,
     ROLES_KEY,
     Replacement,
     classify,
@@ -28,6 +30,7 @@ from memlane.service.graph import GraphLinker
 from memlane.service.memories import audit as memory_audit
 from memlane.service.memories.after_commit import AfterCommit
 from memlane.service.memories.drafting import Draft, Drafting, dedups, is_transcript, vector_of
+from memlane.service.memories.parts import part_chains, split
 from memlane.service.memories.superseding import Marked, Superseding
 from memlane.service.memories.validation import check_new
 from memlane.service.security import (
@@ -96,6 +99,7 @@ class Writer:
             conversation_id=conversation_id,
             tags=tuple(tags),
             metadata=dict(metadata or {}),
+            provenance=Provenance.EXTRACTED,
             inferred_type=True,
         )
         # Facts come from the question: the answer is the assistant's "I".
@@ -111,8 +115,14 @@ class Writer:
         checked = [check_new(item, self._policy) for item in items]  # all or nothing
         if not checked:
             return []
+        cut = split(checked, L2_MAX_CHARS)  # a text longer than the detail tier: parts
+        said, checked = cut.said(said), cut.parts
         now = self._clock()
-        fresh = [self._drafting.draft(owner, new, now) for new in checked]
+        affects = await self._drafting.affects(checked)
+        fresh = [
+            self._drafting.draft(owner, new, now, affect)
+            for new, affect in zip(checked, affects, strict=True)
+        ]
         vectors = await self._drafting.vectors.embed([document_text(d.memory) for d in fresh])
         for index, draft in enumerate(fresh):
             draft.embedding = None if vectors is None else vectors[index]
@@ -150,10 +160,15 @@ class Writer:
             self._after.read_facts(owner, fresh, outcome, said),
         )
         marked.corrected.update(corrected)  # a fact read from it replaced another
-        return [
-            RememberResult(marked.applied(d.memory), merged, edges.get(d.memory.id, ()))
-            for d, merged in outcome
-        ]
+        grouped = cut.grouped(
+            [
+                RememberResult(marked.applied(d.memory), merged, edges.get(d.memory.id, ()))
+                for d, merged in outcome
+            ]
+        )
+        if self._linker is not None and any(r.parts for r in grouped):
+            await self._linker.store(owner, part_chains(grouped, now))
+        return grouped
 
     async def _mark(
         self,

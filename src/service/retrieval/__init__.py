@@ -7,6 +7,9 @@ from typing import TYPE_CHECKING
 from memlane.domain.faces import Face
 
 if TYPE_CHECKING:
+    from memlane.service.retrieval.affect import (
+        QueryAffect as QueryAffect,
+    )
     from memlane.service.retrieval.contexts import (
         Contexts as Contexts,
     )
@@ -35,6 +38,9 @@ if TYPE_CHECKING:
         GraphExpansion as GraphExpansion,
         JoinExpansion as JoinExpansion,
         StartExpansion as StartExpansion,
+    )
+    from memlane.service.retrieval.level_of_detail import (
+        LevelOfDetail as LevelOfDetail,
     )
     from memlane.service.retrieval.neighbours import (
         Neighbours as Neighbours,
@@ -68,6 +74,9 @@ if TYPE_CHECKING:
         Ranking as Ranking,
         Selection as Selection,
     )
+    from memlane.service.retrieval.surroundings import (
+        Surrounding as Surrounding,
+    )
 
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
@@ -87,8 +96,11 @@ _FACE = Face(__name__, {
     "Neighbours": "neighbours",
     "Opening": "opening",
     "Pipeline": "pipeline",
+    "LevelOfDetail": "level_of_detail",
     "Prefetch": "selection",
     "Profile": "prompt",
+    "QueryAffect": "affect",
+    "Surrounding": "surroundings",
     "ProfileSource": "prompt",
     "Ranking": "selection",
     "Recording": "recording",

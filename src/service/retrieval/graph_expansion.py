@@ -148,7 +148,8 @@ class StartExpansion:
         r.start("graph", self._expansion.expand(
             r.owner, entries, r.vector, r.now,
             places=None if r.options.active_context else r.places,
-            slack=tiebreak * (weights.similarity + weights.importance + weights.freshness),
+            slack=tiebreak * (weights.similarity + weights.importance + weights.freshness
+                              + weights.confidence + weights.emotion),
             threshold=self._policy.rag_threshold,
         ))
 

@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from uuid import UUID
 
+from memlane.domain.detail import Affect
+from memlane.domain.memories import resonance
 from memlane.domain.model import Owner, ScoredMemory, StoredMemory
 from memlane.domain.retrieval import RelevanceWeights, relevance
 from memlane.ports.memories import MemoryStorePort
@@ -31,11 +33,12 @@ class Opening:
 
     async def __call__(self, r: Retrieval) -> None:
         prefetched: list[StoredMemory] = await r.result("prefetch", [])
-        r.opened = await self.open(r.owner, r.chosen, r.now, {s.id: s for s in prefetched})
+        r.opened = await self.open(
+            r.owner, r.chosen, r.now, {s.id: s for s in prefetched}, r.query_affect)
 
     async def open(
         self, owner: Owner, chosen: Sequence[Candidate], now: datetime,
-        read: dict[UUID, StoredMemory],
+        read: dict[UUID, StoredMemory], query_affect: Affect | None = None,
     ) -> list[ScoredMemory]:
         if not chosen:
             return []
@@ -51,7 +54,9 @@ class Opening:
             if memory is None:
                 continue
             score = relevance(
-                candidate.similarity, memory.importance, memory.accessed_at, now, self._weights
+                candidate.similarity, memory.importance, memory.accessed_at, now, self._weights,
+                confidence=memory.traits.confidence,
+                resonance=resonance(query_affect, memory.traits.affect),
             )
             scored.append(ScoredMemory(memory, candidate.similarity, score, candidate.match))
         return scored

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any, Protocol, TypeVar
 from uuid import UUID
 
+from memlane.domain.detail import Affect, Tier
 from memlane.domain.model import (
     ContextRole,
     MemoryContext,
@@ -45,6 +46,8 @@ class Retrieval:
     min_similarity: float | None = None  # search only: a floor on every result's cosine
     current: bool | None = None  # search only: True holds, False replaced, None both
     char_budget: int | None = None  # prompt only: what the rendered block may use
+    token_budget: int | None = None  # prompt only, by level of detail: its hard budget
+    query_affect: Affect | None = None  # query_affect: the question's charge (resonance)
     vector: Vector | None = None  # rankings: the query's embedding (None: embedder down)
     rankings: Rankings = field(default_factory=Rankings)  # rankings
     candidates: list[Candidate] = field(default_factory=list)  # fusion, then the filters
@@ -62,6 +65,7 @@ class Retrieval:
     profile: str = ""  # profile: the block's opening lines
     said: Mapping[UUID, frozenset[str]] = field(default_factory=dict)  # profile: its words
     text: str = ""  # rendering: the prompt block
+    levels: list[tuple[UUID, Tier]] = field(default_factory=list)  # level of detail
     finished: bool = False  # set by a stage when nothing can follow (no candidate left)
     _tasks: dict[str, asyncio.Task[Any]] = field(default_factory=dict)
 

@@ -12,6 +12,9 @@ from memlane.service.retrieval.pipeline import Pipeline, Retrieval
 # A search reads at least this many candidates per ranking, and this many per result.
 MIN_CANDIDATES = 20
 CANDIDATES_PER_RESULT = 4
+# By level of detail the profile picks its lines within this many characters per token of
+# the budget (its tokens are then counted with the rest; no tokenizer packs more).
+CHARS_PER_TOKEN_CAP = 8
 
 
 class Retriever:
@@ -63,12 +66,19 @@ class Retriever:
         self, owner: Owner, query: str, limit: int | None = None,
         options: ContextOptions | None = None,
     ) -> PromptContext:
-        """The memories that fit the character budget and the rendered block; the block
-        opens with the profile's core facts unless options.include_profile is off."""
+        """The memories that fit the budget and the rendered block; the block opens with
+        the profile's core facts unless options.include_profile is off. By level of detail
+        (`memory.detail.level_of_detail`, off by default) the budget is options.token_budget
+        or the configured one, in the embedder's tokens; else the character budget."""
         r = self._request(owner, query, limit, options)
-        r.char_budget = self._policy.context_char_budget
+        detail = self._policy.detail
+        if detail.level_of_detail:  # the token budget holds; the profile's own choice is
+            r.token_budget = r.options.token_budget or detail.token_budget  # bounded in chars
+            r.char_budget = r.token_budget * CHARS_PER_TOKEN_CAP
+        else:
+            r.char_budget = self._policy.context_char_budget
         await self._prompt.run(r)
-        return PromptContext(memories=tuple(r.contexts), text=r.text)
+        return PromptContext(memories=tuple(r.contexts), text=r.text, levels=tuple(r.levels))
 
     def _request(
         self, owner: Owner, query: str, limit: int | None, options: ContextOptions | None

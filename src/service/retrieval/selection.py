@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 
-from memlane.domain.memories import importance_at
+from memlane.domain.memories import importance_at, resonance
 from memlane.domain.policy import MemoryPolicy
 from memlane.domain.retrieval import relevance
 from memlane.ports.memories import MemoryStorePort
@@ -30,17 +29,22 @@ class Ranking:
         weight = self._policy.recall.relevance_tiebreak
         for c in candidates:
             if c.id not in r.relevances:
-                r.relevances[c.id] = self._relevance(c, r.now)
+                r.relevances[c.id] = self._relevance(c, r)
         return sorted(
             candidates, key=lambda c: -(c.match / best_match + weight * r.relevances[c.id])
         )[: r.places]
 
-    def _relevance(self, candidate: Candidate, now: datetime) -> float:
-        """DESIGN relevance from the stored (plaintext) heat, importance computed at `now`."""
-        hit = candidate.hit
+    def _relevance(self, candidate: Candidate, r: Retrieval) -> float:
+        """DESIGN relevance from the stored (plaintext) heat and traits, importance computed
+        at the request's time; a memory stored before traits were kept adds no confidence
+        and no resonance."""
+        hit, now = candidate.hit, r.now
         importance = importance_at(hit.heat, hit.memory_type, now, self._policy.base_rate)
+        traits = hit.traits
         return relevance(
-            candidate.similarity, importance, hit.heat.accessed_at, now, self._policy.weights
+            candidate.similarity, importance, hit.heat.accessed_at, now, self._policy.weights,
+            confidence=0.0 if traits is None else traits.confidence,
+            resonance=0.0 if traits is None else resonance(r.query_affect, traits.affect),
         )
 
 

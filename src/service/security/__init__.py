@@ -57,6 +57,13 @@ if TYPE_CHECKING:
         speaker_of as speaker_of,
         speakers_of as speakers_of,
     )
+    from memlane.service.security.tier_filling import (
+        TierFiller as TierFiller,
+        TierFillReport as TierFillReport,
+    )
+    from memlane.service.security.tier_sealing import (
+        tiers_of as tiers_of,
+    )
     from memlane.service.security.verification import (
         Verifier as Verifier,
     )
@@ -84,6 +91,9 @@ _FACE = Face(__name__, {
     "current_actor": "actors",
     "document_text": "sealing",
     "erase_owner": "erasure",
+    "tiers_of": "tier_sealing",
+    "TierFiller": "tier_filling",
+    "TierFillReport": "tier_filling",
     "is_turn": "sealing",
     "keyed": "keyring",
     "keyed_stream": "keyring",

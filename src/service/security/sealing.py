@@ -9,12 +9,24 @@ from typing import Any, Protocol
 from uuid import UUID
 
 from memlane.domain.errors import DecryptionFailed
-from memlane.domain.memories import NAMES_KEY, SEGMENT_KEY, importance_at, segment_document
+from memlane.domain.memories import (
+    NAMES_KEY,
+    SEGMENT_KEY,
+    build_tiers,
+    importance_at,
+    segment_document,
+)
 from memlane.domain.model import Memory, Owner, StoredMemory, Vector
 from memlane.domain.portability import SOURCE_KEY
 from memlane.ports.encryption import EncryptionPort, FieldBinding
 from memlane.ports.keywords import KeywordPort
 from memlane.service.security.attributes import ATTRIBUTES, Attributes, AttributeSealer
+from memlane.service.security.tier_sealing import (
+    open_abstract,
+    open_tiers,
+    seal_tiers,
+    traits_when_unknown,
+)
 
 CONTENT = "content"
 SUMMARY = "summary"
@@ -109,10 +121,14 @@ class Sealer:
             owner, memory.id,
             Attributes(tuple(memory.tags), dict(memory.metadata), memory.conversation_id),
         )
+        abstract, overview = seal_tiers(self._encryption, memory)
         return StoredMemory(
             id=memory.id,
             owner=owner,
             memory_type=memory.memory_type,
+            abstract=abstract,
+            overview=overview,
+            traits=memory.traits,
             content=self._encryption.seal(memory.content, binding(owner, memory.id, CONTENT)),
             summary=self._encryption.seal(memory.summary, binding(owner, memory.id, SUMMARY)),
             importance=importance_at(memory.heat, memory.memory_type, now, self._base_rate),
@@ -148,11 +164,14 @@ class Sealer:
             bytes(stored.summary), binding(stored.owner, stored.id, SUMMARY)
         )
         attributes = self.attributes.open(stored)
+        content = self.open_content(stored)
         return Memory(
             id=stored.id,
             owner=stored.owner,
             memory_type=stored.memory_type,
-            content=self.open_content(stored),
+            content=content,
+            tiers=open_tiers(self._encryption, stored) or build_tiers(content),
+            traits=stored.traits or traits_when_unknown(content, attributes.metadata),
             summary=summary,
             importance=importance_at(stored.heat, stored.memory_type, now, self._base_rate),
             heat=stored.heat,
@@ -166,6 +185,10 @@ class Sealer:
             superseded_by=stored.superseded_by,
             valid_until=stored.valid_until,
         )
+
+    def open_abstract(self, stored: StoredMemory) -> str | None:
+        """Only the abstract (L0) of a row that has it (DecryptionFailed if it does not open)."""
+        return open_abstract(self._encryption, stored.owner, stored)
 
     def readable(self, stored: StoredMemory, now: datetime) -> Memory | None:
         """The opened memory, or None when a field does not decrypt: one damaged row is left

@@ -70,3 +70,12 @@ class PostgresEntityAdapter(EntityPort):
             )
             for r in records
         ]
+
+    async def known(self, owner: Owner, name_indexes: Collection[str]) -> set[str]:
+        if not name_indexes:
+            return set()
+        async with connection_from(self._pool) as connection:
+            records = await connection.fetch(
+                entity_sql.KNOWN, owner.tenant, owner.user_id, list(name_indexes)
+            )
+        return {r["name_index"] for r in records}

@@ -91,3 +91,10 @@ JOIN memory_entities AS n ON n.tenant = x.tenant AND n.user_id = x.user_id AND n
 WHERE x.tenant = $1 AND x.user_id = $2 AND x.memory_id = ANY($3::uuid[])
 ORDER BY x.memory_id, x.entity_id  -- an export is the same bytes after a restore
 """
+
+# The name indexes the owner has an entity for, through UNIQUE (tenant, user_id, name_index,
+# kind).
+KNOWN = """
+SELECT DISTINCT e.name_index FROM memory_entities AS e
+WHERE e.tenant = $1 AND e.user_id = $2 AND e.name_index = ANY($3::text[])
+"""

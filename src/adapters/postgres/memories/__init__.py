@@ -17,9 +17,13 @@ if TYPE_CHECKING:
         keyset_fetch as keyset_fetch,
         to_stored_many as to_stored_many,
     )
+    from memlane.adapters.postgres.memories.tier_fill import (
+        PostgresTierFillAdapter as PostgresTierFillAdapter,
+    )
 
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
+    "PostgresTierFillAdapter": "tier_fill",
     "affected_rows": "rows",
     "key_arrays": "rows",
     "keyset_fetch": "rows",

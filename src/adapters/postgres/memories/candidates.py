@@ -8,7 +8,7 @@ from uuid import UUID
 import asyncpg
 
 from memlane.adapters.postgres.cosine import cosine, similarity_from_distance
-from memlane.adapters.postgres.memories.rows import vector_param
+from memlane.adapters.postgres.memories.rows import traits_of_row, vector_param
 from memlane.adapters.postgres.memories.sql import SEARCH_LEXICAL_SCORED
 from memlane.domain.model import Heat, MemoryType, Owner, SearchCandidate, Vector
 
@@ -17,7 +17,7 @@ from memlane.domain.model import Heat, MemoryType, Owner, SearchCandidate, Vecto
 # the few memories chosen.
 _HEAT = (
     "h.memory_type, h.base_importance, h.access_count, h.accessed_at, h.superseded_by, "
-    "h.valid_until"
+    "h.valid_until, h.provenance, h.confidence, h.valence, h.arousal, h.domain, h.cluster"
 )
 _COSINE = cosine("m.embedding", "$3")
 _NEAREST_SIMILARITY = similarity_from_distance("n.distance")
@@ -109,6 +109,7 @@ def to_candidate(record: asyncpg.Record) -> SearchCandidate:
         conversation_id=record["conversation_id"],
         superseded_by=record["superseded_by"],
         valid_until=record["valid_until"],
+        traits=traits_of_row(record),
     )
 
 

@@ -10,6 +10,7 @@ import numpy as np
 from pgvector import Vector as PgVector
 
 from memlane.adapters.postgres.pool import Row
+from memlane.domain.detail import Affect, MemoryDomain, Provenance, Traits
 from memlane.domain.memories import MAX_REINFORCEMENT, REINFORCEMENT_PER_ACCESS, TYPE_DECAY
 from memlane.domain.model import Heat, MemoryType, Owner, StoredMemory, Vector
 
@@ -72,8 +73,46 @@ def to_stored(record: Row) -> StoredMemory:
         keywords=tuple(record["keywords"]),
         attributes=None if record["attributes"] is None else bytes(record["attributes"]),
         topic_tokens=_topic_tokens(record.get("topic_tokens")),
+        abstract=_bytes(record.get("abstract")),
+        overview=_bytes(record.get("overview")),
+        traits=traits_of_row(record),
         superseded_by=record.get("superseded_by"),
         valid_until=record.get("valid_until"),
+    )
+
+
+def _bytes(value: Any) -> bytes | None:
+    return None if value is None else bytes(value)
+
+
+def traits_of_row(record: Row) -> Traits | None:
+    """The traits of a row that selects h.provenance and the rest (None: stored before
+    they were kept, or a statement that does not read them)."""
+    provenance = record.get("provenance")
+    if provenance is None:
+        return None
+    valence, arousal = record.get("valence"), record.get("arousal")
+    return Traits(
+        Provenance(provenance),
+        float(record["confidence"]),
+        None if valence is None or arousal is None else Affect(float(valence), float(arousal)),
+        MemoryDomain(record["domain"]),
+        bool(record.get("cluster")),
+    )
+
+
+def trait_params(stored: Sequence[StoredMemory]) -> tuple[list[Any], ...]:
+    """The tier and trait arrays ($22-$29 of INSERT_MANY / REPLACE_MANY)."""
+    traits = [s.traits for s in stored]
+    return (
+        [s.abstract for s in stored],
+        [s.overview for s in stored],
+        [None if t is None else t.provenance.value for t in traits],
+        [None if t is None else t.confidence for t in traits],
+        [None if t is None or t.affect is None else t.affect.valence for t in traits],
+        [None if t is None or t.affect is None else t.affect.arousal for t in traits],
+        [None if t is None else t.domain.value for t in traits],
+        [None if t is None else t.cluster for t in traits],
     )
 
 

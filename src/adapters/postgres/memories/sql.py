@@ -11,6 +11,8 @@ COLUMNS = """
     m.embedding_model,
     memlane_tsvector_terms(m.keywords) AS keywords, m.created_at, m.updated_at,
     h.importance, h.base_importance, h.access_count, h.accessed_at,
+    m.abstract, m.overview,
+    h.provenance, h.confidence, h.valence, h.arousal, h.domain, h.cluster,
     h.superseded_by, h.valid_until"""
 FROM_JOINED = """
     FROM memories AS m

@@ -10,7 +10,12 @@ from uuid import UUID
 import asyncpg
 
 from memlane.adapters.postgres.memories import sql, write_sql
-from memlane.adapters.postgres.memories.rows import to_stored, to_stored_many, vector_array_param
+from memlane.adapters.postgres.memories.rows import (
+    to_stored,
+    to_stored_many,
+    trait_params,
+    vector_array_param,
+)
 from memlane.adapters.postgres.vector_checks import dimension_errors
 from memlane.domain.errors import MemoryNotFound
 from memlane.domain.model import DenseHit, Nearby, Owner, StoredMemory, Vector
@@ -39,6 +44,7 @@ def batch_params(stored: Sequence[StoredMemory]) -> tuple[Any, ...]:
         [s.heat.accessed_at for s in stored],
         [None if s.attributes is None else bytes(s.attributes) for s in stored],
         [None if s.topic_tokens is None else json.dumps(list(s.topic_tokens)) for s in stored],
+        *trait_params(stored),
         [s.arrived_at or s.updated_at for s in stored],  # REPLACE_MANY leaves both as they are
         [s.imported for s in stored],
     )

@@ -16,10 +16,13 @@ input AS (
         $3::uuid[], $4::text[], $5::bytea[], $6::bytea[], $7::text[], $8::text[], $9::text[],
         $10::boolean[], $11::vector[], $12::text[], $13::text[], $14::timestamptz[],
         $15::timestamptz[], $16::float8[], $17::float8[], $18::integer[], $19::timestamptz[],
-        $20::bytea[], $21::text[], $22::timestamptz[], $23::boolean[]
+        $20::bytea[], $21::text[], $22::bytea[], $23::bytea[], $24::text[], $25::float8[],
+        $26::float4[], $27::float4[], $28::text[], $29::boolean[], $30::timestamptz[],
+        $31::boolean[]
     ) AS u(id, memory_type, content, summary, conversation_id, tags, metadata, pinned,
            embedding, embedding_model, terms, created_at, updated_at,
            importance, base_importance, access_count, accessed_at, attributes, topics,
+           abstract, overview, provenance, confidence, valence, arousal, domain, cluster,
            arrived_at, imported)
 )"""
 _TAGS = "ARRAY(SELECT jsonb_array_elements_text(i.tags::jsonb))"
@@ -34,17 +37,20 @@ INSERT_MANY = f"""
 WITH {_INPUT}, wide AS (
     INSERT INTO memories (tenant, user_id, id, memory_type, content, summary, conversation_id,
                           tags, metadata, attributes, pinned, embedding, embedding_model,
-                          keywords, created_at, updated_at, topic_tokens)
+                          keywords, created_at, updated_at, topic_tokens, abstract, overview)
     SELECT $1, $2, i.id, i.memory_type, i.content, i.summary, i.conversation_id, {_TAGS},
            i.metadata::jsonb, i.attributes, i.pinned, i.embedding, i.embedding_model, {_KEYWORDS},
-           i.created_at, i.updated_at, {_TOPICS}
+           i.created_at, i.updated_at, {_TOPICS}, i.abstract, i.overview
     FROM input AS i
 )
 INSERT INTO memory_heat (tenant, user_id, id, memory_type, pinned,
                          importance, base_importance, access_count, accessed_at,
+                         provenance, confidence, valence, arousal, domain, cluster,
                          arrived_at, imported)
 SELECT $1, $2, i.id, i.memory_type, i.pinned,
-       i.importance, i.base_importance, i.access_count, i.accessed_at, i.arrived_at, i.imported
+       i.importance, i.base_importance, i.access_count, i.accessed_at,
+       i.provenance, i.confidence, i.valence, i.arousal, i.domain, coalesce(i.cluster, false),
+       i.arrived_at, i.imported
 FROM input AS i
 """
 
@@ -54,6 +60,7 @@ WITH {_INPUT}, wide AS (
     SET memory_type = i.memory_type, content = i.content, summary = i.summary,
         conversation_id = i.conversation_id, tags = {_TAGS}, metadata = i.metadata::jsonb,
         attributes = i.attributes, topic_tokens = {_TOPICS},
+        abstract = i.abstract, overview = i.overview,
         pinned = i.pinned, embedding = i.embedding, embedding_model = i.embedding_model,
         keywords = {_KEYWORDS}, created_at = i.created_at, updated_at = i.updated_at
     FROM input AS i
@@ -63,7 +70,9 @@ WITH {_INPUT}, wide AS (
     UPDATE memory_heat AS h
     SET memory_type = i.memory_type, pinned = i.pinned, importance = i.importance,
         base_importance = i.base_importance, access_count = i.access_count,
-        accessed_at = i.accessed_at
+        accessed_at = i.accessed_at, provenance = i.provenance, confidence = i.confidence,
+        valence = i.valence, arousal = i.arousal, domain = i.domain,
+        cluster = coalesce(i.cluster, false)
     FROM input AS i
     WHERE h.tenant = $1 AND h.user_id = $2 AND h.id = i.id
       AND i.id IN (SELECT id FROM wide)

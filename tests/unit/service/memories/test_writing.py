@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 
 from memlane.domain.errors import InvalidMemory
+from memlane.domain.memories import L2_MAX_CHARS
 from memlane.domain.model import MemoryFilter, MemoryType, NewMemory, Owner
 from memlane.domain.policy import MAX_TAG_CHARS, MAX_TAGS, MemoryPolicy
 from tests.contract.builders import at_cosine, axis
@@ -184,9 +185,14 @@ async def test_invalid_input_is_rejected_and_changes_nothing(
     assert world.embedder.calls == []
 
 
-async def test_the_largest_allowed_content_is_accepted(world: FakeWorld, owner: Owner) -> None:
+async def test_the_largest_allowed_content_is_accepted_whole_in_parts(
+    world: FakeWorld, owner: Owner
+) -> None:
     content = "a" * MemoryPolicy().max_content_bytes
-    assert (await world.service.remember(owner, NewMemory(content))).memory.content == content
+    result = await world.service.remember(owner, NewMemory(content))
+    parts = [result.memory, *result.parts]
+    assert "".join(p.content for p in parts) == content
+    assert all(len(p.content) <= L2_MAX_CHARS for p in parts) and len(parts) == 7
 
 
 async def test_duplicate_tags_are_stored_once(world: FakeWorld, owner: Owner) -> None:

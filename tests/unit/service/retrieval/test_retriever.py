@@ -9,7 +9,7 @@ import pytest
 
 from memlane.domain.memories.decay import raw_importance
 from memlane.domain.model import Memory, MemoryType, NewMemory, Owner
-from memlane.domain.policy import MemoryPolicy
+from memlane.domain.policy import DetailTuning, MemoryPolicy
 from memlane.domain.retrieval.context import PREAMBLE, render_line
 from tests.contract.builders import at_cosine, axis
 from tests.fakes.world import DIMENSION, FakeWorld, new_owner
@@ -138,7 +138,8 @@ async def test_the_default_context_size_is_the_rag_limit(world: FakeWorld, owner
 async def test_prompt_context_returns_and_records_only_memories_that_fit_the_budget(
     owner: Owner,
 ) -> None:
-    world = FakeWorld(policy=MemoryPolicy(context_char_budget=len(PREAMBLE) + 60))
+    world = FakeWorld(policy=MemoryPolicy(
+        context_char_budget=len(PREAMBLE) + 60, detail=DetailTuning(level_of_detail=False)))
     world.embedder.vectors[QUERY] = axis(DIMENSION, 0)
     short = await plant(world, owner, "Short fact.", 0.6, memory_type=MemoryType.FACT)
     long = await plant(world, owner, "A long correction " + "x" * 80, 0.9,

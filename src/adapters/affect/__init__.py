@@ -1,0 +1,1 @@
+"""Affect adapters: the emotional charge of a text from a lexicon library."""
