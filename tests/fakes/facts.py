@@ -12,6 +12,7 @@ from memlane.domain.facts.model import keeps_its_memory
 from memlane.domain.facts.records import FactFilter, StoredFact
 from memlane.domain.model import Cursor, Owner, Page
 from memlane.ports.facts.store import FactPort
+from tests.fakes.chains import head_past
 from tests.fakes.memory_table import FakeMemoryTable
 
 
@@ -54,13 +55,7 @@ class FakeFacts(FactPort):
         facts = self._facts.setdefault(owner, {})
         gone = {i: facts.pop(i) for i in ids if i in facts}
         for fact_id, fact in list(facts.items()):
-            head, seen = fact.superseded_by, set()
-            while head in gone and head not in seen:
-                seen.add(head)
-                following = gone[head].superseded_by
-                if following is None:
-                    break
-                head = following
+            head = head_past(fact.superseded_by, gone)
             if head != fact.superseded_by:
                 facts[fact_id] = replace(fact, superseded_by=head)
 

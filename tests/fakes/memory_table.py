@@ -16,6 +16,7 @@ from memlane.domain.model import DenseHit, Nearby, Owner, StoredMemory, Vector
 from memlane.domain.reach import Reach, TenantReach, covers
 from memlane.domain.vectors import cosine
 from memlane.ports.storage import MemoryPorts
+from tests.fakes.chains import head_past
 
 
 def position(row: StoredMemory) -> tuple[datetime, UUID]:
@@ -94,13 +95,7 @@ class FakeMemoryTable:
         rows = self._rows.get(owner, {})
         gone = {i: rows.pop(i) for i in dict.fromkeys(memory_ids) if i in rows}
         for memory_id, row in list(rows.items()):
-            head, seen = row.superseded_by, set()
-            while head in gone and head not in seen:
-                seen.add(head)
-                following = gone[head].superseded_by
-                if following is None:
-                    break
-                head = following
+            head = head_past(row.superseded_by, gone)
             if head != row.superseded_by:
                 rows[memory_id] = replace(row, superseded_by=head)
         return list(gone)
