@@ -5,7 +5,8 @@ services of `memlane migrate`, `memlane seal-existing`, the topic index's backfi
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractAsyncContextManager, contextmanager
+from typing import Any
 
 import click
 
@@ -114,14 +115,8 @@ async def _index_topics(batch_rows: int, show_progress: bool | None) -> None:
     tokens were kept get theirs; until then the topic reads open them the old way."""
     from memlane.composition.openers import open_topic_indexer
 
-    with _step("topic-index"):
-        async with open_topic_indexer() as indexer:
-            pending = await indexer.pending()
-            with progress_bar("topic-index", show_progress, pending) as bar:
-                report = await indexer.fill(batch_rows=batch_rows, progress=bar.update)
-    click.echo(f"topic-index: {report.filled} memories indexed by topic"
-               + (f", {report.unreadable} unreadable (left out of topics, as before)"
-                  if report.unreadable else ""))
+    await _fill("topic-index", open_topic_indexer(), batch_rows, show_progress,
+                "memories indexed by topic", "left out of topics, as before")
 
 
 async def _fill_tiers(batch_rows: int, show_progress: bool | None) -> None:
@@ -129,14 +124,22 @@ async def _fill_tiers(batch_rows: int, show_progress: bool | None) -> None:
     then the reads derive the tiers from the content (docs/levels.md)."""
     from memlane.composition.openers import open_tier_filler
 
-    with _step("tiers"):
-        async with open_tier_filler() as filler:
+    await _fill("tiers", open_tier_filler(), batch_rows, show_progress,
+                "memories given their levels of detail", "left as they are")
+
+
+async def _fill(
+    name: str, opened: AbstractAsyncContextManager[Any], batch_rows: int,
+    show_progress: bool | None, filled: str, unreadable: str,
+) -> None:
+    """A backfill step: what is pending, filled in committed batches with a progress bar."""
+    with _step(name):
+        async with opened as filler:
             pending = await filler.pending()
-            with progress_bar("tiers", show_progress, pending) as bar:
+            with progress_bar(name, show_progress, pending) as bar:
                 report = await filler.fill(batch_rows=batch_rows, progress=bar.update)
-    click.echo(f"tiers: {report.filled} memories given their levels of detail"
-               + (f", {report.unreadable} unreadable (left as they are)"
-                  if report.unreadable else ""))
+    click.echo(f"{name}: {report.filled} {filled}"
+               + (f", {report.unreadable} unreadable ({unreadable})" if report.unreadable else ""))
 
 
 async def _reseal(batch_rows: int, show_progress: bool | None) -> int:
