@@ -19,6 +19,9 @@ from memlane.domain.model import Cursor, MemoryFilter, Owner, Page, StoredMemory
 from memlane.ports.memories import MemoryStorePort, MemoryWriteSession
 
 EXPORT_PREFETCH_ROWS = 200
+# The first fetch sorts every row of the user before the first one streams: a user of 100k
+# memories took more than the pool's 10 s command timeout on a loaded 2-core machine.
+EXPORT_FETCH_TIMEOUT_S = 600.0
 
 
 class PostgresMemoryStoreAdapter(MemoryStorePort):
@@ -102,7 +105,8 @@ class PostgresMemoryStoreAdapter(MemoryStorePort):
         # A server-side cursor needs a transaction; rows stream without loading them all.
         async with self._connection() as connection, connection.transaction():
             cursor = connection.cursor(
-                sql.EXPORT, owner.tenant, owner.user_id, prefetch=EXPORT_PREFETCH_ROWS
+                sql.EXPORT, owner.tenant, owner.user_id, prefetch=EXPORT_PREFETCH_ROWS,
+                timeout=EXPORT_FETCH_TIMEOUT_S,
             )
             async for record in cursor:
                 yield to_stored(record)
