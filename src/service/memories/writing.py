@@ -118,14 +118,7 @@ class Writer:
         cut = split(checked, L2_MAX_CHARS)  # a text longer than the detail tier: parts
         said, checked = cut.said(said), cut.parts
         now = self._clock()
-        affects = await self._drafting.affects(checked)
-        fresh = [
-            self._drafting.draft(owner, new, now, affect)
-            for new, affect in zip(checked, affects, strict=True)
-        ]
-        vectors = await self._drafting.vectors.embed([document_text(d.memory) for d in fresh])
-        for index, draft in enumerate(fresh):
-            draft.embedding = None if vectors is None else vectors[index]
+        fresh = await self._drafted(owner, checked, now)
         # The audit's unit of work first: the write session joins its transaction and lock.
         async with self._change(owner) as changes, self._store.write_session(owner) as session:
             nearby = await self._probe(session, fresh)
@@ -169,6 +162,21 @@ class Writer:
         if self._linker is not None and any(r.parts for r in grouped):
             await self._linker.store(owner, part_chains(grouped, now))
         return grouped
+
+    async def _drafted(
+        self, owner: Owner, checked: Sequence[NewMemory], now: datetime
+    ) -> list[Draft]:
+        """Each item drafted with its affect, and embedded in one batch (None: the embedder
+        is down; the memory is stored and embedded later)."""
+        affects = await self._drafting.affects(checked)
+        fresh = [
+            self._drafting.draft(owner, new, now, affect)
+            for new, affect in zip(checked, affects, strict=True)
+        ]
+        vectors = await self._drafting.vectors.embed([document_text(d.memory) for d in fresh])
+        for index, draft in enumerate(fresh):
+            draft.embedding = None if vectors is None else vectors[index]
+        return fresh
 
     async def _mark(
         self,
