@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from memlane.adapters.embedding.delegating import DelegatingEmbedder
 from memlane.domain.model import Vector
 from memlane.ports.embedding import EmbeddingPort, EmbedKind
 
@@ -98,22 +99,17 @@ class EmbeddingCacheStore:
         self._db.close()
 
 
-class CachingEmbedder(EmbeddingPort):
-    """Answers from the store what it holds, asks `inner` for the rest in one call, stores it."""
+class CachingEmbedder(DelegatingEmbedder):
+    """Answers from the store what it holds, asks `inner` for the rest in one call, stores it.
+
+    Everything else is the inner model's (DelegatingEmbedder): a cached run must cut, count
+    and compare text as an uncached one."""
 
     def __init__(self, inner: EmbeddingPort, store: EmbeddingCacheStore) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._store = store
         self.hits = 0
         self.misses = 0
-
-    @property
-    def model(self) -> str:
-        return self._inner.model
-
-    @property
-    def dimension(self) -> int:
-        return self._inner.dimension
 
     async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> list[Vector]:
         found = self._store.get(self.model, kind, texts)
@@ -144,25 +140,3 @@ class CachingEmbedder(EmbeddingPort):
                         f"(max gap {gap:.2e})"
                     )
         return len(checked)
-
-    # What the port tells about the model beyond its vectors (the token window a chunker
-    # reads, the models sharing its space) is the inner model's: a cached run must cut,
-    # count and compare text as an uncached one.
-    @property
-    def same_space_models(self) -> frozenset[str]:
-        return self._inner.same_space_models
-
-    @property
-    def window_tokens(self) -> int | None:
-        return self._inner.window_tokens
-
-    async def count_tokens(
-        self, texts: Sequence[str], kind: EmbedKind = "document"
-    ) -> list[int] | None:
-        return await self._inner.count_tokens(texts, kind)
-
-    async def ready(self) -> bool:
-        return await self._inner.ready()
-
-    async def close(self) -> None:
-        await self._inner.close()

@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 from bench.embedding_cache import CachingEmbedder, EmbeddingCacheStore, StaleEmbeddingCache
 
+from memlane.adapters.embedding.delegating import DelegatingEmbedder
+from memlane.adapters.embedding.timed import TimedEmbeddingAdapter
 from memlane.domain.model import Vector
 from memlane.ports.embedding import EmbeddingPort, EmbedKind
 
@@ -108,8 +110,10 @@ async def test_the_token_window_and_counts_are_the_models(store: EmbeddingCacheS
     assert CachingEmbedder(CountingEmbedder(), store).window_tokens is None
 
 
-def test_the_cache_passes_on_every_member_of_the_port() -> None:
-    # A member the port gains later (a token window, say) must be delegated, or a cached run
-    # would behave unlike an uncached one.
+def test_the_cache_and_the_timer_pass_on_every_member_of_the_port() -> None:
+    # A member the port gains later (a token window, say) must be delegated, or a cached or
+    # timed run would behave unlike a bare one.
     members = {n for n in vars(EmbeddingPort) if not n.startswith("_")}
-    assert members <= set(vars(CachingEmbedder))
+    assert members <= set(vars(DelegatingEmbedder))
+    assert issubclass(CachingEmbedder, DelegatingEmbedder)
+    assert issubclass(TimedEmbeddingAdapter, DelegatingEmbedder)
