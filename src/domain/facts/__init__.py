@@ -48,7 +48,6 @@ if TYPE_CHECKING:
     )
     from memlane.domain.facts.records import (
         MAX_FACT_CHARS as MAX_FACT_CHARS,
-        STATED_IMPORTANCE as STATED_IMPORTANCE,
         FactFilter as FactFilter,
         FactNotFound as FactNotFound,
         FactPatch as FactPatch,
@@ -110,7 +109,6 @@ _FACE = Face(__name__, {
     "ProfileHeaders": "prompt_block",
     "RELATION_TYPES": "model",
     "TYPES_KEPT_FROM_CLEANUP": "model",
-    "STATED_IMPORTANCE": "records",
     "Statement": "ledger",
     "StoredFact": "records",
     "TimeSpan": "model",
