@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         TimeSpan as TimeSpan,
         keeps_its_memory as keeps_its_memory,
         normalise as normalise,
+        superseded_facts as superseded_facts,
         validate_user_fact_score as validate_user_fact_score,
     )
     from memlane.domain.facts.profile import (
@@ -121,6 +122,7 @@ _FACE = Face(__name__, {
     "USER": "model",
     "apply_statements": "ledger",
     "build_profile": "profile",
+    "superseded_facts": "model",
     "check_text": "records",
     "checked": "records",
     "extract_facts": "extraction",

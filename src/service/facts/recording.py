@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from typing import Protocol
 from uuid import UUID, uuid4
 
 from memlane.domain.facts import (
+    ExtractedFact,
     Fact,
     LedgerChanges,
     Statement,
     StoredFact,
     apply_statements,
     relations_touched,
+    superseded_facts,
 )
 from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.memories import Corrected, Replacement
@@ -41,6 +43,14 @@ _NOTHING_MARKED = _Nothing([], {})
 
 
 @dataclass(frozen=True, slots=True)
+class Replaced:
+    """The older memories a new one replaced by what it said, and when they were marked."""
+
+    memories: tuple[UUID, ...]
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class Said:
     """What the user said in a memory just written (the text facts are read from)."""
 
@@ -49,6 +59,9 @@ class Said:
     said_at: datetime
     # memlane typed the memory (the caller did not): replacing a fact makes it a correction.
     retypable: bool = False
+    # The memories it replaced in the same write: their facts ended with them, and the new
+    # facts read here become their successors (so a person's delete of one revives them).
+    replaced: Replaced | None = None
 
 
 class Marking(Protocol):
@@ -110,7 +123,8 @@ class FactRecorder:
         if not statements:
             return [], {}
         correcting = {s.memory_id for s in said if s.retypable}
-        changes, corrected = await self._applied(owner, statements, correcting)
+        replaced = {s.memory_id: s.replaced for s in said if s.replaced is not None}
+        changes, corrected = await self._applied(owner, statements, correcting, replaced)
         return changes.new, corrected
 
     async def read_after_write(
@@ -133,7 +147,8 @@ class FactRecorder:
         return (await self._applied(owner, statements, ()))[0]
 
     async def _applied(
-        self, owner: Owner, statements: Sequence[Statement], correcting: Collection[UUID]
+        self, owner: Owner, statements: Sequence[Statement], correcting: Collection[UUID],
+        replaced: Mapping[UUID, Replaced] | None = None,
     ) -> tuple[LedgerChanges, dict[UUID, Corrected]]:
         now = self._clock()
         touched = relations_touched([s.fact for s in statements])
@@ -149,6 +164,7 @@ class FactRecorder:
                 # Facts read from stored memories can be read again; stated ones cannot.
                 derived=all(s.source_memory_id is not None for s in statements),
             )
+            audit.add(*await self._succeed(owner, changes.new, replaced or {}))
             await self._link(owner, changes, now)
             audit.add(*fact_audit.recorded(changes.new, list(changes.ended.values())))
             marked = await self._mark(owner, changes, now, correcting)
@@ -172,6 +188,32 @@ class FactRecorder:
             owner, replacements, now, how=how, correcting=correcting
         )
 
+    async def _succeed(
+        self, owner: Owner, new: Sequence[Fact], replaced: Mapping[UUID, Replaced]
+    ) -> list[Change]:
+        """The facts that ended with a memory this write's statements replaced get, as their
+        successor, the new fact that replaces them (same rule as the ledger's)."""
+        heirs = [f for f in new if f.source_memory_id in replaced]
+        if not heirs:
+            return []
+        # Current just before the marking (one write's, one instant): what ended with them.
+        before = min(r.at for r in replaced.values()) - timedelta(microseconds=1)
+        gone = {m for r in replaced.values() for m in r.memories}
+        rows = await self._facts.current(owner, before, sources=gone)
+        ended = {r.id: r for r in rows if r.valid_until is not None}
+        opened = self._opened(list(ended.values()))
+        linked: dict[UUID, tuple[Fact, StoredFact]] = {}
+        for heir in heirs:
+            gone_for = replaced[heir.source_memory_id].memories  # type: ignore[index]
+            mine = [f for f in opened if f.source_memory_id in gone_for]
+            for old in superseded_facts(mine, as_said(heir), now=before):
+                linked[old.id] = (replace(old, superseded_by=heir.id),
+                                  replace(ended[old.id], superseded_by=heir.id))
+        if not linked:
+            return []
+        await self._facts.save(owner, [], [row for _, row in linked.values()])
+        return fact_audit.recorded([], [fact for fact, _ in linked.values()])
+
     def _opened(self, rows: Sequence[StoredFact]) -> list[Fact]:
         return self._sealer.readable_all(rows)
 
@@ -191,3 +233,9 @@ class FactRecorder:
             await self._graph.add_edges(
                 owner, list(edges.values()), cap_per_node=self._tuning.max_semantic_edges
             )
+
+
+def as_said(fact: Fact) -> ExtractedFact:
+    """A stored fact as the statement that made it (for the supersession rule)."""
+    return ExtractedFact(fact.subject, fact.relation, fact.object, fact.fact_type,
+                         fact.time_span, fact.confidence)
