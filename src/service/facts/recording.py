@@ -37,9 +37,10 @@ log = logging.getLogger(__name__)
 class _Nothing:
     changes: list[Change]
     corrected: dict[UUID, Corrected]
+    kept: frozenset[UUID]
 
 
-_NOTHING_MARKED = _Nothing([], {})
+_NOTHING_MARKED = _Nothing([], {}, frozenset())
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,9 @@ class Marking(Protocol):
 
     @property
     def corrected(self) -> dict[UUID, Corrected]: ...
+
+    @property
+    def kept(self) -> frozenset[UUID]: ...
 
 
 class ReplacementMarker(Protocol):
@@ -165,10 +169,10 @@ class FactRecorder:
                 derived=all(s.source_memory_id is not None for s in statements),
             )
             audit.add(*await self._succeed(owner, changes.new, replaced or {}))
-            await self._link(owner, changes, now)
             audit.add(*fact_audit.recorded(changes.new, list(changes.ended.values())))
             marked = await self._mark(owner, changes, now, correcting)
             audit.add(*marked.changes)
+            await self._link(owner, changes, now, marked.kept)
         return changes, marked.corrected
 
     async def _mark(
@@ -217,8 +221,11 @@ class FactRecorder:
     def _opened(self, rows: Sequence[StoredFact]) -> list[Fact]:
         return self._sealer.readable_all(rows)
 
-    async def _link(self, owner: Owner, changes: LedgerChanges, now: datetime) -> None:
-        """newer memory --supersedes--> older memory, for each fact a new one replaced."""
+    async def _link(
+        self, owner: Owner, changes: LedgerChanges, now: datetime, kept: frozenset[UUID]
+    ) -> None:
+        """newer memory --supersedes--> older memory, for each fact a new one replaced, but
+        for an older memory kept for its claims that still hold."""
         if self._graph is None or not self._tuning.enabled:
             return
         edges = {
@@ -228,6 +235,7 @@ class FactRecorder:
             for new, old in changes.replacements()
             if new.source_memory_id is not None and old.source_memory_id is not None
             and new.source_memory_id != old.source_memory_id
+            and old.source_memory_id not in kept
         }
         if edges:
             await self._graph.add_edges(

@@ -25,6 +25,9 @@ class Marked:
 
     changes: list[Change] = field(default_factory=list)
     corrected: dict[UUID, Corrected] = field(default_factory=dict)
+    # Memories a replacement left current for the claims (facts) of theirs that still hold:
+    # no replacing edge either, so retrieval keeps them (claim-level supersession).
+    kept: frozenset[UUID] = frozenset()
 
     def applied(self, memory: Memory) -> Memory:
         """`memory` as it is stored now, when marking made it a correction."""
@@ -79,11 +82,16 @@ class Superseding:
         a statement cannot say which of several claims it replaces, so such a memory stays
         for the claims that hold (the facts the new memory states end them one by one)."""
         kinds = how or {}
-        chosen = newest_per_old(replacements)
-        held = await self._claims(owner, [r.old for r in chosen], now)
-        chosen = [r for r in chosen if len(held.get(r.old, ())) <= _claims_allowed(kinds, r.old)]
+        replacing = newest_per_old(replacements)
+        held = await self._claims(owner, [r.old for r in replacing], now)
+        chosen = [r for r in replacing
+                  if len(held.get(r.old, ())) <= _claims_allowed(kinds, r.old)]
+        kept = frozenset(r.old for r in replacing) - {r.old for r in chosen}
+        # What replaced a claim is a correction, whether or not its memory went with it.
+        corrected = await self._corrections(owner, replacing, set(correcting), now)
         if not chosen:
-            return Marked()
+            return Marked([change for _, change in corrected.values()],
+                          {i: c for i, (c, _) in corrected.items()}, kept)
         marked, current = await self._port.supersede(owner, chosen)
         changes = [
             memory_audit.superseded(r.old, r.new, kinds.get(r.old, "supersedes"))
@@ -93,9 +101,8 @@ class Superseding:
             owner, [f for r in chosen if r.old in marked and kinds.get(r.old) in _STATEMENT
                     for f in held.get(r.old, ())], now)
         changes += [memory_audit.revived(i, None) for i in current]
-        corrected = await self._corrections(owner, chosen, set(correcting), now)
         changes += [change for _, change in corrected.values()]
-        return Marked(changes, {i: c for i, (c, _) in corrected.items()})
+        return Marked(changes, {i: c for i, (c, _) in corrected.items()}, kept)
 
     async def _claims(
         self, owner: Owner, memory_ids: Collection[UUID], now: datetime

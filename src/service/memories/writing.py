@@ -147,6 +147,8 @@ class Writer:
             await session.replace_many([sealed[id(d)] for d in drafts if d.existing and d.reembed])
             marked = await self._mark(owner, fresh, decisions, now)
             changes.add(*marked.changes)
+            # A memory kept for its claims that still hold gets no replacing edge either.
+            decisions = [[d for d in made if d.replaces not in marked.kept] for made in decisions]
         # Facts and names are read while the graph links are stored: all only follow the commit.
         edges, _, corrected = await asyncio.gather(
             self._after.link(owner, fresh, nearby, decisions, outcome, now),
