@@ -109,8 +109,10 @@ IDENTITY: tuple[Rule, ...] = (
     rule(r"\b(?:ich arbeite|arbeite ich) " + FILL + r"als (?P<job>" + W + r") (?:im|in der|"
          r"in einem|in einer|bei|an der|an einer|an einem|am) (?P<o>.+)", "works_at",
          stops=("und", "seit")),
+    # "in" names a workplace with an article ("in einer Grundschule"); before a bare name it
+    # names a place ("Feuerwehrmann in Bremen"), as "at" and "in" do in English.
     rule(r"\bich bin (?:(?:jetzt|seit \w+|inzwischen|mittlerweile) )?(?P<job>" + W + r") "
-         r"(?:bei|an|am|im|in) (?P<o>.+)", "works_at",
+         r"(?:bei|an|am|im|in(?= (?:der|dem|den|einer|einem|eines)\b)) (?P<o>.+)", "works_at",
          stops=("und", "seit"), accept=_job_is_occupation),
     rule(r"\bich habe " + _NO_THING + r"bei (?P<o>.+?) angefangen\b", "works_at"),
     rule(r"\bich arbeite nicht mehr (?:bei|für) (?P<o>.+)", "works_at", negated=True),

@@ -42,6 +42,9 @@ _INTENSIFIERS = frozenset({
 _INFLECTION = re.compile(r"(?:er|es|en|em|e)$")
 COMMIT = {"keep_time": True, "reject_pronouns": False, "confidence": 0.8}
 
+# A limit keeps its date and its condition ("while on these meds", "wenn ich ...").
+_LIMIT: dict[str, object] = {"keep_time": True, "keep_condition": True}
+
 
 def _last_word(text: str) -> str:
     return text.split()[-1].casefold() if text.split() else ""
@@ -145,11 +148,11 @@ CONSTRAINT: tuple[Rule, ...] = (
          shape=_capitalised),
     rule(r"\bich bin (?P<o>[\wäöüß]+?)-?intolerant\b", "intolerant_to", shape=_capitalised),
     rule(r"\bich vertrage (?:kein(?:e|en|er)?|nicht) (?P<o>.+)", "intolerant_to", kind=LIST),
-    rule(r"\bich (?P<modal>darf|kann) (?P<o>.+)", "cannot", shape=_limit, keep_time=True,
+    rule(r"\bich (?P<modal>darf|kann) (?P<o>.+)", "cannot", shape=_limit, **_LIMIT,
          reject_pronouns=False),
-    rule(r"\b(?P<modal>darf|kann) ich (?P<o>.+)", "cannot", shape=_limit, keep_time=True,
+    rule(r"\b(?P<modal>darf|kann) ich (?P<o>.+)", "cannot", shape=_limit, **_LIMIT,
          reject_pronouns=False),
-    rule(r"^(?:bitte )?(?P<o>[\wäöüß]+\b.*)$", "rule", shape=_standing_rule, keep_time=True,
+    rule(r"^(?:bitte )?(?P<o>[\wäöüß]+\b.*)$", "rule", shape=_standing_rule, **_LIMIT,
          reject_pronouns=False, confidence=0.8),
     rule(r"\bich (?:esse|trinke|rauche|konsumiere) (?:(?:grundsätzlich|generell) )?(?:kein(?:e|en|"
          r"er)?|nie|niemals|nicht) (?P<o>.+)", "avoids"),

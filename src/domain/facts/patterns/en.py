@@ -18,6 +18,9 @@ NAME, NAMES, LIST = ObjectKind.NAME, ObjectKind.NAMES, ObjectKind.LIST
 I_AM = r"\bI(?:'m| am)"
 I_AM_STILL = r"\bI(?:'m| am|'ve been| have been|'ve always been| have always been)"
 NOW = r"(?:(?:currently|now|still|also|actually|mainly|just|recently|finally|since) )?"
+# How much or how long before a verb of liking: "I still love", "I also really enjoy".
+_HOW_MUCH = (r"(?:(?:really|absolutely|just|truly|do|so|genuinely|still|also|always|actually|"
+             r"honestly|totally|definitely|seriously) ){0,2}")
 PETS = alternation(PETS_EN)
 KIN_EN = {**KIN, "sisters": "sister", "brothers": "brother"}
 _YEAR = re.compile(r"(?:19|20)\d\d")
@@ -172,8 +175,8 @@ IDENTITY: tuple[Rule, ...] = (
 )
 
 PREFERENCE: tuple[Rule, ...] = (
-    rule(r"\bI (?:really |absolutely |just |truly |do |so |genuinely )?(?:love|like|enjoy|adore) "
-         r"(?P<o>.+)", "likes", kind=LIST, shape=_liked),
+    rule(r"\bI " + _HOW_MUCH + r"(?:love|like|enjoy|adore) (?P<o>.+)", "likes", kind=LIST,
+         shape=_liked),
     rule(I_AM_STILL + r" (?:a )?(?:big |huge |great |massive )?fan of (?P<o>.+)", "likes",
          kind=LIST, shape=_liked),
     rule(I_AM + r" not (?:a |really a |much of a )?(?:big |huge |great )?fan of (?P<o>.+)",
@@ -184,11 +187,13 @@ PREFERENCE: tuple[Rule, ...] = (
          "likes", shape=_a_thing, unless=re.compile(r"\bfavou?rite (?:part|bit|thing about)\b",
                                                     re.I)),
     rule(r"^(?P<o>[\w' -]{2,40}?) (?:is|are) my (?:absolute )?(?:favou?rite|fave)\b", "likes"),
+    rule(r"^(?P<o>[\w' -]{2,40}?) (?:is|are|has always been|have always been|was always|were "
+         r"always) (?:a|an|one of my|an all-time) (?:absolute |all-time )?(?:favou?rites?|faves?)"
+         r"(?: of mine)?\b", "likes", shape=_liked),
     rule(r"^(?P<o>[\w' -]{2,40}?) (?:is|are) something I (?:really |truly )?(?:love|enjoy|like|"
          r"adore)\b", "likes"),
-    rule(r"\bI (?:really |absolutely |just |truly |so |genuinely )?(?:hate|dislike|detest|loathe|"
-         r"despise|can't stand|cannot stand|can not stand) (?P<o>.+)", "dislikes", kind=LIST,
-         shape=_liked),
+    rule(r"\bI " + _HOW_MUCH + r"(?:hate|dislike|detest|loathe|despise|can't stand|cannot "
+         r"stand|can not stand) (?P<o>.+)", "dislikes", kind=LIST, shape=_liked),
     rule(r"\bI (?:really )?(?:don't|do not) (?:really |particularly )?(?:like|enjoy|love|care "
          r"for) (?P<o>.+)", "dislikes", kind=LIST, unless=re.compile(r"\bany ?more\b", re.I),
          shape=_liked),
