@@ -58,6 +58,15 @@ _LIGHT_VERBS = frozenset({"took", "went", "got", "had", "did", "made", "came", "
                           "wrote", "texted", "called", "chatted", "spoke", "geschrieben",
                           "telefoniert", "gesprochen", "geredet", "gechattet", "getextet",
                           "angerufen"})
+# What did not happen is no event: "nicht gearbeitet", "kaum geschlafen" (English says "I
+# didn't", which the patterns never read as a past action).
+_NEGATED = re.compile(r"\b(?:nicht|nie|niemals|kein\w*|kaum|never|not|hardly)\b", re.IGNORECASE)
+# "war müde", "hatte viel zu tun": a preterite before words German writes in lower case
+# (adjectives, adverbs) is how one was, as "I was tired" is in English; "war in Rom" and
+# "hatte Kopfschmerzen" name a place or a thing, "waren zelten" (an infinitive) an outing.
+_STATE_DE = re.compile(
+    r"^(?:war|waren|hatte|hatten)(?: [a-zäöüß]+)*(?: [a-zäöüß]*[^n\W]| zu [a-zäöüß]+)$"
+)
 # A preterite auxiliary before a participle is a pluperfect ("wir hatten geschrieben", "ich war
 # umgezogen"): the participle says what happened, as in the perfect.
 _PLUPERFECT_AUX_DE = frozenset({"hatte", "hatten", "war", "waren"})
@@ -101,6 +110,8 @@ def _event(what: str, date: re.Match[str]) -> tuple[str, str] | None:
     # "about five years ago" leaves "about" behind once the date is taken out.
     what = _APPROXIMATE.sub("", what).strip()
     if what.casefold() in _LIGHT_VERBS:  # "took", "went": a verb alone tells nothing
+        return None
+    if _NEGATED.search(what) or _STATE_DE.match(what):
         return None
     return (what, strip_preposition(date.group(0))) if what else None
 

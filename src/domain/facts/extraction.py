@@ -53,6 +53,8 @@ _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})  # typographic
 _NAMED_RELATIONS = frozenset({"sister", "brother", "mother", "father", "son", "daughter",
                               "children", "pet", "partner"})
 _HEALTH = frozenset({"allergic_to", "intolerant_to"})
+_POINTERS = frozenset({"es", "das", "dies", "ihn", "sie", "ihm", "davon", "darüber", "daran",
+                       "dazu", "it", "that", "this", "them"})
 _STATES = frozenset({FactType.IDENTITY, FactType.PREFERENCE, FactType.CONSTRAINT,
                      FactType.TRAIT})
 
@@ -95,9 +97,16 @@ def _event_facts(clause: str) -> list[ExtractedFact]:
     if is_reported(clause):
         return []
     # "I went there", "moved here": a verb and a pointer name no event.
+    # "es gesehen", "das gemacht": a pointer and a participle name no event either.
     return [_fact(FactType.EVENT.value, what, EVENT_CONFIDENCE, when=when)
             for what, when in events(clause)
-            if " " not in what or not is_filler(what.partition(" ")[2])]
+            if " " not in what or not (is_filler(what.partition(" ")[2])
+                                       or _pointer_and_verb(what))]
+
+
+def _pointer_and_verb(what: str) -> bool:
+    words = what.casefold().split()
+    return len(words) == 2 and words[0] in _POINTERS
 
 
 def _named_ages(statement: str, facts: list[ExtractedFact]) -> list[ExtractedFact]:

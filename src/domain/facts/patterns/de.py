@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from memlane.domain.facts.patterns.lexicon import (
+    ERRAND_PLACES_DE,
     FEMININE_SUFFIX_DE,
     KIN,
     NATIONALITIES_DE,
@@ -75,6 +76,12 @@ def _liked_activity(match: re.Match[str], verb: str) -> str | None:
     return f"{rest} {infinitive(verb)}".strip()
 
 
+def _origin(_: re.Match[str], place: str) -> str | None:
+    """Where someone comes from is a place, not the room or errand they come back from
+    ("aus der Küche", "aus dem Büro")."""
+    return None if place.split()[-1].casefold() in ERRAND_PLACES_DE else place
+
+
 IDENTITY: tuple[Rule, ...] = (
     rule(r"\bich heiße (?P<o>.+)", "name", kind=NAME, confidence=0.95),
     rule(r"\bmein (?:vor|nach|spitz|ruf)?name (?:ist|lautet) (?P<o>.+)", "name", kind=NAME,
@@ -89,7 +96,7 @@ IDENTITY: tuple[Rule, ...] = (
          r"(?:um)?gezogen\b", "lives_in"),
     rule(r"\bich (?:wohne|lebe) nicht mehr in (?P<o>.+)", "lives_in", negated=True),
     rule(r"\b(?:ich komme|komme ich|ich stamme|stamme ich) (?:(?:ursprünglich|eigentlich|"
-         r"gebürtig) )?aus (?P<o>.+)", "comes_from", stops=("und",)),
+         r"gebürtig) )?aus (?P<o>.+)", "comes_from", stops=("und",), shape=_origin),
     rule(r"\b(?:ich bin|ich wurde) (?:\w+ )?in (?P<o>.+?) geboren\b", "birthplace"),
     rule(r"\bgeboren (?:bin|wurde) ich in (?P<o>.+)", "birthplace", stops=("und",)),
     rule(r"\b(?:ich bin|ich wurde) (?:im jahre? )?(?P<o>(?:19|20)\d\d) geboren\b", "birth_year",

@@ -71,6 +71,9 @@ def _limit(match: re.Match[str], action: str) -> str | None:
     if not _NEGATION_WORD.search(action):
         return None
     action = _DROPPED_NEGATION.sub("", _REASON.sub("", action)).strip()
+    # "das sagen" points at something said before, and names no limit.
+    if re.match(r"(?:das|es|dies|so ?was)\b", action, re.IGNORECASE):
+        return None
     verb = _last_word(action)
     if match.group("modal").casefold() == "kann" and verb not in LIMIT_VERBS_DE:
         return None

@@ -1,0 +1,60 @@
+"""Fact patterns read the language, not the sentences: rules from the tuning half's errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from memlane.domain.facts.extraction import extract_facts
+from memlane.domain.facts.model import normalise
+
+
+def found(text: str) -> set[tuple[str, str]]:
+    return {(f.relation, normalise(f.object)) for f in extract_facts(text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A pluperfect reads like the perfect; contact alone is talk, not news.
+        ("Wir hatten letzte Woche geschrieben.", set()),
+        ("Ich war letztes Jahr nach Bern umgezogen.", {("event", "nach bern umgezogen")}),
+        ("Letztes Wochenende waren wir im Zoo und haben Pinguine gesehen.",
+         {("event", "waren im zoo"), ("event", "pinguine gesehen")}),
+        # What did not happen, how one was, and a pointer name no event.
+        ("Ich habe gestern nicht gearbeitet.", set()),
+        ("Gestern war ich müde.", set()),
+        ("Ich hatte letzte Woche viel zu tun.", set()),
+        ("Ich habe es letzte Woche gesehen.", set()),
+        ("Wir waren gestern wandern.", {("event", "waren wandern")}),
+        ("I retook the exam last week.", {("event", "retook the exam")}),
+        # "in" before a bare name is a place, with an article a workplace.
+        ("Ich bin Bäcker in Ulm.", {("works_as", "bäcker")}),
+        ("Ich bin Lehrerin in einer Grundschule.",
+         {("works_as", "lehrerin"), ("works_at", "grundschule")}),
+        ("Ich arbeite in der HR-Abteilung einer Bank.", {("works_at", "bank")}),
+        ("Ich komme aus der Küche.", set()),
+        ("Ich komme aus der Schweiz.", {("comes_from", "schweiz")}),
+        # A limit keeps a condition said without its own subject.
+        ("I'm not allowed to drive while on these pills.",
+         {("cannot", "drive while on these pills")}),
+        ("I can't eat sushi while I'm pregnant.",
+         {("cannot", "eat sushi"), ("condition", "pregnant")}),
+        ("Ich darf das nicht sagen.", set()),
+        # The noun German capitalises is what is not drunk; alone, the habit is alcohol.
+        ("Ich trinke Kaffee nicht.", {("avoids", "kaffee")}),
+        ("Ich trinke schon lange nicht mehr.", {("avoids", "alkohol")}),
+        # Allergic to Mondays is an idiom.
+        ("I'm allergic to Mondays.", set()),
+        ("Ich bin allergisch gegen Montage, haha.", set()),
+        ("I'm allergic to latex.", {("allergic_to", "latex")}),
+        # How much or how long before a verb of liking; "a favourite of mine".
+        ("I still love jazz.", {("likes", "jazz")}),
+        ("I also really hate cilantro.", {("dislikes", "cilantro")}),
+        ("Chess has always been a favorite of mine.", {("likes", "chess")}),
+        ("It is a favorite of mine.", set()),
+    ],
+)
+def test_a_rule_of_the_language_reads_a_sentence_nobody_tuned_for(
+    text: str, expected: set[tuple[str, str]]
+) -> None:
+    assert found(text) == expected
