@@ -52,6 +52,19 @@ def found(text: str) -> set[tuple[str, str]]:
         ("I also really hate cilantro.", {("dislikes", "cilantro")}),
         ("Chess has always been a favorite of mine.", {("likes", "chess")}),
         ("It is a favorite of mine.", set()),
+        # A taste is for a kind of thing, not a person, a belonging or an adverb.
+        ("My kids drive me mad.", set()),
+        ("Mein Chef geht mir auf die Nerven.", set()),
+        ("Montags nervt mich alles.", set()),
+        ("Your idea is my favourite.", set()),
+        ("Crowded trains drive me mad.", {("dislikes", "crowded trains")}),
+        # A home is a place, an employer no team or pay.
+        ("I live in fear.", set()),
+        ("I live in the moment.", set()),
+        ("I live in a small flat.", {("lives_in", "small flat")}),
+        ("I work in a team of five.", set()),
+        ("I work for peanuts.", set()),
+        ("I work for the county.", {("works_at", "county")}),
     ],
 )
 def test_a_rule_of_the_language_reads_a_sentence_nobody_tuned_for(
