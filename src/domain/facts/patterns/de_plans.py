@@ -56,7 +56,15 @@ def _plan(_: re.Match[str], action: str) -> str | None:
     if first in {"nie", "niemals", "nicht", "wohl", "vielleicht"}:
         return None
     last = _last_word(action)
+    if last in _NOT_AN_ACTION_DE or first in ("es", "das"):
+        return None
     return action if _INFINITIVE_END.search(last) or last in ("sein", "tun") else None
+
+
+# Verbs that defer a decision, as "I'll see", "I'll try", "I'll think about it" do in English:
+# "ich werde morgen sehen", "ich versuche es morgen" promise nothing.
+_NOT_AN_ACTION_DE = frozenset({"sehen", "schauen", "gucken", "versuchen", "probieren",
+                               "überlegen", "nachdenken", "abwarten"})
 
 
 def _dated_plan(match: re.Match[str], action: str) -> str | None:

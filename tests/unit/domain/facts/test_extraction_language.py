@@ -58,6 +58,10 @@ def found(text: str) -> set[tuple[str, str]]:
         ("Montags nervt mich alles.", set()),
         ("Your idea is my favourite.", set()),
         ("Crowded trains drive me mad.", {("dislikes", "crowded trains")}),
+        # "Ich werde morgen sehen" defers a decision, as "I'll see" does.
+        ("Ich werde morgen sehen.", set()),
+        ("Ich werde morgen den Vertrag unterschreiben.",
+         {("commits_to", "morgen den vertrag unterschreiben")}),
         # A home is a place, an employer no team or pay.
         ("I live in fear.", set()),
         ("I live in the moment.", set()),
