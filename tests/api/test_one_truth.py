@@ -116,3 +116,14 @@ async def test_a_persons_delete_of_the_new_fact_brings_back_the_value_its_memory
     assert (await client.delete(f"/v1/facts/{new['id']}", headers=tenant.alice)).status_code == 204
     assert "Berlin" in {f["object"] for f in await facts(client, tenant.alice, "true")}
     assert "Berlin" in await profile_objects(client, tenant.alice)
+
+
+async def test_an_event_keeps_no_memory_current_once_its_state_is_replaced(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    cologne = await remember(client, tenant.alice, "We moved to Cologne in the spring.")
+    await remember(client, tenant.alice, "We just moved again, this time to Aachen.")
+    assert (await memory(client, tenant.alice, cologne))["current"] is False
+    held = read_from(await facts(client, tenant.alice, "true"), cologne)
+    assert set(held) == {"moved to Cologne"}  # what happened still happened
+    assert "Cologne" not in await profile_objects(client, tenant.alice)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.facts import StoredFact
+from memlane.domain.facts import FactType, StoredFact
 from memlane.domain.memories import Corrected, Replacement, as_correction, newest_per_old
 from memlane.domain.model import Memory, MemoryType, Owner
 from memlane.ports.facts import FactPort
@@ -107,12 +107,14 @@ class Superseding:
     async def _claims(
         self, owner: Owner, memory_ids: Collection[UUID], now: datetime
     ) -> dict[UUID, list[StoredFact]]:
-        """The current facts read from these memories, by memory (one read)."""
+        """The current claims read from these memories, by memory (one read): their facts
+        but events, which happened and hold whatever follows ("we moved to Cologne in the
+        spring" is replaced with its home, and keeps its event)."""
         if self._facts is None or not memory_ids:
             return {}
         found: dict[UUID, list[StoredFact]] = {}
         for fact in await self._facts.current(owner, now, sources=memory_ids):
-            if fact.source_memory_id is not None:
+            if fact.source_memory_id is not None and fact.fact_type is not FactType.EVENT:
                 found.setdefault(fact.source_memory_id, []).append(fact)
         return found
 
