@@ -127,3 +127,22 @@ async def test_an_event_keeps_no_memory_current_once_its_state_is_replaced(
     held = read_from(await facts(client, tenant.alice, "true"), cologne)
     assert set(held) == {"moved to Cologne"}  # what happened still happened
     assert "Cologne" not in await profile_objects(client, tenant.alice)
+
+
+async def test_a_statement_that_names_no_claim_replaces_a_multi_fact_memory_whole(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    teacher = await remember(client, tenant.alice, "I work as a teacher at a Gymnasium.")
+    await remember(client, tenant.alice, "I retired this summer after 38 years.")
+    assert (await memory(client, tenant.alice, teacher))["current"] is False
+    assert read_from(await facts(client, tenant.alice, "true"), teacher) == {}
+
+
+async def test_a_statement_whose_fact_names_one_claim_keeps_the_others(
+    client: httpx.AsyncClient, tenant: TenantKeys
+) -> None:
+    stripe = await remember(client, tenant.alice, "I'm a senior engineer at Stripe.")
+    await remember(client, tenant.alice, "Good news, they made me a staff engineer!")
+    assert (await memory(client, tenant.alice, stripe))["current"] is True
+    assert set(read_from(await facts(client, tenant.alice, "true"), stripe)) == {"Stripe"}
+    assert {"Stripe", "staff engineer"} <= await profile_objects(client, tenant.alice)

@@ -63,6 +63,9 @@ class Said:
     # The memories it replaced in the same write: their facts ended with them, and the new
     # facts read here become their successors (so a person's delete of one revives them).
     replaced: Replaced | None = None
+    # The memories a statement of it replaced but that were kept for their claims: those
+    # whose claims none of its facts replaces are replaced whole (the statement is all).
+    kept: tuple[UUID, ...] = ()
 
 
 class Marking(Protocol):
@@ -84,6 +87,7 @@ class ReplacementMarker(Protocol):
     async def mark(
         self, owner: Owner, replacements: Sequence[Replacement], now: datetime, *,
         how: Mapping[UUID, str] | None = None, correcting: Collection[UUID] = (),
+        whole: Collection[UUID] = (),
     ) -> Marking: ...
 
 
@@ -124,11 +128,12 @@ class FactRecorder:
             Statement(fact, s.memory_id, s.said_at)
             for s, facts in zip(said, found, strict=True) for fact in facts
         ]
-        if not statements:
+        if not statements and not any(s.kept for s in said):
             return [], {}
         correcting = {s.memory_id for s in said if s.retypable}
         replaced = {s.memory_id: s.replaced for s in said if s.replaced is not None}
-        changes, corrected = await self._applied(owner, statements, correcting, replaced)
+        kept = {s.memory_id: s.kept for s in said if s.kept}
+        changes, corrected = await self._applied(owner, statements, correcting, replaced, kept)
         return changes.new, corrected
 
     async def read_after_write(
@@ -153,6 +158,7 @@ class FactRecorder:
     async def _applied(
         self, owner: Owner, statements: Sequence[Statement], correcting: Collection[UUID],
         replaced: Mapping[UUID, Replaced] | None = None,
+        kept: Mapping[UUID, tuple[UUID, ...]] | None = None,
     ) -> tuple[LedgerChanges, dict[UUID, Corrected]]:
         now = self._clock()
         touched = relations_touched([s.fact for s in statements])
@@ -170,13 +176,15 @@ class FactRecorder:
             )
             audit.add(*await self._succeed(owner, changes.new, replaced or {}))
             audit.add(*fact_audit.recorded(changes.new, list(changes.ended.values())))
-            marked = await self._mark(owner, changes, now, correcting)
+            whole = _whole(changes, kept or {}, now)
+            marked = await self._mark(owner, changes, now, correcting, whole)
             audit.add(*marked.changes)
-            await self._link(owner, changes, now, marked.kept)
+            await self._link(owner, changes, now, marked.kept, whole)
         return changes, marked.corrected
 
     async def _mark(
-        self, owner: Owner, changes: LedgerChanges, now: datetime, correcting: Collection[UUID]
+        self, owner: Owner, changes: LedgerChanges, now: datetime, correcting: Collection[UUID],
+        whole: Sequence[Replacement],
     ) -> Marking:
         """The memory a replaced fact was read from is replaced too: by the memory the new
         fact was read from, or (a fact stated directly) by no memory."""
@@ -185,11 +193,14 @@ class FactRecorder:
             for new, old in changes.replacements()
             if old.source_memory_id is not None and new.source_memory_id != old.source_memory_id
         ]
+        how = {r.old: "fact" for r in replacements}
+        how.update({r.old: "supersedes" for r in whole})
+        replacements += whole
         if self._marker is None or not replacements:
             return _NOTHING_MARKED
-        how = {r.old: "fact" for r in replacements}
         return await self._marker.mark(
-            owner, replacements, now, how=how, correcting=correcting
+            owner, replacements, now, how=how, correcting=correcting,
+            whole={r.old for r in whole},
         )
 
     async def _succeed(
@@ -222,7 +233,8 @@ class FactRecorder:
         return self._sealer.readable_all(rows)
 
     async def _link(
-        self, owner: Owner, changes: LedgerChanges, now: datetime, kept: frozenset[UUID]
+        self, owner: Owner, changes: LedgerChanges, now: datetime, kept: frozenset[UUID],
+        whole: Sequence[Replacement] = (),
     ) -> None:
         """newer memory --supersedes--> older memory, for each fact a new one replaced, but
         for an older memory kept for its claims that still hold."""
@@ -237,6 +249,10 @@ class FactRecorder:
             and new.source_memory_id != old.source_memory_id
             and old.source_memory_id not in kept
         }
+        edges.update({
+            (r.new, r.old): Edge(r.new, r.old, EdgeKind.SUPERSEDES, 1.0, now, now)
+            for r in whole if r.new is not None
+        })
         if edges:
             await self._graph.add_edges(
                 owner, list(edges.values()), cap_per_node=self._tuning.max_semantic_edges
@@ -247,3 +263,14 @@ def as_said(fact: Fact) -> ExtractedFact:
     """A stored fact as the statement that made it (for the supersession rule)."""
     return ExtractedFact(fact.subject, fact.relation, fact.object, fact.fact_type,
                          fact.time_span, fact.confidence)
+
+
+def _whole(
+    changes: LedgerChanges, kept: Mapping[UUID, tuple[UUID, ...]], now: datetime
+) -> list[Replacement]:
+    """The memories a statement replaced but kept for their claims, where none of the new
+    memory's facts replaced one of those claims: the statement names no claim, so all."""
+    touched = {(new.source_memory_id, old.source_memory_id)
+               for new, old in changes.replacements()}
+    return [Replacement(old, new, now) for new, olds in kept.items() for old in olds
+            if (new, old) not in touched]

@@ -96,6 +96,7 @@ class AfterCommit:
         outcome: Sequence[tuple[Draft, bool]],
         said: Sequence[str | None] | None,
         replaced: Mapping[UUID, Replaced] | None = None,
+        kept: Mapping[UUID, tuple[UUID, ...]] | None = None,
     ) -> dict[UUID, Corrected]:
         """Facts from what each item said, sourced to the memory it became (or merged into);
         the memories that became corrections by them. `replaced`: by new memory, the older
@@ -107,7 +108,7 @@ class AfterCommit:
         ]
         return await self._facts.read_after_write(owner, [
             Said(target.memory.id, text, draft.memory.created_at, draft.retypable and not merged,
-                 (replaced or {}).get(draft.memory.id))
+                 (replaced or {}).get(draft.memory.id), (kept or {}).get(draft.memory.id, ()))
             for draft, (target, merged), text in zip(fresh, outcome, texts, strict=True)
             # Every segment, gate or not: a fact read from it can replace an older one, and
             # both write routes must decide alike (docs/levels.md, "The heuristic gate").

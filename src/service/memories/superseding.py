@@ -71,6 +71,7 @@ class Superseding:
     async def mark(
         self, owner: Owner, replacements: Sequence[Replacement], now: datetime, *,
         how: Mapping[UUID, str] | None = None, correcting: Collection[UUID] = (),
+        whole: Collection[UUID] = (),
     ) -> Marked:
         """Mark each older memory replaced (`how[old]` names how, for its event) and make
         each memory of `correcting` that replaced one a correction, at no less than the
@@ -80,12 +81,14 @@ class Superseding:
         (`how` "fact") is marked once none of them holds; one a statement replaced is marked
         when it carries at most one current fact, which ends with it in this unit of work;
         a statement cannot say which of several claims it replaces, so such a memory stays
-        for the claims that hold (the facts the new memory states end them one by one)."""
+        for the claims that hold (the facts the new memory states end them one by one).
+        `whole`: memories so kept whose claims none of the new memory's facts replaced
+        ("I retired" after "I'm a teacher at a Gymnasium"): the statement ends them all."""
         kinds = how or {}
         replacing = newest_per_old(replacements)
         held = await self._claims(owner, [r.old for r in replacing], now)
-        chosen = [r for r in replacing
-                  if len(held.get(r.old, ())) <= _claims_allowed(kinds, r.old)]
+        chosen = [r for r in replacing if r.old in whole
+                  or len(held.get(r.old, ())) <= _claims_allowed(kinds, r.old)]
         kept = frozenset(r.old for r in replacing) - {r.old for r in chosen}
         # What replaced a claim is a correction, whether or not its memory went with it.
         corrected = await self._corrections(owner, replacing, set(correcting), now)
@@ -98,7 +101,8 @@ class Superseding:
             for r in chosen if r.old in marked
         ]
         changes += await self._end_claims(
-            owner, [f for r in chosen if r.old in marked and kinds.get(r.old) in _STATEMENT
+            owner, [f for r in chosen if r.old in marked
+                    and (kinds.get(r.old) in _STATEMENT or r.old in whole)
                     for f in held.get(r.old, ())], now)
         changes += [memory_audit.revived(i, None) for i in current]
         changes += [change for _, change in corrected.values()]

@@ -147,13 +147,17 @@ class Writer:
             await session.replace_many([sealed[id(d)] for d in drafts if d.existing and d.reembed])
             marked = await self._mark(owner, fresh, decisions, now)
             changes.add(*marked.changes)
-            # A memory kept for its claims that still hold gets no replacing edge either.
+            # A memory kept for its claims that still hold gets no replacing edge either; the
+            # facts read next say whether any of its claims was replaced (docs/supersession.md).
+            kept = {draft.memory.id: tuple(d.replaces for d in made if d.replaces in marked.kept)
+                    for draft, made in zip(fresh, decisions, strict=True)}
             decisions = [[d for d in made if d.replaces not in marked.kept] for made in decisions]
         # Facts and names are read while the graph links are stored: all only follow the commit.
         edges, _, corrected = await asyncio.gather(
             self._after.link(owner, fresh, nearby, decisions, outcome, now),
             self._after.name(owner, outcome, now),
-            self._after.read_facts(owner, fresh, outcome, said, _replaced(fresh, decisions, now)),
+            self._after.read_facts(owner, fresh, outcome, said, _replaced(fresh, decisions, now),
+                                   {i: olds for i, olds in kept.items() if olds}),
         )
         marked.corrected.update(corrected)  # a fact read from it replaced another
         grouped = cut.grouped(
