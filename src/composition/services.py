@@ -151,8 +151,8 @@ def _facts(
         core.superseding,
     )
     service = FactService(
-        ports.store, recorder, sealer, core.memories.store, core.clock, core.policy.base_rate,
-        caps, core.trail, core.superseding, headers,
+        ports.store, recorder, sealer, core.memories.store, core.clock, caps,
+        core.trail, core.superseding, headers,
     )
     return Facts(
         service, recorder,

@@ -23,7 +23,7 @@ async def remember(
     return memory_id
 
 
-async def test_the_profile_groups_current_facts_by_type_best_first(
+async def test_the_profile_puts_safety_first_then_groups_current_facts_by_type_best_first(
     client: httpx.AsyncClient, tenant: TenantKeys
 ) -> None:
     await remember(client, tenant.alice, "I am allergic to peanuts")
@@ -36,9 +36,9 @@ async def test_the_profile_groups_current_facts_by_type_best_first(
     response = await client.get("/v1/profile", headers=tenant.alice)
     assert response.status_code == 200, response.text
     core = [(f["type"], f["object"]) for f in response.json()["core"]]
-    assert core == [
-        ("identity", "Alice"), ("commitment", "call the dentist tomorrow"),
-        ("constraint", "peanuts"), ("preference", "jazz"), ("preference", "tea"),
+    assert core == [  # safety first, then by type; within a type the user's score first
+        ("constraint", "peanuts"), ("identity", "Alice"),
+        ("commitment", "call the dentist tomorrow"), ("preference", "jazz"), ("preference", "tea"),
     ]
     assert response.json()["secondary"] == []
     assert (await client.get("/v1/profile", headers=tenant.bob)).json() == {

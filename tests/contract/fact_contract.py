@@ -172,6 +172,26 @@ class FactPortContract:
         current = {f.id for f in await facts.current(owner, now)}
         assert current == {lisbon.id, porto.id, milan.id, naples.id}
 
+    async def test_revive_brings_back_the_facts_that_ended_with_their_memory(
+        self, ports: MemoryPorts, facts: FactPort, owner: Owner
+    ) -> None:
+        said = stored(owner)
+        await insert(ports.store, said)
+        before, with_it, replaced = (fact(owner, source=said.id, created_at_s=s)
+                                     for s in (1, 2, 3))
+        other = fact(owner, created_at_s=4)
+        await facts.save(owner, [before, with_it, replaced, other], [])
+        await facts.save(owner, [], [ended(before, None, seconds=10),
+                                     ended(with_it, None, seconds=3600),
+                                     ended(replaced, other.id, seconds=3600)])
+        since = T0 + timedelta(minutes=30)
+        assert await facts.revive(owner, ended_of=[said.id]) == []  # no `since`: none
+        revived = await facts.revive(owner, ended_of=[said.id], since=since)
+        assert [f.id for f in revived] == [with_it.id]  # ended since, with no successor
+        assert revived[0].valid_until is None and revived[0].superseded_by is None
+        current = {f.id for f in await facts.current(owner, T0 + timedelta(days=1))}
+        assert current == {with_it.id, other.id}
+
     async def test_an_update_overwrites_what_a_fact_may_change(
         self, facts: FactPort, owner: Owner
     ) -> None:

@@ -123,7 +123,8 @@ class FakeFacts(FactPort):
         return True
 
     async def revive(
-        self, owner: Owner, *, facts: Collection[UUID] = (), sources: Collection[UUID] = ()
+        self, owner: Owner, *, facts: Collection[UUID] = (), sources: Collection[UUID] = (),
+        ended_of: Collection[UUID] = (), since: datetime | None = None,
     ) -> builtins.list[StoredFact]:
         live = self._live(owner)
         replacing = {
@@ -132,7 +133,12 @@ class FakeFacts(FactPort):
         }
         revived = []
         for fact_id, fact in sorted(live.items()):
-            if fact.superseded_by in replacing:
+            with_memory = (
+                since is not None and fact.source_memory_id in ended_of
+                and fact.superseded_by is None and fact.valid_until is not None
+                and fact.valid_until >= since
+            )
+            if fact.superseded_by in replacing or with_memory:
                 live[fact_id] = replace(fact, valid_until=None, superseded_by=None)
                 revived.append(live[fact_id])
         return revived

@@ -78,9 +78,11 @@ async def test_what_is_my_job_misses_without_facts_and_reaches_the_memory_with_t
     hits = await service.search(owner, "What is my job?", limit=3)
     assert JOB in [h.memory.content for h in hits]
     prompt = await service.prompt_context(owner, "What is my job?")
-    # The profile's lines say the whole sentence, so its memory line is left out.
     assert "- [identity] works as: nurse" in prompt.text
-    assert "- [identity] works at: Santa Maria hospital" in prompt.text
+    # Four identity facts, three core (by confidence: birthday and home say 0.9, a workplace
+    # 0.85): the workplace is not a profile line, so the memory line says it.
+    assert "- [identity] works at: Santa Maria hospital" not in prompt.text
+    assert JOB in prompt.text
 
 
 @pytest.mark.parametrize(("question", "answer"), [

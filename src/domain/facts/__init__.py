@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         TimeSpan as TimeSpan,
         keeps_its_memory as keeps_its_memory,
         normalise as normalise,
+        superseded_facts as superseded_facts,
         validate_user_fact_score as validate_user_fact_score,
     )
     from memlane.domain.facts.profile import (
@@ -48,7 +49,6 @@ if TYPE_CHECKING:
     )
     from memlane.domain.facts.records import (
         MAX_FACT_CHARS as MAX_FACT_CHARS,
-        STATED_IMPORTANCE as STATED_IMPORTANCE,
         FactFilter as FactFilter,
         FactNotFound as FactNotFound,
         FactPatch as FactPatch,
@@ -110,7 +110,6 @@ _FACE = Face(__name__, {
     "ProfileHeaders": "prompt_block",
     "RELATION_TYPES": "model",
     "TYPES_KEPT_FROM_CLEANUP": "model",
-    "STATED_IMPORTANCE": "records",
     "Statement": "ledger",
     "StoredFact": "records",
     "TimeSpan": "model",
@@ -123,6 +122,7 @@ _FACE = Face(__name__, {
     "USER": "model",
     "apply_statements": "ledger",
     "build_profile": "profile",
+    "superseded_facts": "model",
     "check_text": "records",
     "checked": "records",
     "extract_facts": "extraction",

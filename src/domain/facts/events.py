@@ -53,7 +53,23 @@ _NOT_PARTICIPLES = frozenset({"geboren", "gegen", "wegen", "gelegen", "ersten", 
 _APPROXIMATE = re.compile(r"\s+(?:about|around|roughly|almost|nearly|over|ungefähr|etwa|circa|"
                           r"knapp|fast)(?=\s|$)", re.IGNORECASE)
 _LIGHT_VERBS = frozenset({"took", "went", "got", "had", "did", "made", "came", "was", "were",
-                          "war", "hatte", "ging", "kam", "machte"})
+                          "war", "hatte", "ging", "kam", "machte",
+                          # Contact alone ("we had written", "I called") is talk, not news.
+                          "wrote", "texted", "called", "chatted", "spoke", "geschrieben",
+                          "telefoniert", "gesprochen", "geredet", "gechattet", "getextet",
+                          "angerufen"})
+# What did not happen is no event: "nicht gearbeitet", "kaum geschlafen" (English says "I
+# didn't", which the patterns never read as a past action).
+_NEGATED = re.compile(r"\b(?:nicht|nie|niemals|kein\w*|kaum|never|not|hardly)\b", re.IGNORECASE)
+# "war müde", "hatte viel zu tun": a preterite before words German writes in lower case
+# (adjectives, adverbs) is how one was, as "I was tired" is in English; "war in Rom" and
+# "hatte Kopfschmerzen" name a place or a thing, "waren zelten" (an infinitive) an outing.
+_STATE_DE = re.compile(
+    r"^(?:war|waren|hatte|hatten)(?: [a-zäöüß]+)*(?: [a-zäöüß]*[^n\W]| zu [a-zäöüß]+)$"
+)
+# A preterite auxiliary before a participle is a pluperfect ("wir hatten geschrieben", "ich war
+# umgezogen"): the participle says what happened, as in the perfect.
+_PLUPERFECT_AUX_DE = frozenset({"hatte", "hatten", "war", "waren"})
 _CLAUSE_END = re.compile(
     r"\s+(?:because|but|so|although|though|while|and|weil|aber|obwohl|und)\b", re.IGNORECASE
 )
@@ -63,12 +79,22 @@ def _is_past_en(verb: str) -> bool:
     verb = verb.casefold()
     if verb in _NOT_EVENTS_EN:
         return False
-    return verb in _IRREGULAR_PAST_EN or (verb.endswith("ed") and len(verb) > 3)
+    # "retook", "rebuilt": a repeated action is past like the action itself.
+    again = verb[2:] if verb.startswith("re") else ""
+    return (verb in _IRREGULAR_PAST_EN or again in _IRREGULAR_PAST_EN
+            or (verb.endswith("ed") and len(verb) > 3))
 
 
 def _has_participle(rest: str) -> bool:
     words = [w.strip(".,") for w in rest.split()]
     return any(_PARTICIPLE.match(w) and w not in _NOT_PARTICIPLES for w in words)
+
+
+def _ends_in_participle(rest: str) -> bool:
+    """Whether the clause closes on a participle ("... letzte Woche geschrieben"), not a
+    participle of the next clause ("im Zoo und haben ... gesehen")."""
+    words = _CLAUSE_END.split(rest, maxsplit=1)[0].split()
+    return bool(words) and _has_participle(words[-1])
 
 
 def _without(text: str, date: re.Match[str]) -> str:
@@ -84,6 +110,8 @@ def _event(what: str, date: re.Match[str]) -> tuple[str, str] | None:
     # "about five years ago" leaves "about" behind once the date is taken out.
     what = _APPROXIMATE.sub("", what).strip()
     if what.casefold() in _LIGHT_VERBS:  # "took", "went": a verb alone tells nothing
+        return None
+    if _NEGATED.search(what) or _STATE_DE.match(what):
         return None
     return (what, strip_preposition(date.group(0))) if what else None
 
@@ -102,6 +130,10 @@ def events(clause: str) -> list[tuple[str, str]]:
                 found.append(_event(match.group("rest"), de_date) or ("", ""))
         for match in _PRETERITE_DE.finditer(clause):
             verb = (match.group("after") or match.group("before") or match.group("wafter")
-                    or match.group("wbefore"))
-            found.append(_event(f"{verb.casefold()} {match.group('rest')}", de_date) or ("", ""))
+                    or match.group("wbefore")).casefold()
+            rest = match.group("rest")
+            if verb in _PLUPERFECT_AUX_DE and _ends_in_participle(rest):
+                found.append(_event(rest, de_date) or ("", ""))
+            else:
+                found.append(_event(f"{verb} {rest}", de_date) or ("", ""))
     return [event for event in found if event[0]]

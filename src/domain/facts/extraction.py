@@ -18,7 +18,7 @@ from memlane.domain.facts.patterns import (
     plans as fact_patterns_plans,
     work as fact_patterns_work,
 )
-from memlane.domain.facts.patterns.lexicon import PET_WORDS
+from memlane.domain.facts.patterns.lexicon import FIGURATIVE_ALLERGENS, PET_WORDS
 from memlane.domain.facts.questions import relations_asked
 from memlane.domain.facts.rules import Rule, is_filler, objects
 from memlane.domain.facts.sentences import (
@@ -52,6 +52,9 @@ _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})  # typographic
 # What holds now, which a statement about the distant past ("as a kid", "früher") never sets.
 _NAMED_RELATIONS = frozenset({"sister", "brother", "mother", "father", "son", "daughter",
                               "children", "pet", "partner"})
+_HEALTH = frozenset({"allergic_to", "intolerant_to"})
+_POINTERS = frozenset({"es", "das", "dies", "ihn", "sie", "ihm", "davon", "darüber", "daran",
+                       "dazu", "it", "that", "this", "them"})
 _STATES = frozenset({FactType.IDENTITY, FactType.PREFERENCE, FactType.CONSTRAINT,
                      FactType.TRAIT})
 
@@ -80,8 +83,13 @@ def _rule_facts(clause: str) -> list[ExtractedFact]:
                 continue
             found.extend(_fact(relation, obj, rule_.confidence, negated=rule_.negated,
                                subject=subject)
-                         for obj in objects(match, rule_))
+                         for obj in objects(match, rule_) if not _figurative(relation, obj))
     return found
+
+
+def _figurative(relation: str, obj: str) -> bool:
+    """An allergy to something no body reacts to is a figure of speech."""
+    return relation in _HEALTH and obj.casefold().split()[-1] in FIGURATIVE_ALLERGENS
 
 
 def _event_facts(clause: str) -> list[ExtractedFact]:
@@ -89,9 +97,16 @@ def _event_facts(clause: str) -> list[ExtractedFact]:
     if is_reported(clause):
         return []
     # "I went there", "moved here": a verb and a pointer name no event.
+    # "es gesehen", "das gemacht": a pointer and a participle name no event either.
     return [_fact(FactType.EVENT.value, what, EVENT_CONFIDENCE, when=when)
             for what, when in events(clause)
-            if " " not in what or not is_filler(what.partition(" ")[2])]
+            if " " not in what or not (is_filler(what.partition(" ")[2])
+                                       or _pointer_and_verb(what))]
+
+
+def _pointer_and_verb(what: str) -> bool:
+    words = what.casefold().split()
+    return len(words) == 2 and words[0] in _POINTERS
 
 
 def _named_ages(statement: str, facts: list[ExtractedFact]) -> list[ExtractedFact]:

@@ -59,27 +59,25 @@ def kept_by_a_person(fact: Fact, pinned: Collection[UUID]) -> bool:
 def render_block(
     facts: Sequence[Fact], pinned: Collection[UUID], headers: ProfileHeaders, char_budget: int
 ) -> ProfileBlock:
-    """The kept facts under `headers.kept`, then the others under `headers.told`: each
-    section its header and the whole lines that fit, in order, within `char_budget` all told
-    (a section with no line that fits is left out, header and all)."""
-    kept = [f for f in facts if kept_by_a_person(f, pinned)]
-    told = [f for f in facts if not kept_by_a_person(f, pinned)]
+    """The kept facts under `headers.kept`, then the others under `headers.told`, within
+    `char_budget` all told. Lines are chosen whole in the order of `facts` (the profile's:
+    safety constraints first), so a tight budget drops the last facts, never an allergy for
+    a kept name; a section with no line chosen is left out, header and all."""
+    chosen: dict[str, list[tuple[Fact, str]]] = {headers.kept: [], headers.told: []}
+    used = -1  # no newline before the first line
+    for fact in facts:
+        header = headers.kept if kept_by_a_person(fact, pinned) else headers.told
+        line = " ".join(render_fact(fact).split())
+        cost = 1 + len(line) + (0 if chosen[header] else 1 + len(header))
+        if used + cost <= char_budget:
+            chosen[header].append((fact, line))
+            used += cost
     parts: list[str] = []
     shown: list[Fact] = []
-    used = -1  # no newline before the first line
-    for header, section in ((headers.kept, kept), (headers.told, told)):
-        lines: list[str] = []
-        cost = used + 1 + len(header)
-        for fact in section:
-            line = " ".join(render_fact(fact).split())
-            if cost + 1 + len(line) > char_budget:
-                continue
-            lines.append(line)
-            shown.append(fact)
-            cost += 1 + len(line)
+    for header, lines in chosen.items():  # kept, then told
         if lines:
-            parts += [header, *lines]
-            used = cost
+            parts += [header, *(line for _, line in lines)]
+            shown += [fact for fact, _ in lines]
     return ProfileBlock("\n".join(parts), tuple(shown), said_by_memory(shown))
 
 

@@ -24,8 +24,6 @@ MAX_FACT_CHARS = 500
 # Relations are a vocabulary ("works_at", "allergic_to"), stored in plaintext like a memory's
 # type; what a user says goes into subject and object, which are sealed.
 RELATION_PATTERN = re.compile(r"^[a-z][a-z_]{0,39}$")
-# A fact the user stated directly carries this importance in the profile (no memory to ask).
-STATED_IMPORTANCE = 1.0
 
 
 class FactUnreadable(MemoryUnreadable):

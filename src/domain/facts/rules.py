@@ -26,7 +26,8 @@ class Rule:
     """A pattern with an object group `o` (or `group`) and what a match of it means.
 
     `relation` is a name, or a mapping from the lower-cased `rel` group ("sister") to one.
-    `stops` end the object early (" with " after a city); `unless` vetoes the sentence;
+    `stops` end the object early (" with " after a city); `keep_condition` keeps a "while",
+    "if" or "wenn" clause in it (a limit's condition); `unless` vetoes the sentence;
     `accept` vetoes a match; `shape(match, object)` rewrites a cleaned object (None drops it);
     `subject(match)` names whom the fact is about when not the user ("Ben" in "my son Ben
     is 7"; None or "" drops the match).
@@ -40,6 +41,7 @@ class Rule:
     group: str = "o"
     stops: tuple[str, ...] = ()
     keep_time: bool = False
+    keep_condition: bool = False
     reject_pronouns: bool = True
     unless: re.Pattern[str] | None = None
     accept: Callable[[re.Match[str]], bool] | None = None
@@ -62,12 +64,20 @@ _HARD_STOP = re.compile(
     "\\s*(?:[;()\\[\\]\"\u201c\u201d]|:(?!\\d)|\\s[-\u2013\u2014]\\s|\\.\\.\\.)"
 )
 _LIST_END = re.compile(r"\b(?:and|und|or|oder)\b", re.IGNORECASE)
+_CONDITIONS = r"while|if|unless|when|as long as|wenn|falls|während"
+_OTHER_CLAUSES = (r"because|since|so that|so|but|although|though|which|who|whereas|due to|weil|"
+                  r"da|aber|obwohl|denn|sondern|damit")
+# A new clause with its own subject ends a list: "fantasy films, they're a great escape".
+_NEW_SUBJECT = r"|,\s+(?:they|it|he|she|we|you|i|it's|they're|that's|es|sie|er|ich|wir)\b"
 _CLAUSE_STOP = re.compile(
-    r"\s+(?:because|since|so that|so|but|although|though|which|who|while|whereas|if|unless|"
-    r"when|as long as|due to|weil|da|aber|obwohl|denn|sondern|wenn|falls|damit|während)\b"
-    # A new clause with its own subject ends a list: "fantasy films, they're a great escape".
-    r"|,\s+(?:they|it|he|she|we|you|i|it's|they're|that's|es|sie|er|ich|wir)\b",
-    re.IGNORECASE,
+    rf"\s+(?:{_OTHER_CLAUSES}|{_CONDITIONS})\b{_NEW_SUBJECT}", re.IGNORECASE
+)
+# A limit keeps a condition said without a subject of its own ("not supposed to drink while
+# on these meds" is no ban on drinking); a condition clause with its subject ("while I'm
+# pregnant", "wenn ich fahre") still ends the object, like any other clause.
+_CLAUSE_STOP_KEEPING_CONDITIONS = re.compile(
+    rf"\s+(?:{_OTHER_CLAUSES})\b|\s+(?:{_CONDITIONS})\s+(?:I|I'm|I've|you|he|she|we|they|it|"
+    rf"ich|du|er|sie|wir|es|man)\b{_NEW_SUBJECT}", re.IGNORECASE
 )
 # "and"/"or" inside a prepositional phrase joins its nouns, not the list: "road trips with
 # friends and family" is one thing.
@@ -137,7 +147,8 @@ def cut(value: str, rule_: Rule, *, keep_commas: bool = False) -> str:
     # "peanuts, shellfish and latex" is a list; "jazz, especially Coltrane" is an aside.
     if comma and not (keep_commas and _LIST_END.search(rest)):
         value = head
-    value = _CLAUSE_STOP.split(value, maxsplit=1)[0]
+    clauses = _CLAUSE_STOP_KEEPING_CONDITIONS if rule_.keep_condition else _CLAUSE_STOP
+    value = clauses.split(value, maxsplit=1)[0]
     for stop in rule_.stops:
         value = re.split(rf"\s+{stop}\b", value, maxsplit=1, flags=re.IGNORECASE)[0]
     return value

@@ -61,11 +61,14 @@ class FactPort(ABC):
 
     @abstractmethod
     async def revive(
-        self, owner: Owner, *, facts: Collection[UUID] = (), sources: Collection[UUID] = ()
+        self, owner: Owner, *, facts: Collection[UUID] = (), sources: Collection[UUID] = (),
+        ended_of: Collection[UUID] = (), since: datetime | None = None,
     ) -> builtins.list[StoredFact]:
         """Make current again the facts that these facts, or the facts read from these
         memories, superseded, where those are not superseded themselves (asked before
-        they are deleted). The facts revived, as they are now."""
+        they are deleted); and the facts read from the memories `ended_of` that ended with
+        no successor at or after `since` (they ended with their memory, which holds again).
+        The facts revived, as they are now."""
 
     @abstractmethod
     async def delete_all(self, owner: Owner) -> int:

@@ -10,6 +10,7 @@ if TYPE_CHECKING:
     from memlane.service.facts import audit as audit
     from memlane.service.facts.recording import (
         FactRecorder as FactRecorder,
+        Replaced as Replaced,
         Said as Said,
     )
     from memlane.service.facts.sealing import (
@@ -35,6 +36,7 @@ _FACE = Face(__name__, {
     "FactSealer": "sealing",
     "FactService": "service",
     "MAX_TOPICS": "topics",
+    "Replaced": "recording",
     "Said": "recording",
     "TopicIndexer": "topic_indexing",
     "TopicService": "topics",

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
-from memlane.domain.facts import Fact
+from memlane.domain.facts import Fact, StoredFact
 from memlane.domain.security import EventKind, SubjectKind
 from memlane.service.security import Change
 
@@ -37,6 +37,14 @@ def recorded(new: Sequence[Fact], ended: Sequence[Fact]) -> list[Change]:
         for f in ended
     ]
     return changes
+
+
+def ended_with_memory(fact: StoredFact) -> Change:
+    """A fact ended because a statement replaced the memory it was read from."""
+    return Change(SubjectKind.FACT, fact.id, EventKind.SUPERSEDED,
+                  {"by": None, "valid_until": None if fact.valid_until is None
+                   else fact.valid_until.isoformat()},
+                  related_id=fact.source_memory_id)
 
 
 def edited(before: Fact, after: Fact) -> list[Change]:

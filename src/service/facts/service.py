@@ -11,7 +11,6 @@ from uuid import UUID
 from memlane.domain.errors import InvalidMemory
 from memlane.domain.facts import (
     RELATION_TYPES,
-    STATED_IMPORTANCE,
     ExtractedFact,
     Fact,
     FactFilter,
@@ -30,7 +29,6 @@ from memlane.domain.facts import (
     render_block,
     validate_user_fact_score,
 )
-from memlane.domain.memories import importance_at
 from memlane.domain.model import Cursor, Owner, Page
 from memlane.ports.clock import Clock
 from memlane.ports.facts import FactPort
@@ -67,7 +65,6 @@ class FactService:
         sealer: FactSealer,
         store: MemoryStorePort,
         clock: Clock,
-        base_rate: float,
         caps: ProfileCaps | None = None,
         trail: AuditTrail | None = None,
         reviver: FactReviver | None = None,
@@ -80,7 +77,6 @@ class FactService:
         self._sealer = sealer
         self._store = store
         self._clock = clock
-        self._base_rate = base_rate
         self._caps = caps or ProfileCaps()
         self._reviver = reviver
         self._headers = headers or ProfileHeaders()
@@ -199,22 +195,15 @@ class FactService:
         """The core tier rendered for a prompt, in at most half of `char_budget` (the other
         half stays for the memories the query finds): what a person chose to keep under the
         kept header, what memlane read under the told one (docs/facts.md)."""
-        profile, pinned = await self._profile(owner)
-        return render_block(profile.core, pinned, self._headers, char_budget // 2)
+        core = (await self.profile(owner)).core
+        sources = list({f.source_memory_id for f in core if f.source_memory_id is not None})
+        # Only whether a source is pinned is asked, and only of the core's sources.
+        rows = await self._store.get_many(owner, sources, indexed=False) if sources else []
+        pinned = frozenset(r.id for r in rows if r.pinned)
+        return render_block(core, pinned, self._headers, char_budget // 2)
 
     @keyed
     async def profile(self, owner: Owner) -> Profile:
-        """The "do not forget" view: current facts by type, ranked and capped per tier."""
-        return (await self._profile(owner))[0]
-
-    async def _profile(self, owner: Owner) -> tuple[Profile, frozenset[UUID]]:
-        """The profile and the pinned memories among its sources."""
-        now = self._clock()
-        facts = await self.current(owner)
-        sources = {f.source_memory_id for f in facts if f.source_memory_id is not None}
-        rows = await self._store.get_many(owner, list(sources), indexed=False) if sources else []
-        importance = {
-            r.id: importance_at(r.heat, r.memory_type, now, self._base_rate) for r in rows
-        }
-        profile = build_profile(facts, importance, self._caps, now, STATED_IMPORTANCE)
-        return profile, frozenset(r.id for r in rows if r.pinned)
+        """The "do not forget" view: current facts, safety constraints first, then by type,
+        ranked by the user's score and confidence and capped per tier."""
+        return build_profile(await self.current(owner), self._caps, self._clock())

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from uuid import UUID
 
@@ -12,7 +12,7 @@ from memlane.domain.graph import Moment, SupersessionDecision
 from memlane.domain.memories import Corrected
 from memlane.domain.model import Nearby, Owner
 from memlane.service.entities import EntityLinker, Named
-from memlane.service.facts import FactRecorder, Said
+from memlane.service.facts import FactRecorder, Replaced, Said
 from memlane.service.graph import GraphLinker, Written
 from memlane.service.memories.drafting import Draft, is_transcript
 from memlane.service.memories.gating import gate_fired
@@ -95,16 +95,20 @@ class AfterCommit:
         fresh: Sequence[Draft],
         outcome: Sequence[tuple[Draft, bool]],
         said: Sequence[str | None] | None,
+        replaced: Mapping[UUID, Replaced] | None = None,
+        kept: Mapping[UUID, tuple[UUID, ...]] | None = None,
     ) -> dict[UUID, Corrected]:
         """Facts from what each item said, sourced to the memory it became (or merged into);
-        the memories that became corrections by them."""
+        the memories that became corrections by them. `replaced`: by new memory, the older
+        ones it replaced in the write (their facts ended with them)."""
         if self._facts is None:
             return {}
         texts = said if said is not None else [
             None if is_transcript(d.memory.metadata) else d.memory.content for d in fresh
         ]
         return await self._facts.read_after_write(owner, [
-            Said(target.memory.id, text, draft.memory.created_at, draft.retypable and not merged)
+            Said(target.memory.id, text, draft.memory.created_at, draft.retypable and not merged,
+                 (replaced or {}).get(draft.memory.id), (kept or {}).get(draft.memory.id, ()))
             for draft, (target, merged), text in zip(fresh, outcome, texts, strict=True)
             # Every segment, gate or not: a fact read from it can replace an older one, and
             # both write routes must decide alike (docs/levels.md, "The heuristic gate").

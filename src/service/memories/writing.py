@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import Any
+from uuid import UUID
 
 from memlane.domain.detail import Provenance
 from memlane.domain.graph import SupersessionDecision
@@ -25,7 +26,7 @@ from memlane.domain.policy import MemoryPolicy
 from memlane.ports.clock import Clock
 from memlane.ports.memories import MemoryStorePort, MemoryWriteSession
 from memlane.service.entities import EntityLinker
-from memlane.service.facts import FactRecorder
+from memlane.service.facts import FactRecorder, Replaced
 from memlane.service.graph import GraphLinker
 from memlane.service.memories import audit as memory_audit
 from memlane.service.memories.after_commit import AfterCommit
@@ -146,11 +147,17 @@ class Writer:
             await session.replace_many([sealed[id(d)] for d in drafts if d.existing and d.reembed])
             marked = await self._mark(owner, fresh, decisions, now)
             changes.add(*marked.changes)
+            # A memory kept for its claims that still hold gets no replacing edge either; the
+            # facts read next say whether any of its claims was replaced (docs/supersession.md).
+            kept = {draft.memory.id: tuple(d.replaces for d in made if d.replaces in marked.kept)
+                    for draft, made in zip(fresh, decisions, strict=True)}
+            decisions = [[d for d in made if d.replaces not in marked.kept] for made in decisions]
         # Facts and names are read while the graph links are stored: all only follow the commit.
         edges, _, corrected = await asyncio.gather(
             self._after.link(owner, fresh, nearby, decisions, outcome, now),
             self._after.name(owner, outcome, now),
-            self._after.read_facts(owner, fresh, outcome, said),
+            self._after.read_facts(owner, fresh, outcome, said, _replaced(fresh, decisions, now),
+                                   {i: olds for i, olds in kept.items() if olds}),
         )
         marked.corrected.update(corrected)  # a fact read from it replaced another
         grouped = cut.grouped(
@@ -237,3 +244,14 @@ class Writer:
         for i, near in zip(probing, found, strict=True):
             nearby[i] = near
         return nearby
+
+
+def _replaced(
+    fresh: Sequence[Draft], decisions: Sequence[Sequence[SupersessionDecision]], now: datetime
+) -> dict[UUID, Replaced]:
+    """For each new memory, the older ones it replaced in this write and when (their facts
+    ended with them; the new memory's facts take their place)."""
+    return {
+        draft.memory.id: Replaced(tuple(d.replaces for d in made), now)
+        for draft, made in zip(fresh, decisions, strict=True) if made
+    }

@@ -132,15 +132,22 @@ class PostgresFactAdapter(FactPort):
         return affected_rows(status) == 1
 
     async def revive(
-        self, owner: Owner, *, facts: Collection[UUID] = (), sources: Collection[UUID] = ()
+        self, owner: Owner, *, facts: Collection[UUID] = (), sources: Collection[UUID] = (),
+        ended_of: Collection[UUID] = (), since: datetime | None = None,
     ) -> builtins.list[StoredFact]:
-        if not facts and not sources:
-            return []
+        now = datetime.now(UTC)
+        records: list[Row] = []
         async with connection_from(self._pool) as connection:
-            records = await connection.fetch(
-                fact_sql.REVIVE, owner.tenant, owner.user_id, list(facts), list(sources),
-                datetime.now(UTC),
-            )
+            if facts or sources:
+                records += await connection.fetch(
+                    fact_sql.REVIVE, owner.tenant, owner.user_id, list(facts), list(sources),
+                    now,
+                )
+            if ended_of and since is not None:
+                records += await connection.fetch(
+                    fact_sql.REVIVE_ENDED, owner.tenant, owner.user_id, list(ended_of), since,
+                    now,
+                )
         return sorted((to_stored_fact(r) for r in records), key=lambda f: f.id)
 
     async def delete_all(self, owner: Owner) -> int:

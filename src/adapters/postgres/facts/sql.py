@@ -105,4 +105,12 @@ WHERE f.tenant = $1 AND f.user_id = $2 AND r.tenant = $1 AND r.user_id = $2
   AND (r.id = ANY($3::uuid[]) OR r.source_memory_id = ANY($4::uuid[]))
 RETURNING {FACT_COLUMNS}
 """
+# $3 memories that hold again, $4 since, $5 now: their facts that ended with them (no
+# successor, ended since they were replaced) hold again.
+REVIVE_ENDED = f"""
+UPDATE facts AS f SET valid_until = NULL, updated_at = $5
+WHERE f.tenant = $1 AND f.user_id = $2 AND f.source_memory_id = ANY($3::uuid[])
+  AND f.superseded_by IS NULL AND f.valid_until >= $4
+RETURNING {FACT_COLUMNS}
+"""
 DELETE_ALL = "DELETE FROM facts WHERE tenant = $1 AND user_id = $2"

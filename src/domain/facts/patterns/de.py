@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from memlane.domain.facts.patterns.lexicon import (
+    ERRAND_PLACES_DE,
     FEMININE_SUFFIX_DE,
     KIN,
     NATIONALITIES_DE,
@@ -75,6 +76,12 @@ def _liked_activity(match: re.Match[str], verb: str) -> str | None:
     return f"{rest} {infinitive(verb)}".strip()
 
 
+def _origin(_: re.Match[str], place: str) -> str | None:
+    """Where someone comes from is a place, not the room or errand they come back from
+    ("aus der Küche", "aus dem Büro")."""
+    return None if place.split()[-1].casefold() in ERRAND_PLACES_DE else place
+
+
 IDENTITY: tuple[Rule, ...] = (
     rule(r"\bich heiße (?P<o>.+)", "name", kind=NAME, confidence=0.95),
     rule(r"\bmein (?:vor|nach|spitz|ruf)?name (?:ist|lautet) (?P<o>.+)", "name", kind=NAME,
@@ -89,7 +96,7 @@ IDENTITY: tuple[Rule, ...] = (
          r"(?:um)?gezogen\b", "lives_in"),
     rule(r"\bich (?:wohne|lebe) nicht mehr in (?P<o>.+)", "lives_in", negated=True),
     rule(r"\b(?:ich komme|komme ich|ich stamme|stamme ich) (?:(?:ursprünglich|eigentlich|"
-         r"gebürtig) )?aus (?P<o>.+)", "comes_from", stops=("und",)),
+         r"gebürtig) )?aus (?P<o>.+)", "comes_from", stops=("und",), shape=_origin),
     rule(r"\b(?:ich bin|ich wurde) (?:\w+ )?in (?P<o>.+?) geboren\b", "birthplace"),
     rule(r"\bgeboren (?:bin|wurde) ich in (?P<o>.+)", "birthplace", stops=("und",)),
     rule(r"\b(?:ich bin|ich wurde) (?:im jahre? )?(?P<o>(?:19|20)\d\d) geboren\b", "birth_year",
@@ -109,8 +116,10 @@ IDENTITY: tuple[Rule, ...] = (
     rule(r"\b(?:ich arbeite|arbeite ich) " + FILL + r"als (?P<job>" + W + r") (?:im|in der|"
          r"in einem|in einer|bei|an der|an einer|an einem|am) (?P<o>.+)", "works_at",
          stops=("und", "seit")),
+    # "in" names a workplace with an article ("in einer Grundschule"); before a bare name it
+    # names a place ("Feuerwehrmann in Bremen"), as "at" and "in" do in English.
     rule(r"\bich bin (?:(?:jetzt|seit \w+|inzwischen|mittlerweile) )?(?P<job>" + W + r") "
-         r"(?:bei|an|am|im|in) (?P<o>.+)", "works_at",
+         r"(?:bei|an|am|im|in(?= (?:der|dem|den|einer|einem|eines)\b)) (?P<o>.+)", "works_at",
          stops=("und", "seit"), accept=_job_is_occupation),
     rule(r"\bich habe " + _NO_THING + r"bei (?P<o>.+?) angefangen\b", "works_at"),
     rule(r"\bich arbeite nicht mehr (?:bei|für) (?P<o>.+)", "works_at", negated=True),

@@ -42,6 +42,9 @@ _INTENSIFIERS = frozenset({
 _INFLECTION = re.compile(r"(?:er|es|en|em|e)$")
 COMMIT = {"keep_time": True, "reject_pronouns": False, "confidence": 0.8}
 
+# A limit keeps its date and its condition ("while on these meds", "wenn ich ...").
+_LIMIT: dict[str, object] = {"keep_time": True, "keep_condition": True}
+
 
 def _last_word(text: str) -> str:
     return text.split()[-1].casefold() if text.split() else ""
@@ -53,7 +56,15 @@ def _plan(_: re.Match[str], action: str) -> str | None:
     if first in {"nie", "niemals", "nicht", "wohl", "vielleicht"}:
         return None
     last = _last_word(action)
+    if last in _NOT_AN_ACTION_DE or first in ("es", "das"):
+        return None
     return action if _INFINITIVE_END.search(last) or last in ("sein", "tun") else None
+
+
+# Verbs that defer a decision, as "I'll see", "I'll try", "I'll think about it" do in English:
+# "ich werde morgen sehen", "ich versuche es morgen" promise nothing.
+_NOT_AN_ACTION_DE = frozenset({"sehen", "schauen", "gucken", "versuchen", "probieren",
+                               "überlegen", "nachdenken", "abwarten"})
 
 
 def _dated_plan(match: re.Match[str], action: str) -> str | None:
@@ -68,6 +79,9 @@ def _limit(match: re.Match[str], action: str) -> str | None:
     if not _NEGATION_WORD.search(action):
         return None
     action = _DROPPED_NEGATION.sub("", _REASON.sub("", action)).strip()
+    # "das sagen" points at something said before, and names no limit.
+    if re.match(r"(?:das|es|dies|so ?was)\b", action, re.IGNORECASE):
+        return None
     verb = _last_word(action)
     if match.group("modal").casefold() == "kann" and verb not in LIMIT_VERBS_DE:
         return None
@@ -145,11 +159,11 @@ CONSTRAINT: tuple[Rule, ...] = (
          shape=_capitalised),
     rule(r"\bich bin (?P<o>[\wäöüß]+?)-?intolerant\b", "intolerant_to", shape=_capitalised),
     rule(r"\bich vertrage (?:kein(?:e|en|er)?|nicht) (?P<o>.+)", "intolerant_to", kind=LIST),
-    rule(r"\bich (?P<modal>darf|kann) (?P<o>.+)", "cannot", shape=_limit, keep_time=True,
+    rule(r"\bich (?P<modal>darf|kann) (?P<o>.+)", "cannot", shape=_limit, **_LIMIT,
          reject_pronouns=False),
-    rule(r"\b(?P<modal>darf|kann) ich (?P<o>.+)", "cannot", shape=_limit, keep_time=True,
+    rule(r"\b(?P<modal>darf|kann) ich (?P<o>.+)", "cannot", shape=_limit, **_LIMIT,
          reject_pronouns=False),
-    rule(r"^(?:bitte )?(?P<o>[\wäöüß]+\b.*)$", "rule", shape=_standing_rule, keep_time=True,
+    rule(r"^(?:bitte )?(?P<o>[\wäöüß]+\b.*)$", "rule", shape=_standing_rule, **_LIMIT,
          reject_pronouns=False, confidence=0.8),
     rule(r"\bich (?:esse|trinke|rauche|konsumiere) (?:(?:grundsätzlich|generell) )?(?:kein(?:e|en|"
          r"er)?|nie|niemals|nicht) (?P<o>.+)", "avoids"),

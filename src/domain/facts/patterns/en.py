@@ -18,6 +18,9 @@ NAME, NAMES, LIST = ObjectKind.NAME, ObjectKind.NAMES, ObjectKind.LIST
 I_AM = r"\bI(?:'m| am)"
 I_AM_STILL = r"\bI(?:'m| am|'ve been| have been|'ve always been| have always been)"
 NOW = r"(?:(?:currently|now|still|also|actually|mainly|just|recently|finally|since) )?"
+# How much or how long before a verb of liking: "I still love", "I also really enjoy".
+_HOW_MUCH = (r"(?:(?:really|absolutely|just|truly|do|so|genuinely|still|also|always|actually|"
+             r"honestly|totally|definitely|seriously) ){0,2}")
 PETS = alternation(PETS_EN)
 KIN_EN = {**KIN, "sisters": "sister", "brothers": "brother"}
 _YEAR = re.compile(r"(?:19|20)\d\d")
@@ -25,6 +28,14 @@ _NOT_A_WORKPLACE = frozenset({
     "home", "night", "nights", "weekends", "the weekend", "the weekends", "myself", "the moment",
     "the evenings", "the mornings", "my desk", "a desk",
 })
+_NOT_AN_EMPLOYER = re.compile(
+    r"(?:(?:a|the|my|our) (?:small |big |great |tiny |remote )?(?:team|group|squad|crew|shift)s?"
+    r"|shifts|peanuts|free|tips|nothing|money|fun|food|a living)\b"
+)
+_NOT_A_HOME = re.compile(
+    r"(?:fear|hope|denial|peace|harmony|luxury|poverty|sin|style|dread|terror|the (?:moment|past|"
+    r"present|future|now)|a (?:bubble|dream|world of my own)|my (?:own )?(?:head|bubble|world))\b"
+)
 _POINTED_AT = re.compile(
     r"^(?:(?:all )?the (?!odd\b|occasional\b|[A-Z])"
     r"|\w+ing (?:them|him|her|it|you|those|these)\b|how\b)"
@@ -47,7 +58,16 @@ def _job_group_is_occupation(match: re.Match[str]) -> bool:
 
 
 def _workplace(_: re.Match[str], place: str) -> str | None:
-    return None if place.casefold() in _NOT_A_WORKPLACE else place
+    """An employer, not when or how one works: "in a team of five", "for peanuts"."""
+    folded = place.casefold()
+    if folded in _NOT_A_WORKPLACE or _NOT_AN_EMPLOYER.match(folded):
+        return None
+    return place
+
+
+def _home(_: re.Match[str], place: str) -> str | None:
+    """A place, not a state of mind ("I live in fear", "in the moment", "in hope")."""
+    return None if _NOT_A_HOME.match(place.casefold()) else place
 
 
 def _not_a_year(_: re.Match[str], place: str) -> str | None:
@@ -90,7 +110,8 @@ IDENTITY: tuple[Rule, ...] = (
     rule(r"^(?:hi|hello|hey)(?: there)?[,!]?\s+I(?:'m| am) (?P<o>.+)", "name", kind=NAME),
     rule(I_AM + r" called (?P<o>.+)", "name", kind=NAME),
     rule(r"\b(?:I|we) " + NOW + r"(?:live|reside|am living|'m living|are living|'re living) in "
-         r"(?P<o>.+)", "lives_in", stops=("with", "for", "and", "since"), confidence=0.9),
+         r"(?P<o>.+)", "lives_in", stops=("with", "for", "and", "since"), confidence=0.9,
+         shape=_home),
     rule(r"\b(?:I|we)(?:'ve| have) (?:been living|lived) in (?P<o>.+)", "lives_in",
          stops=("with", "for", "and")),
     rule(r"\b(?:I|we)(?:'ve| have)? " + NOW
@@ -172,8 +193,8 @@ IDENTITY: tuple[Rule, ...] = (
 )
 
 PREFERENCE: tuple[Rule, ...] = (
-    rule(r"\bI (?:really |absolutely |just |truly |do |so |genuinely )?(?:love|like|enjoy|adore) "
-         r"(?P<o>.+)", "likes", kind=LIST, shape=_liked),
+    rule(r"\bI " + _HOW_MUCH + r"(?:love|like|enjoy|adore) (?P<o>.+)", "likes", kind=LIST,
+         shape=_liked),
     rule(I_AM_STILL + r" (?:a )?(?:big |huge |great |massive )?fan of (?P<o>.+)", "likes",
          kind=LIST, shape=_liked),
     rule(I_AM + r" not (?:a |really a |much of a )?(?:big |huge |great )?fan of (?P<o>.+)",
@@ -183,12 +204,15 @@ PREFERENCE: tuple[Rule, ...] = (
     rule(r"\bmy (?:absolute |all-time )?(?:favou?rite|fave)(?: [\w-]+){0,4}? (?:is|are) (?P<o>.+)",
          "likes", shape=_a_thing, unless=re.compile(r"\bfavou?rite (?:part|bit|thing about)\b",
                                                     re.I)),
-    rule(r"^(?P<o>[\w' -]{2,40}?) (?:is|are) my (?:absolute )?(?:favou?rite|fave)\b", "likes"),
+    rule(r"^(?P<o>[\w' -]{2,40}?) (?:is|are) my (?:absolute )?(?:favou?rite|fave)\b", "likes",
+         shape=_liked),
+    rule(r"^(?P<o>[\w' -]{2,40}?) (?:is|are|has always been|have always been|was always|were "
+         r"always) (?:a|an|one of my|an all-time) (?:absolute |all-time )?(?:favou?rites?|faves?)"
+         r"(?: of mine)?\b", "likes", shape=_liked),
     rule(r"^(?P<o>[\w' -]{2,40}?) (?:is|are) something I (?:really |truly )?(?:love|enjoy|like|"
          r"adore)\b", "likes"),
-    rule(r"\bI (?:really |absolutely |just |truly |so |genuinely )?(?:hate|dislike|detest|loathe|"
-         r"despise|can't stand|cannot stand|can not stand) (?P<o>.+)", "dislikes", kind=LIST,
-         shape=_liked),
+    rule(r"\bI " + _HOW_MUCH + r"(?:hate|dislike|detest|loathe|despise|can't stand|cannot "
+         r"stand|can not stand) (?P<o>.+)", "dislikes", kind=LIST, shape=_liked),
     rule(r"\bI (?:really )?(?:don't|do not) (?:really |particularly )?(?:like|enjoy|love|care "
          r"for) (?P<o>.+)", "dislikes", kind=LIST, unless=re.compile(r"\bany ?more\b", re.I),
          shape=_liked),

@@ -53,6 +53,9 @@ _INTENSIFIERS = frozenset({
 COMMIT = {"keep_time": True, "reject_pronouns": False, "confidence": 0.8}
 _POLARITY = re.compile(r"^(?:(?:never|always|don't|do not|ever|avoid|please)\s+)+", re.I)
 
+# A limit keeps its date and its condition ("while on these meds", "wenn ich ...").
+_LIMIT: dict[str, object] = {"keep_time": True, "keep_condition": True}
+
 
 def _first_word(text: str) -> str:
     return text.split()[0].casefold() if text.split() else ""
@@ -168,15 +171,15 @@ CONSTRAINT: tuple[Rule, ...] = (
     rule(I_AM + r" intolerant (?:to|of) (?P<o>.+)", "intolerant_to", kind=LIST),
     rule(r"\bI have (?:a |an )?(?P<o>\w+) intolerance\b", "intolerant_to"),
     rule(r"\bI (?:can't|cannot|can not|am unable to|'m unable to|am not able to|'m not able to) "
-         r"(?P<o>.+)", "cannot", shape=_lasting_limit, keep_time=True, reject_pronouns=False),
-    rule(I_AM + r" not (?:allowed|permitted|supposed) to (?P<o>.+)", "cannot", keep_time=True,
+         r"(?P<o>.+)", "cannot", shape=_lasting_limit, **_LIMIT, reject_pronouns=False),
+    rule(I_AM + r" not (?:allowed|permitted|supposed) to (?P<o>.+)", "cannot", **_LIMIT,
          reject_pronouns=False),
-    rule(r"\bI (?:must not|mustn't) (?P<o>.+)", "cannot", keep_time=True, reject_pronouns=False),
+    rule(r"\bI (?:must not|mustn't) (?P<o>.+)", "cannot", **_LIMIT, reject_pronouns=False),
     rule(r"^(?:please )?(?P<o>(?:never|always|don't ever|do not ever|don't|do not|avoid)\s+"
-         r"(?:ever\s+)?.+)", "rule", shape=_standing_rule, keep_time=True,
+         r"(?:ever\s+)?.+)", "rule", shape=_standing_rule, **_LIMIT,
          reject_pronouns=False, confidence=0.8),
     rule(r"\bI (?:don't|do not|never|no longer) (?:eat|drink|consume|touch|smoke) (?P<o>.+)",
-         "avoids", keep_time=True),
+         "avoids", **_LIMIT),
     rule(r"\bI(?:'m| am|'ve been| have been|'ve become| have become| became| went| turned|"
          r"'ve gone| have gone) (?:(?:a|now|strictly|"
          r"fully|mostly|currently|also) )*(?P<o>vegan|vegetarian|pescatarian|pescetarian|keto|"

@@ -37,6 +37,20 @@ def _gave_up(_: re.Match[str], value: str) -> str | None:
     return thing if thing and re.fullmatch(rf"(?:{_CONSUMED})", thing, re.I) else None
 
 
+# Words before a noun that say when, not what: "seit Jahren", "am Abend".
+_TIME_PREPOSITIONS = frozenset({"seit", "vor", "am", "im", "um", "nach", "ab", "abends",
+                                "unter", "bei"})
+
+
+def _drunk(_: re.Match[str], value: str) -> str:
+    """'trinke nicht mehr' -> Alkohol (the habit); 'trinke Kaffee nicht' -> Kaffee: German
+    capitalises the noun drunk, not the adverbs ("trinke schon lange nicht")."""
+    words = value.split()[1:]
+    named = [w for i, w in enumerate(words)
+             if w[:1].isupper() and (i == 0 or words[i - 1].casefold() not in _TIME_PREPOSITIONS)]
+    return " ".join(named) if named else "Alkohol"
+
+
 RULES: tuple[Rule, ...] = (
     # EN constraints and habits given up.
     rule(r"^(?P<o>[\w-]+(?: [\w-]+)?) gives? me (?:hives|a rash|rashes|a reaction|migraines?)\b",
@@ -67,7 +81,7 @@ RULES: tuple[Rule, ...] = (
     rule(r"\bich (?P<o>rauche (?:[\w.]+ ){0,3}?(?:nicht|nie|kein\w*)(?: mehr)?)\s*(?:[.!;,]|$)",
          "avoids", shape=_as("Rauchen")),
     rule(r"\bich (?P<o>trinke (?:[\w.]+ ){0,3}?(?:nicht|nie)(?: mehr)?)\s*(?:[.!;,]|$)", "avoids",
-         shape=_as("Alkohol")),
+         shape=_drunk),
     rule(r"\bich bin (?P<o>nichtraucher(?:in)?)\b", "avoids", shape=_as("Rauchen")),
     rule(r"\bI(?:'m| am) (?:a )?(?P<o>non-?smoker)\b", "avoids", shape=_as("smoking")),
     rule(r"\baufgehört,? zu (?P<o>rauchen|trinken)\b", "avoids", shape=_gave_up),

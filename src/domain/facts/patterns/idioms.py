@@ -12,8 +12,15 @@ from memlane.domain.facts.rules import ObjectKind, Rule, rule
 
 LIST = ObjectKind.LIST
 W = r"[\wäöüÄÖÜß-]+"
-# A thing named first: one to four words, no pronoun among them.
-THING = rf"(?P<o>(?!(?:I|it|this|that|there|he|she|they|we|you|es|das|ich)\b){W}(?: {W}){{0,3}}?)"
+# A thing named first: one to four words, not opened by a pronoun, a possessive (a person or
+# belonging of one: "my boss", "mein Chef", "your idea" is no taste for a kind of thing) or an
+# adverb that leaves the subject for later ("Montags nervt mich alles").
+_NOT_A_KIND = (r"I|it|this|that|there|he|she|they|we|you|es|das|ich|er|sie|du|wir|ihr|man|"
+               r"alles|everything|everyone|everybody|nothing|nichts|my|your|his|her|our|their|"
+               r"mein\w*|dein\w*|sein\w*|ihre?[mnrs]?|unser\w*|eure?[mnrs]?|"
+               r"(?:mon|diens|mitt|donners|frei|sams|sonn)tags|morgens|abends|nachts|manchmal|"
+               r"immer|oft|heute|gestern")
+THING = rf"(?P<o>(?!(?:{_NOT_A_KIND})\b){W}(?: {W}){{0,3}}?)"
 _INTENSE_DE = r"(?:(?:sehr|total|echt|wirklich|so|besonders|wahnsinnig|richtig|unheimlich) )*"
 
 

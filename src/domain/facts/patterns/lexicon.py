@@ -187,3 +187,13 @@ Anfängerin Profi Fan Mitglied Deutsch English Englisch Monday Tuesday Wednesday
 Friday Saturday Sunday January February March April May June July August September October
 November December Montag Dienstag Mittwoch Donnerstag Freitag Samstag Sonntag
 """)
+# "Allergic to Mondays", "allergisch gegen Montage": an idiom for dislike, no allergy.
+FIGURATIVE_ALLERGENS = word_set("""
+monday mondays montag montage montags morning mornings morgen morgens work arbeit people
+menschen leute meetings meeting besprechungen homework hausaufgaben math mathe stress
+""")
+# Rooms and errands one comes back from ("ich komme aus der Küche"): no origin.
+ERRAND_PLACES_DE = word_set("""
+küche büro arbeit schule uni dusche bad badezimmer keller garten kino urlaub krankenhaus
+supermarkt laden fitnessstudio training meeting besprechung bett sitzung praxis
+""")

@@ -184,11 +184,14 @@ async def test_facts_leave_created_superseded_updated_scored_and_deleted_events(
     await world.service.facts.update(owner, lisbon.id, FactPatch(user_fact_score=9))
     await world.service.facts.delete(owner, lisbon.id)
     old = await world.history.fact_history(owner, berlin.id)
-    # A person deleted the fact that replaced it: it holds again, and says why.
-    assert [e.kind for e in old] == [EventKind.CREATED, EventKind.SUPERSEDED, EventKind.REVIVED]
-    assert old[2].related_id == lisbon.id
+    # It ended with its memory (the move replaced it), then the fact read from the move
+    # became its successor; a person deleted that fact: it holds again, and says why.
+    assert [e.kind for e in old] == [EventKind.CREATED, EventKind.SUPERSEDED,
+                                     EventKind.SUPERSEDED, EventKind.REVIVED]
+    assert old[3].related_id == lisbon.id
     assert old[0].payload is not None and old[0].payload["new"]["object"] == "Berlin"
-    assert old[1].payload is not None and old[1].payload["by"] == str(lisbon.id)
+    assert old[1].payload is not None and old[1].payload["by"] is None
+    assert old[2].payload is not None and old[2].payload["by"] == str(lisbon.id)
     new = await world.history.fact_history(owner, lisbon.id)
     assert [e.kind for e in new] == [EventKind.CREATED, EventKind.UPDATED,
                                      EventKind.SCORE_OVERRIDDEN, EventKind.DELETED]
