@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -48,6 +49,9 @@ _REFERRING_PENALTY = 0.3
 # How soon after another statement a referring one ("It's called Boulderwelt") is read as
 # pointing back at it.
 ANTECEDENT_WINDOW = timedelta(hours=2)
+# A subject pronoun that may stand for a thing said just before.
+_THING_PRONOUN = re.compile(r"\s*(?:(?:it|it's|er|es|sie)(?!\w)|that's|(?:das|that|this)\s+"
+                            r"(?:ist|war|wurde|wird|hat|is|was|has|got|will)(?!\w))")
 
 
 class SupersessionKind(StrEnum):
@@ -137,6 +141,13 @@ def _silent(new_text: str, cue_set: SupersessionCues, said_at: datetime | None) 
     ) or (bool(tense.EPISODE.search(norm)) and not cue_set.has("state_change", new_text))
 
 
+def _cued(reading: Reading, text: str, cue_set: SupersessionCues) -> bool:
+    """Whether a statement says a value changed: a correction naming the old value, change
+    language, or a German future of a change ("werde ... ziehen")."""
+    return reading.names_old_value or cue_set.has("change", text) or bool(
+        tense.FUTURE_CHANGE.search(normalise(text)))
+
+
 def _head(found: list[tuple[Candidate, SupersessionDecision]], read: dict[UUID, Reading],
           cued: dict[UUID, bool]) -> tuple[Candidate, SupersessionDecision]:
     """The best-matching decision, or a newer one about the same thing: a chain's current
@@ -176,6 +187,21 @@ def _with_antecedents(pool: Sequence[Candidate], read: dict[UUID, Reading],
     return merged
 
 
+def _with_own_antecedent(new_text: str, new: Reading, cued: bool, pool: Sequence[Candidate],
+                         read: dict[UUID, Reading], said_at: datetime | None) -> Reading:
+    """A change said of "it"/"er"/"sie" ("Er wurde auf Mittwoch verschoben") is about what
+    was said just before it: read with that statement's words (not a person's "he"/"she")."""
+    if not (cued and _THING_PRONOUN.match(normalise(new_text))) or new.third_person or (
+            said_at is None):
+        return new
+    before = [c for c in pool
+              if c.said_at is not None and timedelta(0) <= said_at - c.said_at
+              <= ANTECEDENT_WINDOW]
+    if not before:
+        return new
+    return new.joined(read[max(before, key=lambda c: c.said_at or datetime.min).id])
+
+
 def judge_supersession(
     new_text: str,
     candidates: Sequence[tuple[UUID, str, float] | Candidate],
@@ -198,11 +224,12 @@ def judge_supersession(
     if _silent(new_text, cue_set, said_at):
         return []
     new = _read(cue_set, new_text)
-    cued = new.names_old_value or cue_set.has("change", new_text)
+    cued = _cued(new, new_text, cue_set)
     pool = [Candidate(*c) for c in candidates]
     read = {c.id: _read(cue_set, c.text) for c in pool}
-    cued_by = {c.id: read[c.id].names_old_value or cue_set.has("change", c.text) for c in pool}
+    cued_by = {c.id: _cued(read[c.id], c.text, cue_set) for c in pool}
     merged = _with_antecedents(pool, read, cued_by)
+    new = _with_own_antecedent(new_text, new, cued, pool, read, said_at)
     found: list[tuple[Candidate, SupersessionDecision]] = []
     for candidate in pool:
         old = read[candidate.id]

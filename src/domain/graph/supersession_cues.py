@@ -50,6 +50,19 @@ CHANGE_CUES: tuple[str, ...] = (
     "have until", "zeit bis", "bis ~ zeit", "extension", "verlängerung", "*verlängerung",
     "checked", "double-checked", "looked it up", "nachgeschaut", "nachgesehen", "erst im",
     "erst am", "erst ab",
+    # A change said ahead, in the present or future (German separable "ziehe ... um"): "Ich
+    # ziehe im Juli nach Köln", "We're moving to York next month", "I'll be living in York
+    # from July" (a hedge or a wish still silences them: "vielleicht ziehe ich").
+    "ziehe ~ um", "ziehen ~ um", "zieht ~ um", "ziehe ~ nach", "ziehen ~ nach", "ziehe ~ zu",
+    "ziehen ~ zu", "ziehe ~ zusammen", "ziehen ~ zusammen", "ziehe ~ aus", "ziehen ~ aus",
+    "ziehe ~ ein", "ziehen ~ ein", "moving to", "moving in", "moving out", "moving back",
+    "'m moving", "'re moving", "am moving", "are moving", "will be living", "'ll be living",
+    "will be working", "'ll be working", "will be moving", "'ll be moving", "'ll move",
+    "will move", "going to move", "fange ~ an", "fangen ~ an", "starte ~ bei", "starting at",
+    "from january", "from february", "from march", "from april", "from may", "from june",
+    "from july", "from august", "from september", "from october", "from november",
+    "from december", "from monday", "from tuesday", "from wednesday", "from thursday",
+    "from friday", "from next", "in the new year", "im neuen jahr",
     # Joining, beginning, ending, returning, hiring, diagnosis, birth: a life state changed.
     "joined", "signed up", "enrolled", "registered", "took up", "picked up", "began", "begun",
     "finished", "completed", "ended", "done with", "returned", "came back", "resumed",

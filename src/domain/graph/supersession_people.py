@@ -43,6 +43,16 @@ DEATH = re.compile(r"(?<!\w)(?:died|passed away|gestorben|verstorben|starb)(?!\w
 # A pronoun subject points at someone said before ("She's potty trained now"): whom is not
 # known from the statement itself.
 PRONOUN_SUBJECT = re.compile(r"^(?:she|he|she's|he's|sie|er)(?!\w)(?!\s+(?:und|and)\s)")
+# A person's pronoun ("He moved to York", "Sie wohnt jetzt in Köln"): someone else, never the
+# user, unless the user is named in it too ("She moved in with us"). German "er"/"sie" also
+# stand for things ("der Termin ... er wurde verschoben"), so they count as a person only for
+# what only people do: live, work, marry, eat, smoke, drive.
+PERSON_PRONOUN = re.compile(r"^(?:she|he|she's|he's|sie|er)(?!\w)(?!\s+(?:und|and)\s)")
+GERMAN_PRONOUN = re.compile(r"^(?:sie|er)(?!\w)")
+PERSON_SLOTS = frozenset(("residence", "work", "relationship", "diet", "smoking", "vehicle",
+                          "identity", "age", "education"))
+USER_NAMED = re.compile(r"(?<!\w)(?:me|us|mich|mir|uns|my|our|mein\w*|unser\w*|i|we|ich|wir)"
+                        r"(?!\w)")
 # Someone else's relative: "Omar's brother", "Annas Schwester".
 OTHERS = re.compile(
     r"(?<!\w)\w+(?:'s|s) (?P<holder>brother|sister|mother|father|wife|husband|partner|son|"

@@ -44,6 +44,8 @@ class Reading:
     number_only: bool  # "Jetzt sind es nur noch 79!": a new value of the last quantity said
     died: bool  # "Meine Oma ist gestorben": all that was said of her ends
     possessed: bool  # "Anna's party", "das Daily vom Designteam": someone else's thing
+    # "He moved to York", "Sie wohnt jetzt in Köln": a person other than the user.
+    third_person: bool = False
 
     def joined(self, antecedent: Reading) -> Reading:
         """A referring statement read with the one it points back at ("It's called
@@ -138,6 +140,7 @@ class SupersessionCues:
         first = _WORD.search(_without_leading_time(norm))
         holder = self._holder(text, main_clause(norm))
         main = _slot_text(main_clause(norm))
+        found_slots = self._slots_in(main)
         return Reading(
             words=frozenset(words),
             stems=frozenset(stem(w) for w in words),
@@ -146,7 +149,7 @@ class SupersessionCues:
             # With "I"/"ich" in the sentence a fronted word is the object: "Werder verfolge
             # ich nicht mehr".
             subject=stem(first[0]) if first and first[0] in words and holder != SELF else None,
-            slots=self._slots_in(main),
+            slots=found_slots,
             strong_slots=self._slots_in(self._patterns["not_content"].sub(" ", main)),
             holder=holder,
             negative=bool(self._patterns["negation"].search(unnamed)
@@ -161,6 +164,7 @@ class SupersessionCues:
             number_only=bool(words) and all(_NUMBER_WORD.match(w) for w in words),
             died=people.DEATH.search(norm) is not None,
             possessed=people.POSSESSED.search(text) is not None,
+            third_person=_third_person(norm, found_slots),
         )
 
     def _slots_in(self, text: str) -> frozenset[str]:
@@ -223,6 +227,15 @@ def plain(text: str) -> str:
     return re.sub(r"(?:^|(?<=[,;:]))\s*also\b", " ", norm)
 
 
+def _third_person(norm: str, found_slots: frozenset[str]) -> bool:
+    """Whether a person other than the user is the subject: "he"/"she", or German "er"/"sie"
+    doing what only people do; not when the user is named too ("She moved in with us")."""
+    if not people.PERSON_PRONOUN.match(norm) or people.USER_NAMED.search(norm):
+        return False
+    return not people.GERMAN_PRONOUN.match(norm) or (
+        bool(found_slots & people.PERSON_SLOTS) and "schedule" not in found_slots)
+
+
 def _opening_name(text: str) -> frozenset[str]:
     """A name opening the statement as its subject: "Frank und ich", "Nils has ..."."""
     found = re.match(r"\s*([A-ZÄÖÜ][\w-]+) (?:und|and) (?:ich|I)\b", text)
@@ -231,7 +244,7 @@ def _opening_name(text: str) -> frozenset[str]:
 
 
 def _slot_text(norm: str) -> str:
-    norm = slots.TIME_ANCHOR.sub(" ", norm)
+    norm = slots.TIME_ANCHOR.sub(" ", slots.LEADING_TIME.sub(" ", norm.strip()))
     for pattern, replacement in slots.SLOT_MISREADINGS:
         norm = pattern.sub(replacement, norm)
     return norm

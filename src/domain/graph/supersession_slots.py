@@ -37,12 +37,29 @@ TIME_ANCHOR = re.compile(
     r"montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|week|woche|month|monat|"
     r"year|jahr)(?!\w)"
 )
+# A fronted time ("Im Juli fange ich bei Bosch an", "Next month we move to York"): when the
+# change happens, not a date the statement is about (German verb second, then the subject).
+# A day ("Am 3. Juli muss ich kündigen") is the appointment itself and stays.
+LEADING_TIME = re.compile(
+    r"^(?:im|in|am|ab|next|nächsten|nächste|nächstes|this|diesen|dieses|diese|letzten|letzte|"
+    r"letztes|last|early|late|anfang|mitte|ende|zum|on)\s+(?:[^\s\d]+\s+){0,2}?(?:january|february|"
+    r"march|april|may|june|july|august|september|october|november|december|januar|februar|"
+    r"märz|mai|juni|juli|oktober|dezember|monday|tuesday|wednesday|thursday|friday|saturday|"
+    r"sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|week|woche|month|"
+    r"monat|year|jahr|herbst|frühling|sommer|winter|autumn|fall|spring|summer)(?!\w)"
+    r"(?=,?\s+(?:(?:i|we)\b|\S+\s+(?:ich|wir)\b))"
+)
 # Phrases whose words would name the wrong slot: a flat white is no flat, a meeting moved to
 # Sunday no move of home.
 SLOT_MISREADINGS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"flat white"), "flatwhite"),
     (re.compile(r"(?<!\w)mov(?:e|ed|ing)\s+(?:\S+\s+){0,3}?(?:to|on|auf)\s+(?=(?:\w+day|the \d|"
                 r"\d|next|\w+tag|\w+woch))"), "rescheduled "),
+    # A thing moved is no move of home ("we moved the sofa to the bedroom"; "moved house" and
+    # "moved in" are), and a living room is no flat ("ins Wohnzimmer verschoben").
+    (re.compile(r"(?<!\w)mov(?:e|ed|es|ing)\s+(?=(?:the|a|an|his|her|their|this|that|some|all)"
+                r"\s+(?!house|home|flat|apartment|place|city|country)\w+)"), "carried "),
+    (re.compile(r"(?<!\w)wohn(?=zimmer|küche|bereich|mobil|wagen)"), "raum"),
 )
 
 STOPWORDS: frozenset[str] = frozenset((

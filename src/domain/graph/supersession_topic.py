@@ -24,6 +24,10 @@ _PARTNERS = frozenset(("partner", "girlfriend", "boyfriend", "freundin", "freund
 
 def holders_agree(new: Reading, old: Reading) -> bool:
     """Whether both speak of the same holder, or one leaves it open."""
+    # Another person's life ("He moved to York") is not the user's, nor the other way round.
+    if SELF in (new.holder, old.holder) and (
+            (new.third_person and old.holder == SELF) or (old.third_person and new.holder == SELF)):
+        return False
     if new.holder == old.holder or new.holder is None:
         return True
     # What someone named did with their own thing ("das Daily vom Designteam wurde

@@ -1,0 +1,82 @@
+"""Supersession by structure, on sentences no rule was tuned on: who holds a value (a person's
+pronoun, a relative), German tenses and separable verbs, a fronted time, a thing moved."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from uuid import UUID
+
+import pytest
+
+from memlane.domain.graph.supersession import Candidate, judge_supersession
+
+NOW = datetime(2025, 6, 11, 10, tzinfo=UTC)
+HAMBURG = ["Ich wohne in Hamburg.", "Ich mag den Hafen."]
+SIEMENS = ["Ich arbeite bei Siemens.", "Ich fahre mit dem Rad."]
+LEEDS = ["I live in Leeds.", "I work at a bank."]
+
+
+def replaced(new: str, older: list[str]) -> int | None:
+    """Which older statement (said an hour apart, oldest first, `new` an hour after the last)
+    `new` replaces, if any."""
+    candidates = [Candidate(UUID(int=i + 1), text, 0.5, NOW - timedelta(hours=30 - i))
+                  for i, text in enumerate(older)]
+    decisions = judge_supersession(new, candidates, said_at=NOW - timedelta(hours=30 - len(older)))
+    return decisions[0].replaces.int - 1 if decisions else None
+
+
+@pytest.mark.parametrize(("new", "older", "expected"), [
+    # German tenses: Perfekt, present for the future with a separable verb, future, V2 with a
+    # fronted time.
+    ("Letzten Monat bin ich nach Bremen gezogen.", HAMBURG, 0),
+    ("Nächsten Monat ziehe ich nach Köln um.", HAMBURG, 0),
+    ("Ich ziehe im Juli nach Köln.", HAMBURG, 0),
+    ("Ich werde im Herbst nach Köln ziehen.", HAMBURG, 0),
+    ("Seit Mai wohnen wir in Lübeck.", ["Wir wohnen in Hamburg.", "Wir haben einen Garten."], 0),
+    ("Im Juli fange ich bei Bosch an.", SIEMENS, 0),
+    ("Ab Juli arbeite ich bei Bosch.", SIEMENS, 0),
+    ("Ich habe mir einen Tesla gekauft.", ["Ich fahre einen Golf.", "Ich wohne in Ulm."], 0),
+    ("Jetzt wohne ich in Düsseldorf.", ["Ich wohne in Bonn.", "Ich bin nach Köln gezogen."], 1),
+    # English said ahead.
+    ("We're moving to York next month.", LEEDS, 0),
+    ("I'll be living in York from July.", LEEDS, 0),
+    ("I traded the Golf for a Tesla.", ["I drive a Golf.", "I live in Leeds."], 0),
+])
+def test_a_change_said_in_any_tense_replaces_the_users_value(
+        new: str, older: list[str], expected: int) -> None:
+    assert replaced(new, older) == expected
+
+
+@pytest.mark.parametrize(("new", "older"), [
+    # Someone else holds the new value: a person's pronoun, a relative.
+    ("Er ist letztes Jahr nach Köln gezogen.", HAMBURG),
+    ("Sie wohnt jetzt in Köln.", HAMBURG),
+    ("He moved to York last year.", LEEDS),
+    ("She started a new job at the hospital.", ["I work at a bank.", "I live in Leeds."]),
+    ("Meine Schwester zieht nächsten Monat nach Köln.", HAMBURG),
+    ("Mein Mann arbeitet jetzt bei Bosch.", SIEMENS),
+    # A thing moved is no move of home.
+    ("We moved the sofa to the bedroom.", LEEDS),
+    ("I moved the piano into the hallway.", LEEDS),
+    ("Wir haben die Couch ins Wohnzimmer verschoben.",
+     ["Ich wohne in Leeds.", "Ich arbeite bei einer Bank."]),
+    # The past, and a plan hedged.
+    ("Als Kind habe ich in Kiel gewohnt.", HAMBURG),
+    ("Vielleicht ziehe ich nächstes Jahr nach Köln.", HAMBURG),
+])
+def test_what_another_holds_or_a_thing_moved_replaces_nothing(new: str, older: list[str]) -> None:
+    assert replaced(new, older) is None
+
+
+def test_a_pronoun_about_a_relative_replaces_what_was_said_of_them() -> None:
+    assert replaced("Er ist nach Köln gezogen.", ["Mein Bruder wohnt in Bonn.", *HAMBURG]) == 0
+
+
+def test_a_pronoun_that_names_the_user_too_is_the_users_change() -> None:
+    assert replaced("She moved in with us last week.",
+                    ["We live alone in a flat in Leeds.", "We have a cat."]) == 0
+
+
+def test_a_change_said_of_er_is_about_what_was_said_just_before() -> None:
+    assert replaced("Er wurde auf Mittwoch verschoben.",
+                    ["Ich wohne in Ulm.", "Der Zahnarzttermin ist am Montag."]) == 1
