@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -199,7 +200,12 @@ def _with_own_antecedent(new_text: str, new: Reading, cued: bool, pool: Sequence
               <= ANTECEDENT_WINDOW]
     if not before:
         return new
-    return new.joined(read[max(before, key=lambda c: c.said_at or datetime.min).id])
+    antecedent = read[max(before, key=lambda c: c.said_at or datetime.min).id]
+    # Only when it speaks of the same kind of thing ("Er hat bei Bosch angefangen" is a
+    # person's news, not the appointment said before); the holder stays open.
+    if not new.slots & antecedent.slots:
+        return new
+    return dataclasses.replace(new.joined(antecedent), holder=new.holder)
 
 
 def judge_supersession(

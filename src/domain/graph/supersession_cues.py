@@ -63,6 +63,8 @@ CHANGE_CUES: tuple[str, ...] = (
     "from july", "from august", "from september", "from october", "from november",
     "from december", "from monday", "from tuesday", "from wednesday", "from thursday",
     "from friday", "from next", "in the new year", "im neuen jahr",
+    "got a job", "found a job", "got the job", "new job", "neuen job", "neue stelle",
+    "stelle bekommen", "job bekommen",
     # Joining, beginning, ending, returning, hiring, diagnosis, birth: a life state changed.
     "joined", "signed up", "enrolled", "registered", "took up", "picked up", "began", "begun",
     "finished", "completed", "ended", "done with", "returned", "came back", "resumed",

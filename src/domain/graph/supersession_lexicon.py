@@ -31,7 +31,10 @@ SLOTS: Mapping[str, tuple[str, ...]] = {
              "trainee", "werkstudent*", "nebenjob", "minijob", "resigned", "notice", "entlassen",
              "eingestellt", "pensioniert", "ruhestand", "colleagues", "kollegen", "office job",
              "bürojob", "consultant", "berater*", "doctor at", "ärztin", "arzt bei", "pflege*",
-             "sales", "vertrieb"),
+             "sales", "vertrieb",
+             # Starting at an employer, the separable German verb split ("fange bei X an").
+             "angefangen bei", "anfangen bei", "bei ~ angefangen", "bei ~ anfangen",
+             "fange ~ bei", "fängt ~ bei", "start at", "started at", "starting at"),
     "schedule": ("monday*", "tuesday*", "wednesday*", "thursday*", "friday*", "saturday*",
                  "sunday*", "montag*", "dienstag*", "mittwoch*", "donnerstag*", "freitag*",
                  "samstag*", "sonntag*", "*montags", "meeting*", "*meeting", "appointment*", "call",

@@ -44,7 +44,8 @@ class Reading:
     number_only: bool  # "Jetzt sind es nur noch 79!": a new value of the last quantity said
     died: bool  # "Meine Oma ist gestorben": all that was said of her ends
     possessed: bool  # "Anna's party", "das Daily vom Designteam": someone else's thing
-    # "He moved to York", "Sie wohnt jetzt in Köln": a person other than the user.
+    # "He moved to York", "Sie wohnt jetzt in Köln", "I bought my son a bike": what a person
+    # other than the user holds.
     third_person: bool = False
 
     def joined(self, antecedent: Reading) -> Reading:
@@ -94,6 +95,14 @@ class SupersessionCues:
         patterns["owned"] = re.compile(
             rf"(?<!\w){people.POSSESSIVE}\s+(?:\w+\s+)?(?P<holder>{holder})"
             rf"|(?<!\w){people.POSSESSIVE}(?!\w)"
+        )
+        # A thing got for someone else ("Ich habe meiner Mutter einen Tesla gekauft", "I
+        # bought my son a bike"): theirs, not the user's.
+        patterns["recipient"] = re.compile(
+            rf"(?<!\w)(?:meiner|meinem|unserer|unserem)\s+(?:\w+\s+)?(?:{holder})"
+            r".*(?:gekauft|geschenkt|besorgt|bestellt|geholt)"
+            rf"|(?<!\w)(?:bought|got|gave|ordered|gifted)\s+(?:my|our)\s+(?:\w+\s+)?(?:{holder})"
+            r"\s+(?:a|an|the|some|his|her|their)(?!\w)"
         )
         return patterns
 
@@ -164,7 +173,8 @@ class SupersessionCues:
             number_only=bool(words) and all(_NUMBER_WORD.match(w) for w in words),
             died=people.DEATH.search(norm) is not None,
             possessed=people.POSSESSED.search(text) is not None,
-            third_person=_third_person(norm, found_slots),
+            third_person=_third_person(norm, found_slots)
+            or self._patterns["recipient"].search(norm) is not None,
         )
 
     def _slots_in(self, text: str) -> frozenset[str]:

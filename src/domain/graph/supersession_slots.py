@@ -57,8 +57,9 @@ SLOT_MISREADINGS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"\d|next|\w+tag|\w+woch))"), "rescheduled "),
     # A thing moved is no move of home ("we moved the sofa to the bedroom"; "moved house" and
     # "moved in" are), and a living room is no flat ("ins Wohnzimmer verschoben").
-    (re.compile(r"(?<!\w)mov(?:e|ed|es|ing)\s+(?=(?:the|a|an|his|her|their|this|that|some|all)"
-                r"\s+(?!house|home|flat|apartment|place|city|country)\w+)"), "carried "),
+    (re.compile(r"(?<!\w)mov(?:e|ed|es|ing)\s+(?=(?:the|a|an|my|our|his|her|their|this|that|some|all)"
+                r"\s+(?!house|home|flat|apartment|place|city|country|stuff|things|family|life|"
+                r"whole|entire|everything)\w+)"), "carried "),
     (re.compile(r"(?<!\w)wohn(?=zimmer|küche|bereich|mobil|wagen)"), "raum"),
 )
 

@@ -41,6 +41,19 @@ def replaced(new: str, older: list[str]) -> int | None:
     ("We're moving to York next month.", LEEDS, 0),
     ("I'll be living in York from July.", LEEDS, 0),
     ("I traded the Golf for a Tesla.", ["I drive a Golf.", "I live in Leeds."], 0),
+    ("Ich habe den Arbeitgeber gewechselt, ich bin jetzt bei Bosch.", SIEMENS, 0),
+    ("Seit drei Wochen bin ich bei Bosch.", SIEMENS, 0),
+    ("Bei Siemens bin ich nicht mehr.", SIEMENS, 0),
+    ("Wir sind seit Mai verheiratet.", ["Ich bin verlobt.", "Ich wohne in Ulm."], 0),
+    ("Ich lebe jetzt vegan.", ["Ich bin Vegetarier.", "Ich wohne in Ulm."], 0),
+    ("Ich fahre inzwischen mit der Bahn zur Arbeit.",
+     ["Ich fahre mit dem Auto zur Arbeit.", "Ich wohne in Ulm."], 0),
+    ("Wir haben uns ein Haus in Neu-Ulm gekauft.",
+     ["Wir wohnen zur Miete in Ulm.", "Ich arbeite bei Bosch."], 0),
+    ("Sie sind letztes Jahr nach Köln gezogen.", ["Meine Eltern wohnen in Bonn.", *HAMBURG], 0),
+    ("I got a job at Bosch.", ["I work at Siemens.", "I cycle to work."], 0),
+    ("These days I take the train to work.", ["I drive to work.", "I live in Leeds."], 0),
+    ("They moved to Leeds in May.", ["My parents live in Hull.", "I live in York."], 0),
 ])
 def test_a_change_said_in_any_tense_replaces_the_users_value(
         new: str, older: list[str], expected: int) -> None:
@@ -60,9 +73,26 @@ def test_a_change_said_in_any_tense_replaces_the_users_value(
     ("I moved the piano into the hallway.", LEEDS),
     ("Wir haben die Couch ins Wohnzimmer verschoben.",
      ["Ich wohne in Leeds.", "Ich arbeite bei einer Bank."]),
+    ("Er hat bei Bosch angefangen.", SIEMENS),
+    ("Meine Eltern sind nach Köln gezogen.", HAMBURG),
+    ("She got a job at Bosch.", ["I work at Siemens.", "I cycle to work."]),
+    ("My flatmate moved out.", ["I live in York.", "I cycle to work."]),
+    # A thing got for someone else is theirs.
+    ("Ich habe meiner Mutter einen Tesla gekauft.", ["Ich fahre einen Golf.", "Ich wohne in Ulm."]),
+    ("I bought my son a Tesla for his birthday.", ["I drive a Golf.", "I live in York."]),
+    ("I moved my desk to the window.", ["I live in York.", "I work from home."]),
+    ("Ich habe den Schreibtisch ins Schlafzimmer gestellt.", HAMBURG),
+    # Away, not moved: a trip, a holiday home.
+    ("Nächste Woche bin ich auf Dienstreise in Köln.", HAMBURG),
+    ("Im Urlaub wohnen wir in einem Ferienhaus in Dänemark.", HAMBURG),
+    ("I'm flying to Leeds tomorrow.", ["I live in York.", "I cycle to work."]),
     # The past, and a plan hedged.
     ("Als Kind habe ich in Kiel gewohnt.", HAMBURG),
     ("Vielleicht ziehe ich nächstes Jahr nach Köln.", HAMBURG),
+    ("2015 habe ich in Köln gewohnt.", HAMBURG),
+    ("In 2012 I lived in Leeds.", ["I live in York.", "I cycle to work."]),
+    ("Soll ich nach Köln ziehen?", HAMBURG),
+    ("Ich wohne immer noch in Hamburg.", HAMBURG),
 ])
 def test_what_another_holds_or_a_thing_moved_replaces_nothing(new: str, older: list[str]) -> None:
     assert replaced(new, older) is None
@@ -80,3 +110,5 @@ def test_a_pronoun_that_names_the_user_too_is_the_users_change() -> None:
 def test_a_change_said_of_er_is_about_what_was_said_just_before() -> None:
     assert replaced("Er wurde auf Mittwoch verschoben.",
                     ["Ich wohne in Ulm.", "Der Zahnarzttermin ist am Montag."]) == 1
+    assert replaced("It got moved to Friday.",
+                    ["I live in York.", "The dentist appointment is on Monday."]) == 1
