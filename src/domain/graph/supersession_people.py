@@ -16,6 +16,8 @@ HOLDER_NOUNS: tuple[str, ...] = (
     "freundin", "freund", "sohn", "tochter", "nachbar*", "chef*", "kolleg*", "oma", "opa",
     "tante", "onkel", "kinder", "zwillinge", "jüngste", "älteste", "großmutter", "großvater",
     "neffe", "nichte", "babysitterin", "hund", "katze", "kater",
+    # An ex is someone else: "Mein Ex ist jetzt mit Laura zusammen" is not the user's news.
+    "ex", "ex-*", "exfreund*", "exmann", "exfrau",
 )
 FIRST_PERSON_SUBJECT = re.compile(r"(?<!\w)(?:i|i'm|i've|i'd|i'll|we|we're|we've|ich|wir)(?!\w)")
 POSSESSIVE = r"(?:my|our|mein|meine|meinen|meinem|meiner|meines|unser|unsere|unseren|unserem)"
@@ -30,6 +32,22 @@ SAME_HOLDER = {
     "managerin": "boss", "kollegin": "kollege", "nachbarin": "nachbar",
     "babysitterin": "babysitter",
 }
+# A venue or group as the subject that has something new ("Unser Verein hat jetzt einen neuen
+# Trainer", "The gym has new opening hours", "Der Bäcker an der Ecke hat sonntags zu"): its own
+# news, even when the user calls it theirs.
+VENUE_HAS = re.compile(
+    r"^(?:the|der|die|das|my|our|mein\w*|unser\w*)\s+(?:[\w-]+\s+){0,3}?(?:place|restaurant|"
+    r"shop|store|caf[eé]|bar|bakery|baker|company|school|club|gym|pool|library|hospital|studio|"
+    r"team|band|landlord|laden|geschäft|kneipe|bäcker\w*|friseur\w*|schule|verein|firma|"
+    r"bibliothek|krankenhaus|kita|\w*bad|\w*studio)\s+(?:\S+\s+){0,3}?(?:hat|has|have|haben|"
+    r"got|gets|bekommt|bekam)(?!\w)(?!.*(?<!\w)(?:ich|wir|i|we|me|us|mich|uns)(?!\w))"
+)
+# Someone named who got a new thing of their own ("Tom got a new phone number", "Lisa hat
+# sich ein neues Rad gekauft"): theirs, unless the older statement names them.
+NAMED_OWN = re.compile(
+    r"^[A-ZÄÖÜ][\w-]+\s+(?:got|has|gets|bought|hat|bekommt|kaufte|hat sich)\s+(?:\w+\s+)?"
+    r"(?:a|an|einen|eine|ein)\s+(?:new|neue[nrs]?)(?!\w)"
+)
 # Relatives addressed by the kin word as a name: "Mum celebrated her 69th", "Opa wird 90".
 KIN_NAMES = re.compile(r"^(?:mum|mom|mama|mami|dad|papa|grandma|grandpa|granny|oma|opa|"
                        r"nana)(?!\w)")

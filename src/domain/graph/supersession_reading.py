@@ -172,7 +172,8 @@ class SupersessionCues:
             again=tense.AGAIN.search(norm) is not None,
             number_only=bool(words) and all(_NUMBER_WORD.match(w) for w in words),
             died=people.DEATH.search(norm) is not None,
-            possessed=people.POSSESSED.search(text) is not None,
+            possessed=people.POSSESSED.search(text) is not None
+            or people.NAMED_OWN.match(text.strip()) is not None,
             third_person=_third_person(norm, found_slots)
             or self._patterns["recipient"].search(norm) is not None,
         )
@@ -188,6 +189,8 @@ class SupersessionCues:
         <relative>", a name or a kin word opening it ("Sarah and I broke up" is mine, "My
         brother turned 34, we're twins" my brother's, "Grandpa turned 90" grandpa's)."""
         main = main_clause(text.strip(), re.IGNORECASE)
+        if people.VENUE_HAS.match(norm):
+            return OTHER
         if kin := people.KIN_NAMES.match(norm):
             return people.SAME_HOLDER.get(kin[0], kin[0])
         if relatives := people.THE_RELATIVES.match(norm):

@@ -112,3 +112,31 @@ def test_a_change_said_of_er_is_about_what_was_said_just_before() -> None:
                     ["Ich wohne in Ulm.", "Der Zahnarzttermin ist am Montag."]) == 1
     assert replaced("It got moved to Friday.",
                     ["I live in York.", "The dentist appointment is on Monday."]) == 1
+
+
+@pytest.mark.parametrize(("new", "older"), [
+    # A venue, a company or a group with news of its own.
+    ("Unser Verein hat jetzt einen neuen Trainer.",
+     ["Ich spiele Handball im Verein.", "Wir trainieren mittwochs."]),
+    ("Der Bäcker an der Ecke hat jetzt sonntags zu.",
+     ["Ich hole sonntags Brötchen beim Bäcker.", "Ich wohne in Ulm."]),
+    ("Die Telekom hat ihre Tarife geändert.", ["Ich bin bei der Telekom.", "Ich telefoniere viel."]),
+    ("The gym changed its opening hours.", ["I go to the gym at 6.", "I live in Leeds."]),
+    ("Amazon raised the price of Prime.", ["I have Amazon Prime.", "I order a lot."]),
+    # Someone else's life: an ex, a colleague, someone named with a new thing of their own.
+    ("Mein Ex ist jetzt mit Laura zusammen.", ["Ich bin Single.", "Ich wohne allein."]),
+    ("My ex is dating Laura now.", ["I'm single.", "I live alone."]),
+    ("Tom got a new phone number.", ["My number is 0151 123.", "Tom is my brother."]),
+    ("Meine Kollegin ist nach Wien gezogen.", ["Ich wohne in Graz.", "Ich arbeite bei der Post."]),
+    ("His new job is in Manchester.", ["I work in Leeds.", "My husband is a chef."]),
+    ("Meine Tochter fährt jetzt mit dem Bus zur Schule.",
+     ["Ich fahre mit dem Bus zur Arbeit.", "Ich wohne in Ulm."]),
+    # A visit, a help, a wish, a one-off.
+    ("Ich habe meinem Kumpel beim Umzug nach Kiel geholfen.", HAMBURG),
+    ("We visited Leeds last weekend.", ["We live in York.", "We have two kids."]),
+    ("I sometimes wish I still lived in Paris.", ["I live in Lyon.", "I moved here in 2021."]),
+    ("Ich hätte gern einen Hund.", ["Ich habe eine Katze.", "Sie heißt Miso."]),
+    ("Heute habe ich ausnahmsweise Fleisch gegessen.", ["Ich bin Vegetarier.", "Ich koche gern."]),
+])
+def test_news_of_others_visits_and_wishes_replace_nothing(new: str, older: list[str]) -> None:
+    assert replaced(new, older) is None
