@@ -120,7 +120,8 @@ def test_a_change_said_of_er_is_about_what_was_said_just_before() -> None:
      ["Ich spiele Handball im Verein.", "Wir trainieren mittwochs."]),
     ("Der Bäcker an der Ecke hat jetzt sonntags zu.",
      ["Ich hole sonntags Brötchen beim Bäcker.", "Ich wohne in Ulm."]),
-    ("Die Telekom hat ihre Tarife geändert.", ["Ich bin bei der Telekom.", "Ich telefoniere viel."]),
+    ("Die Telekom hat ihre Tarife geändert.",
+     ["Ich bin bei der Telekom.", "Ich telefoniere viel."]),
     ("The gym changed its opening hours.", ["I go to the gym at 6.", "I live in Leeds."]),
     ("Amazon raised the price of Prime.", ["I have Amazon Prime.", "I order a lot."]),
     # Someone else's life: an ex, a colleague, someone named with a new thing of their own.
