@@ -64,7 +64,9 @@ CHANGE_CUES: tuple[str, ...] = (
     "from december", "from monday", "from tuesday", "from wednesday", "from thursday",
     "from friday", "from next", "in the new year", "im neuen jahr",
     "got a job", "found a job", "got the job", "new job", "neuen job", "neue stelle",
-    "stelle bekommen", "job bekommen",
+    "stelle bekommen", "job bekommen", "got my", "got our", "received my",
+    "habe meinen ~ bekommen", "habe meine ~ bekommen", "habe mein ~ bekommen",
+    "haben unser* ~ bekommen",
     # Joining, beginning, ending, returning, hiring, diagnosis, birth: a life state changed.
     "joined", "signed up", "enrolled", "registered", "took up", "picked up", "began", "begun",
     "finished", "completed", "ended", "done with", "returned", "came back", "resumed",

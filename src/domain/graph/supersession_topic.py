@@ -18,6 +18,8 @@ from memlane.domain.graph.supersession_words import stem
 _THEIR_OWN = re.compile(r"(?<!\w)(?:her|his|their|ihre?[mnrs]?|seine?[mnrs]?)(?!\w)",
                         re.IGNORECASE)
 _RELATIVES_SLOTS = frozenset(("age", "education"))
+_CHILDREN = frozenset(("son", "daughter", "sohn", "tochter", "kids", "children", "kinder",
+                       "twins", "zwillinge", "baby"))
 _PARTNERS = frozenset(("partner", "girlfriend", "boyfriend", "freundin", "freund", "fiancé",
                        "verlobte", "verlobter"))
 
@@ -58,6 +60,10 @@ def holders_agree(new: Reading, old: Reading) -> bool:
     # An age or school of a relative the user named: "Mein Sohn ist jetzt elf" / "Ich habe
     # einen zehnjährigen Sohn"; "The kids go to the local school now" / "We homeschool our
     # kids".
+    # A child born to parents who were expecting: "Unsere Tochter ist zur Welt gekommen" /
+    # "Wir erwarten ein Baby".
+    if old.holder == SELF and "family" in new.slots & old.slots and new.holder in _CHILDREN:
+        return True
     if old.holder == SELF and new.slots & old.slots & _RELATIVES_SLOTS:
         return new.holder in old.words or any(w.endswith(new.holder) for w in old.words)
     # "I have a new boss" can replace "my boss is Thomas"; "my sister moved" never replaces

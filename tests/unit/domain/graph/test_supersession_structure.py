@@ -141,3 +141,75 @@ def test_a_change_said_of_er_is_about_what_was_said_just_before() -> None:
 ])
 def test_news_of_others_visits_and_wishes_replace_nothing(new: str, older: list[str]) -> None:
     assert replaced(new, older) is None
+
+
+@pytest.mark.parametrize(("new", "older", "expected"), [
+    # time anchors
+    ("Seit Oktober bin ich Teamleiterin.",
+     ["Ich bin Entwicklerin im Backend-Team.", "Ich mag Python."], 0),
+    ("Seit letztem Sommer wohnen wir auf dem Land.",
+     ["Wir wohnen mitten in Frankfurt.", "Wir haben kein Auto."], 0),
+    ("Ab sofort trinke ich nur noch Tee.",
+     ["Ich trinke drei Tassen Kaffee am Tag.", "Ich arbeite im Büro."], 0),
+    ("Neuerdings gehe ich morgens schwimmen.", ["Ich gehe abends joggen.", "Ich wohne in Ulm."], 0),
+    ("From now on I work Mondays to Thursdays only.",
+     ["I work five days a week.", "I live in Leeds."], 0),
+    ("Since March I've been commuting by bike.", ["I drive to work.", "I live in Leeds."], 0),
+    ("As of this week I'm on the night shift.", ["I work the early shift.", "I'm a nurse."], 0),
+    # chains
+    ("Jetzt ist der Termin am Freitag.",
+     ["Der Termin ist am Montag.", "Er wurde auf Mittwoch verschoben."], 1),
+    ("Now I'm at Bosch.", ["I work at Siemens.", "I switched to Continental."], 1),
+    ("Wir sind schon wieder umgezogen, jetzt nach Mainz.",
+     ["Wir wohnen in Köln.", "Wir sind nach Bonn gezogen."], 1),
+    ("We moved again, to Bath this time.", ["We live in Bristol.", "We moved to Cardiff."], 1),
+    # indirect
+    ("Ich bin jetzt Abteilungsleiter.",
+     ["Ich bin Sachbearbeiter im Einkauf.", "Ich wohne in Ulm."], 0),
+    ("Wir haben uns ein Auto gekauft.", ["Wir haben kein Auto.", "Wir fahren Rad."], 0),
+    ("Unsere Tochter ist am Montag zur Welt gekommen!",
+     ["Wir erwarten im Juni ein Baby.", "Ich wohne in Ulm."], 0),
+    ("Ich habe die Fahrprüfung bestanden.",
+     ["Ich mache gerade den Führerschein.", "Ich wohne in Ulm."], 0),
+    ("I got my driving licence last week.", ["I'm learning to drive.", "I live in Leeds."], 0),
+    ("We got married in June.", ["I'm engaged to Sam.", "We live in Leeds."], 0),
+    ("I've been promoted to senior engineer.", ["I'm a junior engineer.", "I live in Leeds."], 0),
+    ("I retired in April.", ["I work as a teacher.", "I live in Leeds."], 0),
+    ("Ich bin seit April in Rente.", ["Ich arbeite als Lehrer.", "Ich wohne in Ulm."], 0),
+    # names
+    ("Ich heiße jetzt Schmidt, ich habe geheiratet.",
+     ["Mein Nachname ist Weber.", "Ich wohne in Ulm."], 0),
+    ("Call me Liz from now on.", ["My name is Elizabeth.", "I live in Leeds."], 0),
+    ("I changed my surname to Patel.", ["My surname is Shah.", "I live in Leeds."], 0),
+    # family ages
+    ("Mein Sohn ist letzte Woche acht geworden.",
+     ["Mein Sohn ist sieben.", "Er spielt Fußball."], 0),
+    ("Our daughter turned four on Sunday.", ["Our daughter is three.", "She loves dinosaurs."], 0),
+    ("I'm 41 now.", ["I'm 40.", "I live in Leeds."], 0),
+    ("Ich bin jetzt 41.", ["Ich bin 40.", "Ich wohne in Ulm."], 0),
+    # appointments
+    ("Der Zahnarzttermin ist jetzt am Donnerstag.",
+     ["Ich habe am Dienstag einen Zahnarzttermin.", "Ich wohne in Ulm."], 0),
+    ("Die Abgabe wurde auf den 15. Juli verschoben.",
+     ["Die Abgabe ist am 30. Juni.", "Es ist ein Bericht."], 0),
+    ("The dentist moved my appointment to Thursday.",
+     ["My dentist appointment is on Tuesday.", "I live in Leeds."], 0),
+    ("The deadline was extended to Friday.",
+     ["The deadline is Wednesday.", "It's for the grant."], 0),
+    ("Das Elterngespräch findet nun am Mittwoch statt.",
+     ["Das Elterngespräch ist am Montag.", "Ich wohne in Ulm."], 0),
+    # relationship durations
+    ("Wir sind jetzt seit fünf Jahren verheiratet.",
+     ["Wir sind seit vier Jahren verheiratet.", "Ich wohne in Ulm."], 0),
+    ("We've now been together for three years.",
+     ["We've been together for two years.", "I live in Leeds."], 0),
+    # negation
+    ("Ich esse keinen Zucker mehr.", ["Ich esse gern Süßes.", "Ich wohne in Ulm."], 0),
+    ("I don't eat gluten anymore.", ["I eat bread every day.", "I live in Leeds."], 0),
+    ("Ich spiele kein Tennis mehr.",
+     ["Ich spiele zweimal die Woche Tennis.", "Ich wohne in Ulm."], 0),
+    ("I no longer play the guitar.", ["I play the guitar.", "I live in Leeds."], 0),
+])
+def test_changes_said_from_a_time_along_a_chain_or_by_what_happened(
+        new: str, older: list[str], expected: int) -> None:
+    assert replaced(new, older) == expected
