@@ -47,6 +47,8 @@ _SINGLE_SLOT_WEIGHT = 0.25
 _COSINE_WEIGHT = 0.25
 _SLOT_WEIGHT = 0.1
 _REFERRING_PENALTY = 0.3
+# A new value of the same kind (a time for a time, a date for a date) points at the candidate.
+_SHAPE_WEIGHT = 0.15
 # How soon after another statement a referring one ("It's called Boulderwelt") is read as
 # pointing back at it.
 ANTECEDENT_WINDOW = timedelta(hours=2)
@@ -116,7 +118,7 @@ def _score(new: Reading, old: Reading, cosine: float, is_fact: bool, referring: 
              + _SLOT_WEIGHT * (len(shared) - single))
     # A shared name says more than a shared word ("Tanja" / "Tanja").
     score += 0.1 * min(len(shared_words(new, old)), 4) + 0.1 * len(new.names & old.names)
-    score += 0.5 * is_fact
+    score += 0.5 * is_fact + _SHAPE_WEIGHT * len(new.shapes & old.shapes)
     return round(score - _REFERRING_PENALTY * referring, 4)
 
 

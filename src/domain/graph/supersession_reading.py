@@ -47,6 +47,9 @@ class Reading:
     # "He moved to York", "Sie wohnt jetzt in Köln", "I bought my son a bike": what a person
     # other than the user holds.
     third_person: bool = False
+    # The kinds of value it names ("10 bis 18 Uhr": a time; "am 3. Juli": a date; "€ 40": an
+    # amount): a new value replaces one of the same kind.
+    shapes: frozenset[str] = frozenset()
 
     def joined(self, antecedent: Reading) -> Reading:
         """A referring statement read with the one it points back at ("It's called
@@ -174,6 +177,7 @@ class SupersessionCues:
             died=people.DEATH.search(norm) is not None,
             possessed=people.POSSESSED.search(text) is not None
             or people.NAMED_OWN.match(text.strip()) is not None,
+            shapes=frozenset(name for name, shape in _SHAPES.items() if shape.search(norm)),
             third_person=_third_person(norm, found_slots)
             or self._patterns["recipient"].search(norm) is not None,
         )
@@ -238,6 +242,17 @@ def plain(text: str) -> str:
     norm = re.sub(r"(?<=\bto |in |zu )(?:another|ein anderes|eine andere|einen anderen)\b",
                   "a different", norm)
     return re.sub(r"(?:^|(?<=[,;:]))\s*also\b", " ", norm)
+
+
+_SHAPES: dict[str, re.Pattern[str]] = {
+    "time": re.compile(r"(?<!\w)\d{1,2}(?::\d\d)?\s*(?:uhr|am|pm|h)(?!\w)"
+                       r"|(?<!\w)\d{1,2}:\d\d(?!\w)"),
+    "date": re.compile(r"(?<!\w)\d{1,2}(?:\.|st|nd|rd|th)\s*(?:of\s+)?(?:jan|feb|mar|mär|apr|"
+                       r"may|mai|jun|jul|aug|sep|oct|okt|nov|dec|dez|\d)|(?<!\w)(?:the|am|den|"
+                       r"dem)\s+\d{1,2}(?:\.|st|nd|rd|th)(?!\w)"),
+    "amount": re.compile(r"[€$£]\s*\d|\d\s*(?:€|euro|eur|dollars?|pounds?|%|prozent|"
+                         r"percent)(?!\w)"),
+}
 
 
 def _third_person(norm: str, found_slots: frozenset[str]) -> bool:

@@ -213,3 +213,13 @@ def test_news_of_others_visits_and_wishes_replace_nothing(new: str, older: list[
 def test_changes_said_from_a_time_along_a_chain_or_by_what_happened(
         new: str, older: list[str], expected: int) -> None:
     assert replaced(new, older) == expected
+
+
+@pytest.mark.parametrize(("new", "older", "expected"), [
+    # The candidate that shares more words ("arbeite", "rent") holds another kind of value.
+    ("Ab August arbeite ich von 9 bis 17 Uhr.",
+     ["Ich arbeite in der Kantine.", "Meine Arbeitszeit ist von 6 bis 14 Uhr."], 1),
+    ("Starting in May the rent is €950.", ["I rent a flat in Leeds.", "The rent is €800."], 1),
+])
+def test_a_new_value_replaces_one_of_its_kind(new: str, older: list[str], expected: int) -> None:
+    assert replaced(new, older) == expected
