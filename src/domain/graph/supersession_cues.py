@@ -67,6 +67,9 @@ CHANGE_CUES: tuple[str, ...] = (
     "stelle bekommen", "job bekommen", "got my", "got our", "received my",
     "habe meinen ~ bekommen", "habe meine ~ bekommen", "habe mein ~ bekommen",
     "haben unser* ~ bekommen",
+    # A change announced as such ("Change again: ...", "Noch eine Änderung: ...").
+    "change again", "another change", "one more change", "changed again", "update:",
+    "noch eine änderung", "wieder geändert", "erneut geändert", "änderung:",
     # Joining, beginning, ending, returning, hiring, diagnosis, birth: a life state changed.
     "joined", "signed up", "enrolled", "registered", "took up", "picked up", "began", "begun",
     "finished", "completed", "ended", "done with", "returned", "came back", "resumed",
@@ -115,6 +118,8 @@ TRAILING_ADDITION = re.compile(r"(?<!\w)(?:too|either)\s*(?:[,.;!?]|$)")
 CONTINUITY_CUES: tuple[str, ...] = (
     "still", "as i said", "as i told you", "just to confirm", "remains", "in case you forgot",
     "immer noch", "noch immer", "nach wie vor", "weiterhin", "wie gesagt", "zur bestätigung",
+    # "..., wohne aber weiter in Hamburg": what stays, said beside what changed.
+    "aber weiter", "but still", "yet still",
     # More of the same is no new value: "the bus comes even later", "I'm used to it now".
     "even later", "even earlier", "even worse", "noch später", "noch früher", "noch schlimmer",
     "used to it", "daran gewöhnt", "gewöhnt",

@@ -32,6 +32,12 @@ SAME_HOLDER = {
     "managerin": "boss", "kollegin": "kollege", "nachbarin": "nachbar",
     "babysitterin": "babysitter",
 }
+# Someone who joins the user ("My girlfriend moved in with me", "Mama wohnt jetzt bei uns"):
+# the user's household changed.
+# ("ein Pflegeheim bei uns in Göttingen" is near the user, not with them.)
+WITH_USER = re.compile(r"(?<!\w)(?:(?:moved|moving|move|moves) in with|(?:lives|living) with) "
+                       r"(?:me|us)(?!\w)|(?<!\w)(?:zu|bei) (?:mir|uns) (?:ein)?gezogen(?!\w)"
+                       r"|(?<!\w)wohnt (?:\w+ )?bei (?:mir|uns)(?!\w)(?! in\b)")
 # A venue or group as the subject that has something new ("Unser Verein hat jetzt einen neuen
 # Trainer", "The gym has new opening hours", "Der Bäcker an der Ecke hat sonntags zu"): its own
 # news, even when the user calls it theirs.

@@ -195,6 +195,8 @@ class SupersessionCues:
         main = main_clause(text.strip(), re.IGNORECASE)
         if people.VENUE_HAS.match(norm):
             return OTHER
+        if people.WITH_USER.search(norm):
+            return SELF
         if kin := people.KIN_NAMES.match(norm):
             return people.SAME_HOLDER.get(kin[0], kin[0])
         if relatives := people.THE_RELATIVES.match(norm):

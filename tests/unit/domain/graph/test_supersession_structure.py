@@ -223,3 +223,36 @@ def test_changes_said_from_a_time_along_a_chain_or_by_what_happened(
 ])
 def test_a_new_value_replaces_one_of_its_kind(new: str, older: list[str], expected: int) -> None:
     assert replaced(new, older) == expected
+
+
+def test_a_change_announced_as_such_follows_the_chain() -> None:
+    assert replaced("Noch eine Änderung: das Treffen ist am Freitag.",
+                    ["Das Treffen ist am Montag.", "Es wurde auf Donnerstag verschoben."]) == 1
+    assert replaced("One more change: the call is on Friday.",
+                    ["The call is on Monday.", "It got moved to Thursday."]) == 1
+
+
+@pytest.mark.parametrize(("new", "older", "expected"), [
+    # German verb second with a fronted object or place.
+    ("Nach Köln bin ich im Mai gezogen.", HAMBURG, 0),
+    ("Bei Bosch arbeite ich seit Juni.", SIEMENS, 0),
+    ("Den Audi habe ich verkauft, ich fahre jetzt Rad.",
+     ["Ich fahre einen Audi.", "Ich wohne in Ulm."], 0),
+    ("Wohnen tu ich jetzt in Köln.", HAMBURG, 0),
+    # Someone joining the user's household changes the user's.
+    ("My girlfriend moved in with me.", ["I live alone.", "I work at a bank."], 0),
+    ("Mama ist in ein Pflegeheim bei uns in Göttingen gezogen.",
+     ["Meine Mutter wohnt allein in Kassel.", "Ich besuche sie monatlich."], 0),
+    # Origin, birthplace, a stay, the Präteritum, a value kept beside one that changed.
+    ("Ich bin in Köln geboren.", HAMBURG, None),
+    ("Ich komme aus Köln.", HAMBURG, None),
+    ("I grew up in Leeds.", LEEDS, None),
+    ("I'm in Leeds this week for work.", LEEDS, None),
+    ("Ich wohnte früher in Kiel.", HAMBURG, None),
+    ("Damals fuhr ich einen Opel.", ["Ich fahre einen Audi.", "Ich wohne in Ulm."], None),
+    ("Ich arbeite jetzt in Köln, wohne aber weiter in Hamburg.", HAMBURG, None),
+    ("Unsere Tochter studiert jetzt in Köln.", HAMBURG, None),
+])
+def test_german_word_order_households_and_origins(
+        new: str, older: list[str], expected: int | None) -> None:
+    assert replaced(new, older) == expected
