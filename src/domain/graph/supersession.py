@@ -18,11 +18,12 @@ from memlane.domain.graph import (
     supersession_lexicon as lexicon,
     supersession_tense as tense,
 )
-from memlane.domain.graph.supersession_reading import SELF, Reading, SupersessionCues
+from memlane.domain.graph.supersession_reading import OTHER, SELF, Reading, SupersessionCues
 from memlane.domain.graph.supersession_topic import (
     about_someone_named,
     flips,
     holders_agree,
+    partner_ended,
     same_topic,
     shared_words,
 )
@@ -49,6 +50,7 @@ _SLOT_WEIGHT = 0.1
 _REFERRING_PENALTY = 0.3
 # A new value of the same kind (a time for a time, a date for a date) points at the candidate.
 _SHAPE_WEIGHT = 0.15
+_HOLDER_WEIGHT = 0.3
 # How soon after another statement a referring one ("It's called Boulderwelt") is read as
 # pointing back at it.
 ANTECEDENT_WINDOW = timedelta(hours=2)
@@ -119,6 +121,10 @@ def _score(new: Reading, old: Reading, cosine: float, is_fact: bool, referring: 
     # A shared name says more than a shared word ("Tanja" / "Tanja").
     score += 0.1 * min(len(shared_words(new, old)), 4) + 0.1 * len(new.names & old.names)
     score += 0.5 * is_fact + _SHAPE_WEIGHT * len(new.shapes & old.shapes)
+    # What the user says of themselves replaces a relative's value last ("Ich bin nach Halle
+    # gezogen": my Leipzig, not my sister's Halle), unless it ends the bond with them.
+    score -= _HOLDER_WEIGHT * (new.holder == SELF and old.holder not in (None, SELF, OTHER)
+                               and not partner_ended(new, old))
     return round(score - _REFERRING_PENALTY * referring, 4)
 
 

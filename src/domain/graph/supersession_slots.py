@@ -61,6 +61,14 @@ SLOT_MISREADINGS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"\s+(?!house|home|flat|apartment|place|city|country|stuff|things|family|life|"
                 r"whole|entire|everything)\w+)"), "carried "),
     (re.compile(r"(?<!\w)wohn(?=zimmer|küche|bereich|mobil|wagen)"), "raum"),
+    # A place that moved is no move of the user's home ("Our office moved to Headingley",
+    # "Die Praxis ist umgezogen").
+    (re.compile(r"^((?:the|our|my|der|die|das|unser\w*|mein\w*)\s+(?:[\w-]+\s+)?(?:office|büro|"
+                r"practice|praxis|shop|store|laden|company|firma|caf[eé]|studio|gym|school|"
+                r"schule|kita|restaurant|bakery|bäckerei|clinic|klinik|headquarters|hq|zentrale|"
+                r"department|abteilung|lab|labor|team|club|verein)\s+(?:\S+\s+){0,3}?)"
+                r"(?:moved|has moved|is moving|relocated|ist umgezogen|umgezogen|zieht um)"),
+     r"\1carried"),
 )
 
 STOPWORDS: frozenset[str] = frozenset((

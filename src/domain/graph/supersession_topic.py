@@ -118,7 +118,7 @@ def same_topic(new: Reading, old: Reading, old_is_change: bool = False) -> bool:
         return True
     if new.number_only and any(c.isdigit() for w in old.words for c in w):
         return True
-    if _partner_ended(new, old) or len(new.slots & old.slots) >= 2:
+    if partner_ended(new, old) or len(new.slots & old.slots) >= 2:
         return True
     # The same person of the user's, named anew: "our babysitter is Jana" / "...has been
     # Maya" (both name someone; "my son helps out" is another matter).
@@ -137,7 +137,7 @@ def same_topic(new: Reading, old: Reading, old_is_change: bool = False) -> bool:
     return len(said) >= (2 if new.slots and old.slots else 1)
 
 
-def _partner_ended(new: Reading, old: Reading) -> bool:
+def partner_ended(new: Reading, old: Reading) -> bool:
     """"Frank and I got divorced" after "my husband is Frank": the relationship with a
     partner the older statement named."""
     return ("relationship" in new.slots and old.holder in _PARTNERS | {"partner"}

@@ -256,3 +256,30 @@ def test_a_change_announced_as_such_follows_the_chain() -> None:
 def test_german_word_order_households_and_origins(
         new: str, older: list[str], expected: int | None) -> None:
     assert replaced(new, older) == expected
+
+
+LONG_EN = ["I live in Leeds.", "I work at a bank.", "My office is in the city centre.",
+           "I cycle to the office.", "My sister lives in York.", "I play squash on Tuesdays."]
+LONG_DE = ["Ich wohne in Leipzig.", "Ich arbeite bei einer Versicherung.",
+           "Mein Büro ist in der Innenstadt.", "Ich fahre mit dem Rad ins Büro.",
+           "Meine Schwester wohnt in Halle.", "Dienstags spiele ich Squash."]
+
+
+@pytest.mark.parametrize(("new", "older", "expected"), [
+    ("I moved to Harrogate.", LONG_EN, 0),
+    ("Our office moved to Headingley.", LONG_EN, 2),
+    ("I take the bus to the office now.", LONG_EN, 3),
+    ("Squash is on Thursdays now.", LONG_EN, 5),
+    ("My sister moved to Hull.", LONG_EN, 4),
+    ("I also play tennis now.", LONG_EN, None),
+    ("Ich bin nach Halle gezogen.", LONG_DE, 0),
+    ("Unser Büro ist jetzt am Stadtrand.", LONG_DE, 2),
+    ("Ins Büro fahre ich jetzt mit der Straßenbahn.", LONG_DE, 3),
+    ("Squash spiele ich jetzt donnerstags.", LONG_DE, 5),
+    ("Meine Schwester ist nach Dessau gezogen.", LONG_DE, 4),
+    ("Seit Mai arbeite ich bei einer Bank.", LONG_DE, 1),
+    ("Meine Schwester hat jetzt einen Hund.", LONG_DE, None),
+])
+def test_in_a_long_history_the_change_finds_its_own_value(
+        new: str, older: list[str], expected: int | None) -> None:
+    assert replaced(new, older) == expected
