@@ -18,6 +18,10 @@ HOLDER_NOUNS: tuple[str, ...] = (
     "neffe", "nichte", "babysitterin", "hund", "katze", "kater",
     # An ex is someone else: "Mein Ex ist jetzt mit Laura zusammen" is not the user's news.
     "ex", "ex-*", "exfreund*", "exmann", "exfrau",
+    # Plurals and in-laws: "Our neighbours are moving to Spain", "my brother-in-law".
+    "neighbours", "neighbors", "friends", "colleagues", "sisters", "brothers", "cousins",
+    "grandparents", "in-laws", "*-in-law", "freunde", "freundinnen", "geschwister",
+    "großeltern", "schwiegereltern", "schwieger*",
 )
 FIRST_PERSON_SUBJECT = re.compile(r"(?<!\w)(?:i|i'm|i've|i'd|i'll|we|we're|we've|ich|wir)(?!\w)")
 POSSESSIVE = r"(?:my|our|mein|meine|meinen|meinem|meiner|meines|unser|unsere|unseren|unserem)"

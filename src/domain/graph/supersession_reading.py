@@ -103,9 +103,14 @@ class SupersessionCues:
         # bought my son a bike"): theirs, not the user's.
         patterns["recipient"] = re.compile(
             rf"(?<!\w)(?:meiner|meinem|unserer|unserem)\s+(?:\w+\s+)?(?:{holder})"
-            r".*(?:gekauft|geschenkt|besorgt|bestellt|geholt)"
+            r".*(?:gekauft|geschenkt|besorgt|bestellt|geholt|geholfen)"
             rf"|(?<!\w)(?:bought|got|gave|ordered|gifted)\s+(?:my|our)\s+(?:\w+\s+)?(?:{holder})"
             r"\s+(?:a|an|the|some|his|her|their)(?!\w)"
+            rf"|(?<!\w)helped\s+(?:my|our)\s+(?:\w+\s+)?(?:{holder})"
+            # A German genitive: "die neue Wohnung meiner Schwester" is the sister's (unless
+            # the user goes on about themselves: "..., ich heiße jetzt Berger").
+            rf"|(?<!\w)(?:der|die|das|den|dem)\s+(?:\w+\s+)?\w+\s+(?:meiner|meines|unserer|"
+            rf"unseres)\s+(?:\w+\s+)?(?:{holder})(?!\w)(?!.*,\s*(?:\w+\s+)?(?:ich|wir)\s)"
         )
         return patterns
 
@@ -149,7 +154,10 @@ class SupersessionCues:
         words = content_words(content_text)
         # What it asserts keeps the verbs that are also cues ("I am divorced", "married").
         said = content_words(self._patterns["adverb"].sub(" ", unnamed))
-        first = _WORD.search(_without_leading_time(norm))
+        # The first content word, past "my friend" ("My friend Jonas moved": Jonas).
+        first = next((w for w in _WORD.findall(_without_leading_time(norm))
+                      if w in words or w.isdigit()), None)
+        first = first if first in words else None
         holder = self._holder(text, main_clause(norm))
         main = _slot_text(main_clause(norm))
         found_slots = self._slots_in(main)
@@ -160,7 +168,7 @@ class SupersessionCues:
             names_old_value=bool(named),
             # With "I"/"ich" in the sentence a fronted word is the object: "Werder verfolge
             # ich nicht mehr".
-            subject=stem(first[0]) if first and first[0] in words and holder != SELF else None,
+            subject=stem(first) if first and holder != SELF else None,
             slots=found_slots,
             strong_slots=self._slots_in(self._patterns["not_content"].sub(" ", main)),
             holder=holder,
@@ -197,6 +205,8 @@ class SupersessionCues:
             return OTHER
         if people.WITH_USER.search(norm):
             return SELF
+        if slots.ROLE_ACTING.match(norm) and not people.THIRD_PARTY.search(norm):
+            return None
         if kin := people.KIN_NAMES.match(norm):
             return people.SAME_HOLDER.get(kin[0], kin[0])
         if relatives := people.THE_RELATIVES.match(norm):

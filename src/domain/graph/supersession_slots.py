@@ -49,6 +49,13 @@ LEADING_TIME = re.compile(
     r"monat|year|jahr|herbst|frühling|sommer|winter|autumn|fall|spring|summer)(?!\w)"
     r"(?=,?\s+(?:(?:i|we)\b|\S+\s+(?:ich|wir)\b))"
 )
+# A role acting on something ("My team lead changed the standup to 10", "Mein Chef hat das
+# Meeting verschoben") is who did it: not a statement about work, nor the role's own thing.
+ROLE_ACTING = re.compile(
+    r"^(?:my|our|mein\w*|unser\w*)\s+(?:team lead|boss|manager|chef\w*|teamleiter\w*|lehrer\w*|"
+    r"teacher|coach|trainer\w*|professor\w*|prof)\s+(?=(?:\S+\s+){0,7}?(?:changed|moved|pushed|"
+    r"cancelled|canceled|rescheduled|verschoben|verlegt|geändert|abgesagt|umgelegt)(?!\w))"
+)
 # Phrases whose words would name the wrong slot: a flat white is no flat, a meeting moved to
 # Sunday no move of home.
 SLOT_MISREADINGS: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -61,6 +68,7 @@ SLOT_MISREADINGS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"\s+(?!house|home|flat|apartment|place|city|country|stuff|things|family|life|"
                 r"whole|entire|everything)\w+)"), "carried "),
     (re.compile(r"(?<!\w)wohn(?=zimmer|küche|bereich|mobil|wagen)"), "raum"),
+    (ROLE_ACTING, "someone "),
     # A place that moved is no move of the user's home ("Our office moved to Headingley",
     # "Die Praxis ist umgezogen").
     (re.compile(r"^((?:the|our|my|der|die|das|unser\w*|mein\w*)\s+(?:[\w-]+\s+)?(?:office|büro|"

@@ -123,7 +123,8 @@ def same_topic(new: Reading, old: Reading, old_is_change: bool = False) -> bool:
     # The same person of the user's, named anew: "our babysitter is Jana" / "...has been
     # Maya" (both name someone; "my son helps out" is another matter).
     if (new.holder == old.holder and new.holder not in (None, SELF, OTHER)
-            and not people.name_of(new.holder) and new.names and old.names):
+            and not people.name_of(new.holder) and new.names and old.names
+            and not new.names & old.names):
         return True
     shared = shared_words(new, old)
     if new.slots & old.slots:  # the same kind of thing, named in both ("the standup")

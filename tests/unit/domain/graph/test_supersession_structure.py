@@ -283,3 +283,29 @@ LONG_DE = ["Ich wohne in Leipzig.", "Ich arbeite bei einer Versicherung.",
 def test_in_a_long_history_the_change_finds_its_own_value(
         new: str, older: list[str], expected: int | None) -> None:
     assert replaced(new, older) == expected
+
+
+@pytest.mark.parametrize(("new", "older", "expected"), [
+    # Others in the plural, a relative's thing by the German genitive, help given.
+    ("Our neighbours are moving to Spain.", LEEDS, None),
+    ("Ich habe mir die neue Wohnung meiner Schwester angeschaut.", HAMBURG, None),
+    ("I helped my dad set up his new phone.", ["My phone is a Pixel.", "I live in Leeds."], None),
+    ("My brother-in-law just started at Google.", ["I work at Siemens.", "I live in Leeds."], None),
+    # Someone named again, with news of their own.
+    ("My friend Jonas moved to Berlin.", ["I live in Hamburg.", "Jonas is my best friend."], None),
+    ("Jonas ist nach Berlin gezogen.", ["Ich wohne in Hamburg.", "Jonas ist mein bester Freund."],
+     None),
+    # A role acting on something is who did it: the standup, not the job.
+    ("My team lead changed the standup to 10.", ["Our standup is at 9.", "I work at a bank."], 0),
+    ("Mein Chef hat das Jour fixe auf Donnerstag verschoben.",
+     ["Unser Jour fixe ist am Dienstag.", "Ich arbeite bei einer Bank."], 0),
+    # Plans, one-offs, anniversaries.
+    ("Falls ich umziehe, dann nach Köln.", HAMBURG, None),
+    ("I'm thinking of quitting my job.", ["I work at a bank.", "I live in Leeds."], None),
+    ("Wir haben letzte Woche unseren Hochzeitstag gefeiert.",
+     ["Ich bin verheiratet.", "Wir wohnen in Ulm."], None),
+    ("I went to the dentist today, all fine.",
+     ["I have a dentist appointment on Tuesday.", "I live in Leeds."], None),
+])
+def test_others_roles_and_one_offs(new: str, older: list[str], expected: int | None) -> None:
+    assert replaced(new, older) == expected
