@@ -70,6 +70,9 @@ CHANGE_CUES: tuple[str, ...] = (
     # A change announced as such ("Change again: ...", "Noch eine Änderung: ...").
     "change again", "another change", "one more change", "changed again", "update:",
     "noch eine änderung", "wieder geändert", "erneut geändert", "änderung:",
+    # German "doch" after the verb corrects what was said ("Das Meeting ist doch am
+    # Donnerstag"); as an opener it only argues.
+    "ist doch", "sind doch", "findet doch", "bin doch", "habe doch",
     # Joining, beginning, ending, returning, hiring, diagnosis, birth: a life state changed.
     "joined", "signed up", "enrolled", "registered", "took up", "picked up", "began", "begun",
     "finished", "completed", "ended", "done with", "returned", "came back", "resumed",

@@ -53,8 +53,9 @@ LEADING_TIME = re.compile(
 # Meeting verschoben") is who did it: not a statement about work, nor the role's own thing.
 ROLE_ACTING = re.compile(
     r"^(?:my|our|mein\w*|unser\w*)\s+(?:team lead|boss|manager|chef\w*|teamleiter\w*|lehrer\w*|"
-    r"teacher|coach|trainer\w*|professor\w*|prof)\s+(?=(?:\S+\s+){0,7}?(?:changed|moved|pushed|"
-    r"cancelled|canceled|rescheduled|verschoben|verlegt|geändert|abgesagt|umgelegt)(?!\w))"
+    r"teacher|coach|trainer\w*|professor\w*|prof|landlord|landlady|vermieter\w*)\s+"
+    r"(?=(?:\S+\s+){0,7}?(?:changed|moved|pushed|cancelled|canceled|rescheduled|raised|"
+    r"increased|lowered|verschoben|verlegt|geändert|abgesagt|umgelegt|erhöht|gesenkt)(?!\w))"
 )
 # Phrases whose words would name the wrong slot: a flat white is no flat, a meeting moved to
 # Sunday no move of home.

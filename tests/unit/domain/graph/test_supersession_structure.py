@@ -309,3 +309,37 @@ def test_in_a_long_history_the_change_finds_its_own_value(
 ])
 def test_others_roles_and_one_offs(new: str, older: list[str], expected: int | None) -> None:
     assert replaced(new, older) == expected
+
+
+def chain(texts: list[str]) -> list[list[int]]:
+    """What each statement replaced, each judged as it was said (a day apart), with the ones
+    already replaced marked, as the write path hands them to the judge."""
+    ids = [UUID(int=i + 1) for i in range(len(texts))]
+    gone: set[UUID] = set()
+    found = []
+    for at in range(1, len(texts)):
+        said = [NOW - timedelta(days=len(texts) - i) for i in range(len(texts))]
+        decisions = judge_supersession(
+            texts[at], [Candidate(ids[i], texts[i], 0.5, said[i]) for i in range(at)],
+            said_at=said[at], replaced=frozenset(gone))
+        gone |= {d.replaces for d in decisions}
+        found.append([d.replaces.int - 1 for d in decisions])
+    return found
+
+
+@pytest.mark.parametrize("texts", [
+    ["I live in Bonn.", "I moved to Cologne.", "Now I live in Düsseldorf.",
+     "We moved to Essen last month.", "I'm in Dortmund now, new flat."],
+    ["Ich wohne in Bonn.", "Ich bin nach Köln gezogen.", "Jetzt wohne ich in Düsseldorf.",
+     "Wir sind letzten Monat nach Essen umgezogen.", "Seit Mai wohne ich in Dortmund."],
+    ["Das Meeting ist am Montag.", "Das Meeting wurde auf Dienstag verschoben.",
+     "Jetzt ist das Meeting am Mittwoch.", "Das Meeting ist doch am Donnerstag.",
+     "Neuer Stand: das Meeting ist am Freitag."],
+])
+def test_each_new_value_replaces_the_current_head_of_a_chain(texts: list[str]) -> None:
+    assert chain(texts) == [[at] for at in range(len(texts) - 1)]
+
+
+def test_a_landlord_acting_on_the_rent_changes_the_users_rent() -> None:
+    assert replaced("Mein Vermieter hat die Miete erhöht.",
+                    ["Meine Miete beträgt 800 Euro.", "Ich wohne in Ulm."]) == 0
