@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -16,11 +18,12 @@ from memlane.domain.graph import (
     supersession_lexicon as lexicon,
     supersession_tense as tense,
 )
-from memlane.domain.graph.supersession_reading import SELF, Reading, SupersessionCues
+from memlane.domain.graph.supersession_reading import OTHER, SELF, Reading, SupersessionCues
 from memlane.domain.graph.supersession_topic import (
     about_someone_named,
     flips,
     holders_agree,
+    partner_ended,
     same_topic,
     shared_words,
 )
@@ -45,9 +48,15 @@ _SINGLE_SLOT_WEIGHT = 0.25
 _COSINE_WEIGHT = 0.25
 _SLOT_WEIGHT = 0.1
 _REFERRING_PENALTY = 0.3
+# A new value of the same kind (a time for a time, a date for a date) points at the candidate.
+_SHAPE_WEIGHT = 0.15
+_HOLDER_WEIGHT = 0.3
 # How soon after another statement a referring one ("It's called Boulderwelt") is read as
 # pointing back at it.
 ANTECEDENT_WINDOW = timedelta(hours=2)
+# A subject pronoun that may stand for a thing said just before.
+_THING_PRONOUN = re.compile(r"\s*(?:(?:it|it's|er|es|sie)(?!\w)|that's|(?:das|that|this)\s+"
+                            r"(?:ist|war|wurde|wird|hat|is|was|has|got|will)(?!\w))")
 
 
 class SupersessionKind(StrEnum):
@@ -111,7 +120,11 @@ def _score(new: Reading, old: Reading, cosine: float, is_fact: bool, referring: 
              + _SLOT_WEIGHT * (len(shared) - single))
     # A shared name says more than a shared word ("Tanja" / "Tanja").
     score += 0.1 * min(len(shared_words(new, old)), 4) + 0.1 * len(new.names & old.names)
-    score += 0.5 * is_fact
+    score += 0.5 * is_fact + _SHAPE_WEIGHT * len(new.shapes & old.shapes)
+    # What the user says of themselves replaces a relative's value last ("Ich bin nach Halle
+    # gezogen": my Leipzig, not my sister's Halle), unless it ends the bond with them.
+    score -= _HOLDER_WEIGHT * (new.holder == SELF and old.holder not in (None, SELF, OTHER)
+                               and not partner_ended(new, old))
     return round(score - _REFERRING_PENALTY * referring, 4)
 
 
@@ -135,6 +148,13 @@ def _silent(new_text: str, cue_set: SupersessionCues, said_at: datetime | None) 
     ) or cue_set.in_distant_past(
         new_text, said_at.year if said_at else None
     ) or (bool(tense.EPISODE.search(norm)) and not cue_set.has("state_change", new_text))
+
+
+def _cued(reading: Reading, text: str, cue_set: SupersessionCues) -> bool:
+    """Whether a statement says a value changed: a correction naming the old value, change
+    language, or a German future of a change ("werde ... ziehen")."""
+    return reading.names_old_value or cue_set.has("change", text) or bool(
+        tense.FUTURE_CHANGE.search(normalise(text)))
 
 
 def _head(found: list[tuple[Candidate, SupersessionDecision]], read: dict[UUID, Reading],
@@ -176,6 +196,26 @@ def _with_antecedents(pool: Sequence[Candidate], read: dict[UUID, Reading],
     return merged
 
 
+def _with_own_antecedent(new_text: str, new: Reading, cued: bool, pool: Sequence[Candidate],
+                         read: dict[UUID, Reading], said_at: datetime | None) -> Reading:
+    """A change said of "it"/"er"/"sie" ("Er wurde auf Mittwoch verschoben") is about what
+    was said just before it: read with that statement's words (not a person's "he"/"she")."""
+    if not (cued and _THING_PRONOUN.match(normalise(new_text))) or new.third_person or (
+            said_at is None):
+        return new
+    before = [c for c in pool
+              if c.said_at is not None and timedelta(0) <= said_at - c.said_at
+              <= ANTECEDENT_WINDOW]
+    if not before:
+        return new
+    antecedent = read[max(before, key=lambda c: c.said_at or datetime.min).id]
+    # Only when it speaks of the same kind of thing ("Er hat bei Bosch angefangen" is a
+    # person's news, not the appointment said before); the holder stays open.
+    if not new.slots & antecedent.slots:
+        return new
+    return dataclasses.replace(new.joined(antecedent), holder=new.holder)
+
+
 def judge_supersession(
     new_text: str,
     candidates: Sequence[tuple[UUID, str, float] | Candidate],
@@ -198,11 +238,12 @@ def judge_supersession(
     if _silent(new_text, cue_set, said_at):
         return []
     new = _read(cue_set, new_text)
-    cued = new.names_old_value or cue_set.has("change", new_text)
+    cued = _cued(new, new_text, cue_set)
     pool = [Candidate(*c) for c in candidates]
     read = {c.id: _read(cue_set, c.text) for c in pool}
-    cued_by = {c.id: read[c.id].names_old_value or cue_set.has("change", c.text) for c in pool}
+    cued_by = {c.id: _cued(read[c.id], c.text, cue_set) for c in pool}
     merged = _with_antecedents(pool, read, cued_by)
+    new = _with_own_antecedent(new_text, new, cued, pool, read, said_at)
     found: list[tuple[Candidate, SupersessionDecision]] = []
     for candidate in pool:
         old = read[candidate.id]

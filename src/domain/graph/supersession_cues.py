@@ -50,6 +50,29 @@ CHANGE_CUES: tuple[str, ...] = (
     "have until", "zeit bis", "bis ~ zeit", "extension", "verlängerung", "*verlängerung",
     "checked", "double-checked", "looked it up", "nachgeschaut", "nachgesehen", "erst im",
     "erst am", "erst ab",
+    # A change said ahead, in the present or future (German separable "ziehe ... um"): "Ich
+    # ziehe im Juli nach Köln", "We're moving to York next month", "I'll be living in York
+    # from July" (a hedge or a wish still silences them: "vielleicht ziehe ich").
+    "ziehe ~ um", "ziehen ~ um", "zieht ~ um", "ziehe ~ nach", "ziehen ~ nach", "ziehe ~ zu",
+    "ziehen ~ zu", "ziehe ~ zusammen", "ziehen ~ zusammen", "ziehe ~ aus", "ziehen ~ aus",
+    "ziehe ~ ein", "ziehen ~ ein", "moving to", "moving in", "moving out", "moving back",
+    "'m moving", "'re moving", "am moving", "are moving", "will be living", "'ll be living",
+    "will be working", "'ll be working", "will be moving", "'ll be moving", "'ll move",
+    "will move", "going to move", "fange ~ an", "fangen ~ an", "starte ~ bei", "starting at",
+    "from january", "from february", "from march", "from april", "from may", "from june",
+    "from july", "from august", "from september", "from october", "from november",
+    "from december", "from monday", "from tuesday", "from wednesday", "from thursday",
+    "from friday", "from next", "in the new year", "im neuen jahr",
+    "got a job", "found a job", "got the job", "new job", "neuen job", "neue stelle",
+    "stelle bekommen", "job bekommen", "got my", "got our", "received my",
+    "habe meinen ~ bekommen", "habe meine ~ bekommen", "habe mein ~ bekommen",
+    "haben unser* ~ bekommen",
+    # A change announced as such ("Change again: ...", "Noch eine Änderung: ...").
+    "change again", "another change", "one more change", "changed again", "update:",
+    "noch eine änderung", "wieder geändert", "erneut geändert", "änderung:",
+    # German "doch" after the verb corrects what was said ("Das Meeting ist doch am
+    # Donnerstag"); as an opener it only argues.
+    "ist doch", "sind doch", "findet doch", "bin doch", "habe doch",
     # Joining, beginning, ending, returning, hiring, diagnosis, birth: a life state changed.
     "joined", "signed up", "enrolled", "registered", "took up", "picked up", "began", "begun",
     "finished", "completed", "ended", "done with", "returned", "came back", "resumed",
@@ -98,6 +121,8 @@ TRAILING_ADDITION = re.compile(r"(?<!\w)(?:too|either)\s*(?:[,.;!?]|$)")
 CONTINUITY_CUES: tuple[str, ...] = (
     "still", "as i said", "as i told you", "just to confirm", "remains", "in case you forgot",
     "immer noch", "noch immer", "nach wie vor", "weiterhin", "wie gesagt", "zur bestätigung",
+    # "..., wohne aber weiter in Hamburg": what stays, said beside what changed.
+    "aber weiter", "but still", "yet still",
     # More of the same is no new value: "the bus comes even later", "I'm used to it now".
     "even later", "even earlier", "even worse", "noch später", "noch früher", "noch schlimmer",
     "used to it", "daran gewöhnt", "gewöhnt",

@@ -16,6 +16,12 @@ HOLDER_NOUNS: tuple[str, ...] = (
     "freundin", "freund", "sohn", "tochter", "nachbar*", "chef*", "kolleg*", "oma", "opa",
     "tante", "onkel", "kinder", "zwillinge", "jüngste", "älteste", "großmutter", "großvater",
     "neffe", "nichte", "babysitterin", "hund", "katze", "kater",
+    # An ex is someone else: "Mein Ex ist jetzt mit Laura zusammen" is not the user's news.
+    "ex", "ex-*", "exfreund*", "exmann", "exfrau",
+    # Plurals and in-laws: "Our neighbours are moving to Spain", "my brother-in-law".
+    "neighbours", "neighbors", "friends", "colleagues", "sisters", "brothers", "cousins",
+    "grandparents", "in-laws", "*-in-law", "freunde", "freundinnen", "geschwister",
+    "großeltern", "schwiegereltern", "schwieger*",
 )
 FIRST_PERSON_SUBJECT = re.compile(r"(?<!\w)(?:i|i'm|i've|i'd|i'll|we|we're|we've|ich|wir)(?!\w)")
 POSSESSIVE = r"(?:my|our|mein|meine|meinen|meinem|meiner|meines|unser|unsere|unseren|unserem)"
@@ -30,6 +36,28 @@ SAME_HOLDER = {
     "managerin": "boss", "kollegin": "kollege", "nachbarin": "nachbar",
     "babysitterin": "babysitter",
 }
+# Someone who joins the user ("My girlfriend moved in with me", "Mama wohnt jetzt bei uns"):
+# the user's household changed.
+# ("ein Pflegeheim bei uns in Göttingen" is near the user, not with them.)
+WITH_USER = re.compile(r"(?<!\w)(?:(?:moved|moving|move|moves) in with|(?:lives|living) with) "
+                       r"(?:me|us)(?!\w)|(?<!\w)(?:zu|bei) (?:mir|uns) (?:ein)?gezogen(?!\w)"
+                       r"|(?<!\w)wohnt (?:\w+ )?bei (?:mir|uns)(?!\w)(?! in\b)")
+# A venue or group as the subject that has something new ("Unser Verein hat jetzt einen neuen
+# Trainer", "The gym has new opening hours", "Der Bäcker an der Ecke hat sonntags zu"): its own
+# news, even when the user calls it theirs.
+VENUE_HAS = re.compile(
+    r"^(?:the|der|die|das|my|our|mein\w*|unser\w*)\s+(?:[\w-]+\s+){0,3}?(?:place|restaurant|"
+    r"shop|store|caf[eé]|bar|bakery|baker|company|school|club|gym|pool|library|hospital|studio|"
+    r"team|band|landlord|laden|geschäft|kneipe|bäcker\w*|friseur\w*|schule|verein|firma|"
+    r"bibliothek|krankenhaus|kita|\w*bad|\w*studio)\s+(?:\S+\s+){0,3}?(?:hat|has|have|haben|"
+    r"got|gets|bekommt|bekam)(?!\w)(?!.*(?<!\w)(?:ich|wir|i|we|me|us|mich|uns)(?!\w))"
+)
+# Someone named who got a new thing of their own ("Tom got a new phone number", "Lisa hat
+# sich ein neues Rad gekauft"): theirs, unless the older statement names them.
+NAMED_OWN = re.compile(
+    r"^[A-ZÄÖÜ][\w-]+\s+(?:got|has|gets|bought|hat|bekommt|kaufte|hat sich)\s+(?:\w+\s+)?"
+    r"(?:a|an|einen|eine|ein)\s+(?:new|neue[nrs]?)(?!\w)"
+)
 # Relatives addressed by the kin word as a name: "Mum celebrated her 69th", "Opa wird 90".
 KIN_NAMES = re.compile(r"^(?:mum|mom|mama|mami|dad|papa|grandma|grandpa|granny|oma|opa|"
                        r"nana)(?!\w)")
@@ -43,6 +71,16 @@ DEATH = re.compile(r"(?<!\w)(?:died|passed away|gestorben|verstorben|starb)(?!\w
 # A pronoun subject points at someone said before ("She's potty trained now"): whom is not
 # known from the statement itself.
 PRONOUN_SUBJECT = re.compile(r"^(?:she|he|she's|he's|sie|er)(?!\w)(?!\s+(?:und|and)\s)")
+# A person's pronoun ("He moved to York", "Sie wohnt jetzt in Köln"): someone else, never the
+# user, unless the user is named in it too ("She moved in with us"). German "er"/"sie" also
+# stand for things ("der Termin ... er wurde verschoben"), so they count as a person only for
+# what only people do: live, work, marry, eat, smoke, drive.
+PERSON_PRONOUN = re.compile(r"^(?:she|he|she's|he's|sie|er)(?!\w)(?!\s+(?:und|and)\s)")
+GERMAN_PRONOUN = re.compile(r"^(?:sie|er)(?!\w)")
+PERSON_SLOTS = frozenset(("residence", "work", "relationship", "diet", "smoking", "vehicle",
+                          "identity", "age", "education"))
+USER_NAMED = re.compile(r"(?<!\w)(?:me|us|mich|mir|uns|my|our|mein\w*|unser\w*|i|we|ich|wir)"
+                        r"(?!\w)")
 # Someone else's relative: "Omar's brother", "Annas Schwester".
 OTHERS = re.compile(
     r"(?<!\w)\w+(?:'s|s) (?P<holder>brother|sister|mother|father|wife|husband|partner|son|"

@@ -44,6 +44,12 @@ class Reading:
     number_only: bool  # "Jetzt sind es nur noch 79!": a new value of the last quantity said
     died: bool  # "Meine Oma ist gestorben": all that was said of her ends
     possessed: bool  # "Anna's party", "das Daily vom Designteam": someone else's thing
+    # "He moved to York", "Sie wohnt jetzt in Köln", "I bought my son a bike": what a person
+    # other than the user holds.
+    third_person: bool = False
+    # The kinds of value it names ("10 bis 18 Uhr": a time; "am 3. Juli": a date; "€ 40": an
+    # amount): a new value replaces one of the same kind.
+    shapes: frozenset[str] = frozenset()
 
     def joined(self, antecedent: Reading) -> Reading:
         """A referring statement read with the one it points back at ("It's called
@@ -93,6 +99,19 @@ class SupersessionCues:
             rf"(?<!\w){people.POSSESSIVE}\s+(?:\w+\s+)?(?P<holder>{holder})"
             rf"|(?<!\w){people.POSSESSIVE}(?!\w)"
         )
+        # A thing got for someone else ("Ich habe meiner Mutter einen Tesla gekauft", "I
+        # bought my son a bike"): theirs, not the user's.
+        patterns["recipient"] = re.compile(
+            rf"(?<!\w)(?:meiner|meinem|unserer|unserem)\s+(?:\w+\s+)?(?:{holder})"
+            r".*(?:gekauft|geschenkt|besorgt|bestellt|geholt|geholfen)"
+            rf"|(?<!\w)(?:bought|got|gave|ordered|gifted)\s+(?:my|our)\s+(?:\w+\s+)?(?:{holder})"
+            r"\s+(?:a|an|the|some|his|her|their)(?!\w)"
+            rf"|(?<!\w)helped\s+(?:my|our)\s+(?:\w+\s+)?(?:{holder})"
+            # A German genitive: "die neue Wohnung meiner Schwester" is the sister's (unless
+            # the user goes on about themselves: "..., ich heiße jetzt Berger").
+            rf"|(?<!\w)(?:der|die|das|den|dem)\s+(?:\w+\s+)?\w+\s+(?:meiner|meines|unserer|"
+            rf"unseres)\s+(?:\w+\s+)?(?:{holder})(?!\w)(?!.*,\s*(?:\w+\s+)?(?:ich|wir)\s)"
+        )
         return patterns
 
     @cached_property
@@ -135,9 +154,13 @@ class SupersessionCues:
         words = content_words(content_text)
         # What it asserts keeps the verbs that are also cues ("I am divorced", "married").
         said = content_words(self._patterns["adverb"].sub(" ", unnamed))
-        first = _WORD.search(_without_leading_time(norm))
+        # The first content word, past "my friend" ("My friend Jonas moved": Jonas).
+        first = next((w for w in _WORD.findall(_without_leading_time(norm))
+                      if w in words or w.isdigit()), None)
+        first = first if first in words else None
         holder = self._holder(text, main_clause(norm))
         main = _slot_text(main_clause(norm))
+        found_slots = self._slots_in(main)
         return Reading(
             words=frozenset(words),
             stems=frozenset(stem(w) for w in words),
@@ -145,8 +168,8 @@ class SupersessionCues:
             names_old_value=bool(named),
             # With "I"/"ich" in the sentence a fronted word is the object: "Werder verfolge
             # ich nicht mehr".
-            subject=stem(first[0]) if first and first[0] in words and holder != SELF else None,
-            slots=self._slots_in(main),
+            subject=stem(first) if first and holder != SELF else None,
+            slots=found_slots,
             strong_slots=self._slots_in(self._patterns["not_content"].sub(" ", main)),
             holder=holder,
             negative=bool(self._patterns["negation"].search(unnamed)
@@ -160,7 +183,11 @@ class SupersessionCues:
             again=tense.AGAIN.search(norm) is not None,
             number_only=bool(words) and all(_NUMBER_WORD.match(w) for w in words),
             died=people.DEATH.search(norm) is not None,
-            possessed=people.POSSESSED.search(text) is not None,
+            possessed=people.POSSESSED.search(text) is not None
+            or people.NAMED_OWN.match(text.strip()) is not None,
+            shapes=frozenset(name for name, shape in _SHAPES.items() if shape.search(norm)),
+            third_person=_third_person(norm, found_slots)
+            or self._patterns["recipient"].search(norm) is not None,
         )
 
     def _slots_in(self, text: str) -> frozenset[str]:
@@ -174,6 +201,12 @@ class SupersessionCues:
         <relative>", a name or a kin word opening it ("Sarah and I broke up" is mine, "My
         brother turned 34, we're twins" my brother's, "Grandpa turned 90" grandpa's)."""
         main = main_clause(text.strip(), re.IGNORECASE)
+        if people.VENUE_HAS.match(norm):
+            return OTHER
+        if people.WITH_USER.search(norm):
+            return SELF
+        if slots.ROLE_ACTING.match(norm) and not people.THIRD_PARTY.search(norm):
+            return None
         if kin := people.KIN_NAMES.match(norm):
             return people.SAME_HOLDER.get(kin[0], kin[0])
         if relatives := people.THE_RELATIVES.match(norm):
@@ -223,6 +256,26 @@ def plain(text: str) -> str:
     return re.sub(r"(?:^|(?<=[,;:]))\s*also\b", " ", norm)
 
 
+_SHAPES: dict[str, re.Pattern[str]] = {
+    "time": re.compile(r"(?<!\w)\d{1,2}(?::\d\d)?\s*(?:uhr|am|pm|h)(?!\w)"
+                       r"|(?<!\w)\d{1,2}:\d\d(?!\w)"),
+    "date": re.compile(r"(?<!\w)\d{1,2}(?:\.|st|nd|rd|th)\s*(?:of\s+)?(?:jan|feb|mar|mär|apr|"
+                       r"may|mai|jun|jul|aug|sep|oct|okt|nov|dec|dez|\d)|(?<!\w)(?:the|am|den|"
+                       r"dem)\s+\d{1,2}(?:\.|st|nd|rd|th)(?!\w)"),
+    "amount": re.compile(r"[€$£]\s*\d|\d\s*(?:€|euro|eur|dollars?|pounds?|%|prozent|"
+                         r"percent)(?!\w)"),
+}
+
+
+def _third_person(norm: str, found_slots: frozenset[str]) -> bool:
+    """Whether a person other than the user is the subject: "he"/"she", or German "er"/"sie"
+    doing what only people do; not when the user is named too ("She moved in with us")."""
+    if not people.PERSON_PRONOUN.match(norm) or people.USER_NAMED.search(norm):
+        return False
+    return not people.GERMAN_PRONOUN.match(norm) or (
+        bool(found_slots & people.PERSON_SLOTS) and "schedule" not in found_slots)
+
+
 def _opening_name(text: str) -> frozenset[str]:
     """A name opening the statement as its subject: "Frank und ich", "Nils has ..."."""
     found = re.match(r"\s*([A-ZÄÖÜ][\w-]+) (?:und|and) (?:ich|I)\b", text)
@@ -231,7 +284,7 @@ def _opening_name(text: str) -> frozenset[str]:
 
 
 def _slot_text(norm: str) -> str:
-    norm = slots.TIME_ANCHOR.sub(" ", norm)
+    norm = slots.TIME_ANCHOR.sub(" ", slots.LEADING_TIME.sub(" ", norm.strip()))
     for pattern, replacement in slots.SLOT_MISREADINGS:
         norm = pattern.sub(replacement, norm)
     return norm

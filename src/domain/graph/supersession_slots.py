@@ -37,12 +37,47 @@ TIME_ANCHOR = re.compile(
     r"montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|week|woche|month|monat|"
     r"year|jahr)(?!\w)"
 )
+# A fronted time ("Im Juli fange ich bei Bosch an", "Next month we move to York"): when the
+# change happens, not a date the statement is about (German verb second, then the subject).
+# A day ("Am 3. Juli muss ich kündigen") is the appointment itself and stays.
+LEADING_TIME = re.compile(
+    r"^(?:im|in|am|ab|next|nächsten|nächste|nächstes|this|diesen|dieses|diese|letzten|letzte|"
+    r"letztes|last|early|late|anfang|mitte|ende|zum|on)\s+(?:[^\s\d]+\s+){0,2}?(?:january|february|"
+    r"march|april|may|june|july|august|september|october|november|december|januar|februar|"
+    r"märz|mai|juni|juli|oktober|dezember|monday|tuesday|wednesday|thursday|friday|saturday|"
+    r"sunday|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|week|woche|month|"
+    r"monat|year|jahr|herbst|frühling|sommer|winter|autumn|fall|spring|summer)(?!\w)"
+    r"(?=,?\s+(?:(?:i|we)\b|\S+\s+(?:ich|wir)\b))"
+)
+# A role acting on something ("My team lead changed the standup to 10", "Mein Chef hat das
+# Meeting verschoben") is who did it: not a statement about work, nor the role's own thing.
+ROLE_ACTING = re.compile(
+    r"^(?:my|our|mein\w*|unser\w*)\s+(?:team lead|boss|manager|chef\w*|teamleiter\w*|lehrer\w*|"
+    r"teacher|coach|trainer\w*|professor\w*|prof|landlord|landlady|vermieter\w*)\s+"
+    r"(?=(?:\S+\s+){0,7}?(?:changed|moved|pushed|cancelled|canceled|rescheduled|raised|"
+    r"increased|lowered|verschoben|verlegt|geändert|abgesagt|umgelegt|erhöht|gesenkt)(?!\w))"
+)
 # Phrases whose words would name the wrong slot: a flat white is no flat, a meeting moved to
 # Sunday no move of home.
 SLOT_MISREADINGS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"flat white"), "flatwhite"),
     (re.compile(r"(?<!\w)mov(?:e|ed|ing)\s+(?:\S+\s+){0,3}?(?:to|on|auf)\s+(?=(?:\w+day|the \d|"
                 r"\d|next|\w+tag|\w+woch))"), "rescheduled "),
+    # A thing moved is no move of home ("we moved the sofa to the bedroom"; "moved house" and
+    # "moved in" are), and a living room is no flat ("ins Wohnzimmer verschoben").
+    (re.compile(r"(?<!\w)mov(?:e|ed|es|ing)\s+(?=(?:the|a|an|my|our|his|her|their|this|that|some|all)"
+                r"\s+(?!house|home|flat|apartment|place|city|country|stuff|things|family|life|"
+                r"whole|entire|everything)\w+)"), "carried "),
+    (re.compile(r"(?<!\w)wohn(?=zimmer|küche|bereich|mobil|wagen)"), "raum"),
+    (ROLE_ACTING, "someone "),
+    # A place that moved is no move of the user's home ("Our office moved to Headingley",
+    # "Die Praxis ist umgezogen").
+    (re.compile(r"^((?:the|our|my|der|die|das|unser\w*|mein\w*)\s+(?:[\w-]+\s+)?(?:office|büro|"
+                r"practice|praxis|shop|store|laden|company|firma|caf[eé]|studio|gym|school|"
+                r"schule|kita|restaurant|bakery|bäckerei|clinic|klinik|headquarters|hq|zentrale|"
+                r"department|abteilung|lab|labor|team|club|verein)\s+(?:\S+\s+){0,3}?)"
+                r"(?:moved|has moved|is moving|relocated|ist umgezogen|umgezogen|zieht um)"),
+     r"\1carried"),
 )
 
 STOPWORDS: frozenset[str] = frozenset((

@@ -81,3 +81,9 @@ ENDING_CUES: tuple[str, ...] = (
 # the one replaced, whatever words it shares.
 AGAIN = re.compile(r"(?<!\w)(?:again|once more|yet again|wieder|erneut|nochmal|noch einmal)"
                    r"(?!\w)")
+# German future of a change ("Ich werde im Herbst nach Köln ziehen", "wir werden heiraten"):
+# its verb comes last, too far from "werde" for a cue phrase.
+FUTURE_CHANGE = re.compile(
+    r"(?<!\w)(?:werde|werden)\s+(?:\S+\s+){0,6}?(?:umziehen|ziehen|wechseln|anfangen|heiraten|"
+    r"kündigen|aufhören|beginnen|übernehmen|einziehen|ausziehen|zusammenziehen)(?!\w)"
+)

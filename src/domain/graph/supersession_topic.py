@@ -18,12 +18,18 @@ from memlane.domain.graph.supersession_words import stem
 _THEIR_OWN = re.compile(r"(?<!\w)(?:her|his|their|ihre?[mnrs]?|seine?[mnrs]?)(?!\w)",
                         re.IGNORECASE)
 _RELATIVES_SLOTS = frozenset(("age", "education"))
+_CHILDREN = frozenset(("son", "daughter", "sohn", "tochter", "kids", "children", "kinder",
+                       "twins", "zwillinge", "baby"))
 _PARTNERS = frozenset(("partner", "girlfriend", "boyfriend", "freundin", "freund", "fiancé",
                        "verlobte", "verlobter"))
 
 
 def holders_agree(new: Reading, old: Reading) -> bool:
     """Whether both speak of the same holder, or one leaves it open."""
+    # Another person's life ("He moved to York") is not the user's, nor the other way round.
+    if SELF in (new.holder, old.holder) and (
+            (new.third_person and old.holder == SELF) or (old.third_person and new.holder == SELF)):
+        return False
     if new.holder == old.holder or new.holder is None:
         return True
     # What someone named did with their own thing ("das Daily vom Designteam wurde
@@ -54,6 +60,10 @@ def holders_agree(new: Reading, old: Reading) -> bool:
     # An age or school of a relative the user named: "Mein Sohn ist jetzt elf" / "Ich habe
     # einen zehnjährigen Sohn"; "The kids go to the local school now" / "We homeschool our
     # kids".
+    # A child born to parents who were expecting: "Unsere Tochter ist zur Welt gekommen" /
+    # "Wir erwarten ein Baby".
+    if old.holder == SELF and "family" in new.slots & old.slots and new.holder in _CHILDREN:
+        return True
     if old.holder == SELF and new.slots & old.slots & _RELATIVES_SLOTS:
         return new.holder in old.words or any(w.endswith(new.holder) for w in old.words)
     # "I have a new boss" can replace "my boss is Thomas"; "my sister moved" never replaces
@@ -108,12 +118,13 @@ def same_topic(new: Reading, old: Reading, old_is_change: bool = False) -> bool:
         return True
     if new.number_only and any(c.isdigit() for w in old.words for c in w):
         return True
-    if _partner_ended(new, old) or len(new.slots & old.slots) >= 2:
+    if partner_ended(new, old) or len(new.slots & old.slots) >= 2:
         return True
     # The same person of the user's, named anew: "our babysitter is Jana" / "...has been
     # Maya" (both name someone; "my son helps out" is another matter).
     if (new.holder == old.holder and new.holder not in (None, SELF, OTHER)
-            and not people.name_of(new.holder) and new.names and old.names):
+            and not people.name_of(new.holder) and new.names and old.names
+            and not new.names & old.names):
         return True
     shared = shared_words(new, old)
     if new.slots & old.slots:  # the same kind of thing, named in both ("the standup")
@@ -127,7 +138,7 @@ def same_topic(new: Reading, old: Reading, old_is_change: bool = False) -> bool:
     return len(said) >= (2 if new.slots and old.slots else 1)
 
 
-def _partner_ended(new: Reading, old: Reading) -> bool:
+def partner_ended(new: Reading, old: Reading) -> bool:
     """"Frank and I got divorced" after "my husband is Frank": the relationship with a
     partner the older statement named."""
     return ("relationship" in new.slots and old.holder in _PARTNERS | {"partner"}

@@ -82,6 +82,9 @@ class GraphLinker:
         plain: dict[UUID, str] = {}
         said_at: dict[UUID, datetime] = {}
         said_by: dict[UUID, str | None] = {}
+        # Already replaced (marked superseded, or ended by a stated fact): history, so a new
+        # value replaces the chain's current head and never an older value again.
+        replaced: set[UUID] = set()
         for row in await session.read_many(list(ids)):
             try:
                 opened = self._sealer.open(row, now)
@@ -92,6 +95,8 @@ class GraphLinker:
             plain[row.id] = user_words(opened.content, opened.metadata.get(ROLES_KEY))
             said_by[row.id] = speaker_of(opened.metadata)
             said_at[row.id] = opened.created_at
+            if row.superseded_by is not None or row.valid_until is not None:
+                replaced.add(row.id)
         # "I" of one speaker is not "I" of another: a turn only replaces its speaker's words.
         who = list(speakers) if speakers is not None else [None] * len(texts)
         return [
@@ -100,7 +105,7 @@ class GraphLinker:
                 # When each was said: a chain's newest value is its current head.
                 [Candidate(i, plain[i], c, said_at[i]) for i, c in candidates
                  if plain.get(i) and said_by.get(i) == speaker],
-                band=self._tuning.supersession_band, said_at=now,
+                band=self._tuning.supersession_band, replaced=replaced, said_at=now,
             ) if text else []
             for text, candidates, speaker in zip(texts, per_text, who, strict=True)
         ]

@@ -65,6 +65,22 @@ async def test_giving_up_coffee_contradicts_loving_it_in_german() -> None:
     assert replaced.keys() == {loved.memory.id}
 
 
+async def test_a_new_value_replaces_the_current_head_never_a_value_already_replaced() -> None:
+    # Bosch replaced Siemens by its fact only (no change words, so the words alone would not
+    # chain them); SAP is nearest to Siemens, which is already marked superseded.
+    siemens, bosch = "I work at Siemens.", "I work at Bosch."
+    sap = "I switched jobs, I'm at SAP now."
+    world = world_with({siemens: axis(DIMENSION, 0), bosch: at_cosine(DIMENSION, 0.6),
+                        sap: at_cosine(DIMENSION, 0.8, other=2)})
+    owner = new_owner()
+    first = await world.service.remember(owner, NewMemory(siemens))
+    second = await world.service.remember(owner, NewMemory(bosch))
+    assert (await world.service.get(owner, first.memory.id)).superseded_by == second.memory.id
+    third = await world.service.remember(owner, NewMemory(sap))
+    replaced = {target for target, kind, _ in third.edges if kind == "supersedes"}
+    assert replaced == {second.memory.id}
+
+
 async def test_an_addition_supersedes_nothing() -> None:
     old, new = "I like coffee", "I also like green tea"
     world = world_with({old: axis(DIMENSION, 0), new: at_cosine(DIMENSION, 0.7)})
