@@ -125,12 +125,16 @@ class Install:
 
 
 @contextmanager
-def installation(prefix: str) -> Iterator[Install]:
+def installation(prefix: str, like: Install | None = None) -> Iterator[Install]:
+    """A fresh home, or a copy of `like`'s whole home (key, journal, data dir, taken with
+    memlane stopped) on a port of its own: one populated world serves several tests."""
     home = Path(tempfile.mkdtemp(prefix=prefix))
     os.chmod(home, 0o755)
+    if like is not None:
+        subprocess.run(["cp", "-a", f"{like.home}/.", str(home)], check=True)
     env = embedded_env(home, free_port(), MEMLANE_WORKER__ENABLED="false")
     try:
-        yield Install(home, env)
+        yield Install(home, env, dict(like.tokens) if like else {})
     finally:
         _stop_leftover_server(home / "data")
         shutil.rmtree(home, ignore_errors=True)
