@@ -79,8 +79,9 @@ async def test_what_is_my_job_misses_without_facts_and_reaches_the_memory_with_t
     assert JOB in [h.memory.content for h in hits]
     prompt = await service.prompt_context(owner, "What is my job?")
     assert "- [identity] works as: nurse" in prompt.text
-    # Four identity facts, three core (by confidence: birthday and home say 0.9, a workplace
-    # 0.85): the workplace is not a profile line, so the memory line says it.
+    # Five identity facts, three core: the job and the birthday say 0.9; home, workplace and
+    # pet 0.85, written together, so home ranks before the workplace by what it says. The
+    # workplace is not a profile line, so the memory line says it.
     assert "- [identity] works at: Santa Maria hospital" not in prompt.text
     assert JOB in prompt.text
 

@@ -60,6 +60,12 @@ RELATION_TYPES: Mapping[str, FactType] = {
     relation: fact_type for fact_type, relations in _TYPE_RELATIONS.items()
     for relation in relations
 }
+# Each relation's place in its type's list above, which runs from what says most about the
+# user (a name, a home) to what says least: the profile's last word between equal facts.
+RELATION_RANK: Mapping[str, int] = {
+    relation: rank for relations in _TYPE_RELATIONS.values()
+    for rank, relation in enumerate(relations)
+}
 # A person has one value of these at a time: a new, different object replaces the old one.
 # Siblings, children, pets, likes and allergies accumulate instead.
 FUNCTIONAL_RELATIONS: frozenset[str] = frozenset({

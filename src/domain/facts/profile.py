@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from memlane.domain.facts.model import USER, Fact, FactType
+from memlane.domain.facts.model import RELATION_RANK, USER, Fact, FactType
 
 # The order the profile (and the prompt) shows types in: who the user is first. Safety
 # constraints (below) come before all of them.
@@ -51,12 +51,15 @@ def is_safety(fact: Fact) -> bool:
     return fact.fact_type is FactType.CONSTRAINT and fact.relation in SAFETY_RELATIONS
 
 
-def weight(fact: Fact) -> tuple[float, float, datetime, str]:
+def weight(fact: Fact) -> tuple[float, float, datetime, int, str]:
     """The ranking key (higher first): the user's score, then confidence, then the newer
-    statement, then the id (a stable order). How long ago the source memory was said, or how
-    often it was recalled, does not count: an allergy matters as much after a month."""
+    statement, then the relation's rank in its type (a home before a workplace, a workplace
+    before a pet: facts written together tie on all else), then the id (a stable order). How
+    long ago the source memory was said, or how often it was recalled, does not count: an
+    allergy matters as much after a month."""
     score = NEUTRAL_SCORE if fact.user_fact_score is None else fact.user_fact_score
-    return score, fact.confidence, fact.valid_from, str(fact.id)
+    rank = RELATION_RANK.get(fact.relation, len(RELATION_RANK))
+    return score, fact.confidence, fact.valid_from, -rank, str(fact.id)
 
 
 def build_profile(facts: Sequence[Fact], caps: ProfileCaps, now: datetime) -> Profile:

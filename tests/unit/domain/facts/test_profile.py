@@ -93,6 +93,15 @@ def test_the_users_score_ranks_first_then_confidence_then_the_newer_statement() 
         allergy, low_allergy)
 
 
+def test_facts_written_together_rank_by_what_their_relation_says_about_the_user() -> None:
+    # One message, equal confidence and time: the id (random) must not decide which is core.
+    together = [fact(relation=r, obj=r) for r in ("pet", "works_at", "lives_in", "name")]
+    for order in (together, together[::-1]):
+        profile = build_profile(order, ProfileCaps(core_per_type=3), NOW)
+        assert [f.object for f in profile.core] == ["name", "lives_in", "works_at"]
+        assert [f.object for f in profile.secondary] == ["pet"]
+
+
 def test_each_tier_is_capped_per_type_and_secondary_takes_the_next() -> None:
     facts = [fact(FactType.PREFERENCE, obj=str(i), confidence=i / 10) for i in range(1, 9)]
     facts += [fact(FactType.IDENTITY, obj="name")]
