@@ -9,15 +9,9 @@ import httpx
 import pytest
 
 from tests.api.conftest import TenantKeys
+from tests.api.test_facts_api import remember
 
 pytestmark = pytest.mark.integration
-
-
-async def remember(client: httpx.AsyncClient, headers: dict[str, str], content: str) -> str:
-    response = await client.post("/v1/memories", json={"content": content}, headers=headers)
-    assert response.status_code in (200, 201), response.text
-    memory_id: str = response.json()["memory"]["id"]
-    return memory_id
 
 
 async def facts(client: httpx.AsyncClient, headers: dict[str, str], current: str) -> list[Any]:
