@@ -211,3 +211,19 @@ def named_holder(name: str) -> str:
 def name_of(holder: str | None) -> str | None:
     """The name in a holder that is someone named, else None."""
     return holder[5:] if holder and holder.startswith("name:") else None
+
+
+def third_person(norm: str, found_slots: frozenset[str]) -> bool:
+    """Whether a person other than the user is the subject: "he"/"she", or German "er"/"sie"
+    doing what only people do; not when the user is named too ("She moved in with us")."""
+    if not PERSON_PRONOUN.match(norm) or USER_NAMED.search(norm):
+        return False
+    return not GERMAN_PRONOUN.match(norm) or (
+        bool(found_slots & PERSON_SLOTS) and "schedule" not in found_slots)
+
+
+def opening_name(text: str) -> frozenset[str]:
+    """A name opening the statement as its subject: "Frank und ich", "Nils has ..."."""
+    found = re.match(r"\s*([A-ZÄÖÜ][\w-]+) (?:und|and) (?:ich|I)\b", text)
+    name = found[1].casefold() if found else named_subject(text)
+    return frozenset((name,)) if name else frozenset()

@@ -178,15 +178,15 @@ class SupersessionCues:
                       or tense.PAST_STATE.search(norm)),
             refines=cues.REFINEMENT.search(norm) is not None,
             refers=cues.REFERRING.match(norm) is not None,
-            names=people.names_in(text.strip()) | _opening_name(text),
+            names=people.names_in(text.strip()) | people.opening_name(text),
             providers=frozenset(m["name"].casefold() for m in slots.PROVIDER.finditer(text)),
             again=tense.AGAIN.search(norm) is not None,
             number_only=bool(words) and all(_NUMBER_WORD.match(w) for w in words),
             died=people.DEATH.search(norm) is not None,
             possessed=people.POSSESSED.search(text) is not None
             or people.NAMED_OWN.match(text.strip()) is not None,
-            shapes=frozenset(name for name, shape in _SHAPES.items() if shape.search(norm)),
-            third_person=_third_person(norm, found_slots)
+            shapes=slots.shapes(norm),
+            third_person=people.third_person(norm, found_slots)
             or self._patterns["recipient"].search(norm) is not None,
         )
 
@@ -254,33 +254,6 @@ def plain(text: str) -> str:
     norm = re.sub(r"(?<=\bto |in |zu )(?:another|ein anderes|eine andere|einen anderen)\b",
                   "a different", norm)
     return re.sub(r"(?:^|(?<=[,;:]))\s*also\b", " ", norm)
-
-
-_SHAPES: dict[str, re.Pattern[str]] = {
-    "time": re.compile(r"(?<!\w)\d{1,2}(?::\d\d)?\s*(?:uhr|am|pm|h)(?!\w)"
-                       r"|(?<!\w)\d{1,2}:\d\d(?!\w)"),
-    "date": re.compile(r"(?<!\w)\d{1,2}(?:\.|st|nd|rd|th)\s*(?:of\s+)?(?:jan|feb|mar|mär|apr|"
-                       r"may|mai|jun|jul|aug|sep|oct|okt|nov|dec|dez|\d)|(?<!\w)(?:the|am|den|"
-                       r"dem)\s+\d{1,2}(?:\.|st|nd|rd|th)(?!\w)"),
-    "amount": re.compile(r"[€$£]\s*\d|\d\s*(?:€|euro|eur|dollars?|pounds?|%|prozent|"
-                         r"percent)(?!\w)"),
-}
-
-
-def _third_person(norm: str, found_slots: frozenset[str]) -> bool:
-    """Whether a person other than the user is the subject: "he"/"she", or German "er"/"sie"
-    doing what only people do; not when the user is named too ("She moved in with us")."""
-    if not people.PERSON_PRONOUN.match(norm) or people.USER_NAMED.search(norm):
-        return False
-    return not people.GERMAN_PRONOUN.match(norm) or (
-        bool(found_slots & people.PERSON_SLOTS) and "schedule" not in found_slots)
-
-
-def _opening_name(text: str) -> frozenset[str]:
-    """A name opening the statement as its subject: "Frank und ich", "Nils has ..."."""
-    found = re.match(r"\s*([A-ZÄÖÜ][\w-]+) (?:und|and) (?:ich|I)\b", text)
-    name = found[1].casefold() if found else people.named_subject(text)
-    return frozenset((name,)) if name else frozenset()
 
 
 def _slot_text(norm: str) -> str:

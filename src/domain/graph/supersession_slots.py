@@ -102,3 +102,18 @@ STOPWORDS: frozenset[str] = frozenset((
 ))
 
 
+# The kinds of value a statement can name: a new value replaces one of the same kind.
+SHAPES: dict[str, re.Pattern[str]] = {
+    "time": re.compile(r"(?<!\w)\d{1,2}(?::\d\d)?\s*(?:uhr|am|pm|h)(?!\w)"
+                       r"|(?<!\w)\d{1,2}:\d\d(?!\w)"),
+    "date": re.compile(r"(?<!\w)\d{1,2}(?:\.|st|nd|rd|th)\s*(?:of\s+)?(?:jan|feb|mar|mär|apr|"
+                       r"may|mai|jun|jul|aug|sep|oct|okt|nov|dec|dez|\d)|(?<!\w)(?:the|am|den|"
+                       r"dem)\s+\d{1,2}(?:\.|st|nd|rd|th)(?!\w)"),
+    "amount": re.compile(r"[€$£]\s*\d|\d\s*(?:€|euro|eur|dollars?|pounds?|%|prozent|"
+                         r"percent)(?!\w)"),
+}
+
+
+def shapes(norm: str) -> frozenset[str]:
+    """The kinds of value a normalised statement names (a time, a date, an amount)."""
+    return frozenset(name for name, shape in SHAPES.items() if shape.search(norm))
