@@ -44,7 +44,7 @@ browser:
 	@./scripts/ensure_chromium.sh
 
 # The suite in two passes. First everything but the schemathesis run, on one worker per core
-# (up to 4), a test file per worker at a time: half of the time is processes starting
+# (up to 4), a test file per worker at a time: much of the time is processes starting
 # (`memlane serve`, embedded PostgreSQL, the model), which overlap. Then the schemathesis run
 # on its own: under pytest-xdist it ran one operation of 37, so it keeps a serial pass.
 CONFORMANCE := tests/api/test_openapi_conformance.py
