@@ -2,36 +2,32 @@
 
 from __future__ import annotations
 
-import dataclasses
-import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from enum import StrEnum
-from functools import lru_cache
-from itertools import pairwise
-from typing import NamedTuple
 from uuid import UUID
 
-from memlane.domain.graph import (
-    supersession_cues as cues,
-    supersession_lexicon as lexicon,
-    supersession_tense as tense,
-)
+from memlane.domain.graph import supersession_lexicon as lexicon
+from memlane.domain.graph.supersession_learned import LearnedJudge, PairContext, pair_features
 from memlane.domain.graph.supersession_reading import OTHER, SELF, Reading, SupersessionCues
+from memlane.domain.graph.supersession_scene import (
+    Candidate,
+    Scene,
+    may_replace,
+    scene_of,
+)
 from memlane.domain.graph.supersession_topic import (
-    about_someone_named,
     flips,
     holders_agree,
     partner_ended,
     same_topic,
     shared_words,
 )
-from memlane.domain.graph.supersession_words import normalise
 
 __all__ = [
     "DEFAULT_BAND", "DEFAULT_CUES", "Candidate", "SupersessionCues", "SupersessionDecision",
-    "SupersessionKind", "asks_about_past", "judge_supersession",
+    "SupersessionKind", "asks_about_past", "candidate_features", "judge_supersession",
 ]
 
 # Cosine band (all-MiniLM-L6-v2, between what the user said in each) in which an older memory
@@ -51,14 +47,6 @@ _REFERRING_PENALTY = 0.3
 # A new value of the same kind (a time for a time, a date for a date) points at the candidate.
 _SHAPE_WEIGHT = 0.15
 _HOLDER_WEIGHT = 0.3
-# How soon after another statement a referring one ("It's called Boulderwelt") is read as
-# pointing back at it.
-ANTECEDENT_WINDOW = timedelta(hours=2)
-# A subject pronoun that may stand for a thing said just before.
-_THING_PRONOUN = re.compile(r"\s*(?:(?:it|it's|er|es|sie)(?!\w)|that's|(?:das|that|this)\s+"
-                            r"(?:ist|war|wurde|wird|hat|is|was|has|got|will)(?!\w))")
-
-
 class SupersessionKind(StrEnum):
     SUPERSEDES = "supersedes"  # a new value for the same thing: Berlin -> Lisbon
     CONTRADICTION = "contradiction"  # the new one negates the old: love coffee -> no coffee
@@ -72,16 +60,6 @@ class SupersessionDecision:
     kind: SupersessionKind
     score: float
     reasons: tuple[str, ...]
-
-
-class Candidate(NamedTuple):
-    """An older memory the new one may replace: what the user said in it, its cosine to what
-    the user says now, and when it was said (a chain's newest value is its current head)."""
-
-    id: UUID
-    text: str
-    cosine: float
-    said_at: datetime | None = None
 
 
 DEFAULT_CUES = SupersessionCues()
@@ -128,34 +106,6 @@ def _score(new: Reading, old: Reading, cosine: float, is_fact: bool, referring: 
     return round(score - _REFERRING_PENALTY * referring, 4)
 
 
-@lru_cache(maxsize=1024)
-def _read(cue_set: SupersessionCues, text: str) -> Reading:
-    # A pure reading of a text: the same older memories are candidates for many new ones.
-    # (Held in this process only, like any plaintext the service opens.)
-    return cue_set.read(text)
-
-
-def _silent(new_text: str, cue_set: SupersessionCues, said_at: datetime | None) -> bool:
-    """Questions, hypotheticals, additions, "still"/"as I said" and the distant past
-    replace nothing."""
-    norm = normalise(new_text)
-    # "Too" after a change that ends something says the change came again ("I sold the Golf
-    # too"), not that a value was added.
-    adds = (cue_set.has("addition", new_text) or bool(cues.TRAILING_ADDITION.search(norm))) and (
-        not cue_set.has("ending", new_text))
-    return not new_text.strip() or cue_set.is_question(new_text) or adds or any(
-        cue_set.has(family, new_text) for family in ("hedge", "continuity")
-    ) or cue_set.in_distant_past(
-        new_text, said_at.year if said_at else None
-    ) or (bool(tense.EPISODE.search(norm)) and not cue_set.has("state_change", new_text))
-
-
-def _cued(reading: Reading, text: str, cue_set: SupersessionCues) -> bool:
-    """Whether a statement says a value changed: a correction naming the old value, change
-    language, or a German future of a change ("werde ... ziehen")."""
-    return reading.names_old_value or cue_set.has("change", text) or bool(
-        tense.FUTURE_CHANGE.search(normalise(text)))
-
 
 def _head(found: list[tuple[Candidate, SupersessionDecision]], read: dict[UUID, Reading],
           cued: dict[UUID, bool]) -> tuple[Candidate, SupersessionDecision]:
@@ -176,44 +126,42 @@ def _head(found: list[tuple[Candidate, SupersessionDecision]], read: dict[UUID, 
         best_candidate, best)
 
 
-def _with_antecedents(pool: Sequence[Candidate], read: dict[UUID, Reading],
-                      cued: dict[UUID, bool]) -> set[UUID]:
-    """Reads each referring statement with the one said just before it ("It was moved to
-    Tuesday" after "The meeting is on Monday"), and an elaboration's words into what it
-    elaborates ("It's called Boulderwelt"): the elaborations, now part of another, are
-    returned to be left out as candidates."""
-    timed = sorted(((c.said_at, c) for c in pool if c.said_at is not None),
-                   key=lambda pair: pair[0])
-    merged: set[UUID] = set()
-    for (before_at, before), (after_at, after) in pairwise(timed):
-        if not read[after.id].refers or after_at - before_at > ANTECEDENT_WINDOW:
-            continue
-        if cued[after.id]:
-            read[after.id] = read[after.id].joined(read[before.id])
-        else:
-            read[before.id] = read[before.id].joined(read[after.id])
-            merged.add(after.id)
-    return merged
+def _features(scene: Scene, fact_conflicts: Collection[UUID],
+              replaced: Collection[UUID]) -> dict[UUID, dict[str, float]]:
+    """The learned judge's features of each candidate that may be replaced."""
+    pool = [c for c in scene.pool if may_replace(scene, c, replaced)]
+    if not pool:
+        return {}
+    best = max(c.cosine for c in pool)
+    newest = max((c.said_at for c in pool if c.said_at is not None), default=None)
+    return {c.id: pair_features(scene.new, scene.read[c.id], PairContext(
+        c.cosine, best, newest is not None and c.said_at == newest, scene.cued,
+        scene.cued_by[c.id], c.id in fact_conflicts)) for c in pool}
 
 
-def _with_own_antecedent(new_text: str, new: Reading, cued: bool, pool: Sequence[Candidate],
-                         read: dict[UUID, Reading], said_at: datetime | None) -> Reading:
-    """A change said of "it"/"er"/"sie" ("Er wurde auf Mittwoch verschoben") is about what
-    was said just before it: read with that statement's words (not a person's "he"/"she")."""
-    if not (cued and _THING_PRONOUN.match(normalise(new_text))) or new.third_person or (
-            said_at is None):
-        return new
-    before = [c for c in pool
-              if c.said_at is not None and timedelta(0) <= said_at - c.said_at
-              <= ANTECEDENT_WINDOW]
-    if not before:
-        return new
-    antecedent = read[max(before, key=lambda c: c.said_at or datetime.min).id]
-    # Only when it speaks of the same kind of thing ("Er hat bei Bosch angefangen" is a
-    # person's news, not the appointment said before); the holder stays open.
-    if not new.slots & antecedent.slots:
-        return new
-    return dataclasses.replace(new.joined(antecedent), holder=new.holder)
+def candidate_features(
+    new_text: str, candidates: Sequence[tuple[UUID, str, float] | Candidate], *,
+    fact_conflicts: Collection[UUID] = frozenset(), replaced: Collection[UUID] = frozenset(),
+    said_at: datetime | None = None, cue_set: SupersessionCues = DEFAULT_CUES,
+) -> dict[UUID, dict[str, float]]:
+    """What the learned judge sees of each candidate (none when the statement replaces
+    nothing: a question, a hedge, the distant past); bench/supersession_judge.py trains on it."""
+    scene = scene_of(new_text, candidates, said_at, cue_set)
+    return {} if scene is None else _features(scene, fact_conflicts, replaced)
+
+
+def _learned(scene: Scene, judge: LearnedJudge, fact_conflicts: Collection[UUID],
+             replaced: Collection[UUID]) -> list[SupersessionDecision]:
+    """The candidate the learned judge finds most likely replaced, from its threshold."""
+    scored = [(judge.probability(values), i, values)
+              for i, values in _features(scene, fact_conflicts, replaced).items()]
+    if not scored:
+        return []
+    probability, best, values = max(scored, key=lambda row: row[0])
+    if probability < judge.threshold:
+        return []
+    kind = SupersessionKind.CONTRADICTION if values["flips"] else SupersessionKind.SUPERSEDES
+    return [SupersessionDecision(best, kind, round(probability, 4), ("learned",))]
 
 
 def judge_supersession(
@@ -225,6 +173,7 @@ def judge_supersession(
     replaced: Collection[UUID] = frozenset(),
     said_at: datetime | None = None,
     cue_set: SupersessionCues = DEFAULT_CUES,
+    learned: LearnedJudge | None = None,
 ) -> list[SupersessionDecision]:
     """The older memory `new_text` replaces, if any: the best-matching one (a chain's current
     head), plus others only when their functional fact conflicts too.
@@ -233,30 +182,21 @@ def judge_supersession(
     fact_conflicts: ids whose functional fact (same subject and relation, another object)
     conflicts with one of `new_text`'s, from the facts module. replaced: ids already replaced
     by another memory (their marker), which are history. said_at: when `new_text` was said
-    (a statement about a year long past replaces nothing).
+    (a statement about a year long past replaces nothing). learned: a learned judge that
+    decides when the rules find nothing (their vetoes still hold).
     """
-    if _silent(new_text, cue_set, said_at):
+    scene = scene_of(new_text, candidates, said_at, cue_set)
+    if scene is None:
         return []
-    new = _read(cue_set, new_text)
-    cued = _cued(new, new_text, cue_set)
-    pool = [Candidate(*c) for c in candidates]
-    read = {c.id: _read(cue_set, c.text) for c in pool}
-    cued_by = {c.id: _cued(read[c.id], c.text, cue_set) for c in pool}
-    merged = _with_antecedents(pool, read, cued_by)
-    new = _with_own_antecedent(new_text, new, cued, pool, read, said_at)
+    new, read, cued_by = scene.new, scene.read, scene.cued_by
     found: list[tuple[Candidate, SupersessionDecision]] = []
-    for candidate in pool:
+    for candidate in scene.pool:
         old = read[candidate.id]
         # A conflicting fact still needs the same holder ("my nephew Tim" is not "my son Tim").
         is_fact = candidate.id in fact_conflicts and holders_agree(new, old)
-        # "I lived in Munich before" is history already, whatever its facts say; an
-        # elaboration ("With a club.") is the user's, replaced only by what the user says.
-        if old.past or candidate.id in replaced or candidate.id in merged or (
-                old.refers and not cued_by[candidate.id] and new.holder != SELF):
+        if not may_replace(scene, candidate, replaced):
             continue
-        if about_someone_named(new_text, candidate.text, new, old):
-            continue
-        reasons = _reasons(new, old, candidate.cosine, band, cued, cued_by[candidate.id])
+        reasons = _reasons(new, old, candidate.cosine, band, scene.cued, cued_by[candidate.id])
         if reasons is None and not is_fact:
             continue
         reasons = (*(reasons or ()), *(("fact",) if is_fact else ()))
@@ -267,6 +207,6 @@ def judge_supersession(
             candidate.id, kind, _score(new, old, candidate.cosine, is_fact, penalty), reasons)
         found.append((candidate, decision))
     if not found:
-        return []
+        return _learned(scene, learned, fact_conflicts, replaced) if learned else []
     _, best = _head(found, read, cued_by)
     return [best] + [d for _, d in found if d is not best and d.replaces in fact_conflicts]
