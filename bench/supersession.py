@@ -1,7 +1,7 @@
 """Supersession benchmark: hand-labelled EN/DE scenarios through the detector, real embeddings.
 
     .venv/bin/python bench/supersession.py [--data FILE] [--band LOW HIGH] [--no-facts] [--sweep]
-                                           [--model NAME] [--errors] [--json]
+                                           [--model NAME] [--errors] [--learned] [--json]
 
 Each scenario (bench/data/supersession_scenarios.jsonl) has 2-6 older statements (oldest
 first), a new one, and the index of the statement it supersedes (or null). Texts are
@@ -14,8 +14,10 @@ wrong / scenarios. Every figure is given for the tuning half and the test half
 (bench/halves.py); `--sweep` chooses the band on the tuning half only. `--errors` lists the
 tuning half's misses and wrongs (the test half's stay unread while rules are tuned). Fact
 conflicts from the extractor are added as the service adds them (`--no-facts` leaves them
-out). bench/supersession_routes.py runs the same scenarios through the real service, both
-write routes.
+out). `--learned` adds the learned judge with the shipped weights
+(src/adapters/supersession/judge_weights.json, trained by bench/supersession_judge.py on the
+tuning half) where the rules find nothing. bench/supersession_routes.py runs the same
+scenarios through the real service, both write routes.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import numpy as np
 from halves import HALVES, TUNE, by_group, gap_points, in_half
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.domain.graph.supersession import DEFAULT_BAND, Candidate, judge_supersession
+from memlane.domain.graph.supersession_learned import LearnedJudge
 
 DATA = Path(__file__).resolve().parent / "data" / "supersession_scenarios.jsonl"
 MERGE_THRESHOLD = 0.85
@@ -77,7 +80,7 @@ def said_at(index: int) -> datetime:
 
 def _judge(texts: Sequence[str], matrix: Sequence[Sequence[float]], at: int,
            band: tuple[float, float], conflicts: Conflicts | None,
-           replaced: set[UUID]) -> list[Any]:
+           replaced: set[UUID], learned: LearnedJudge | None = None) -> list[Any]:
     """What the at-th statement replaces among those said before it, as the write path
     judges it: each candidate with its cosine and when it was said, the replaced ones known."""
     ids = [UUID(int=i + 1) for i in range(at)]
@@ -87,12 +90,13 @@ def _judge(texts: Sequence[str], matrix: Sequence[Sequence[float]], at: int,
         texts[at],
         [Candidate(ids[i], texts[i], matrix[at][i], said_at(i)) for i in range(at)],
         band=band, fact_conflicts=facts, replaced=frozenset(replaced), said_at=said_at(at),
+        learned=learned,
     )
 
 
 def judge_all(
     scenarios: Sequence[Mapping[str, Any]], cos: Cosines,
-    band: tuple[float, float], conflicts: Conflicts | None,
+    band: tuple[float, float], conflicts: Conflicts | None, learned: LearnedJudge | None = None,
 ) -> Picks:
     """Per scenario: the index the detector picked (None: no supersession) and its kind. The
     older statements are judged first, one after another, as they were written."""
@@ -102,8 +106,9 @@ def judge_all(
         replaced: set[UUID] = set()
         for at in range(1, len(s["history"])):
             replaced |= {d.replaces for d in _judge(texts, cos[s["id"]], at, band, conflicts,
-                                                    replaced)}
-        decisions = _judge(texts, cos[s["id"]], len(s["history"]), band, conflicts, replaced)
+                                                    replaced, learned)}
+        decisions = _judge(texts, cos[s["id"]], len(s["history"]), band, conflicts, replaced,
+                           learned)
         picks[s["id"]] = (decisions[0].replaces.int - 1, decisions[0].kind) if decisions else (
             None, None)
     return picks
@@ -235,15 +240,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="leave out fact conflicts (the service finds them when facts are on)")
     parser.add_argument("--sweep", action="store_true", help="also sweep band floors/ceilings")
     parser.add_argument("--errors", action="store_true", help="list the tuning half's errors")
+    parser.add_argument("--learned", action="store_true",
+                        help="the learned judge (shipped weights) where the rules find nothing")
     parser.add_argument("--json", action="store_true", help="one compact JSON object")
     args = parser.parse_args(argv)
     scenarios = load(args.data)
     cos = asyncio.run(cosines(scenarios, args.model))
     conflicts = None if args.no_facts else fact_conflicts_from_patterns()
     band = (args.band[0], args.band[1])
-    picks = judge_all(scenarios, cos, band, conflicts)
+    learned = None
+    if args.learned:
+        from memlane.adapters.supersession.weights import shipped_judge
+        learned = shipped_judge()
+    picks = judge_all(scenarios, cos, band, conflicts, learned)
     result: dict[str, Any] = {
         "band": list(band), "model": args.model or "default",
+        "judge": "rules + learned" if learned else "rules",
         "facts": "used" if conflicts else "off",
         **report(scenarios, picks), "cosines": target_cosines(scenarios, cos),
     }

@@ -96,7 +96,7 @@ class Container(containers.DeclarativeContainer):
     keyring = providers.Callable(resources.journaled_keyring, secrecy, erasure_journal)
     keywords = providers.Singleton(SnowballKeywordAdapter)
     affect = providers.Singleton(VaderAffectAdapter)
-    policy = providers.Callable(lambda settings: settings.policy(), settings)
+    policy = providers.Callable(resources.policy, settings)
 
     # Services
     service = providers.Singleton(

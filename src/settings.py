@@ -240,6 +240,9 @@ class GraphSettings(_Section):
     max_semantic_edges: int = Field(_GRAPH.max_semantic_edges, ge=0, le=200)
     supersession_band: tuple[float, float] | None = None  # the domain checks it
     supersession_candidates: int = Field(_GRAPH.supersession_candidates, ge=0, le=50)
+    # "learned": a small learned judge decides what the rules leave undecided
+    # (docs/supersession.md); the composition root loads its shipped weights.
+    supersession_judge: Literal["rules", "learned"] = "rules"
     expansion_seeds: int = Field(_GRAPH.expansion_seeds, ge=0, le=50)
     expansion_hops: int = Field(_GRAPH.expansion_hops, ge=1, le=3)
     expansion_limit: int = Field(_GRAPH.expansion_limit, ge=0, le=200)
@@ -251,7 +254,7 @@ class GraphSettings(_Section):
 
     def tuning(self, scale: SimilarityScale | None = None) -> GraphTuning:
         lines = scale or scale_of(DEFAULT_EMBEDDING_MODEL)
-        values = self.model_dump()
+        values = self.model_dump(exclude={"supersession_judge"})
         values["semantic_threshold"] = _or(self.semantic_threshold, lines.semantic_threshold)
         values["supersession_band"] = _or(self.supersession_band, lines.supersession_band)
         return GraphTuning(**values)

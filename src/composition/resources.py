@@ -6,7 +6,7 @@ import asyncio
 import functools
 import logging
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from prometheus_client import Histogram
 
@@ -29,6 +29,7 @@ from memlane.adapters.postgres.graph import PostgresGraphAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
 from memlane.adapters.postgres.memories import postgres_memory_ports
 from memlane.adapters.postgres.security import PostgresDataKeyAdapter, PostgresIntegrityAdapter
+from memlane.adapters.supersession.weights import shipped_judge
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.clock import system_clock
 from memlane.ports.embedding import EmbeddingPort
@@ -49,6 +50,15 @@ from memlane.settings import Settings
 ACCESS_FLUSH_MS = 50
 
 log = logging.getLogger(__name__)
+
+
+def policy(settings: Settings) -> MemoryPolicy:
+    """The domain's rules from the settings, with the learned supersession judge's shipped
+    weights when `graph.supersession_judge` is "learned"."""
+    rules = settings.policy()
+    if settings.graph.supersession_judge != "learned":
+        return rules
+    return replace(rules, graph=replace(rules.graph, learned_judge=shipped_judge()))
 
 
 async def database(settings: Settings) -> AsyncIterator[Database]:

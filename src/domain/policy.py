@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from memlane.domain.errors import InvalidTuning
 from memlane.domain.memories import (
@@ -13,6 +14,9 @@ from memlane.domain.memories import (
 )
 from memlane.domain.retrieval import DEFAULT_CONTEXT_CHAR_BUDGET, RelevanceWeights
 from memlane.domain.similarity import DEFAULT_SCALE
+
+if TYPE_CHECKING:
+    from memlane.domain.graph import LearnedJudge
 
 MIN_LEARN_CHARS = 20
 MAX_CONTENT_BYTES = 32 * 1024
@@ -100,6 +104,10 @@ class GraphTuning:
     max_semantic_edges: int = 20
     supersession_band: tuple[float, float] = DEFAULT_SCALE.supersession_band
     supersession_candidates: int = 5
+    # The learned judge of what the rules leave undecided (docs/supersession.md); None: the
+    # rules alone. The composition root loads its weights when `graph.supersession_judge`
+    # asks for it.
+    learned_judge: LearnedJudge | None = None
     expansion_seeds: int = 3
     expansion_hops: int = 2
     expansion_limit: int = 20

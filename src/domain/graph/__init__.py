@@ -47,6 +47,10 @@ if TYPE_CHECKING:
         asks_about_past as asks_about_past,
         judge_supersession as judge_supersession,
     )
+    from memlane.domain.graph.supersession_learned import (
+        InvalidJudgeWeights as InvalidJudgeWeights,
+        LearnedJudge as LearnedJudge,
+    )
     from memlane.domain.graph.supersession_words import (
         content_words as content_words,
         stem as stem,
@@ -67,7 +71,9 @@ _FACE = Face(__name__, {
     "EntityNotFound": "knowledge",
     "HALF_LIFE_DAYS": "edges",
     "HOP_DECAY": "activation",
+    "InvalidJudgeWeights": "supersession_learned",
     "KnowledgeGraph": "knowledge",
+    "LearnedJudge": "supersession_learned",
     "Moment": "temporal",
     "REPLACEMENT_DEPTH": "activation_walk",
     "REPLACING_KINDS": "edges",

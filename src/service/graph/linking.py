@@ -106,6 +106,7 @@ class GraphLinker:
                 [Candidate(i, plain[i], c, said_at[i]) for i, c in candidates
                  if plain.get(i) and said_by.get(i) == speaker],
                 band=self._tuning.supersession_band, replaced=replaced, said_at=now,
+                learned=self._tuning.learned_judge,
             ) if text else []
             for text, candidates, speaker in zip(texts, per_text, who, strict=True)
         ]

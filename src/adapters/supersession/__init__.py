@@ -1,0 +1,1 @@
+"""The learned supersession judge's shipped weights, read from the package."""
