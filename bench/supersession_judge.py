@@ -31,7 +31,13 @@ from uuid import UUID
 import numpy as np
 
 from halves import TUNE, in_half
-from memlane.domain.graph.supersession import Candidate, candidate_features, judge_supersession
+from memlane.domain.graph.supersession import (
+    DEFAULT_CUES,
+    Candidate,
+    SupersessionCues,
+    candidate_features,
+    judge_supersession,
+)
 from memlane.domain.graph.supersession_learned import FEATURES
 from supersession import (
     DATA,
@@ -53,7 +59,8 @@ THRESHOLDS = tuple(round(0.5 + 0.025 * i, 3) for i in range(20))
 class Case:
     """One scenario's last judgement: each candidate's features and the rules' own pick."""
 
-    def __init__(self, scenario: Mapping[str, Any], cos: Cosines, conflicts: Conflicts) -> None:
+    def __init__(self, scenario: Mapping[str, Any], cos: Cosines, conflicts: Conflicts,
+                 cue_set: SupersessionCues = DEFAULT_CUES) -> None:
         texts = [*scenario["history"], scenario["new"]]
         matrix = cos[scenario["id"]]
         replaced: set[UUID] = set()
@@ -62,7 +69,7 @@ class Case:
             facts = conflicts(texts[at], list(zip(ids, texts[:at], strict=True)))
             pool = [Candidate(ids[i], texts[i], matrix[at][i], said_at(i)) for i in range(at)]
             kwargs: dict[str, Any] = {"fact_conflicts": facts, "replaced": frozenset(replaced),
-                                      "said_at": said_at(at)}
+                                      "said_at": said_at(at), "cue_set": cue_set}
             decisions = judge_supersession(texts[at], pool, **kwargs)
             if at < len(texts) - 1:
                 replaced |= {d.replaces for d in decisions}

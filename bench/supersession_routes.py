@@ -1,7 +1,8 @@
 """Supersession through the real service, both write routes, each scenario a fresh user.
 
     .venv/bin/python bench/supersession_routes.py [--data FILE] [--route memory|conversation|both]
-                                                  [--model NAME] [--limit N] [--json]
+                                                  [--model NAME] [--limit N] [--learned]
+                                                  [--json]
 
 The embedded defaults (private PostgreSQL + pgvector, the onnx model, encryption on, graph
 and facts on) in a scratch data dir. For every scenario of bench/data/supersession_scenarios.jsonl
@@ -11,6 +12,7 @@ statement a user message answered by the assistant). What the new memory replace
 from the graph (its supersedes and contradiction edges, whether the words or a replaced fact
 made them). Scored as bench/supersession.py scores the judge, per half and language, plus
 how often both routes reached the same decision. Read only the tuning half's errors.
+`--learned` sets `graph.supersession_judge = "learned"` (docs/supersession.md).
 """
 
 from __future__ import annotations
@@ -88,7 +90,7 @@ def report(
 
 
 async def run(scenarios: Sequence[Mapping[str, Any]], routes: Sequence[str],
-              model: str | None) -> dict[str, Any]:
+              model: str | None, learned: bool = False) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="memlane-bench-supersession-") as scratch:
         home = Path(scratch)
         settings = Settings(
@@ -96,6 +98,7 @@ async def run(scenarios: Sequence[Mapping[str, Any]], routes: Sequence[str],
             memory={"encryption_key_path": home / "key",
                     **({"embedding": {"model": model}} if model else {})},
             worker={"enabled": False},
+            graph={"supersession_judge": "learned" if learned else "rules"},
         )
         running = asyncio.Semaphore(RUNNING)
         async with open_memlane(settings) as memlane:
@@ -127,11 +130,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--route", choices=(*ROUTES, "both"), default="both")
     parser.add_argument("--model", help="memory.embedding.model (default: the configured one)")
     parser.add_argument("--limit", type=int, help="only the first N scenarios (a quick run)")
+    parser.add_argument("--learned", action="store_true", help="the learned judge on")
     parser.add_argument("--json", action="store_true", help="one compact JSON object")
     args = parser.parse_args(argv)
     scenarios = load(args.data)[: args.limit]
     routes = ROUTES if args.route == "both" else (args.route,)
-    result = asyncio.run(run(scenarios, routes, args.model))
+    result = asyncio.run(run(scenarios, routes, args.model, args.learned))
     print(json.dumps(result, ensure_ascii=False, indent=None if args.json else 2))
     return 0
 

@@ -45,7 +45,9 @@ MODEL_LINES = {
 SECTIONS: list[tuple[type[BaseModel], Any, set[str]]] = [
     (RelevanceSettings, RelevanceWeights(), set()),
     (RecallSettings, RecallTuning(), set()),
-    (GraphSettings, GraphTuning(), set()),
+    # The learned judge's weights are loaded by the composition root when
+    # `graph.supersession_judge` is "learned"; they are no setting themselves.
+    (GraphSettings, GraphTuning(), {"learned_judge"}),
     (FactSettings, ProfileCaps(), set()),
     (DetailSettings, DetailTuning(), set()),
     (MemorySettings, MemoryPolicy(),
