@@ -8,6 +8,7 @@ import pytest
 
 from memlane.domain.errors import StorageUnavailable
 from memlane.domain.graph.edges import EdgeKind
+from memlane.domain.graph.supersession_learned import LearnedJudge
 from memlane.domain.memories.segments import Message, Role
 from memlane.domain.model import NewMemory
 from memlane.domain.policy import GraphTuning, MemoryPolicy
@@ -159,3 +160,15 @@ async def test_segments_of_one_conversation_get_no_temporal_edge_beside_their_ch
     added = await world.service.add_messages(owner, "renovation", messages)
     ids = [m.id for m in added.memories]
     assert await world.graph.edges_of(owner, ids, [EdgeKind.TEMPORAL]) == []
+
+
+async def test_the_learned_judge_of_the_graph_tuning_decides_where_the_rules_find_nothing() -> None:
+    old, new = "Breakfast is porridge with apples", "Mornings start with granola"
+    vectors = {old: axis(DIMENSION, 0), new: at_cosine(DIMENSION, 0.7)}
+    by_cosine = LearnedJudge(("cosine",), (0.6,), (0.1,), (3.0,), 0.0, 0.5)
+    for judge, expected in ((None, set()), (by_cosine, {"supersedes"})):
+        world = world_with(vectors, learned_judge=judge)
+        owner = new_owner()
+        await world.service.remember(owner, NewMemory(old))
+        written = await world.service.remember(owner, NewMemory(new))
+        assert {k for _, k, _ in written.edges if k != "semantic"} == expected
