@@ -47,7 +47,7 @@ from memlane.domain.graph.supersession import (
     candidate_features,
     judge_supersession,
 )
-from memlane.domain.graph.supersession_learned import FEATURES
+from memlane.domain.graph.supersession_learned import FEATURES as ALL_FEATURES
 from supersession import (
     DATA,
     WRONG_COST,
@@ -63,6 +63,10 @@ OUT = Path(__file__).resolve().parents[1] / "src" / "adapters" / "supersession" 
     "judge_weights.json")
 L2 = (0.01, 0.1, 1.0, 3.0, 10.0, 30.0)
 ABLATED_SHARE = 0.3
+# The raw cosine is left out: a conversation turn embeds with its date and reply, so its
+# cosines run higher than a plain memory's, and the routes must decide alike.
+LEFT_OUT = frozenset(("cosine",))
+FEATURES = tuple(name for name in ALL_FEATURES if name not in LEFT_OUT)
 THRESHOLDS = tuple(round(0.5 + 0.025 * i, 3) for i in range(20))
 
 

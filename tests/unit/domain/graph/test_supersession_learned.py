@@ -38,7 +38,9 @@ def judged(new: str, older: list[tuple[str, float]], learned: LearnedJudge | Non
 
 def test_the_shipped_weights_fit_the_features_and_give_the_same_answer_every_time() -> None:
     judge = shipped_judge()
-    assert judge.features == FEATURES
+    # Every feature it weighs is one the judge computes; not the raw cosine, which differs
+    # between the write routes.
+    assert set(judge.features) <= set(FEATURES) and "cosine" not in judge.features
     assert 0.5 <= judge.threshold <= 1.0
     older = candidates([("I mostly code in Go.", 0.7), ("I like hiking.", 0.1)])
     features = candidate_features("These days I mostly code in Rust.", older, said_at=NOW)
