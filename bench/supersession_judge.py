@@ -63,9 +63,10 @@ OUT = Path(__file__).resolve().parents[1] / "src" / "adapters" / "supersession" 
     "judge_weights.json")
 L2 = (0.01, 0.1, 1.0, 3.0, 10.0, 30.0)
 ABLATED_SHARE = 0.3
-# The raw cosine is left out: a conversation turn embeds with its date and reply, so its
-# cosines run higher than a plain memory's, and the routes must decide alike.
-LEFT_OUT = frozenset(("cosine",))
+# Left out: the raw cosine (a conversation turn embeds with its date and reply, so its cosines
+# run higher than a plain memory's) and whether the candidate is the newest (it depends on
+# which candidates a route hands over): the routes must decide alike.
+LEFT_OUT = frozenset(("cosine", "head"))
 FEATURES = tuple(name for name in ALL_FEATURES if name not in LEFT_OUT)
 THRESHOLDS = tuple(round(0.5 + 0.025 * i, 3) for i in range(20))
 

@@ -39,16 +39,18 @@ def judged(new: str, older: list[tuple[str, float]], learned: LearnedJudge | Non
 def test_the_shipped_weights_fit_the_features_and_give_the_same_answer_every_time() -> None:
     judge = shipped_judge()
     # Every feature it weighs is one the judge computes; not the raw cosine, which differs
-    # between the write routes.
-    assert set(judge.features) <= set(FEATURES) and "cosine" not in judge.features
+    # between the write routes, nor the chain's head, which depends on the candidates a route
+    # hands over.
+    assert set(judge.features) <= set(FEATURES)
+    assert not {"cosine", "head"} & set(judge.features)
     assert 0.5 <= judge.threshold <= 1.0
     older = candidates([("I mostly code in Go.", 0.7), ("I like hiking.", 0.1)])
     features = candidate_features("These days I mostly code in Rust.", older, said_at=NOW)
     first = {i: judge.probability(v) for i, v in features.items()}
     again = {i: shipped_judge().probability(v) for i, v in features.items()}
     assert first == again
-    # The statement about the same thing is far likelier replaced than the unrelated one.
-    assert first[UUID(int=1)] > 0.9 > 0.1 > first[UUID(int=2)]
+    # The statement about the same thing is likely replaced, the unrelated one is not.
+    assert first[UUID(int=1)] >= judge.threshold and first[UUID(int=2)] < 0.1
 
 
 def test_it_decides_only_where_the_rules_find_nothing() -> None:
