@@ -35,6 +35,7 @@ from memlane.service.memories import (
     Editing,
     GateCounts,
     Maintenance,
+    Prober,
     Reading,
     Writer,
 )
@@ -88,6 +89,11 @@ class MemoryService:
     def gate_counts(self) -> GateCounts | None:
         """The heuristic gate's decisions on conversation segments since start (/metrics)."""
         return self._conversations.gate_counts
+
+    @property
+    def probing(self) -> Prober | None:
+        """The optional model probe (its counts for /metrics; drain, close)."""
+        return self._writer.prober
 
     @property
     def facts(self) -> FactService:
