@@ -141,9 +141,9 @@ def _object(value: object, allowed: frozenset[str], what: str) -> Mapping[str, A
 
 
 def _list(top: Mapping[str, Any], field: str, most: int) -> list[Any]:
-    value = top.get(field, [])
+    value = top.get(field)
     if not isinstance(value, list):
-        raise InvalidModelAnswer(f"{field} is not a list")
+        raise InvalidModelAnswer(f"{field} is missing or not a list")
     if len(value) > most:
         raise InvalidModelAnswer(f"{field} has more than {most} items")
     return value
