@@ -71,6 +71,7 @@ class MemoryService:
         self._reading = reading
         self._retriever = retriever
         self._writer = writer
+        self.probing: Prober | None = writer.prober  # the optional model probe (/metrics)
         self._conversations = conversations
         self._editing = editing
         self._consolidator = consolidator
@@ -89,11 +90,6 @@ class MemoryService:
     def gate_counts(self) -> GateCounts | None:
         """The heuristic gate's decisions on conversation segments since start (/metrics)."""
         return self._conversations.gate_counts
-
-    @property
-    def probing(self) -> Prober | None:
-        """The optional model probe (its counts for /metrics; drain, close)."""
-        return self._writer.prober
 
     @property
     def facts(self) -> FactService:

@@ -11,7 +11,7 @@ import pytest
 import pytest_asyncio
 
 from memlane.adapters.facts.ollama_probe import OllamaProbe
-from memlane.domain.facts import PROBE_SCHEMA, EdgeChange
+from memlane.domain.facts import PROBE_SCHEMA, EdgeChange, GraphPatch
 from memlane.ports.facts import ProbeRequest
 from tests.stubs.ollama_chat import (
     Reply,
@@ -37,7 +37,7 @@ async def stub() -> AsyncIterator[StubOllamaChat]:
     await server.stop()
 
 
-async def ask(url: str, timeout_ms: int = 2_000) -> tuple[object, str | None]:
+async def ask(url: str, timeout_ms: int = 2_000) -> tuple[GraphPatch, str | None]:
     probe = OllamaProbe("llama3.2", url, timeout_ms)
     try:
         answer = await probe.probe(ProbeRequest(SEGMENT, ("Anna", "Porto")))
@@ -51,7 +51,7 @@ async def test_the_request_carries_the_schema_and_the_known_names(stub: StubOlla
                                  "strength": 0.2}])]
     found, fallback = await ask(stub.url)
     assert fallback is None
-    assert [(e.to, e.change) for e in found.edges] == [("Anna", EdgeChange.WEAKEN)]  # type: ignore[attr-defined]
+    assert [(e.to, e.change) for e in found.edges] == [("Anna", EdgeChange.WEAKEN)]
     [request] = stub.chats()
     assert request["model"] == "llama3.2" and request["stream"] is False
     assert request["format"] == PROBE_SCHEMA and request["options"] == {"temperature": 0}
@@ -72,7 +72,7 @@ async def test_a_failure_is_the_fallback_with_its_reason(
     stub.script = [reply]
     with caplog.at_level(logging.DEBUG):
         found, fallback = await ask(stub.url)
-    assert fallback == reason and found.empty  # type: ignore[attr-defined]
+    assert fallback == reason and found.empty
     assert "heuristics' result stands" in caplog.text
     assert "Bruno" not in caplog.text and "kitchen" not in caplog.text
 
@@ -85,7 +85,7 @@ async def test_a_stalled_model_is_given_up_at_the_timeout(stub: StubOllamaChat) 
         assert not released.is_set()  # the answer never came: the probe did not wait for it
     finally:
         released.set()
-    assert fallback == "timeout"
+    assert fallback == "timeout" and found.empty
 
 
 async def test_a_server_that_is_down_is_unreachable() -> None:

@@ -7,8 +7,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from memlane.domain.entities import EntityKind
 from memlane.domain.facts.probe import (
