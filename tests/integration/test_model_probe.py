@@ -123,6 +123,36 @@ async def test_a_valid_patch_is_stored_through_the_graph_entity_and_fact_paths(
     assert prober_of(service).counts.applied == 1
 
 
+async def test_edges_already_there_are_strengthened_and_weakened(
+    stack: dict[str, object], stub: StubOllamaChat
+) -> None:
+    service = stack["build"](stub.url, timeout_ms=30_000)  # type: ignore[operator]
+    owner = new_owner()
+    first = await service.remember(owner, NewMemory(content=SISTER))
+    await prober_of(service).drain()
+    released = asyncio.Event()
+    stub.script = [stall(released, patch(edges=[
+        {"to": "Anna", "kind": "narrative", "change": "strengthen", "strength": 0.9},
+        {"to": "Anna", "kind": "causal", "change": "weaken", "strength": 0.3},
+        {"to": "Anna", "kind": "temporal", "change": "weaken", "strength": 0.0},
+    ]))]
+    try:
+        second = await service.remember(
+            owner, NewMemory(content="Anna and I walked along the river at dusk."))
+        # Edges stated while the model thinks: the patch changes them when it answers.
+        for kind, weight in (("narrative", 0.5), ("causal", 0.8), ("temporal", 0.6)):
+            await service.connect(owner, second.memory.id, first.memory.id, EdgeKind(kind),
+                                  weight)
+    finally:
+        released.set()
+    await prober_of(service).drain()
+    view = await service.neighbourhood(owner, second.memory.id, 1)
+    weights = {e.kind.value: round(e.weight, 2) for e in view.edges
+               if (e.source, e.target) == (second.memory.id, first.memory.id)}
+    assert {k: w for k, w in weights.items() if k in ("narrative", "causal", "temporal")} == {
+        "narrative": 0.9, "causal": 0.3}  # temporal weakened to 0: gone
+
+
 @pytest.mark.parametrize("answer", [
     content("this is not json"),
     patch(edges=[{"to": "Anna", "kind": "supersedes", "change": "add", "strength": 0.9}]),

@@ -51,11 +51,12 @@ async def hang_up(writer: asyncio.StreamWriter, request: dict[str, Any]) -> None
     """Close the connection without answering, like a crashing server."""
 
 
-def stall(released: asyncio.Event) -> Reply:
-    """Hold the answer until `released` is set (or the client goes away)."""
+def stall(released: asyncio.Event, then: Reply | None = None) -> Reply:
+    """Hold the answer (`then`, or an empty patch) until `released` is set (or the client
+    goes away)."""
     async def reply(writer: asyncio.StreamWriter, request: dict[str, Any]) -> None:
         await released.wait()
-        await patch()(writer, request)
+        await (then or patch())(writer, request)
     return reply
 
 

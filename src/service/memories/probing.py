@@ -25,6 +25,8 @@ log = logging.getLogger(__name__)
 # Probes waiting or running at once; beyond, a segment keeps the heuristics' result ("busy"):
 # a slow model must not pile up tasks without bound under a stream of writes.
 MAX_PENDING = 64
+# A local model answers few requests in parallel: more at once would only time out together.
+CONCURRENT_CALLS = 2
 # A node a model names makes an entity (MIN_SALIENCE is 0.5) but ranks below a cue's.
 MODEL_SALIENCE = 0.6
 # The memories an edge to a name reaches: the most salient mentions of it.
@@ -73,18 +75,22 @@ class Prober:
         self._facts = facts
         self._cap = cap_per_node
         self._tasks: set[asyncio.Task[None]] = set()
+        self._calls: asyncio.Semaphore | None = None  # made in the loop that runs the probes
         self.counts = ProbeCounts()
 
     def schedule(self, owner: Owner, probed: Sequence[Probed]) -> None:
         """Probe each memory in the background; returns at once."""
+        busy = 0
         for item in probed:
             if len(self._tasks) >= MAX_PENDING:
-                self.counts.fallbacks["busy"] += 1
-                log.warning("model probe skipped: %d already pending", len(self._tasks))
+                busy += 1
                 continue
             task = asyncio.get_running_loop().create_task(self._run(owner, item))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+        if busy:  # one line per write, not per segment (an import writes hundreds)
+            self.counts.fallbacks["busy"] += busy
+            log.warning("model probe skipped for %d memories: %d pending", busy, MAX_PENDING)
 
     async def drain(self) -> None:
         """Wait for every probe scheduled so far (a test, an orderly stop)."""
@@ -100,10 +106,13 @@ class Prober:
     async def _run(self, owner: Owner, item: Probed) -> None:
         try:
             known = await self._known(owner, item.memory_id)
-            started = time.perf_counter()
-            answer = await self._probe.probe(ProbeRequest(item.text, tuple(known)))
-            self.counts.calls += 1
-            self.counts.seconds += time.perf_counter() - started
+            if self._calls is None:
+                self._calls = asyncio.Semaphore(CONCURRENT_CALLS)
+            async with self._calls:
+                started = time.perf_counter()
+                answer = await self._probe.probe(ProbeRequest(item.text, tuple(known)))
+                self.counts.calls += 1
+                self.counts.seconds += time.perf_counter() - started
             if answer.fallback is not None:
                 self.counts.fallbacks[answer.fallback] += 1
                 return
