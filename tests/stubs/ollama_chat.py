@@ -102,7 +102,10 @@ class StubOllamaChat:
         assert task is not None
         self._handlers.add(task)
         try:
-            method, path, _ = (await reader.readline()).decode().split()
+            first = (await reader.readline()).decode().split()
+            if len(first) != 3:  # a client that gave up before sending its request
+                return
+            method, path, _ = first
             headers: dict[str, str] = {}
             while (line := await reader.readline()) not in (b"\r\n", b""):
                 name, value = line.decode().split(":", 1)

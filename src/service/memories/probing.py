@@ -12,7 +12,7 @@ from datetime import datetime
 from uuid import UUID
 
 from memlane.domain.facts import EdgeChange, GraphPatch, PatchEdge, Statement, grounded
-from memlane.domain.graph import Edge
+from memlane.domain.graph import Edge, EdgeKind
 from memlane.domain.model import Owner
 from memlane.ports.clock import Clock
 from memlane.ports.facts import ProbePort, ProbeRequest
@@ -154,27 +154,32 @@ class Prober:
         assert self._names is not None and self._graph is not None
         named = await self._names.naming(
             owner, list(dict.fromkeys(e.to for e in asked)), TARGETS_PER_NAME + 1)
-        existing = {
-            (e.target if e.source == memory_id else e.source, e.kind): e
-            for e in await self._graph.edges_of(owner, [memory_id])
-        }
+        # The edges between the memory and another, of a kind, whichever way they point.
+        existing: dict[tuple[UUID, EdgeKind], list[Edge]] = {}
+        for e in await self._graph.edges_of(owner, [memory_id]):
+            other = e.target if e.source == memory_id else e.source
+            existing.setdefault((other, e.kind), []).append(e)
         stored: list[Edge] = []
         for change in asked:
             targets = [t for t in named.get(change.to, []) if t != memory_id][:TARGETS_PER_NAME]
             for target in targets:
-                old = existing.get((target, change.kind))
                 if change.change is EdgeChange.ADD and change.strength > 0:
                     stored.append(Edge(memory_id, target, change.kind, change.strength, now, now))
-                elif change.change is EdgeChange.STRENGTHEN and old is not None \
-                        and old.weight < change.strength:
-                    stored.append(Edge(old.source, old.target, old.kind, change.strength,
-                                       old.created_at, now))
-                elif change.change is EdgeChange.WEAKEN and old is not None \
-                        and old.weight > change.strength:
-                    # Storing keeps the stronger weight: the edge goes, then comes back weaker.
-                    await self._graph.remove_edge(owner, old.source, old.target, old.kind)
-                    if change.strength > 0:
-                        stored.append(Edge(old.source, old.target, old.kind, change.strength,
-                                           old.created_at, now))
+                for old in existing.get((target, change.kind), []):
+                    stored += await self._changed(owner, old, change, now)
         if stored:
             await self._graph.add_edges(owner, stored, cap_per_node=self._cap)
+
+    async def _changed(
+        self, owner: Owner, old: Edge, change: PatchEdge, now: datetime
+    ) -> list[Edge]:
+        """An existing edge as `strengthen` or `weaken` leaves it: to store again, or none."""
+        assert self._graph is not None
+        again = Edge(old.source, old.target, old.kind, change.strength, old.created_at, now)
+        if change.change is EdgeChange.STRENGTHEN and old.weight < change.strength:
+            return [again]  # storing keeps the stronger weight
+        if change.change is EdgeChange.WEAKEN and old.weight > change.strength:
+            # Storing keeps the stronger weight: the edge goes, then comes back weaker.
+            await self._graph.remove_edge(owner, old.source, old.target, old.kind)
+            return [again] if change.strength > 0 else []
+        return []
