@@ -72,7 +72,6 @@ if TYPE_CHECKING:
     )
     from memlane.domain.facts.schema import (
         FACT_SCHEMA as FACT_SCHEMA,
-        INSTRUCTIONS as INSTRUCTIONS,
         InvalidModelAnswer as InvalidModelAnswer,
         facts_from_answer as facts_from_answer,
     )
@@ -116,7 +115,6 @@ _FACE = Face(__name__, {
     "FactPatch": "records",
     "FactType": "model",
     "FactUnreadable": "records",
-    "INSTRUCTIONS": "schema",
     "InvalidFact": "model",
     "InvalidModelAnswer": "schema",
     "LedgerChanges": "ledger",
