@@ -31,7 +31,6 @@ def create_app(settings: Settings | None = None) -> Litestar:
             start_worker=settings.worker.enabled,
             embedding_histogram=metrics.embedding_seconds,
             on_unreadable=metrics.unreadable,
-            fact_fallback=metrics.fact_fallback,
             open_proxy=True,
         ) as memlane:
             yield ApiServices(

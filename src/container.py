@@ -35,7 +35,6 @@ from memlane.adapters.postgres.security import (
 from memlane.composition import resources
 from memlane.composition.services import memory_service
 from memlane.ports.embedding import EmbeddingPort
-from memlane.ports.facts import FallbackListener
 from memlane.ports.installation import InstallationPort
 from memlane.ports.storage import MemoryPorts
 from memlane.service.facts import TopicIndexer
@@ -69,7 +68,6 @@ class Container(containers.DeclarativeContainer):
     read_only = providers.Object(False)  # a dry run: the erasure journal's files not created
     embedding_histogram: providers.Object[Histogram | None] = providers.Object(None)
     on_unreadable: providers.Object[OnUnreadable | None] = providers.Object(None)
-    fact_fallback: providers.Object[FallbackListener | None] = providers.Object(None)
 
     # Storage
     database = providers.Resource(resources.database, settings)
@@ -81,7 +79,8 @@ class Container(containers.DeclarativeContainer):
     graph = providers.Resource(resources.graph, database)
     audit = providers.Singleton(postgres_audit_ports, pool)
     entities = providers.Singleton(PostgresEntityAdapter, pool)
-    facts = providers.Resource(resources.facts, settings, database, fact_fallback)
+    facts = providers.Resource(resources.facts, settings, database)
+    probe = providers.Resource(resources.probe, settings)
 
     # Meaning, secrecy, words
     embedder = providers.Resource(resources.embedder, settings, load_model, embedding_histogram)
@@ -115,6 +114,11 @@ class Container(containers.DeclarativeContainer):
         on_unreadable=on_unreadable,
         keyring=keyring,
         affect=affect,
+        probe=probe,
+    )
+    # The model probe's background work, stopped before the stores it writes to close.
+    probing = providers.Resource(
+        resources.probing, service, probe, database, memories, entities, facts, graph
     )
     history = providers.Singleton(
         AuditService, audit, providers.Callable(attrgetter("store"), memories), encryption,
@@ -220,7 +224,6 @@ async def open_memlane(
     start_worker: bool = False,
     embedding_histogram: Histogram | None = None,
     on_unreadable: OnUnreadable | None = None,
-    fact_fallback: FallbackListener | None = None,
     open_proxy: bool = False,
 ) -> AsyncIterator[Memlane]:
     """Open everything (embedded server, migrations, pool, key, model), yield, close it all.
@@ -228,8 +231,7 @@ async def open_memlane(
     `load_model=False` skips warming the model for commands that never embed (decay, cleanup);
     `check_embeddings=False` skips the check that the stored vectors fit the configured
     model (`memlane reembed`, which replaces them);
-    `embedding_histogram` times every embedding call, `fact_fallback` counts the optional
-    fact extractor's fallbacks to the heuristics (both the API's metrics); `on_unreadable`
+    `embedding_histogram` times every embedding call (the API's metrics); `on_unreadable`
     hears the id of each memory a read leaves out because it does not decrypt; `open_proxy`
     opens the memory proxy (its upstream client and learning queue) for `serve`.
     """
@@ -238,7 +240,6 @@ async def open_memlane(
         load_model=providers.Object(load_model),
         embedding_histogram=providers.Object(embedding_histogram),
         on_unreadable=providers.Object(on_unreadable),
-        fact_fallback=providers.Object(fact_fallback),
     )
     try:
         installation = await container.installation.async_()
@@ -253,6 +254,7 @@ async def open_memlane(
         # Before anything is served: a database restored from before an erasure loses the
         # erased owners' rows again (docs/security.md, "Erasure and backups").
         await (await container.erasure_replay.async_()).replay()
+        await container.probing.async_()
         yield Memlane(
             settings=container.settings(),
             database=await container.database.async_(),

@@ -31,7 +31,8 @@ from memlane.domain.policy import DetailTuning, GraphTuning, MemoryPolicy, Recal
 from memlane.domain.retrieval import RelevanceWeights
 from memlane.domain.similarity import DEFAULT_EMBEDDING_MODEL, SimilarityScale, scale_of
 from memlane.ports.embedding import EmbeddingProvider
-from memlane.ports.facts import FactExtractorProvider
+from memlane.ports.facts import ExtractionProvider
+from memlane.settings_extraction import LEGACY_FACT_SETTINGS, ExtractionSettings, with_legacy
 from memlane.settings_proxy import ProxySettings
 
 T = TypeVar("T")
@@ -190,6 +191,7 @@ class MemorySettings(_Section):
     recall: RecallSettings = Field(default_factory=RecallSettings)
     detail: DetailSettings = Field(default_factory=DetailSettings)
     embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    extraction: ExtractionSettings = Field(default_factory=ExtractionSettings)
 
     def scale(self) -> SimilarityScale:
         """The cosine lines of the configured embedding model."""
@@ -269,12 +271,11 @@ class FactSettings(_Section):
     """Facts read from what users say (docs/facts.md): extraction and the profile's caps."""
 
     enabled: bool = True
-    # "heuristic" (EN/DE patterns, no model) or "ollama" (a local chat model; the
-    # heuristics whenever it fails or is slower than timeout_ms).
-    extractor: FactExtractorProvider = FactExtractorProvider.HEURISTIC
-    ollama_url: str = "http://127.0.0.1:11434"
-    model: str = "llama3.2"
-    timeout_ms: int = Field(3_000, ge=1, le=600_000)
+    # Older names of memory.extraction.provider, url, model and timeout_ms (still read).
+    extractor: ExtractionProvider | None = None
+    ollama_url: str | None = None
+    model: str | None = None
+    timeout_ms: int | None = Field(None, ge=1, le=600_000)
     core_per_type: int = Field(_CAPS.core_per_type, ge=0, le=100)
     secondary_per_type: int = Field(_CAPS.secondary_per_type, ge=0, le=1000)
     # The profile's lines in a prompt: what a person chose to keep, and what memlane read.
@@ -361,6 +362,12 @@ class Settings(BaseSettings):
     imports: ImportSettings = Field(default_factory=ImportSettings)
     logging: LoggingSettings = Field(default_factory=LoggingSettings)
     proxy: ProxySettings = Field(default_factory=ProxySettings)
+
+    @model_validator(mode="after")
+    def _one_model_setting(self) -> Settings:
+        legacy = {old: getattr(self.facts, old) for old in LEGACY_FACT_SETTINGS}
+        self.memory.extraction = with_legacy(self.memory.extraction, legacy)
+        return self
 
     def policy(self) -> MemoryPolicy:
         """The domain's rules: the memory section's, with the graph's tuning."""

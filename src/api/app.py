@@ -64,12 +64,14 @@ def create_app(
             metrics.watch_worker(services.worker)
             metrics.watch_proxy(services.proxy)
             metrics.watch_gate(services.service.gate_counts)
+            metrics.watch_probe(services.service.probing)
             try:
                 yield
             finally:
                 metrics.watch_worker(None)
                 metrics.watch_proxy(None)
                 metrics.watch_gate(None)
+                metrics.watch_probe(None)
 
     v1 = Router(
         path="/",

@@ -7,11 +7,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client.core import CounterMetricFamily
+from prometheus_client.core import CounterMetricFamily, SummaryMetricFamily
 from prometheus_client.registry import Collector
 
 from memlane.api.proxy_metrics import ProxyCollector
-from memlane.service.memories import DecayWorker, GateCounts
+from memlane.service.memories import DecayWorker, GateCounts, Prober
 from memlane.service.proxy import ChatProxy
 
 _LATENCY_BUCKETS_S = (0.002, 0.005, 0.01, 0.015, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0)
@@ -62,6 +62,31 @@ class _GateCollector(Collector):
         yield seconds
 
 
+class _ProbeCollector(Collector):
+    """Reads the optional model probe's counts at scrape time (docs/levels.md)."""
+
+    def __init__(self) -> None:
+        self.prober: Prober | None = None
+
+    def collect(self) -> Iterator[CounterMetricFamily | SummaryMetricFamily]:
+        seconds = SummaryMetricFamily(
+            "memlane_probe_seconds", "Model probe calls on fired segments and their time")
+        fallbacks = CounterMetricFamily(
+            "memlane_probe_fallbacks",
+            "Fired segments the model probe left to the heuristics, by reason", labels=["reason"])
+        applied = CounterMetricFamily(
+            "memlane_probe_patches", "Graph patches of the model probe stored")
+        if self.prober is not None:
+            counts = self.prober.counts
+            seconds.add_metric([], count_value=counts.calls, sum_value=counts.seconds)
+            for reason, count in sorted(counts.fallbacks.items()):
+                fallbacks.add_metric([reason], count)
+            applied.add_metric([], counts.applied)
+        yield seconds
+        yield fallbacks
+        yield applied
+
+
 class ApiMetrics:
     """The app's instruments. A fresh registry per instance, so apps and tests never clash."""
 
@@ -103,18 +128,17 @@ class ApiMetrics:
             "Decay runs requested through the API",
             registry=self.registry,
         )
-        self.fact_fallbacks = Counter(
-            "memlane_fact_extraction_fallbacks",
-            "Texts the optional fact extractor left to the heuristics, by reason",
-            ["reason"],
-            registry=self.registry,
-        )
         self._worker = _WorkerCollector()
         self.registry.register(self._worker)
         self._proxy = ProxyCollector()
         self.registry.register(self._proxy)
         self._gate = _GateCollector()
         self.registry.register(self._gate)
+        self._probe = _ProbeCollector()
+        self.registry.register(self._probe)
+
+    def watch_probe(self, prober: Prober | None) -> None:
+        self._probe.prober = prober
 
     def watch_gate(self, counts: GateCounts | None) -> None:
         self._gate.counts = counts
@@ -135,10 +159,6 @@ class ApiMetrics:
 
     def stored(self, merged: bool) -> None:
         self.memories_stored.labels("merged" if merged else "new").inc()
-
-    def fact_fallback(self, reason: str) -> None:
-        """The fact extractor's FallbackListener (timeout, invalid, unreachable, refused)."""
-        self.fact_fallbacks.labels(reason).inc()
 
     def exposition(self) -> bytes:
         return generate_latest(self.registry)

@@ -19,7 +19,8 @@ from memlane.adapters.encryption.keyring import NoopKeyring, XChaChaKeyring
 from memlane.adapters.encryption.master_files import load_masters, rotation_files
 from memlane.adapters.encryption.noop import NoopEncryptionAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
-from memlane.adapters.facts.registry import open_fact_extractor
+from memlane.adapters.facts.heuristic import HeuristicFactExtractor
+from memlane.adapters.facts.registry import open_probe
 from memlane.adapters.http.upstream import HttpxUpstreamAdapter, UpstreamTimeouts
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres import database as postgres
@@ -34,12 +35,12 @@ from memlane.domain.policy import MemoryPolicy
 from memlane.ports.clock import system_clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
-from memlane.ports.facts import FactPorts, FallbackListener
+from memlane.ports.facts import FactPorts, ProbePort
 from memlane.ports.installation import InstallationPort
 from memlane.ports.security import AuditPorts, DataKeyPort, ErasureJournalPort, ReplayStorePort
 from memlane.ports.storage import MemoryPorts
 from memlane.ports.upstream import UpstreamPort
-from memlane.service.memories import DecayWorker
+from memlane.service.memories import DecayWorker, Prober
 from memlane.service.memory_service import MemoryService
 from memlane.service.proxy import LearningQueue, learn
 from memlane.service.security import AuditTrail, ErasureReplay, KeyringService, Sealer, Verifier
@@ -101,19 +102,39 @@ async def embedder(
         await embedder.close()
 
 
-async def facts(
-    settings: Settings, database: Database, on_fallback: FallbackListener | None
-) -> AsyncIterator[FactPorts | None]:
-    """The fact store and the configured extractor (None when facts are off)."""
-    config = settings.facts
-    if not config.enabled:
+async def facts(settings: Settings, database: Database) -> AsyncIterator[FactPorts | None]:
+    """The fact store and the patterns that read facts at write (None when facts are off)."""
+    if not settings.facts.enabled:
         yield None
         return
-    extractor = open_fact_extractor(config.extractor, config, on_fallback)
+    extractor = HeuristicFactExtractor()
     try:
         yield FactPorts(PostgresFactAdapter(database.pool), extractor)
     finally:
         await extractor.close()
+
+
+async def probe(settings: Settings) -> AsyncIterator[ProbePort | None]:
+    """The optional model of `memory.extraction` (None: the heuristics alone)."""
+    config = settings.memory.extraction
+    opened = open_probe(config.provider, config)
+    try:
+        yield opened
+    finally:
+        if opened is not None:
+            await opened.close()
+
+
+async def probing(
+    service: MemoryService, *uses: object  # the probe and the stores its patches go to
+) -> AsyncIterator[Prober | None]:
+    """The service's probes in the background, abandoned before what they use closes."""
+    prober = service.probing
+    try:
+        yield prober
+    finally:
+        if prober is not None:
+            await prober.close()
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from memlane.ports.clock import Clock, system_clock
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
 from memlane.ports.entities import EntityPort
-from memlane.ports.facts import FactPorts
+from memlane.ports.facts import FactPorts, ProbePort
 from memlane.ports.graph import GraphPort
 from memlane.ports.keywords import KeywordPort
 from memlane.ports.security import AuditPorts
@@ -27,6 +27,7 @@ from memlane.service.memories import (
     Drafting,
     Editing,
     Maintenance,
+    Prober,
     Reading,
     SegmentGate,
     Superseding,
@@ -85,12 +86,14 @@ def memory_service(
     on_unreadable: OnUnreadable | None = None,
     keyring: KeyringService | None = None,
     affect: AffectPort | None = None,
+    probe: ProbePort | None = None,
 ) -> MemoryService:
     """Without `graph` memories are islands (no links, no supersession); without `audit`
     changes leave no trail; without `entities` no names are read; without `facts` no facts
     are read or kept. `on_unreadable` hears the id of each record a read leaves out because
     it does not decrypt; `keyring` makes each owner's data key ready (None: no keys);
-    `affect` reads each memory's valence and arousal (None: not read)."""
+    `affect` reads each memory's valence and arousal (None: not read); `probe` is the
+    optional model that reads fired segments after their write (None: the heuristics alone)."""
     sealer = Sealer(encryption, keywords, policy.base_rate, on_unreadable)
     superseding = None if memories.supersession is None else Superseding(
         memories.supersession, memories.store, sealer, policy.base_rate,
@@ -105,10 +108,14 @@ def memory_service(
         core, facts, graph, profile_caps, on_unreadable, profile_headers)
     reading = Reading(memories.store, memories.maintenance, sealer, clock, policy.base_rate,
                       memories.supersession)
+    prober = None if probe is None else Prober(
+        probe, clock, graph, names, None if kept is None else kept.recorder,
+        policy.graph.max_semantic_edges,
+    )
     writer = Writer(
         memories.store, Drafting(core.vectors, sealer, policy, affect), sealer, policy, clock,
         core.trail, None if graph is None else GraphLinker(graph, sealer, policy.graph), names,
-        None if kept is None else kept.recorder, superseding,
+        None if kept is None else kept.recorder, superseding, prober,
     )
     return MemoryService(
         policy=policy,

@@ -35,6 +35,7 @@ from memlane.service.memories import (
     Editing,
     GateCounts,
     Maintenance,
+    Prober,
     Reading,
     Writer,
 )
@@ -70,6 +71,7 @@ class MemoryService:
         self._reading = reading
         self._retriever = retriever
         self._writer = writer
+        self.probing: Prober | None = writer.prober  # the optional model probe (/metrics)
         self._conversations = conversations
         self._editing = editing
         self._consolidator = consolidator

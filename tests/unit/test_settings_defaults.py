@@ -19,7 +19,7 @@ from memlane.domain.policy import DetailTuning, GraphTuning, MemoryPolicy, Recal
 from memlane.domain.retrieval.scoring import RelevanceWeights
 from memlane.domain.similarity import DEFAULT_SCALE, MINILM, MULTILINGUAL_E5, SCALES
 from memlane.ports.embedding import EmbeddingProvider
-from memlane.ports.facts import FactExtractorProvider
+from memlane.ports.facts import ExtractionProvider
 from memlane.settings import (
     DetailSettings,
     FactSettings,
@@ -160,16 +160,17 @@ def test_provider_names_are_read_into_their_enums(
     elsewhere: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert load_settings().memory.embedding.provider is EmbeddingProvider.ONNX
-    assert load_settings().facts.extractor is FactExtractorProvider.HEURISTIC
+    assert load_settings().memory.extraction.provider is ExtractionProvider.HEURISTIC
     monkeypatch.setenv("MEMLANE_MEMORY__EMBEDDING__PROVIDER", "ollama")
-    monkeypatch.setenv("MEMLANE_FACTS__EXTRACTOR", "ollama")
+    monkeypatch.setenv("MEMLANE_MEMORY__EXTRACTION__PROVIDER", "ollama")
     settings = load_settings()
     assert settings.memory.embedding.provider is EmbeddingProvider.OLLAMA
-    assert settings.facts.extractor is FactExtractorProvider.OLLAMA
+    assert settings.memory.extraction.provider is ExtractionProvider.OLLAMA
 
 
 @pytest.mark.parametrize("variable", [
-    "MEMLANE_MEMORY__EMBEDDING__PROVIDER", "MEMLANE_FACTS__EXTRACTOR",
+    "MEMLANE_MEMORY__EMBEDDING__PROVIDER", "MEMLANE_MEMORY__EXTRACTION__PROVIDER",
+    "MEMLANE_FACTS__EXTRACTOR",
 ])
 def test_an_unknown_provider_is_one_line_naming_the_setting(
     elsewhere: Path, monkeypatch: pytest.MonkeyPatch, variable: str
@@ -192,3 +193,29 @@ def test_loading_the_settings_imports_no_adapter_driver_or_model_runtime() -> No
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True).stdout.strip()
     assert loaded == "[]"
+
+
+def test_the_older_fact_settings_still_name_the_model(
+    elsewhere: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setenv("MEMLANE_FACTS__EXTRACTOR", "ollama")
+    monkeypatch.setenv("MEMLANE_FACTS__OLLAMA_URL", "http://10.0.0.2:11434")
+    monkeypatch.setenv("MEMLANE_FACTS__TIMEOUT_MS", "900")
+    monkeypatch.setenv("MEMLANE_MEMORY__EXTRACTION__MODEL", "qwen2.5")
+    extraction = load_settings().memory.extraction
+    assert (extraction.provider, extraction.url, extraction.model, extraction.timeout_ms) == (
+        ExtractionProvider.OLLAMA, "http://10.0.0.2:11434", "qwen2.5", 900)
+    assert "facts.extractor, facts.ollama_url, facts.timeout_ms: older names" in caplog.text
+
+
+def test_an_older_fact_setting_that_disagrees_with_its_new_name_is_refused(
+    elsewhere: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMLANE_FACTS__MODEL", "llama3.2")
+    monkeypatch.setenv("MEMLANE_MEMORY__EXTRACTION__MODEL", "qwen2.5")
+    with pytest.raises(ConfigurationError) as raised:
+        load_settings()
+    assert str(raised.value) == (
+        "setting facts.model disagrees with memory.extraction.model: "
+        "set memory.extraction.model only (facts.model is its older name)"
+    )

@@ -1,7 +1,7 @@
-"""The fact extractors by provider: the composition root opens the configured one.
+"""The model probes by provider: the composition root opens the configured one, if any.
 
-A new extractor is one member of `FactExtractorProvider` (ports/facts/extraction.py, which
-settings validate against), one adapter module and one line in FACT_EXTRACTORS.
+A new probe is one member of `ExtractionProvider` (ports/facts/probe.py, which settings
+validate against), one adapter module and one line in PROBES.
 """
 
 from __future__ import annotations
@@ -9,49 +9,45 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from memlane.adapters.facts.heuristic import HeuristicFactExtractor
-from memlane.adapters.facts.ollama import OllamaFactExtractor
+from memlane.adapters.facts.ollama_probe import OllamaProbe
 from memlane.domain.errors import ConfigurationError
-from memlane.ports.facts import FactExtractionPort, FactExtractorProvider, FallbackListener
+from memlane.ports.facts import ExtractionProvider, ProbePort
 
 
-class ExtractorConfig(Protocol):
-    """What an extractor factory reads (the `[facts]` settings section)."""
+class ProbeConfig(Protocol):
+    """What a probe factory reads (the `[memory.extraction]` settings section)."""
 
     @property
     def model(self) -> str: ...
     @property
-    def ollama_url(self) -> str: ...
+    def url(self) -> str: ...
     @property
     def timeout_ms(self) -> int: ...
 
 
-# `on_fallback` hears each time an optional extractor falls back to the heuristics.
-ExtractorFactory = Callable[[ExtractorConfig, FallbackListener | None], FactExtractionPort]
+# None: no model; the heuristics alone read every segment.
+ProbeFactory = Callable[[ProbeConfig], ProbePort | None]
 
 
-def _heuristic(config: ExtractorConfig, on_fallback: FallbackListener | None) -> FactExtractionPort:
-    return HeuristicFactExtractor()
+def _heuristic(config: ProbeConfig) -> ProbePort | None:
+    return None
 
 
-def _ollama(config: ExtractorConfig, on_fallback: FallbackListener | None) -> FactExtractionPort:
-    return OllamaFactExtractor(config.model, config.ollama_url, config.timeout_ms, on_fallback)
+def _ollama(config: ProbeConfig) -> ProbePort | None:
+    return OllamaProbe(config.model, config.url, config.timeout_ms)
 
 
-FACT_EXTRACTORS: dict[FactExtractorProvider, ExtractorFactory] = {
-    FactExtractorProvider.HEURISTIC: _heuristic,
-    FactExtractorProvider.OLLAMA: _ollama,
+PROBES: dict[ExtractionProvider, ProbeFactory] = {
+    ExtractionProvider.HEURISTIC: _heuristic,
+    ExtractionProvider.OLLAMA: _ollama,
 }
 
 
-def open_fact_extractor(
-    provider: FactExtractorProvider,
-    config: ExtractorConfig,
-    on_fallback: FallbackListener | None = None,
-) -> FactExtractionPort:
-    """The configured extractor (ConfigurationError naming the known ones)."""
-    factory = FACT_EXTRACTORS.get(provider)
+def open_probe(provider: ExtractionProvider, config: ProbeConfig) -> ProbePort | None:
+    """The configured probe, None for the heuristics (ConfigurationError naming the known
+    providers for another name)."""
+    factory = PROBES.get(provider)
     if factory is None:
-        known = ", ".join(FACT_EXTRACTORS)
-        raise ConfigurationError(f"unknown fact extractor {provider!r}; use one of {known}")
-    return factory(config, on_fallback)
+        known = ", ".join(PROBES)
+        raise ConfigurationError(f"unknown extraction provider {provider!r}; use one of {known}")
+    return factory(config)

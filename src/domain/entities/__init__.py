@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from memlane.domain.entities.recognition import (
         EntityKind as EntityKind,
         EntityMention as EntityMention,
+        normalise_entity_name as normalise_entity_name,
     )
 
 # What other slices may import from this one, and the module that defines each name.
@@ -34,6 +35,7 @@ _FACE = Face(__name__, {
     "StoredMention": "nodes",
     "mentions_in": "nodes",
     "name_terms": "nodes",
+    "normalise_entity_name": "recognition",
     "query_name_keys": "nodes",
     "tentative": "nodes",
 })

@@ -32,6 +32,18 @@ if TYPE_CHECKING:
         superseded_facts as superseded_facts,
         validate_user_fact_score as validate_user_fact_score,
     )
+    from memlane.domain.facts.probe import (
+        PROBE_EDGE_KINDS as PROBE_EDGE_KINDS,
+        PROBE_INSTRUCTIONS as PROBE_INSTRUCTIONS,
+        PROBE_SCHEMA as PROBE_SCHEMA,
+        EdgeChange as EdgeChange,
+        GraphPatch as GraphPatch,
+        PatchEdge as PatchEdge,
+        PatchNode as PatchNode,
+        grounded as grounded,
+        patch_from_answer as patch_from_answer,
+        probe_message as probe_message,
+    )
     from memlane.domain.facts.profile import (
         NEUTRAL_SCORE as NEUTRAL_SCORE,
         Profile as Profile,
@@ -60,7 +72,6 @@ if TYPE_CHECKING:
     )
     from memlane.domain.facts.schema import (
         FACT_SCHEMA as FACT_SCHEMA,
-        INSTRUCTIONS as INSTRUCTIONS,
         InvalidModelAnswer as InvalidModelAnswer,
         facts_from_answer as facts_from_answer,
     )
@@ -85,7 +96,17 @@ if TYPE_CHECKING:
 
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
+    "EdgeChange": "probe",
     "FUNCTIONAL_RELATIONS": "model",
+    "GraphPatch": "probe",
+    "PROBE_EDGE_KINDS": "probe",
+    "PROBE_INSTRUCTIONS": "probe",
+    "PROBE_SCHEMA": "probe",
+    "PatchEdge": "probe",
+    "PatchNode": "probe",
+    "grounded": "probe",
+    "patch_from_answer": "probe",
+    "probe_message": "probe",
     "ExtractedFact": "model",
     "FACT_SCHEMA": "schema",
     "Fact": "model",
@@ -94,7 +115,6 @@ _FACE = Face(__name__, {
     "FactPatch": "records",
     "FactType": "model",
     "FactUnreadable": "records",
-    "INSTRUCTIONS": "schema",
     "InvalidFact": "model",
     "InvalidModelAnswer": "schema",
     "LedgerChanges": "ledger",

@@ -32,15 +32,6 @@ FACT_SCHEMA: dict[str, Any] = {
     "required": ["facts"],
 }
 
-INSTRUCTIONS = (
-    "Extract facts the user states about themselves in the message. Use only these "
-    "relations: " + ", ".join(sorted(RELATION_TYPES)) + ". The object is the value in the "
-    "user's words (a city, an employer, a food, a date). Set negated when the user says a "
-    "fact stopped holding ('I no longer live in Berlin'). For an event, put what happened in "
-    "object and its date in when. Questions, wishes and other people's facts state nothing. "
-    'Answer as JSON: {"facts": [...]}, an empty list when there is none.'
-)
-
 
 class InvalidModelAnswer(ValueError):
     """The model's answer is not the JSON the schema asks for."""

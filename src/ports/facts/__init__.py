@@ -1,4 +1,4 @@
-"""Ports of facts: the fact store, extraction, scans, topics and the topic index."""
+"""Ports of facts: the fact store, extraction, the model probe, scans, topics, the topic index."""
 
 from __future__ import annotations
 
@@ -9,8 +9,12 @@ from memlane.domain.faces import Face
 if TYPE_CHECKING:
     from memlane.ports.facts.extraction import (
         FactExtractionPort as FactExtractionPort,
-        FactExtractorProvider as FactExtractorProvider,
-        FallbackListener as FallbackListener,
+    )
+    from memlane.ports.facts.probe import (
+        ExtractionProvider as ExtractionProvider,
+        ProbeAnswer as ProbeAnswer,
+        ProbePort as ProbePort,
+        ProbeRequest as ProbeRequest,
     )
     from memlane.ports.facts.scan import (
         FactScanPort as FactScanPort,
@@ -29,11 +33,13 @@ if TYPE_CHECKING:
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
     "FactExtractionPort": "extraction",
-    "FactExtractorProvider": "extraction",
+    "ExtractionProvider": "probe",
     "FactPort": "store",
     "FactPorts": "store",
     "FactScanPort": "scan",
-    "FallbackListener": "extraction",
+    "ProbeAnswer": "probe",
+    "ProbePort": "probe",
+    "ProbeRequest": "probe",
     "TopicIndexPort": "topic_index",
     "TopicPort": "topics",
 })

@@ -3,22 +3,9 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from enum import StrEnum
+from collections.abc import Sequence
 
 from memlane.domain.facts import ExtractedFact
-
-# Called with a short reason ("timeout", "invalid", "unreachable") each time an optional
-# extractor falls back to the heuristics: the API counts these as a metric.
-FallbackListener = Callable[[str], None]
-
-
-class FactExtractorProvider(StrEnum):
-    """The fact extractors, by their `facts.extractor` name; the adapters' registry maps each
-    member to its factory."""
-
-    HEURISTIC = "heuristic"  # EN/DE patterns, no model
-    OLLAMA = "ollama"  # a local chat model; the heuristics whenever it fails or is too slow
 
 
 class FactExtractionPort(ABC):

@@ -17,6 +17,7 @@ from memlane.domain.entities import (
     StoredMention,
     mentions_in,
     name_terms,
+    normalise_entity_name,
     tentative,
 )
 from memlane.domain.model import Owner
@@ -108,6 +109,29 @@ class EntityLinker:
         ]
         mentions = self._sealed(owner, found)
         return await self._entities.add_mentions(owner, mentions, now) if mentions else 0
+
+    async def names_of(self, owner: Owner, memory_ids: Sequence[UUID]) -> list[str]:
+        """The names of the entities these memories mention, most salient first, once each."""
+        mentions = sorted(await self._entities.mentions_of(owner, memory_ids),
+                          key=lambda m: -m.salience)
+        labels = dict.fromkeys((m.entity_id, m.label) for m in mentions)
+        return list(dict.fromkeys(self.open_label(owner, i, label) for i, label in labels))
+
+    async def naming(
+        self, owner: Owner, names: Sequence[str], limit: int
+    ) -> dict[str, list[UUID]]:
+        """Per name, the owner's memories that mention its entity (most salient mention
+        first, then newest), at most `limit` each; one lookup per name."""
+        keys = {name: normalise_entity_name(name) for name in names}
+        distinct = [k for k in dict.fromkeys(keys.values()) if k]
+        terms = self._encryption.blind_terms(owner.tenant, name_terms(distinct)) if distinct else []
+        indexes = dict(zip(distinct, terms, strict=True))
+        found: dict[str, list[UUID]] = {}
+        for name, key in keys.items():
+            # A patch names a few entities (at most MAX_EDGES): a lookup each keeps them apart.
+            found[name] = [] if not key else await self._entities.mentioning(
+                owner, [indexes[key]], limit)
+        return found
 
     async def mentions_of(self, owner: Owner, memory_ids: Sequence[UUID]) -> list[StoredMention]:
         return await self._entities.mentions_of(owner, memory_ids)

@@ -31,6 +31,10 @@ if TYPE_CHECKING:
     from memlane.service.memories.maintenance import (
         Maintenance as Maintenance,
     )
+    from memlane.service.memories.probing import (
+        ProbeCounts as ProbeCounts,
+        Prober as Prober,
+    )
     from memlane.service.memories.reading import (
         Reading as Reading,
     )
@@ -63,6 +67,8 @@ _FACE = Face(__name__, {
     "GateCounts": "gating",
     "SegmentGate": "gating",
     "Maintenance": "maintenance",
+    "ProbeCounts": "probing",
+    "Prober": "probing",
     "Marked": "superseding",
     "Reading": "reading",
     "Superseding": "superseding",

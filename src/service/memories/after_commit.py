@@ -1,4 +1,4 @@
-"""What follows a write's commit: the new memories' graph links, named entities and facts."""
+"""What follows a write's commit: the new memories' links, entities, facts, and the model probe."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from memlane.service.facts import FactRecorder, Replaced, Said
 from memlane.service.graph import GraphLinker, Written
 from memlane.service.memories.drafting import Draft, is_transcript
 from memlane.service.memories.gating import gate_fired
+from memlane.service.memories.probing import Probed, Prober
 from memlane.service.security import Sealer, document_text, speakers_of
 
 log = logging.getLogger(__name__)
@@ -32,11 +33,13 @@ class AfterCommit:
         linker: GraphLinker | None = None,
         namer: EntityLinker | None = None,
         facts: FactRecorder | None = None,
+        prober: Prober | None = None,
     ) -> None:
         self._sealer = sealer
         self._linker = linker
         self._namer = namer
         self._facts = facts
+        self._prober = prober
 
     async def link(
         self,
@@ -115,3 +118,25 @@ class AfterCommit:
             if text
         ])
 
+
+    def probe(
+        self,
+        owner: Owner,
+        fresh: Sequence[Draft],
+        outcome: Sequence[tuple[Draft, bool]],
+        said: Sequence[str | None] | None,
+    ) -> None:
+        """The model probe for each new memory the gate fired on (or that had no gate),
+        started in the background once the steps above are stored: the write returns now."""
+        if self._prober is None:
+            return
+        users = said if said is not None else [
+            None if is_transcript(d.memory.metadata) else d.memory.content for d in fresh
+        ]
+        self._prober.schedule(owner, [
+            Probed(draft.memory.id, document_text(draft.memory), bool(text),
+                   draft.memory.created_at)
+            for draft, (_, merged), text in zip(fresh, outcome, users, strict=True)
+            # A merge adds nothing new to read; a silent segment runs no heavier step.
+            if not merged and gate_fired(draft.memory.metadata)
+        ])

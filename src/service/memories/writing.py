@@ -32,6 +32,7 @@ from memlane.service.memories import audit as memory_audit
 from memlane.service.memories.after_commit import AfterCommit
 from memlane.service.memories.drafting import Draft, Drafting, dedups, is_transcript, vector_of
 from memlane.service.memories.parts import part_chains, split
+from memlane.service.memories.probing import Prober
 from memlane.service.memories.superseding import Marked, Superseding
 from memlane.service.memories.validation import check_new
 from memlane.service.security import (
@@ -63,6 +64,7 @@ class Writer:
         namer: EntityLinker | None = None,
         facts: FactRecorder | None = None,
         superseding: Superseding | None = None,
+        prober: Prober | None = None,
     ) -> None:
         self._store = store
         self._drafting = drafting
@@ -72,7 +74,13 @@ class Writer:
         self._trail = trail
         self._linker = linker
         self._superseding = superseding
-        self._after = AfterCommit(sealer, linker, namer, facts)
+        self._prober = prober
+        self._after = AfterCommit(sealer, linker, namer, facts, prober)
+
+    @property
+    def prober(self) -> Prober | None:
+        """The optional model probe on fired segments (None: the heuristics alone)."""
+        return self._prober
 
     def _change(self, owner: Owner) -> AbstractAsyncContextManager[Changes]:
         return change_of(self._trail, owner)
@@ -160,6 +168,7 @@ class Writer:
                                    {i: olds for i, olds in kept.items() if olds}),
         )
         marked.corrected.update(corrected)  # a fact read from it replaced another
+        self._after.probe(owner, fresh, outcome, said)
         grouped = cut.grouped(
             [
                 RememberResult(marked.applied(d.memory), merged, edges.get(d.memory.id, ()))
