@@ -30,6 +30,12 @@ if TYPE_CHECKING:
         counted as counted,
         fit_levels as fit_levels,
     )
+    from memlane.domain.retrieval.focus import (
+        FocusQuery as FocusQuery,
+        FocusView as FocusView,
+        focus_factor as focus_factor,
+        resumed_match as resumed_match,
+    )
     from memlane.domain.retrieval.scoring import (
         RelevanceWeights as RelevanceWeights,
         relevance as relevance,
@@ -41,6 +47,8 @@ _FACE = Face(__name__, {
     "ContextOrder": "context",
     "DEFAULT_CONTEXT_CHAR_BUDGET": "context",
     "FocusLine": "detail",
+    "FocusQuery": "focus",
+    "FocusView": "focus",
     "Layers": "detail",
     "MAX_ACTIVE_CONTEXT": "context",
     "PREAMBLE": "context",
@@ -51,11 +59,13 @@ _FACE = Face(__name__, {
     "demoted": "demotion",
     "fit_levels": "detail",
     "fit_to_budget": "context",
+    "focus_factor": "focus",
     "in_order": "context",
     "relevance": "scoring",
     "render_context": "context",
     "render_line": "context",
     "render_timeline_line": "context",
+    "resumed_match": "focus",
 })
 
 

@@ -29,7 +29,7 @@ from memlane.service.retrieval.pipeline import Retrieval
 from memlane.service.retrieval.surroundings import Surrounding, Surroundings
 from memlane.service.security import tiers_of
 
-FOCUS_ROLES = (ContextRole.ENTRY, ContextRole.ENTITY)
+FOCUS_ROLES = (ContextRole.ENTRY, ContextRole.ENTITY, ContextRole.FOCUS)
 
 
 class LevelOfDetail:

@@ -52,6 +52,7 @@ class Retrieval:
     rankings: Rankings = field(default_factory=Rankings)  # rankings
     candidates: list[Candidate] = field(default_factory=list)  # fusion, then the filters
     named: frozenset[UUID] = frozenset()  # fusion: reached through a name in the query
+    resumed: frozenset[UUID] = frozenset()  # focus: brought back from an earlier conversation
     excluded: Callable[[str | None], bool] = _none_excluded  # eligibility: current chat
     active: list[Vector] = field(default_factory=list)  # active context: texts in the prompt
     added: list[Candidate] = field(default_factory=list)  # neighbours, then joined

@@ -7,6 +7,7 @@ import asyncpg
 from memlane.adapters.postgres.facts import PostgresTopicAdapter
 from memlane.adapters.postgres.memories.consolidation import PostgresConsolidationAdapter
 from memlane.adapters.postgres.memories.faded import PostgresFadedMemoriesAdapter
+from memlane.adapters.postgres.memories.focus import PostgresFocusAdapter
 from memlane.adapters.postgres.memories.maintenance import (
     MAINTENANCE_SHARES,
     PostgresMaintenanceAdapter,
@@ -40,4 +41,5 @@ def postgres_memory_ports(
         consolidation=PostgresConsolidationAdapter(pool),
         topics=PostgresTopicAdapter(pool),
         supersession=PostgresSupersessionAdapter(pool),
+        focus=PostgresFocusAdapter(pool),
     )

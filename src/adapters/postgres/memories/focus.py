@@ -1,0 +1,127 @@
+"""PostgresFocusAdapter: FocusPort on `conversation_focus` (0210) and the graph's edges."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from uuid import UUID
+
+import asyncpg
+
+from memlane.adapters.postgres.cosine import cosine
+from memlane.adapters.postgres.memories.rows import vector_param
+from memlane.adapters.postgres.pool import connection_from
+from memlane.domain.model import Owner, Vector
+from memlane.domain.retrieval import FocusQuery, FocusView
+from memlane.ports.memories import FocusPort
+
+# Strongest edges followed per memory on each hop: a hub (a name every memory mentions)
+# costs no more than this, and the reach stays a bounded, set-based read.
+FAN_OUT = 32
+
+TOUCH = """
+INSERT INTO conversation_focus AS f (tenant, user_id, conversation, memory_id, touches,
+                                     last_touched)
+SELECT $1, $2, $3, m.id, 1, $5
+FROM memories AS m
+WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = ANY($4::uuid[])
+ON CONFLICT (tenant, user_id, conversation, memory_id) DO UPDATE
+SET touches = f.touches + 1, last_touched = greatest(f.last_touched, EXCLUDED.last_touched)
+"""
+
+_TOP = """
+SELECT c.memory_id,
+       row_number() OVER (ORDER BY c.touches DESC, c.last_touched DESC, c.memory_id) AS rank
+FROM conversation_focus AS c
+WHERE c.tenant = $1 AND c.user_id = $2 AND c.conversation = {conversation}
+ORDER BY c.touches DESC, c.last_touched DESC, c.memory_id
+LIMIT $4
+"""
+
+
+def _edges(frontier: str) -> str:
+    """The other end of each of the frontier's strongest edges, both directions."""
+    return f"""
+    SELECT o.id FROM {frontier} AS n CROSS JOIN LATERAL (
+        (SELECT e.target AS id FROM memory_edges AS e
+         WHERE e.tenant = $1 AND e.user_id = $2 AND e.source = n.id
+         ORDER BY e.weight DESC LIMIT {FAN_OUT})
+        UNION ALL
+        (SELECT e.source FROM memory_edges AS e
+         WHERE e.tenant = $1 AND e.user_id = $2 AND e.target = n.id
+         ORDER BY e.weight DESC LIMIT {FAN_OUT})
+    ) AS o"""
+
+
+# $3 conversation, $4 focus size, $5 the question's vector, $6 the resume line, $7 recent
+# conversations looked at, $8 the candidates, $9 hops. The focus is the conversation's own,
+# or (none yet) the most recent other conversation's whose focus is on the question's topic.
+CLOSENESS = f"""
+WITH own AS MATERIALIZED ({_TOP.format(conversation="$3")}),
+recent AS MATERIALIZED (
+    SELECT c.conversation, max(c.last_touched) AS at FROM conversation_focus AS c
+    WHERE c.tenant = $1 AND c.user_id = $2 AND c.conversation <> $3
+      AND $5::vector IS NOT NULL AND $6::float8 IS NOT NULL AND NOT EXISTS (SELECT 1 FROM own)
+    GROUP BY c.conversation ORDER BY at DESC LIMIT $7
+),
+resumed_from AS MATERIALIZED (
+    SELECT r.conversation FROM recent AS r
+    WHERE EXISTS (
+        SELECT 1 FROM ({_TOP.format(conversation="r.conversation")}) AS t
+        JOIN memories AS m ON m.tenant = $1 AND m.user_id = $2 AND m.id = t.memory_id
+        WHERE m.embedding IS NOT NULL AND {cosine("m.embedding", "$5")} >= $6
+    )
+    ORDER BY r.at DESC LIMIT 1
+),
+focus AS MATERIALIZED (
+    SELECT o.memory_id AS id, false AS resumed, o.rank FROM own AS o
+    UNION ALL
+    SELECT t.memory_id, true, t.rank FROM resumed_from AS rf
+    CROSS JOIN LATERAL ({_TOP.format(conversation="rf.conversation")}) AS t
+),
+hop1 AS MATERIALIZED (
+    SELECT DISTINCT o.id FROM ({_edges("focus")}) AS o WHERE $9 >= 1
+),
+hop2 AS MATERIALIZED (
+    SELECT DISTINCT o.id FROM ({_edges("hop1")}) AS o WHERE $9 >= 2 AND o.id = ANY($8::uuid[])
+)
+SELECT id, 0 AS hops, resumed, rank FROM focus
+UNION ALL SELECT id, 1, false, 0 FROM hop1 WHERE id = ANY($8::uuid[])
+UNION ALL SELECT id, 2, false, 0 FROM hop2
+"""
+
+
+class PostgresFocusAdapter(FocusPort):
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    async def touch(
+        self, owner: Owner, conversation: str, memory_ids: Sequence[UUID], now: datetime
+    ) -> None:
+        if not memory_ids:
+            return
+        async with connection_from(self._pool) as connection:
+            await connection.execute(
+                TOUCH, owner.tenant, owner.user_id, conversation, list(set(memory_ids)), now
+            )
+
+    async def closeness(
+        self, owner: Owner, conversation: str, candidates: Sequence[UUID],
+        vector: Vector | None, query: FocusQuery,
+    ) -> FocusView:
+        async with connection_from(self._pool) as connection:
+            rows = await connection.fetch(
+                CLOSENESS, owner.tenant, owner.user_id, conversation, query.size,
+                vector_param(vector), query.resume_similarity, query.recent,
+                list(candidates), query.hops,
+            )
+        focus = [r for r in rows if r["hops"] == 0]
+        focus.sort(key=lambda r: r["rank"])
+        hops: dict[UUID, int] = {}
+        for r in rows:
+            hops[r["id"]] = min(r["hops"], hops.get(r["id"], r["hops"]))
+        return FocusView(
+            focus=tuple(r["id"] for r in focus),
+            resumed=any(r["resumed"] for r in focus),
+            hops=hops,
+        )
