@@ -66,9 +66,15 @@ class Retrieval:
     profile: str = ""  # profile: the block's opening lines
     said: Mapping[UUID, frozenset[str]] = field(default_factory=dict)  # profile: its words
     text: str = ""  # rendering: the prompt block
+    hints: dict[UUID, str] = field(default_factory=dict)  # budget: the hint lines shown
     levels: list[tuple[UUID, Tier]] = field(default_factory=list)  # level of detail
     finished: bool = False  # set by a stage when nothing can follow (no candidate left)
     _tasks: dict[str, asyncio.Task[Any]] = field(default_factory=dict)
+
+    def named_in_question(self) -> frozenset[UUID]:
+        """The chosen memories the question names: by its words, or a name matched (both
+        renderings show them whole, first)."""
+        return frozenset({c.id for c in self.chosen if c.lexical} | self.named)
 
     def finish(self) -> None:
         """Nothing is left to choose from: later stages are skipped."""
