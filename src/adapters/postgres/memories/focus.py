@@ -40,9 +40,10 @@ LIMIT $4
 
 
 def _edges(frontier: str) -> str:
-    """The other end of each of the frontier's strongest edges, both directions."""
+    """Each frontier memory (n.id) and the other end (o.id) of its strongest edges, both
+    directions."""
     return f"""
-    SELECT o.id FROM {frontier} AS n CROSS JOIN LATERAL (
+    SELECT n.id AS near, o.id FROM {frontier} AS n CROSS JOIN LATERAL (
         (SELECT e.target AS id FROM memory_edges AS e
          WHERE e.tenant = $1 AND e.user_id = $2 AND e.source = n.id
          ORDER BY e.weight DESC LIMIT {FAN_OUT})
@@ -82,8 +83,11 @@ focus AS MATERIALIZED (
 hop1 AS MATERIALIZED (
     SELECT DISTINCT o.id FROM ({_edges("focus")}) AS o WHERE $9 >= 1
 ),
+-- Two hops: read from the candidates' side (a pool of tens, against up to 10 x FAN_OUT
+-- memories one hop out): a candidate with a strong edge to a memory one hop out.
 hop2 AS MATERIALIZED (
-    SELECT DISTINCT o.id FROM ({_edges("hop1")}) AS o WHERE $9 >= 2 AND o.id = ANY($8::uuid[])
+    SELECT DISTINCT o.near AS id FROM ({_edges("(SELECT unnest($8::uuid[]) AS id)")}) AS o
+    WHERE $9 >= 2 AND o.id IN (SELECT h.id FROM hop1 AS h)
 )
 SELECT id, 0 AS hops, resumed, rank FROM focus
 UNION ALL SELECT id, 1, false, 0 FROM hop1 WHERE id = ANY($8::uuid[])
