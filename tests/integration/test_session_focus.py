@@ -164,3 +164,20 @@ async def test_focus_rows_go_with_their_memories(
     assert await focus_rows(pg_pool, owner) == 3
     await postgres_memory_ports(pg_pool).store.delete_all(owner)  # erasure's first step
     assert await focus_rows(pg_pool, owner) == 0
+
+
+async def test_deferred_touches_are_written_together_at_close(
+    pg_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter
+) -> None:
+    service = focused(pg_pool, embedder)
+    owner = Owner("default", f"focus-{uuid4()}")
+    ids = list((await stored(service, owner)).values())
+    port = PostgresFocusAdapter(pg_pool, touch_flush_ms=60_000)
+    await port.touch(owner, "token-a", ids[:2], NOW)
+    await port.touch(owner, "token-a", ids[:1], NOW)
+    assert await focus_rows(pg_pool, owner) == 0  # off the request path, not yet written
+    await port.close()
+    touches = await pg_pool.fetch(
+        "SELECT memory_id, touches FROM conversation_focus WHERE tenant = $1 AND user_id = $2",
+        owner.tenant, owner.user_id)
+    assert {r["memory_id"]: r["touches"] for r in touches} == {ids[0]: 2, ids[1]: 1}

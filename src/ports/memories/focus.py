@@ -20,7 +20,10 @@ class FocusPort(ABC):
         self, owner: Owner, conversation: str, memory_ids: Sequence[UUID], now: datetime
     ) -> None:
         """Each memory (the owner's; others are ignored) was handed out once more in
-        `conversation` at `now`: one upsert for all."""
+        `conversation` at `now`: one upsert for all, which an adapter may defer."""
+
+    async def close(self) -> None:  # noqa: B027 - a no-op unless the adapter defers writes
+        """Write what an implementation deferred (queued touches) before storage closes."""
 
     @abstractmethod
     async def closeness(

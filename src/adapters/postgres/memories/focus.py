@@ -9,6 +9,7 @@ from uuid import UUID
 import asyncpg
 
 from memlane.adapters.postgres.cosine import cosine
+from memlane.adapters.postgres.deferred import DeferredWrites
 from memlane.adapters.postgres.memories.rows import vector_param
 from memlane.adapters.postgres.pool import connection_from
 from memlane.domain.model import Owner, Vector
@@ -19,15 +20,37 @@ from memlane.ports.memories import FocusPort
 # costs no more than this, and the reach stays a bounded, set-based read.
 FAN_OUT = 32
 
+# One statement for any touches of any owners (a deferred batch): each (conversation, memory)
+# once, counted; a memory deleted meanwhile (or another owner's) is left out by the join.
 TOUCH = """
 INSERT INTO conversation_focus AS f (tenant, user_id, conversation, memory_id, touches,
                                      last_touched)
-SELECT $1, $2, $3, m.id, 1, $5
-FROM memories AS m
-WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = ANY($4::uuid[])
+SELECT i.tenant, i.user_id, i.conversation, i.memory_id, count(*), max(i.at)
+FROM unnest($1::text[], $2::text[], $3::text[], $4::uuid[], $5::timestamptz[])
+     AS i(tenant, user_id, conversation, memory_id, at)
+JOIN memories AS m ON m.tenant = i.tenant AND m.user_id = i.user_id AND m.id = i.memory_id
+GROUP BY i.tenant, i.user_id, i.conversation, i.memory_id
 ON CONFLICT (tenant, user_id, conversation, memory_id) DO UPDATE
-SET touches = f.touches + 1, last_touched = greatest(f.last_touched, EXCLUDED.last_touched)
+SET touches = f.touches + EXCLUDED.touches,
+    last_touched = greatest(f.last_touched, EXCLUDED.last_touched)
 """
+
+Touch = tuple[str, str, str, UUID, datetime]  # tenant, user, conversation, memory, at
+
+
+async def write_touches(connection: asyncpg.Connection, touches: Sequence[Touch]) -> int:
+    await connection.execute(TOUCH, *([t[i] for t in touches] for i in range(5)))
+    return len(touches)
+
+
+class DeferredTouches(DeferredWrites[Touch]):
+    """Focus touches taken without waiting, written `flush_interval_ms` later, together."""
+
+    what = "focus touch"
+
+    async def write(self, connection: asyncpg.Connection, batch: Sequence[Touch]) -> int:
+        return await write_touches(connection, batch)
+
 
 _TOP = """
 SELECT c.memory_id,
@@ -96,18 +119,28 @@ UNION ALL SELECT id, 2, false, 0 FROM hop2
 
 
 class PostgresFocusAdapter(FocusPort):
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, touch_flush_ms: int | None = None) -> None:
+        """`touch_flush_ms`, when given, defers `touch` off the request path, as accesses
+        are (call `close()` before the pool closes). Without it each call writes at once."""
         self._pool = pool
+        self._touches = None if touch_flush_ms is None else DeferredTouches(pool, touch_flush_ms)
 
     async def touch(
         self, owner: Owner, conversation: str, memory_ids: Sequence[UUID], now: datetime
     ) -> None:
-        if not memory_ids:
+        touches = [(owner.tenant, owner.user_id, conversation, i, now)
+                   for i in dict.fromkeys(memory_ids)]
+        if not touches:
+            return
+        if self._touches is not None:
+            self._touches.queue(touches)
             return
         async with connection_from(self._pool) as connection:
-            await connection.execute(
-                TOUCH, owner.tenant, owner.user_id, conversation, list(set(memory_ids)), now
-            )
+            await write_touches(connection, touches)
+
+    async def close(self) -> None:
+        if self._touches is not None:
+            await self._touches.close()
 
     async def closeness(
         self, owner: Owner, conversation: str, candidates: Sequence[UUID],

@@ -31,7 +31,8 @@ def postgres_memory_ports(
 ) -> MemoryPorts:
     """Store, candidate search and maintenance on `pool` (see each adapter for the knobs).
 
-    With `access_flush_ms`, close `ports.maintenance` before the pool so no access is lost.
+    With `access_flush_ms`, close `ports.maintenance` and `ports.focus` before the pool so no
+    access or focus touch is lost.
     """
     return MemoryPorts(
         store=PostgresMemoryStoreAdapter(pool),
@@ -41,5 +42,5 @@ def postgres_memory_ports(
         consolidation=PostgresConsolidationAdapter(pool),
         topics=PostgresTopicAdapter(pool),
         supersession=PostgresSupersessionAdapter(pool),
-        focus=PostgresFocusAdapter(pool),
+        focus=PostgresFocusAdapter(pool, access_flush_ms),
     )
