@@ -32,6 +32,7 @@ from dependency_injector import providers
 from memlane.container import Container, Memlane, open_memlane
 from memlane.domain.memories import Message, Role
 from memlane.domain.model import DEFAULT_TENANT, MemoryType, NewMemory, Owner
+from memlane.domain.retrieval import ContextOptions
 from memlane.ports.embedding import EmbeddingPort
 from memlane.settings import Settings
 
@@ -180,12 +181,15 @@ async def ask(
     for conversation in memory_set.conversations:
         owner = owner_of(memory_set, conversation)
         turns = stored[owner.user_id]
+        # The questions of a sample are asked in one conversation of their own, as a user asks
+        # them in one chat: its session focus (docs/levels.md) is what they touched so far.
+        asking = ContextOptions(conversation_id=f"{conversation.sample_id}/questions")
         for question in conversation.questions:
             ranked = await service.search(owner, question.text, limit=depth)
             asked = time.perf_counter()
-            chosen = await service.retrieve_context(owner, question.text, k)
+            chosen = await service.retrieve_context(owner, question.text, k, asking)
             latencies_ms.append((time.perf_counter() - asked) * 1000)
-            best5 = await service.retrieve_context(owner, question.text, 5)
+            best5 = await service.retrieve_context(owner, question.text, 5, asking)
             answers[question.question_id] = Retrieved(
                 context5=tuple(turns.get(m.id, frozenset()) for m in best5),
                 context_k=tuple(turns.get(m.id, frozenset()) for m in chosen),

@@ -135,6 +135,12 @@ class DetailSettings(_Section):
     arousal_importance_gain: float = Field(_DETAIL.arousal_importance_gain, ge=0, le=1)
     gate: bool = _DETAIL.gate
     silent_limit: int = Field(_DETAIL.silent_limit, ge=0, le=1000)
+    focus: bool = _DETAIL.focus
+    focus_size: int = Field(_DETAIL.focus_size, ge=0, le=50)
+    focus_hops: int = Field(_DETAIL.focus_hops, ge=0, le=3)
+    focus_weight: float = Field(_DETAIL.focus_weight, ge=0, le=1)
+    resume_recent: int = Field(_DETAIL.resume_recent, ge=0, le=1000)
+    resume_share: float = Field(_DETAIL.resume_share, ge=0, le=1)
 
     def tuning(self) -> DetailTuning:
         return DetailTuning(**self.model_dump())

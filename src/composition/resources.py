@@ -77,6 +77,8 @@ async def memories(database: Database, settings: Settings) -> AsyncIterator[Memo
         yield ports
     finally:
         await ports.maintenance.close()  # queued accesses, before the pool closes
+        if ports.focus is not None:
+            await ports.focus.close()  # queued focus touches, likewise
 
 
 async def graph(database: Database) -> AsyncIterator[PostgresGraphAdapter]:

@@ -21,6 +21,8 @@ from memlane.service.retrieval import (
     EntityRecall,
     FactRecall,
     FirstRankings,
+    Focus,
+    FocusRecording,
     Fusion,
     GraphExpansion,
     Join,
@@ -88,6 +90,10 @@ SEARCH: Declared = (
 CONTEXT: Declared = (
     *FIRST,
     ("eligibility", lambda p: Eligibility(p.sealer.attributes, p.policy.rag_threshold)),
+    # Session focus (docs/levels.md): closeness to the conversation's focus, session resume.
+    ("focus", lambda p: None if p.memories.focus is None or not p.policy.detail.focus
+     else Focus(p.memories.focus, p.memories.search, p.sealer.attributes, p.policy.detail,
+                p.policy.graph.semantic_threshold)),
     ("graph_expansion", lambda p: None if p.expansion is None
      else StartExpansion(p.expansion, p.policy)),
     ("active_context", lambda p: ActiveContext(
@@ -107,6 +113,8 @@ CONTEXT: Declared = (
 RECORDING: Declared = (
     ("recording", lambda p: Recording(
         p.memories.maintenance, p.clock, p.policy.base_rate, p.expansion)),
+    ("focus_recording", lambda p: None if p.memories.focus is None or not p.policy.detail.focus
+     else FocusRecording(p.memories.focus, p.sealer.attributes, p.clock)),
 )
 # The prompt's closing stages run even when no memory was chosen (the profile still opens it).
 PROMPT: Declared = (
@@ -119,8 +127,8 @@ PROMPT: Declared = (
     ("rendering", lambda p: None if p.policy.detail.level_of_detail else Rendering()),
 )
 # Stages a deployment may leave out (`memory.recall.skip_stages`): ranking choices only.
-OPTIONAL = frozenset({"fact_recall", "conversation_prior", "graph_expansion", "neighbours",
-                      "prefetch"})
+OPTIONAL = frozenset({"fact_recall", "conversation_prior", "focus", "graph_expansion",
+                      "neighbours", "prefetch"})
 
 
 def retriever(parts: RetrievalParts, skip: Collection[str] = ()) -> Retriever:

@@ -165,6 +165,7 @@ class ContextRole(StrEnum):
     CHAIN = "chain"  # next to an entry in its conversation
     SEMANTIC = "semantic"  # linked to an entry by meaning
     ACTIVATION = "activation"  # reached through the graph further out
+    FOCUS = "focus"  # the focus of the user's last conversation on this topic (resumed)
 
 
 @dataclass(frozen=True, slots=True)

@@ -157,7 +157,12 @@ class DetailTuning:
     neighbour_lines: at most this many one-hop abstract lines. arousal_importance_gain: a
     charged memory starts this much (x arousal) more important. gate: the heuristic gate on
     conversation segments (off: every segment runs the heavier steps). silent_limit: the
-    gate's dead man's switch fires after this many silent segments.
+    gate's dead man's switch fires after this many silent segments. focus: session focus
+    (RMG 5-8): a context asked for in a conversation boosts memories near its focus (the
+    `focus_size` memories its contexts handed out most) by `focus_weight`, halved per hop
+    up to `focus_hops`; a new conversation resumes the focus of the user's latest one on
+    the question's topic (of the `resume_recent` latest), its memories entering at
+    `resume_share` of the best match.
     """
 
     token_budget: int = 800
@@ -166,15 +171,23 @@ class DetailTuning:
     arousal_importance_gain: float = 0.1
     gate: bool = True
     silent_limit: int = 8
+    focus: bool = True
+    focus_size: int = 5
+    focus_hops: int = 2
+    focus_weight: float = 0.1
+    resume_recent: int = 20
+    resume_share: float = 0.5
 
     def __post_init__(self) -> None:
         if self.token_budget < 1:
             raise InvalidTuning("token_budget", "must be at least 1")
-        for name in ("neighbour_lines", "silent_limit"):
+        for name in ("neighbour_lines", "silent_limit", "focus_size", "focus_hops",
+                     "resume_recent"):
             if getattr(self, name) < 0:
                 raise InvalidTuning(name, "must not be negative")
-        if not 0.0 <= self.arousal_importance_gain <= 1.0:
-            raise InvalidTuning("arousal_importance_gain", "must be within [0, 1]")
+        for name in ("arousal_importance_gain", "focus_weight", "resume_share"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise InvalidTuning(name, "must be within [0, 1]")
 
 
 @dataclass(frozen=True)

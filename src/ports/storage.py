@@ -9,6 +9,7 @@ from memlane.ports.memories import (
     CandidateSearchPort,
     ConsolidationPort,
     FadedMemoriesPort,
+    FocusPort,
     MaintenancePort,
     MemoryStorePort,
     SupersessionPort,
@@ -33,3 +34,6 @@ class MemoryPorts:
     # The superseded marker of memories; without it supersession lives in the graph's edges
     # alone (and goes with them).
     supersession: SupersessionPort | None = None
+    # Each conversation's focus (the memories its contexts handed out); without it there is
+    # no session focus, resume or distance-from-focus boost.
+    focus: FocusPort | None = None

@@ -30,6 +30,18 @@ if TYPE_CHECKING:
         counted as counted,
         fit_levels as fit_levels,
     )
+    from memlane.domain.retrieval.focus import (
+        FocusQuery as FocusQuery,
+        FocusView as FocusView,
+        focus_factor as focus_factor,
+        resumed_match as resumed_match,
+    )
+    from memlane.domain.retrieval.plain import (
+        PlainBlock as PlainBlock,
+        fit_plain as fit_plain,
+        is_hint as is_hint,
+        render_plain as render_plain,
+    )
     from memlane.domain.retrieval.scoring import (
         RelevanceWeights as RelevanceWeights,
         relevance as relevance,
@@ -41,21 +53,29 @@ _FACE = Face(__name__, {
     "ContextOrder": "context",
     "DEFAULT_CONTEXT_CHAR_BUDGET": "context",
     "FocusLine": "detail",
+    "FocusQuery": "focus",
+    "FocusView": "focus",
     "Layers": "detail",
     "MAX_ACTIVE_CONTEXT": "context",
     "PREAMBLE": "context",
+    "PlainBlock": "plain",
     "RELATED_HEADER": "detail",
     "RelevanceWeights": "scoring",
     "by_type_priority": "context",
     "counted": "detail",
     "demoted": "demotion",
     "fit_levels": "detail",
+    "fit_plain": "plain",
     "fit_to_budget": "context",
+    "focus_factor": "focus",
     "in_order": "context",
+    "is_hint": "plain",
     "relevance": "scoring",
     "render_context": "context",
     "render_line": "context",
+    "render_plain": "plain",
     "render_timeline_line": "context",
+    "resumed_match": "focus",
 })
 
 

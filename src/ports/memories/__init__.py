@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from memlane.ports.memories.faded import (
         FadedMemoriesPort as FadedMemoriesPort,
     )
+    from memlane.ports.memories.focus import (
+        FocusPort as FocusPort,
+    )
     from memlane.ports.memories.maintenance import (
         MaintenancePort as MaintenancePort,
     )
@@ -37,6 +40,7 @@ _FACE = Face(__name__, {
     "ConsolidationPort": "consolidation",
     "FadedMemoriesPort": "faded",
     "FilledTiers": "tier_fill",
+    "FocusPort": "focus",
     "MaintenancePort": "maintenance",
     "MemoryStorePort": "store",
     "MemoryWriteSession": "store",

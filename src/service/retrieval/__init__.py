@@ -31,6 +31,10 @@ if TYPE_CHECKING:
         Join as Join,
         Superseded as Superseded,
     )
+    from memlane.service.retrieval.focus import (
+        Focus as Focus,
+        FocusRecording as FocusRecording,
+    )
     from memlane.service.retrieval.fusion import (
         Fusion as Fusion,
     )
@@ -86,6 +90,8 @@ _FACE = Face(__name__, {
     "ConversationPrior": "conversation_prior",
     "Demotion": "demotion",
     "Eligibility": "filters",
+    "Focus": "focus",
+    "FocusRecording": "focus",
     "EntityRecall": "entity_recall",
     "FactRecall": "fact_recall",
     "FirstRankings": "rankings",

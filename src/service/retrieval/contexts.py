@@ -10,7 +10,7 @@ from memlane.service.retrieval.pipeline import Retrieval
 
 
 class Contexts:
-    """Reads `opened`, `candidates`, `added`, `named`, `expansion`; writes `contexts` in
+    """Reads `opened`, `candidates`, `resumed`, `added`, `named`, `expansion`; writes `contexts` in
     the order the options ask for (type priority, or a timeline)."""
 
     def __init__(self, rag_threshold: float) -> None:
@@ -21,6 +21,7 @@ class Contexts:
             # A memory the embedding alone would not have brought, reached by a name.
             **{c.id: ContextRole.ENTITY for c in r.candidates
                if c.id in r.named and c.similarity < self._threshold},
+            **{memory_id: ContextRole.FOCUS for memory_id in r.resumed},
             **{c.id: ContextRole.CHAIN for c in r.added},
             **r.expansion.roles,
         }

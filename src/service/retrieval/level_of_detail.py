@@ -9,7 +9,7 @@ from dataclasses import replace
 from uuid import UUID
 
 from memlane.domain.detail import Tier
-from memlane.domain.model import ContextRole, MemoryContext
+from memlane.domain.model import MemoryContext
 from memlane.domain.policy import DetailTuning
 from memlane.domain.retrieval import (
     PREAMBLE,
@@ -21,6 +21,7 @@ from memlane.domain.retrieval import (
     counted,
     fit_levels,
     in_order,
+    is_hint,
     render_line,
     render_timeline_line,
 )
@@ -28,8 +29,6 @@ from memlane.ports.embedding import EmbeddingPort
 from memlane.service.retrieval.pipeline import Retrieval
 from memlane.service.retrieval.surroundings import Surrounding, Surroundings
 from memlane.service.security import tiers_of
-
-FOCUS_ROLES = (ContextRole.ENTRY, ContextRole.ENTITY)
 
 
 class LevelOfDetail:
@@ -51,11 +50,11 @@ class LevelOfDetail:
             return
         order = r.options.order
         line = render_timeline_line if order is ContextOrder.TIMELINE else render_line
-        focus = by_type_priority([c for c in r.contexts if c.role in FOCUS_ROLES])
-        hints = [c for c in r.contexts if c.role not in FOCUS_ROLES]
+        named = r.named_in_question()
+        focus = by_type_priority([c for c in r.contexts if not is_hint(c, named)])
+        hints = [c for c in r.contexts if is_hint(c, named)]
         near = await self._surroundings(r, focus, hints)
         tiers = {s.memory.id: tiers_of(s.memory) for s in r.opened}
-        named = {c.id for c in r.chosen if c.lexical} | r.named
         layers = Layers(
             fixed=[*(r.profile.split("\n") if r.profile else ()), PREAMBLE],
             focus=[FocusLine(c.id, {

@@ -52,6 +52,7 @@ class Retrieval:
     rankings: Rankings = field(default_factory=Rankings)  # rankings
     candidates: list[Candidate] = field(default_factory=list)  # fusion, then the filters
     named: frozenset[UUID] = frozenset()  # fusion: reached through a name in the query
+    resumed: frozenset[UUID] = frozenset()  # focus: brought back from an earlier conversation
     excluded: Callable[[str | None], bool] = _none_excluded  # eligibility: current chat
     active: list[Vector] = field(default_factory=list)  # active context: texts in the prompt
     added: list[Candidate] = field(default_factory=list)  # neighbours, then joined
@@ -65,9 +66,15 @@ class Retrieval:
     profile: str = ""  # profile: the block's opening lines
     said: Mapping[UUID, frozenset[str]] = field(default_factory=dict)  # profile: its words
     text: str = ""  # rendering: the prompt block
+    hints: dict[UUID, str] = field(default_factory=dict)  # budget: the hint lines shown
     levels: list[tuple[UUID, Tier]] = field(default_factory=list)  # level of detail
     finished: bool = False  # set by a stage when nothing can follow (no candidate left)
     _tasks: dict[str, asyncio.Task[Any]] = field(default_factory=dict)
+
+    def named_in_question(self) -> frozenset[UUID]:
+        """The chosen memories the question names: by its words, or a name matched (both
+        renderings show them whole, first)."""
+        return frozenset({c.id for c in self.chosen if c.lexical} | self.named)
 
     def finish(self) -> None:
         """Nothing is left to choose from: later stages are skipped."""

@@ -7,8 +7,9 @@ from typing import Protocol
 
 from memlane.domain.facts import ProfileBlock, repeats_the_profile
 from memlane.domain.model import Owner
-from memlane.domain.retrieval import fit_to_budget, in_order, render_context
+from memlane.domain.retrieval import PlainBlock, fit_plain, in_order, render_plain
 from memlane.service.retrieval.pipeline import Retrieval
+from memlane.service.security import tiers_of
 
 
 class ProfileSource(Protocol):
@@ -45,20 +46,27 @@ class Repeats:
 
 
 class Budget:
-    """Narrows `contexts` to the whole lines that fit `char_budget`, in their order."""
+    """Narrows `contexts` to what fits `char_budget` and writes `hints`: the memories the
+    question names or that answer it as whole lines (the named first), those that merely
+    overlap it as their abstract (RMG decision 5, as by level of detail), in their order."""
 
     async def __call__(self, r: Retrieval) -> None:
         if r.char_budget is None:
             return
         order = r.options.order
-        r.contexts = in_order(fit_to_budget(r.contexts, r.char_budget, order), order)
+        abstracts = {s.memory.id: tiers_of(s.memory).abstract for s in r.opened}
+        block = fit_plain(r.contexts, abstracts, r.named_in_question(), r.char_budget, order)
+        r.hints = {m.id: line for m, line in block.hints}
+        r.contexts = [*in_order(block.whole, order), *(m for m, _ in block.hints)]
 
 
 class Rendering:
-    """Writes `text`: the profile's lines, then the preamble and one line per memory."""
+    """Writes `text`: the profile's lines, then the preamble, one whole line per memory
+    and the hint lines under the related header."""
 
     async def __call__(self, r: Retrieval) -> None:
-        block = "" if r.char_budget is None else render_context(
-            r.contexts, r.char_budget, r.options.order
-        )
+        block = "" if r.char_budget is None else render_plain(PlainBlock(
+            [c for c in r.contexts if c.id not in r.hints],
+            [(c, r.hints[c.id]) for c in r.contexts if c.id in r.hints],
+        ), r.options.order)
         r.text = "\n".join(part for part in (r.profile, block) if part)

@@ -7,6 +7,7 @@ import asyncpg
 from memlane.adapters.postgres.facts import PostgresTopicAdapter
 from memlane.adapters.postgres.memories.consolidation import PostgresConsolidationAdapter
 from memlane.adapters.postgres.memories.faded import PostgresFadedMemoriesAdapter
+from memlane.adapters.postgres.memories.focus import PostgresFocusAdapter
 from memlane.adapters.postgres.memories.maintenance import (
     MAINTENANCE_SHARES,
     PostgresMaintenanceAdapter,
@@ -30,7 +31,8 @@ def postgres_memory_ports(
 ) -> MemoryPorts:
     """Store, candidate search and maintenance on `pool` (see each adapter for the knobs).
 
-    With `access_flush_ms`, close `ports.maintenance` before the pool so no access is lost.
+    With `access_flush_ms`, close `ports.maintenance` and `ports.focus` before the pool so no
+    access or focus touch is lost.
     """
     return MemoryPorts(
         store=PostgresMemoryStoreAdapter(pool),
@@ -40,4 +42,5 @@ def postgres_memory_ports(
         consolidation=PostgresConsolidationAdapter(pool),
         topics=PostgresTopicAdapter(pool),
         supersession=PostgresSupersessionAdapter(pool),
+        focus=PostgresFocusAdapter(pool, access_flush_ms),
     )
