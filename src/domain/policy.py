@@ -171,7 +171,7 @@ class DetailTuning:
     arousal_importance_gain: float = 0.1
     gate: bool = True
     silent_limit: int = 8
-    focus: bool = True
+    focus: bool = False
     focus_size: int = 5
     focus_hops: int = 2
     focus_weight: float = 0.1

@@ -3,11 +3,19 @@ one's focus, another topic resumes nothing, and erasure leaves no focus row (doc
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from dataclasses import replace
+
 import asyncpg
 import httpx
 import pytest
 
-from tests.api.conftest import TenantKeys
+from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
+from memlane.api.app import create_app
+from memlane.api.config import ApiConfig
+from memlane.api.deps import ApiServices
+from memlane.domain.policy import DetailTuning, MemoryPolicy
+from tests.api.conftest import TenantKeys, build_service, serve, services_opener
 
 pytestmark = pytest.mark.integration
 
@@ -23,6 +31,17 @@ OTHER = [
 ]
 
 
+@pytest.fixture
+async def focused(
+    api_services: ApiServices, pg_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter
+) -> AsyncIterator[httpx.AsyncClient]:
+    """The app with session focus switched on (it is off by default: docs/levels.md)."""
+    policy = MemoryPolicy(detail=DetailTuning(focus=True))
+    services = replace(api_services, service=build_service(pg_pool, embedder, policy))
+    async with serve(create_app(services_opener(services), ApiConfig())) as http:
+        yield http
+
+
 async def context(
     client: httpx.AsyncClient, headers: dict[str, str], query: str, conversation: str | None
 ) -> list[dict[str, object]]:
@@ -35,8 +54,9 @@ async def context(
 
 
 async def test_a_new_conversation_resumes_its_topic_and_erasure_takes_the_focus(
-    client: httpx.AsyncClient, tenant: TenantKeys, pg_pool: asyncpg.Pool
+    focused: httpx.AsyncClient, tenant: TenantKeys, pg_pool: asyncpg.Pool
 ) -> None:
+    client = focused
     ids = {}
     for content in KITCHEN + OTHER:
         made = await client.post("/v1/memories", json={"content": content}, headers=tenant.alice)

@@ -44,11 +44,12 @@ NOW = datetime(2026, 3, 1, tzinfo=UTC)
 def focused(
     pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter, policy: MemoryPolicy | None = None
 ) -> MemoryService:
-    """The service with the graph, on a clock that stands still (reads compare exactly)."""
+    """The service with the graph and session focus (off by default), on a clock that stands
+    still (reads compare exactly)."""
     return memory_service(
         postgres_memory_ports(pool, dimension=embedder.dimension), embedder,
         XChaChaEncryptionAdapter(os.urandom(32)), SnowballKeywordAdapter(),
-        policy or MemoryPolicy(), lambda: NOW, graph=PostgresGraphAdapter(pool),
+        policy or MemoryPolicy(detail=DetailTuning(focus=True)), lambda: NOW, graph=PostgresGraphAdapter(pool),
     )
 
 
