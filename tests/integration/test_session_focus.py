@@ -49,7 +49,8 @@ def focused(
     return memory_service(
         postgres_memory_ports(pool, dimension=embedder.dimension), embedder,
         XChaChaEncryptionAdapter(os.urandom(32)), SnowballKeywordAdapter(),
-        policy or MemoryPolicy(detail=DetailTuning(focus=True)), lambda: NOW, graph=PostgresGraphAdapter(pool),
+        policy or MemoryPolicy(detail=DetailTuning(focus=True)), lambda: NOW,
+        graph=PostgresGraphAdapter(pool),
     )
 
 
