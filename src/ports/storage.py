@@ -11,6 +11,7 @@ from memlane.ports.memories import (
     FadedMemoriesPort,
     MaintenancePort,
     MemoryStorePort,
+    SleepPort,
     SupersessionPort,
 )
 
@@ -33,3 +34,5 @@ class MemoryPorts:
     # The superseded marker of memories; without it supersession lives in the graph's edges
     # alone (and goes with them).
     supersession: SupersessionPort | None = None
+    # The sleep cycle's batches, merges, weaving and pruning; without it there is no cycle.
+    sleep: SleepPort | None = None

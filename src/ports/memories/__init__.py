@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from memlane.ports.memories.maintenance import (
         MaintenancePort as MaintenancePort,
     )
+    from memlane.ports.memories.sleep import (
+        SleepPort as SleepPort,
+    )
     from memlane.ports.memories.store import (
         MemoryStorePort as MemoryStorePort,
         MemoryWriteSession as MemoryWriteSession,
@@ -40,6 +43,7 @@ _FACE = Face(__name__, {
     "MaintenancePort": "maintenance",
     "MemoryStorePort": "store",
     "MemoryWriteSession": "store",
+    "SleepPort": "sleep",
     "SupersessionPort": "supersession",
     "TierFillPort": "tier_fill",
 })

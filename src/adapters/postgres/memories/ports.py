@@ -15,6 +15,7 @@ from memlane.adapters.postgres.memories.search import (
     LEXICAL_POSTINGS_PER_TERM,
     PostgresCandidateSearchAdapter,
 )
+from memlane.adapters.postgres.memories.sleep import PostgresSleepAdapter
 from memlane.adapters.postgres.memories.store import PostgresMemoryStoreAdapter
 from memlane.adapters.postgres.memories.supersession import PostgresSupersessionAdapter
 from memlane.ports.storage import MemoryPorts
@@ -40,4 +41,5 @@ def postgres_memory_ports(
         consolidation=PostgresConsolidationAdapter(pool),
         topics=PostgresTopicAdapter(pool),
         supersession=PostgresSupersessionAdapter(pool),
+        sleep=PostgresSleepAdapter(pool),
     )
