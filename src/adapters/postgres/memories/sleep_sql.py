@@ -56,8 +56,9 @@ WHERE c.embedding IS NOT NULL AND {_CURRENT.format(h="ch")} AND {_CURRENT.format
 """
 
 # The entities the batch's conversation memories mention (a name no more than $6 of its
-# owner's memories mention, or at most $7 of them), every current conversation memory mentioning each, and a link
-# from each to the next in time. ON CONFLICT: a link already there stays as it is.
+# owner's memories mention, or at most $7 of them), every current conversation memory
+# mentioning each, and a link from each to the next in time. ON CONFLICT: a link already
+# there stays as it is.
 WEAVE = f"""
 WITH named AS (
     SELECT DISTINCT x.tenant, x.user_id, x.entity_id
