@@ -5,8 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from uuid import UUID, uuid4
 
-from hypothesis import given
-from hypothesis import strategies as st
+from hypothesis import given, strategies as st
 
 from memlane.domain.memories import Changed, NearPair, SleepReport, fragment_groups, watermarks
 from memlane.domain.model import Owner
