@@ -67,20 +67,23 @@ WITH named AS (
     JOIN memory_mentions AS x
       ON x.tenant = b.tenant AND x.user_id = b.user_id AND x.memory_id = b.id
     WHERE m.conversation_id IS NOT NULL
+), rare AS (
+    SELECT e.tenant, e.user_id, e.entity_id
+    FROM named AS e
+    JOIN memory_owner_stats AS s ON s.tenant = e.tenant AND s.user_id = e.user_id
+    WHERE (SELECT count(*) FROM memory_mentions AS y
+           WHERE y.tenant = e.tenant AND y.user_id = e.user_id AND y.entity_id = e.entity_id)
+          <= greatest($7, $6 * s.n)
 ), stories AS (
     SELECT x.tenant, x.user_id, x.memory_id AS id,
            lag(x.memory_id) OVER (PARTITION BY x.tenant, x.user_id, x.entity_id
                                   ORDER BY m.created_at, m.id) AS previous
-    FROM named AS e
-    JOIN memory_owner_stats AS s ON s.tenant = e.tenant AND s.user_id = e.user_id
+    FROM rare AS e
     JOIN memory_mentions AS x
       ON x.tenant = e.tenant AND x.user_id = e.user_id AND x.entity_id = e.entity_id
     JOIN memories AS m ON m.tenant = x.tenant AND m.user_id = x.user_id AND m.id = x.memory_id
     JOIN memory_heat AS h ON h.tenant = m.tenant AND h.user_id = m.user_id AND h.id = m.id
     WHERE m.conversation_id IS NOT NULL AND {_CURRENT.format(h="h")}
-      AND (SELECT count(*) FROM memory_mentions AS y
-           WHERE y.tenant = e.tenant AND y.user_id = e.user_id AND y.entity_id = e.entity_id)
-          <= greatest($7, $6 * s.n)
 )
 INSERT INTO memory_edges (tenant, user_id, source, target, kind, weight, created_at,
                           activated_at)
