@@ -3,6 +3,7 @@ weaving, edge pruning, counts; idempotent, resumable, scoped like decay."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 from uuid import UUID, uuid4
@@ -15,6 +16,7 @@ from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.entities.adapter import PostgresEntityAdapter
 from memlane.adapters.postgres.graph.adapter import PostgresGraphAdapter
 from memlane.adapters.postgres.memories.ports import postgres_memory_ports
+from memlane.adapters.postgres.memories.sleep import PostgresSleepAdapter
 from memlane.adapters.postgres.security.audit import postgres_audit_ports
 from memlane.composition.services import memory_service
 from memlane.domain.detail import Provenance
@@ -35,9 +37,12 @@ class Stopped(Exception):
     pass
 
 
-def service_at(pool: asyncpg.Pool, embedder: EmbeddingPort, clock: FakeClock) -> MemoryService:
+def service_at(
+    pool: asyncpg.Pool, embedder: EmbeddingPort, clock: FakeClock, scan_once_max: int = 5000
+) -> MemoryService:
+    ports = replace(postgres_memory_ports(pool), sleep=PostgresSleepAdapter(pool, scan_once_max))
     return memory_service(
-        postgres_memory_ports(pool), embedder, API_KEY, SnowballKeywordAdapter(),
+        ports, embedder, API_KEY, SnowballKeywordAdapter(),
         MemoryPolicy(), clock, graph=PostgresGraphAdapter(pool),
         audit=postgres_audit_ports(pool), entities=PostgresEntityAdapter(pool),
     )
@@ -54,11 +59,12 @@ async def edges(pool: asyncpg.Pool, owner: Owner) -> set[tuple[UUID, UUID, str]]
     return {(r["source"], r["target"], r["kind"]) for r in rows}
 
 
+@pytest.mark.parametrize("scan_once_max", [5000, 0])  # scanned with others; its own statement
 async def test_near_duplicates_made_by_an_edit_merge_once_and_a_second_cycle_changes_nothing(
-    pg_pool: asyncpg.Pool, embedder: EmbeddingPort
+    pg_pool: asyncpg.Pool, embedder: EmbeddingPort, scan_once_max: int
 ) -> None:
     clock, owner = FakeClock(), someone()
-    service = service_at(pg_pool, embedder, clock)
+    service = service_at(pg_pool, embedder, clock, scan_once_max)
     first = (await service.remember(owner, NewMemory(TENNIS))).memory
     other = (await service.remember(owner, NewMemory("The boiler needs a service in May."))).memory
     clock.advance(timedelta(minutes=5))

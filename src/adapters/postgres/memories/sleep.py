@@ -11,6 +11,7 @@ import asyncpg
 from memlane.adapters.postgres.memories import sleep_sql
 from memlane.adapters.postgres.memories.maintenance import MAINTENANCE_TIMEOUT_S
 from memlane.adapters.postgres.memories.rows import affected_rows
+from memlane.adapters.postgres.memories.write_sql import SCAN_ONCE_MAX_MEMORIES
 from memlane.adapters.postgres.pool import connection_from
 from memlane.domain.entities import COMMON_NAME_FLOOR
 from memlane.domain.memories import Changed, NearPair
@@ -33,8 +34,12 @@ def _batch(batch: Sequence[Changed]) -> tuple[list[str], list[str], list[UUID]]:
 
 
 class PostgresSleepAdapter(SleepPort):
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    """`scan_once_max`: up to this many memories an owner's near-duplicates are found by
+    exact scans in one statement with other owners'; a bigger owner gets its own statement."""
+
+    def __init__(self, pool: asyncpg.Pool, scan_once_max: int = SCAN_ONCE_MAX_MEMORIES) -> None:
         self._pool = pool
+        self._scan_once_max = scan_once_max
 
     async def pending(self, reach: Reach, now: datetime) -> int:
         async with connection_from(self._pool) as connection:
@@ -54,12 +59,24 @@ class PostgresSleepAdapter(SleepPort):
     ) -> list[NearPair]:
         if not batch:
             return []
+        tenants, users, _ = _batch(batch)
         async with connection_from(self._pool) as connection:
-            records = await connection.fetch(
-                sleep_sql.NEAR_DUPLICATES, *_batch(batch), threshold, neighbours,
+            sizes = await connection.fetch(sleep_sql.OWNER_SIZES, tenants, users)
+            big = {Owner(r["tenant"], r["user_id"]) for r in sizes
+                   if r["n"] > self._scan_once_max}
+            small = [c for c in batch if c.owner not in big]
+            records = [] if not small else await connection.fetch(
+                sleep_sql.NEAR_DUPLICATES, *_batch(small), threshold, neighbours,
                 timeout=MAINTENANCE_TIMEOUT_S)
-        return [NearPair(Owner(r["tenant"], r["user_id"]), r["first"], r["second"])
-                for r in records]
+            pairs = [NearPair(Owner(r["tenant"], r["user_id"]), r["first"], r["second"])
+                     for r in records]
+            for owner in big:  # one statement per big owner: its own plan (HNSW)
+                records = await connection.fetch(
+                    sleep_sql.NEAR_DUPLICATES_OF_OWNER, owner.tenant, owner.user_id,
+                    [c.id for c in batch if c.owner == owner], threshold, neighbours,
+                    timeout=MAINTENANCE_TIMEOUT_S)
+                pairs += [NearPair(owner, r["first"], r["second"]) for r in records]
+        return pairs
 
     async def weave(
         self, batch: Sequence[Changed], now: datetime, weight: float, max_share: float

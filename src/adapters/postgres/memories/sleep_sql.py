@@ -35,24 +35,40 @@ _BATCH = "unnest($1::text[], $2::text[], $3::uuid[]) AS b(tenant, user_id, id)"
 _CURRENT = "NOT {h}.cluster AND {h}.superseded_by IS NULL"
 _SIMILARITY = similarity_from_distance("n.embedding <=> c.embedding")
 
-# Each batch memory's $5 nearest of its owner (HNSW with iterative scan, as the write probe
-# does), kept at or above $4.
+# Each batch memory's $5 nearest of its owner, kept at or above $4: for owners small enough
+# to scan (memory_owner_stats), an exact scan of the owner's rows per memory.
 NEAR_DUPLICATES = f"""
 SELECT c.tenant, c.user_id, c.id AS first, near.id AS second
 FROM {_BATCH}
 JOIN memories AS c ON c.tenant = b.tenant AND c.user_id = b.user_id AND c.id = b.id
 JOIN memory_heat AS ch ON ch.tenant = c.tenant AND ch.user_id = c.user_id AND ch.id = c.id
 CROSS JOIN LATERAL (
-    SELECT n.id, {_SIMILARITY} AS similarity
+    SELECT n.id, n.embedding_model, {_SIMILARITY} AS similarity
     FROM memories AS n
     WHERE n.tenant = c.tenant AND n.user_id = c.user_id AND n.embedding IS NOT NULL
-      AND n.id <> c.id AND n.embedding_model = c.embedding_model
     ORDER BY n.embedding <=> c.embedding
-    LIMIT $5
+    LIMIT $5 + 1
 ) AS near
 JOIN memory_heat AS nh ON nh.tenant = c.tenant AND nh.user_id = c.user_id AND nh.id = near.id
 WHERE c.embedding IS NOT NULL AND {_CURRENT.format(h="ch")} AND {_CURRENT.format(h="nh")}
-  AND near.similarity >= $4
+  AND near.id <> c.id AND near.embedding_model = c.embedding_model AND near.similarity >= $4
+"""
+
+# The same for one big owner, named by constants: the planner then knows the owner's size
+# (its statistics) and walks the HNSW index per memory instead of reading all the owner's
+# rows per memory (100 ms each at 17k memories, against a few ms).
+NEAR_DUPLICATES_OF_OWNER = (
+    NEAR_DUPLICATES
+    .replace(f"FROM {_BATCH}", "FROM unnest($3::uuid[]) AS b(id)")
+    .replace("c.tenant = b.tenant AND c.user_id = b.user_id", "c.tenant = $1 AND c.user_id = $2")
+    .replace("n.tenant = c.tenant AND n.user_id = c.user_id", "n.tenant = $1 AND n.user_id = $2")
+)
+assert NEAR_DUPLICATES_OF_OWNER.count("$1") == 2
+
+OWNER_SIZES = """
+SELECT s.tenant, s.user_id, s.n
+FROM (SELECT DISTINCT * FROM unnest($1::text[], $2::text[]) AS o(tenant, user_id)) AS o
+JOIN memory_owner_stats AS s ON s.tenant = o.tenant AND s.user_id = o.user_id
 """
 
 # The entities the batch's conversation memories mention (a name no more than $6 of its
