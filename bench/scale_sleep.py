@@ -1,15 +1,34 @@
 """The sleep cycle's figures of bench/scale.py: a first cycle over every row (no watermark
 yet), then a day's cycle over ~1 % of the rows changed (some of them near-duplicates of the
-context user's), then the same cycle again (idempotence: it must find nothing)."""
+context user's), then the same cycle again (idempotence: it must find nothing).
+
+Alone, on a data dir bench/scale.py loaded (JSON on stdout):
+    .venv/bin/python bench/scale_sleep.py --data-dir /tmp/scale
+"""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import json
+import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
-from memlane.container import Memlane
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench import scale_targets
+
+from memlane.container import Memlane, open_memlane
 from memlane.domain.model import Owner
+from memlane.settings import (
+    DatabaseSettings,
+    MemorySettings,
+    Settings,
+    WorkerSettings,
+)
 
 # A day's changes: rows whose id hashes into 1 of 100 buckets get a new updated_at, as an
 # edit or a new write would give them; the cycle reads those and no other.
@@ -71,3 +90,23 @@ async def _timed(call: Any) -> tuple[Any, float]:
     started = time.perf_counter()
     result = await call
     return result, time.perf_counter() - started
+
+
+async def _alone(data_dir: Path) -> dict[str, Any]:
+    settings = Settings(
+        database=DatabaseSettings(data_dir=data_dir / "pgdata"),
+        memory=MemorySettings(encryption_key_path=data_dir / "memory_encryption.key"),
+        worker=WorkerSettings(enabled=False),
+    )
+    async with open_memlane(settings) as memlane:
+        result = {"cpu": scale_targets.cpu(), **await measure(
+            memlane, Owner("bench", "context-user"))}
+    result["cpu"]["load_average_end"] = round(os.getloadavg()[0], 2)
+    result["target_consolidate_s_le_10"] = result["consolidate_s"] <= 10
+    return result
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir", required=True, type=Path)
+    print(json.dumps(asyncio.run(_alone(parser.parse_args().data_dir.resolve()))))
