@@ -1,5 +1,5 @@
 """Scale benchmark: context latency and CPU at N memories, HTTP, ingest, the cost curve,
-decay, cleanup and the sleep cycle over M rows, RSS, and the targets of docs/performance.md judged on them.
+decay, cleanup and the sleep cycle over M rows, RSS, the targets of docs/performance.md.
 
     .venv/bin/python bench/scale.py [--memories N] [--decay-memories M] [--json]
 
