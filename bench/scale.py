@@ -1,5 +1,5 @@
 """Scale benchmark: context latency and CPU at N memories, HTTP, ingest, the cost curve,
-decay/cleanup over M rows, RSS, and the targets of docs/performance.md judged on them.
+decay, cleanup and the sleep cycle over M rows, RSS, the targets of docs/performance.md.
 
     .venv/bin/python bench/scale.py [--memories N] [--decay-memories M] [--json]
 
@@ -253,7 +253,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 warmup_s=args.warmup_seconds, step_s=args.step_seconds,
                 ingest_s=args.ingest_seconds))
         if not args.skip_maintenance:
-            result.update(await scale_maintenance.measure(memlane))
+            result.update(await scale_maintenance.measure(memlane, owner))
     result["cpu"]["load_average_end"] = round(os.getloadavg()[0], 2)
     result["targets"] = scale_targets.judge(result, args.peer_mem0_p50_ms)
     return result

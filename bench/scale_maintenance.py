@@ -1,5 +1,6 @@
 """Maintenance figures of bench/scale.py: decay and cleanup over every row, with this
-process's resident set sampled meanwhile (set-based SQL should leave it flat)."""
+process's resident set sampled meanwhile (set-based SQL should leave it flat), then the sleep
+cycle (scale_sleep.py)."""
 
 from __future__ import annotations
 
@@ -9,14 +10,17 @@ import sys
 import time
 from typing import Any
 
+from bench import scale_sleep
+
 from memlane.container import Memlane
+from memlane.domain.model import Owner
 
 
 def _log(message: str) -> None:
     print(f"[scale] {message}", file=sys.stderr, flush=True)
 
 
-async def measure(memlane: Memlane) -> dict[str, Any]:
+async def measure(memlane: Memlane, owner: Owner) -> dict[str, Any]:
     pool = memlane.database.pool
     rows = int(await pool.fetchval("SELECT count(*) FROM memory_heat"))
     sampler = RssSampler()
@@ -29,9 +33,10 @@ async def measure(memlane: Memlane) -> dict[str, Any]:
         deleted = await memlane.service.cleanup()
         cleanup_s = time.perf_counter() - started
         _log(f"cleanup: {deleted} rows deleted in {cleanup_s:.1f}s")
+        slept = await scale_sleep.measure(memlane, owner)
     return {"decay_s": round(decay_s, 2), "cleanup_s": round(cleanup_s, 2),
             "decay_memories": rows, "decayed": changed, "cleaned_up": deleted,
-            "maintenance_rss_growth_mb": round(sampler.growth_mb, 1)}
+            "maintenance_rss_growth_mb": round(sampler.growth_mb, 1), **slept}
 
 
 class RssSampler:

@@ -259,6 +259,7 @@ class GraphSettings(_Section):
     entity_weight: float = Field(_GRAPH.entity_weight, ge=0, le=10)
     entity_candidates: int = Field(_GRAPH.entity_candidates, ge=0, le=10_000)
     entity_max_share: float = Field(_GRAPH.entity_max_share, ge=0, le=1)
+    min_edge_strength: float = Field(_GRAPH.min_edge_strength, ge=0, le=1)
 
     def tuning(self, scale: SimilarityScale | None = None) -> GraphTuning:
         lines = scale or scale_of(DEFAULT_EMBEDDING_MODEL)
@@ -332,6 +333,7 @@ class WorkerSettings(_Section):
     decay_interval: float = Field(86_400, gt=0)
     first_run_delay: float = Field(30, ge=0)
     cleanup: bool = True
+    consolidate: bool = True  # the sleep cycle after decay and cleanup (docs/graph.md)
 
 
 class AuthSettings(_Section):

@@ -21,7 +21,11 @@ from memlane.api.controllers.facts import FactsController, ProfileController, To
 from memlane.api.controllers.health import HealthController
 from memlane.api.controllers.history import HistoryController
 from memlane.api.controllers.imports import ImportsController
-from memlane.api.controllers.maintenance import CleanupController, DecayController
+from memlane.api.controllers.maintenance import (
+    CleanupController,
+    DecayController,
+    SleepController,
+)
 from memlane.api.controllers.memories import MemoriesController
 from memlane.api.controllers.memory_graph import MemoryGraphController
 from memlane.api.controllers.proxy import (
@@ -79,6 +83,7 @@ def create_app(
             MemoriesController,
             DecayController,
             CleanupController,
+            SleepController,
             ContextController,
             ExpandController,
             ConversationsController,

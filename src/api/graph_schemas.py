@@ -101,3 +101,17 @@ class ConsolidatedOut(msgspec.Struct, kw_only=True):
     sources: list[UUID]
     sources_deleted: bool
     edges: list[EdgeOut]
+
+
+class SleepOut(msgspec.Struct, kw_only=True):
+    """What a sleep cycle did, over whom (`user`, `tenant`, `all`): memories read since the
+    watermarks, consolidated memories made and the sources they replace, narrative links
+    woven, faded links pruned, groups left unmerged."""
+
+    scope: str
+    scanned: int
+    merged: int
+    sources: int
+    woven: int
+    pruned: int
+    skipped: int

@@ -9,7 +9,16 @@ from memlane.cli.audit import verify_audit
 from memlane.cli.chats import import_chats
 from memlane.cli.data import export, import_
 from memlane.cli.keys import keys
-from memlane.cli.maintenance import backfill, cleanup, db_url, decay, migrate, reembed, stats
+from memlane.cli.maintenance import (
+    backfill,
+    cleanup,
+    consolidate,
+    db_url,
+    decay,
+    migrate,
+    reembed,
+    stats,
+)
 from memlane.cli.mcp import mcp
 from memlane.cli.model import prepare_model
 from memlane.cli.paths import hint_legacy_data
@@ -38,6 +47,7 @@ for command in (
     db_url,
     decay,
     cleanup,
+    consolidate,
     backfill,
     reembed,
     stats,

@@ -1,4 +1,5 @@
-"""Maintenance commands: migrate, db-url, decay, cleanup, backfill, reembed, stats."""
+"""Maintenance commands: migrate, db-url, decay, cleanup, consolidate, backfill, reembed,
+stats."""
 
 from __future__ import annotations
 
@@ -70,6 +71,32 @@ async def cleanup(
         with progress_bar("cleanup", show_progress if owner is None else False):
             deleted = await memlane.service.cleanup(owner)
     click.echo(f"cleanup: {deleted} memories deleted")
+    say_scope(owner)
+
+
+@click.command(short_help="Run the sleep cycle: merge, weave, prune.")
+@scope_options
+@click.option("--batch-size", type=click.IntRange(1, 100_000), default=1_000, show_default=True,
+              help="Memories read per batch; each batch's progress is kept when it is done.")
+@progress_option
+@run_async
+async def consolidate(
+    tenant: str | None, user_id: str | None, all_tenants: bool, batch_size: int,
+    show_progress: bool | None,
+) -> None:
+    """The sleep cycle over the memories written or edited since the last one: merge
+    near-duplicates into consolidated memories (the originals stay as history), link
+    conversation memories about the same name in time order, remove faded links. Resumable
+    and idempotent; prints what it did as JSON."""
+    from memlane.container import open_memlane
+    from memlane.domain.reach import describe
+
+    owner = reach_of(tenant, user_id, all_tenants)
+    async with open_memlane() as memlane:  # with the model: a merged memory is embedded
+        cycle = memlane.service.sleep
+        with progress_bar("consolidate", show_progress, await cycle.pending(owner)) as bar:
+            report = await cycle.run(owner, bar.advance, batch_size)
+    click.echo(json.dumps({"scope": describe(owner), **report.as_dict()}))
     say_scope(owner)
 
 

@@ -1,8 +1,11 @@
-"""Maintenance and operations as Calls: decay, cleanup, liveness, readiness, metrics."""
+"""Maintenance and operations as Calls: decay, cleanup, the sleep cycle, liveness, readiness,
+metrics."""
 
 from __future__ import annotations
 
 import msgspec
+
+from memlane.domain.memories import SleepReport
 
 from . import wire
 from .call import Call, query
@@ -29,6 +32,29 @@ def decay(*, user_id: str | None = None) -> Call[int]:
 def cleanup(*, user_id: str | None = None) -> Call[int]:
     """Delete unpinned memories faded to min_importance; the number deleted."""
     return Call("POST", "/v1/memories/cleanup", wire.affected, params=query(user_id=user_id))
+
+
+class _WireSleep(msgspec.Struct):
+    scanned: int = 0
+    merged: int = 0
+    sources: int = 0
+    woven: int = 0
+    pruned: int = 0
+    skipped: int = 0
+
+
+def _sleep_report(raw: bytes) -> SleepReport:
+    answer = msgspec.json.decode(raw, type=_WireSleep)
+    return SleepReport(answer.scanned, answer.merged, answer.sources, answer.woven,
+                       answer.pruned, answer.skipped)
+
+
+def consolidation_cycle(*, user_id: str | None = None) -> Call[SleepReport]:
+    """The sleep cycle over what changed since the last one (merge near-duplicates, weave
+    stories, prune faded links); what it did. An admin key naming no user runs it for its
+    tenant."""
+    return Call("POST", "/v1/memories/consolidate/cycle", _sleep_report,
+                params=query(user_id=user_id))
 
 
 def health() -> Call[bool]:

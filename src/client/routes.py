@@ -82,6 +82,7 @@ class Routes:
     # maintenance and operations
     decay = Route(operation_calls.decay)
     cleanup = Route(operation_calls.cleanup)
+    consolidation_cycle = Route(operation_calls.consolidation_cycle)
     health = Route(operation_calls.health)
     ready = Route(operation_calls.ready)
     metrics = Route(operation_calls.metrics)

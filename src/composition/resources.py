@@ -234,6 +234,7 @@ async def worker(
         interval_s=settings.worker.decay_interval,
         first_run_delay_s=settings.worker.first_run_delay,
         cleanup=settings.worker.cleanup,
+        sleep=service.sleep if settings.worker.consolidate else None,
     )
     worker.start()
     try:

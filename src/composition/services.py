@@ -30,6 +30,7 @@ from memlane.service.memories import (
     Prober,
     Reading,
     SegmentGate,
+    SleepCycle,
     Superseding,
     Writer,
 )
@@ -106,6 +107,10 @@ def memory_service(
     names = EntityLinker(entities, encryption) if entities and policy.graph.enabled else None
     kept = None if facts is None else _facts(
         core, facts, graph, profile_caps, on_unreadable, profile_headers)
+    consolidator = Consolidator(
+        memories.store, memories.consolidation, core.vectors, sealer, policy, clock,
+        core.trail, graph, names, superseding,
+    )
     reading = Reading(memories.store, memories.maintenance, sealer, clock, policy.base_rate,
                       memories.supersession)
     prober = None if probe is None else Prober(
@@ -129,10 +134,7 @@ def memory_service(
             memories.store, reading, core.vectors, sealer, core.trail, policy, clock,
             None if kept is None else kept.service, superseding,
         ),
-        consolidator=Consolidator(
-            memories.store, memories.consolidation, core.vectors, sealer, policy, clock,
-            core.trail, graph, names, superseding,
-        ),
+        consolidator=consolidator,
         exports=_exports(core, reading, graph, names, kept),
         maintenance=Maintenance(
             memories.maintenance, embedder, sealer, policy, clock, core.trail, memories.faded
@@ -143,6 +145,8 @@ def memory_service(
         facts=None if kept is None else kept.service,
         topics=None if kept is None or memories.topics is None
         else TopicService(memories.topics, kept.service, sealer, clock, keyring),
+        sleep=None if memories.sleep is None else SleepCycle(
+            memories.sleep, memories.store, consolidator, sealer, policy, clock, core.trail),
     )
 
 

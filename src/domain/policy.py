@@ -95,7 +95,8 @@ class GraphTuning:
     spreads over its `expansion_fan_out` strongest edges per direction. Names in a
     question reach up to `entity_candidates` memories that mention them, ranked by cosine
     and fused with the dense and lexical rankings at `entity_weight` (0: off); a name more
-    than `entity_max_share` of the owner's memories mention is passed over.
+    than `entity_max_share` of the owner's memories mention is passed over. The sleep
+    cycle removes edges whose strength has faded below `min_edge_strength`.
     """
 
     enabled: bool = True
@@ -116,6 +117,7 @@ class GraphTuning:
     entity_weight: float = 0.5
     entity_candidates: int = 500
     entity_max_share: float = 0.1
+    min_edge_strength: float = 0.05
 
     def __post_init__(self) -> None:
         for name in (
@@ -126,7 +128,7 @@ class GraphTuning:
                 raise InvalidTuning(name, "must not be negative")
         if self.expansion_hops < 1:
             raise InvalidTuning("expansion_hops", "must be at least 1")
-        for name in ("expansion_weight", "entity_max_share"):
+        for name in ("expansion_weight", "entity_max_share", "min_edge_strength"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise InvalidTuning(name, "must be within [0, 1]")
         if not 0.0 <= self.entity_weight < float("inf"):

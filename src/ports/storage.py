@@ -12,6 +12,7 @@ from memlane.ports.memories import (
     FocusPort,
     MaintenancePort,
     MemoryStorePort,
+    SleepPort,
     SupersessionPort,
 )
 
@@ -37,3 +38,5 @@ class MemoryPorts:
     # Each conversation's focus (the memories its contexts handed out); without it there is
     # no session focus, resume or distance-from-focus boost.
     focus: FocusPort | None = None
+    # The sleep cycle's batches, merges, weaving and pruning; without it there is no cycle.
+    sleep: SleepPort | None = None

@@ -37,6 +37,7 @@ from memlane.service.memories import (
     Maintenance,
     Prober,
     Reading,
+    SleepCycle,
     Writer,
 )
 from memlane.service.portability import Exports, ImportReport
@@ -66,6 +67,7 @@ class MemoryService:
         graph: GraphView | None = None,
         facts: FactService | None = None,
         topics: TopicService | None = None,
+        sleep: SleepCycle | None = None,
     ) -> None:
         self._policy = policy
         self._reading = reading
@@ -81,6 +83,7 @@ class MemoryService:
         self._graph = graph
         self._facts = facts
         self._topics = topics
+        self._sleep = sleep
 
     @property
     def policy(self) -> MemoryPolicy:
@@ -104,6 +107,13 @@ class MemoryService:
         if self._topics is None:
             raise InvalidMemory("this memlane runs without facts or topic views")
         return self._topics
+
+    @property
+    def sleep(self) -> SleepCycle:
+        """The sleep cycle (consolidation over a reach, from watermarks; docs/graph.md)."""
+        if self._sleep is None:
+            raise InvalidMemory("this memlane runs without the sleep cycle")
+        return self._sleep
 
     def _graph_view(self) -> GraphView:
         if self._graph is None:

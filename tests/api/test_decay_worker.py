@@ -8,7 +8,9 @@ import asyncpg
 import pytest
 
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
+from memlane.domain.memories import SleepReport
 from memlane.domain.model import Owner
+from memlane.domain.reach import Reach
 from memlane.service.memories.worker import DecayWorker
 
 pytestmark = pytest.mark.integration
@@ -47,6 +49,19 @@ class RecordingMaintenance:
         return 1
 
 
+class RecordingSleep:
+    """Counts sleep cycles and what the service had done when each began."""
+
+    def __init__(self, service: RecordingMaintenance) -> None:
+        self.service = service
+        self.seen: list[tuple[int, int]] = []
+
+    async def run(self, reach: Reach) -> SleepReport:
+        assert reach is None
+        self.seen.append((self.service.decays, self.service.cleanups))
+        return SleepReport(scanned=4, merged=1, sources=2)
+
+
 async def _until(condition, timeout_s: float = 5.0) -> None:  # type: ignore[no-untyped-def]
     deadline = asyncio.get_running_loop().time() + timeout_s
     while not condition():
@@ -62,6 +77,20 @@ async def test_the_worker_runs_decay_then_cleanup_soon_after_start(pg_pool: asyn
     assert (service.decays, service.cleanups) == (1, 1)
     assert worker.last_run is not None and worker.last_run.decayed == 3
     assert worker.last_run.cleaned == 1
+
+
+async def test_the_sleep_cycle_runs_after_decay_and_cleanup_and_its_report_is_kept(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    service = RecordingMaintenance()
+    sleep = RecordingSleep(service)
+    worker = DecayWorker(service, PostgresLeaderLockAdapter(pg_pool, TEST_LOCK_KEY), sleep=sleep)
+    run = await worker.run_once()
+    assert sleep.seen == [(1, 1)]
+    assert run is not None and run.slept == SleepReport(scanned=4, merged=1, sources=2)
+    without = await DecayWorker(
+        service, PostgresLeaderLockAdapter(pg_pool, TEST_LOCK_KEY)).run_once()
+    assert without is not None and without.slept is None and len(sleep.seen) == 1
 
 
 async def test_cleanup_is_skipped_when_disabled(pg_pool: asyncpg.Pool) -> None:

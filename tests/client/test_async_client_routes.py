@@ -168,6 +168,7 @@ async def test_export_maintenance_and_erasure_round_trip(
         records = [r async for r in client.export_records(user_id=user)]
         decayed = await client.decay(user_id=user)
         cleaned = await client.cleanup(user_id=user)
+        slept = await client.consolidation_cycle(user_id=user)
         erased = await client.delete_all(user_id=user)
         after = await client.stats(user_id=user)
         nothing = [m async for m in client.export(user_id=user)]
@@ -178,4 +179,5 @@ async def test_export_maintenance_and_erasure_round_trip(
     assert [r["id"] for r in records[:4]] == [str(m.id) for m in exported]
     assert {r.get("record") for r in records[4:]} >= {"edge"}
     assert decayed >= 0 and cleaned == 0
+    assert slept.scanned == 4 and slept.merged == 0  # the two memories, the two turns
     assert erased == 4 and after.total == 0 and nothing == []

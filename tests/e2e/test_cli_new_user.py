@@ -122,6 +122,14 @@ def test_export_writes_a_private_file_and_progress_goes_to_stderr_only(home: Hom
     decayed = home.memlane("decay", "--progress")
     assert decayed.returncode == 0, decayed.stderr
     assert decayed.stdout.startswith("decay: ") and "decay" in decayed.stderr
+    # The sleep cycle reads dave's memory once; run again, it finds nothing to do.
+    slept = home.memlane("consolidate", "--user", "dave", "--progress")
+    assert slept.returncode == 0, slept.stderr
+    assert json.loads(slept.stdout) == {"scope": "user", "scanned": 1, "merged": 0,
+                                        "sources": 0, "woven": 0, "pruned": 0, "skipped": 0}
+    assert "consolidate" in slept.stderr
+    again = json.loads(home.memlane("consolidate", "--user", "dave").stdout)
+    assert again["scanned"] == again["merged"] == again["woven"] == 0
     quiet = home.memlane("stats", "--user", "dave")  # not a terminal: no bar, JSON alone
     assert json.loads(quiet.stdout)["total"] == 1 and quiet.stderr == ""
 

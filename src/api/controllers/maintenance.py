@@ -1,4 +1,4 @@
-"""Maintenance jobs, each its own resource: a decay run and a cleanup run."""
+"""Maintenance jobs, each its own resource: a decay run, a cleanup run, a sleep cycle."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from litestar.di import NamedDependency
 from litestar.status_codes import HTTP_200_OK
 
 from memlane.api.deps import MEMORIES, REACH, Memories, Reached
+from memlane.api.graph_schemas import SleepOut
 from memlane.api.metrics import ApiMetrics
 from memlane.api.params import ERRORS, WRITE
 from memlane.api.schemas import MaintenanceOut
@@ -54,3 +55,23 @@ class CleanupController(Controller):
         `admin`, every tenant for `operator`."""
         deleted = await memories.cleanup(owner)
         return MaintenanceOut(affected=deleted, scope=describe(owner))
+
+
+class SleepController(Controller):
+    """/v1/memories/consolidate/cycle: the sleep cycle, as the worker runs it after decay.
+    (POST /v1/memories/consolidate itself is a user's own consolidation of chosen memories.)"""
+
+    path = "/v1/memories/consolidate/cycle"
+    tags = ["maintenance"]
+    dependencies = JOB_DEPENDENCIES
+
+    @post("/", operation_id="runConsolidationCycle", opt=WRITE, raises=ERRORS,
+          status_code=HTTP_200_OK)
+    async def cycle(self, memories: Memories, owner: Reached) -> SleepOut:
+        """Merge near-duplicates, weave stories, prune faded links, over the memories
+        written or edited since the last cycle: one user, the tenant for `admin`, every
+        tenant for `operator`. Idempotent: run again, it finds nothing to do."""
+        done = await memories.sleep.run(owner)
+        return SleepOut(scope=describe(owner), scanned=done.scanned, merged=done.merged,
+                        sources=done.sources, woven=done.woven, pruned=done.pruned,
+                        skipped=done.skipped)

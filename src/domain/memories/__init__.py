@@ -63,6 +63,16 @@ if TYPE_CHECKING:
         segment_messages as segment_messages,
         user_words as user_words,
     )
+    from memlane.domain.memories.sleep import (
+        DEFAULT_BATCH as DEFAULT_BATCH,
+        NEAR_NEIGHBOURS as NEAR_NEIGHBOURS,
+        WEAVE_WEIGHT as WEAVE_WEIGHT,
+        Changed as Changed,
+        NearPair as NearPair,
+        SleepReport as SleepReport,
+        fragment_groups as fragment_groups,
+        watermarks as watermarks,
+    )
     from memlane.domain.memories.summary import (
         qa_content as qa_content,
         summarize as summarize,
@@ -137,6 +147,14 @@ _FACE = Face(__name__, {
     "segment_messages": "segments",
     "user_words": "segments",
     "summarize": "summary",
+    "DEFAULT_BATCH": "sleep",
+    "NEAR_NEIGHBOURS": "sleep",
+    "WEAVE_WEIGHT": "sleep",
+    "Changed": "sleep",
+    "NearPair": "sleep",
+    "SleepReport": "sleep",
+    "fragment_groups": "sleep",
+    "watermarks": "sleep",
 })
 
 

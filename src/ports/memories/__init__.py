@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from memlane.ports.memories.maintenance import (
         MaintenancePort as MaintenancePort,
     )
+    from memlane.ports.memories.sleep import (
+        SleepPort as SleepPort,
+    )
     from memlane.ports.memories.store import (
         MemoryStorePort as MemoryStorePort,
         MemoryWriteSession as MemoryWriteSession,
@@ -44,6 +47,7 @@ _FACE = Face(__name__, {
     "MaintenancePort": "maintenance",
     "MemoryStorePort": "store",
     "MemoryWriteSession": "store",
+    "SleepPort": "sleep",
     "SupersessionPort": "supersession",
     "TierFillPort": "tier_fill",
 })

@@ -38,6 +38,9 @@ if TYPE_CHECKING:
     from memlane.service.memories.reading import (
         Reading as Reading,
     )
+    from memlane.service.memories.sleep import (
+        SleepCycle as SleepCycle,
+    )
     from memlane.service.memories.superseding import (
         Marked as Marked,
         Superseding as Superseding,
@@ -71,6 +74,7 @@ _FACE = Face(__name__, {
     "Prober": "probing",
     "Marked": "superseding",
     "Reading": "reading",
+    "SleepCycle": "sleep",
     "Superseding": "superseding",
     "Writer": "writing",
     "check_content": "validation",

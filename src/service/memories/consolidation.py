@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from uuid import UUID, uuid4
 
+from memlane.domain.detail import Provenance
 from memlane.domain.errors import InvalidMemory, MemoryNotFound, MemoryUnreadable
 from memlane.domain.graph import Edge
 from memlane.domain.memories import (
@@ -18,6 +19,7 @@ from memlane.domain.memories import (
     in_time_order,
     links,
     summarize,
+    traits_of,
 )
 from memlane.domain.model import Heat, Memory, Owner
 from memlane.domain.policy import MemoryPolicy
@@ -87,6 +89,7 @@ class Consolidator:
             importance=importance_at(heat, memory_type, now, self._policy.base_rate),
             heat=heat, created_at=now, updated_at=now, conversation_id=new.conversation_id,
             tags=new.tags, pinned=new.pinned,
+            traits=traits_of(new.content, Provenance.CONSOLIDATED, None),
         )
         vectors = await self._vectors.embed([document_text(memory)])
         vector = None if vectors is None else vectors[0]

@@ -165,11 +165,15 @@ def dedups(draft: Draft) -> bool:
     by someone else, are another turn, and merging would lose when and who (their embedded
     text shares date and speaker, so cosine would merge unrelated turns).
     """
-    metadata = draft.memory.metadata
-    # A knowledge-graph node is one name or statement the caller keeps apart on purpose.
-    distinct = (is_turn(metadata) or SEGMENT_KEY in metadata or PART_KEY in metadata
-                or role_of(metadata) is not None)
-    return draft.embedding is not None and not distinct
+    return draft.embedding is not None and not kept_apart(draft.memory.metadata)
+
+
+def kept_apart(metadata: Mapping[str, Any]) -> bool:
+    """Whether a memory never merges with another (at write, or in the sleep cycle): a turn,
+    a conversation segment, a part of a long text, a knowledge-graph node (one name or
+    statement the caller keeps apart on purpose)."""
+    return (is_turn(metadata) or SEGMENT_KEY in metadata or PART_KEY in metadata
+            or role_of(metadata) is not None)
 
 
 def is_transcript(metadata: Mapping[str, Any]) -> bool:

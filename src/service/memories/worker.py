@@ -1,4 +1,5 @@
-"""DecayWorker: periodic decay (and cleanup) in the background, one replica at a time."""
+"""DecayWorker: periodic decay, cleanup and the sleep cycle in the background, one replica at
+a time."""
 
 from __future__ import annotations
 
@@ -9,7 +10,9 @@ from datetime import datetime
 from typing import Protocol
 
 from memlane.domain.errors import StorageUnavailable
+from memlane.domain.memories import SleepReport
 from memlane.domain.model import Owner
+from memlane.domain.reach import Reach
 from memlane.ports.clock import Clock, system_clock
 from memlane.ports.leader import LeaderLockPort
 
@@ -24,6 +27,12 @@ class Maintainable(Protocol):
     async def cleanup(self, owner: Owner | None = None) -> int: ...
 
 
+class Sleeper(Protocol):
+    """The sleep cycle (SleepCycle) the worker runs after decay and cleanup."""
+
+    async def run(self, reach: Reach) -> SleepReport: ...
+
+
 @dataclass(frozen=True, slots=True)
 class WorkerRun:
     """What one maintenance run did."""
@@ -31,10 +40,12 @@ class WorkerRun:
     finished_at: datetime
     decayed: int
     cleaned: int
+    slept: SleepReport | None = None  # None: the sleep cycle is not the worker's
 
 
 class DecayWorker:
-    """Runs `decay()` then, if enabled, `cleanup()` every `interval_s` seconds.
+    """Runs `decay()` then, if enabled, `cleanup()`, then with `sleep` the sleep cycle
+    (over what changed since the last one), every `interval_s` seconds.
 
     The first run comes `first_run_delay_s` after `start()`. Each run first takes the leader
     lock without waiting: if another replica holds it, this one skips the round, so decay
@@ -50,6 +61,7 @@ class DecayWorker:
         first_run_delay_s: float = 30.0,
         cleanup: bool = True,
         clock: Clock = system_clock,
+        sleep: Sleeper | None = None,
     ) -> None:
         if interval_s <= 0:
             raise ValueError("interval_s must be positive")
@@ -59,6 +71,7 @@ class DecayWorker:
         self._first_run_delay_s = max(0.0, first_run_delay_s)
         self._cleanup = cleanup
         self._clock = clock
+        self._sleep = sleep
         self._task: asyncio.Task[None] | None = None
         self.runs = 0
         self.skipped = 0
@@ -106,7 +119,8 @@ class DecayWorker:
                 return None
             decayed = await self._service.decay(None)
             cleaned = await self._service.cleanup(None) if self._cleanup else 0
-        run = WorkerRun(finished_at=self._clock(), decayed=decayed, cleaned=cleaned)
+            slept = None if self._sleep is None else await self._sleep.run(None)
+        run = WorkerRun(finished_at=self._clock(), decayed=decayed, cleaned=cleaned, slept=slept)
         self.runs += 1
         self.last_run = run
         log.info("decay run: %d importance values changed, %d memories cleaned", decayed, cleaned)

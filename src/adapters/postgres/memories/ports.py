@@ -16,6 +16,7 @@ from memlane.adapters.postgres.memories.search import (
     LEXICAL_POSTINGS_PER_TERM,
     PostgresCandidateSearchAdapter,
 )
+from memlane.adapters.postgres.memories.sleep import PostgresSleepAdapter
 from memlane.adapters.postgres.memories.store import PostgresMemoryStoreAdapter
 from memlane.adapters.postgres.memories.supersession import PostgresSupersessionAdapter
 from memlane.ports.storage import MemoryPorts
@@ -43,4 +44,5 @@ def postgres_memory_ports(
         topics=PostgresTopicAdapter(pool),
         supersession=PostgresSupersessionAdapter(pool),
         focus=PostgresFocusAdapter(pool, access_flush_ms),
+        sleep=PostgresSleepAdapter(pool),
     )

@@ -103,6 +103,8 @@ WITH heat AS (
     DELETE FROM memory_quarantine WHERE tenant = $1 AND user_id = $2
 ), ledger AS (
     DELETE FROM import_ledger WHERE tenant = $1 AND user_id = $2
+), watermark AS (
+    DELETE FROM memory_sleep_watermarks WHERE tenant = $1 AND user_id = $2
 ), wide AS (
     DELETE FROM memories WHERE tenant = $1 AND user_id = $2 RETURNING 1
 )

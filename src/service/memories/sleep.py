@@ -1,0 +1,140 @@
+"""The sleep cycle: merge near-duplicates, weave stories, prune faded links, from watermarks."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from functools import reduce
+from uuid import UUID
+
+from memlane.domain.errors import InvalidMemory, MemoryNotFound, MemoryUnreadable
+from memlane.domain.graph import HALF_LIFE_DAYS
+from memlane.domain.memories import (
+    DEFAULT_BATCH,
+    NEAR_NEIGHBOURS,
+    WEAVE_WEIGHT,
+    Changed,
+    Consolidation,
+    NearPair,
+    SleepReport,
+    fragment_groups,
+    in_time_order,
+    watermarks,
+)
+from memlane.domain.model import Memory, Owner
+from memlane.domain.policy import MemoryPolicy
+from memlane.domain.reach import Reach
+from memlane.domain.security import SYSTEM_CONSOLIDATION
+from memlane.ports.clock import Clock
+from memlane.ports.memories import MemoryStorePort, SleepPort
+from memlane.service.memories.consolidation import Consolidator
+from memlane.service.memories.drafting import kept_apart
+from memlane.service.memories.merging import merged_content
+from memlane.service.security import AuditTrail, Sealer, acting_as
+
+log = logging.getLogger(__name__)
+
+# Edge kinds that fade, with their half-lives in days: the only ones pruning looks at.
+FADING = {kind.value: days for kind, days in HALF_LIFE_DAYS.items() if days is not None}
+
+
+class SleepCycle:
+    """One cycle over a reach (a user, a tenant, everyone), batch by batch from each owner's
+    watermark to the cycle's start, then one pruning statement. Idempotent: what it merged
+    is superseded (never merged again), a link it wove is there (never added again), a link
+    it pruned is gone; a second cycle over the same memories changes nothing. Resumable: a
+    batch moves its owners' watermarks when it is done, so a cycle stopped between two
+    batches goes on from there, and one stopped inside a batch does that batch again."""
+
+    def __init__(
+        self,
+        port: SleepPort,
+        store: MemoryStorePort,
+        consolidator: Consolidator,
+        sealer: Sealer,
+        policy: MemoryPolicy,
+        clock: Clock,
+        trail: AuditTrail | None = None,
+    ) -> None:
+        self._port = port
+        self._store = store
+        self._consolidator = consolidator
+        self._sealer = sealer
+        self._policy = policy
+        self._clock = clock
+        self._trail = trail
+
+    async def pending(self, reach: Reach) -> int:
+        """Memories the next cycle would read (for a progress bar's total)."""
+        return await self._port.pending(reach, self._clock())
+
+    async def run(
+        self,
+        reach: Reach,
+        progress: Callable[[int], object] | None = None,
+        batch_size: int = DEFAULT_BATCH,
+    ) -> SleepReport:
+        """The cycle; `progress` hears each batch's size as it is done."""
+        if batch_size < 1:
+            raise ValueError("batch_size must be at least 1")
+        now = self._clock()
+        report = SleepReport()
+        # What the cycle merges is recorded as the background job's, not a person's.
+        with acting_as(SYSTEM_CONSOLIDATION):
+            while batch := await self._port.changed(reach, now, batch_size):
+                report = report.plus(await self._batch(batch, now))
+                await self._port.advance(watermarks(batch))
+                if progress is not None:
+                    progress(len(batch))
+            pruned = await self._port.prune(
+                reach, now, self._policy.graph.min_edge_strength, FADING)
+        report = report.plus(SleepReport(pruned=pruned))
+        log.info("sleep cycle: %s", report.as_dict())
+        return report
+
+    async def _batch(self, batch: Sequence[Changed], now: datetime) -> SleepReport:
+        pairs = await self._port.near_duplicates(
+            batch, self._policy.merge_threshold, NEAR_NEIGHBOURS)
+        merged = await self._merge(pairs) if pairs else SleepReport()
+        woven = 0
+        if self._policy.graph.enabled:
+            woven = await self._port.weave(
+                batch, now, WEAVE_WEIGHT, self._policy.graph.entity_max_share)
+        return merged.plus(SleepReport(scanned=len(batch), woven=woven))
+
+    async def _merge(self, pairs: Sequence[NearPair]) -> SleepReport:
+        """Each group of near-duplicates becomes one consolidated memory (the Consolidator's
+        transaction: sources kept as superseded history, linked, recorded)."""
+        ids: dict[Owner, set[UUID]] = {}
+        for pair in pairs:
+            ids.setdefault(pair.owner, set()).update((pair.first, pair.second))
+        if self._trail is not None and self._trail.keyring is not None:
+            await self._trail.keyring.ready(list(ids))
+        opened: dict[UUID, Memory] = {}
+        for owner, owned in ids.items():  # one read per owner that has a pair
+            now = self._clock()
+            for stored in await self._store.get_many(owner, list(owned), indexed=False):
+                if (memory := self._sealer.readable(stored, now)) is not None:
+                    opened[memory.id] = memory
+        mergeable = {i: not kept_apart(m.metadata) for i, m in opened.items()}
+        report = SleepReport()
+        for owner, groups in fragment_groups(pairs, mergeable).items():
+            for group in groups:
+                report = report.plus(await self._consolidate(
+                    owner, [opened[i] for i in group]))
+        return report
+
+    async def _consolidate(self, owner: Owner, sources: list[Memory]) -> SleepReport:
+        ordered = in_time_order(sources)
+        # As a write folds a repeat in: what a later fragment adds is appended once.
+        content = reduce(merged_content, (m.content for m in ordered[1:]), ordered[0].content)
+        try:
+            await self._consolidator.consolidate(
+                owner, Consolidation(tuple(m.id for m in ordered), content))
+        except (InvalidMemory, MemoryNotFound, MemoryUnreadable) as error:
+            # Too long to merge, or a source gone meanwhile: left as they are, counted.
+            log.info("sleep cycle leaves %d memories unmerged: %s", len(sources),
+                     type(error).__name__)
+            return SleepReport(skipped=1)
+        return SleepReport(merged=1, sources=len(sources))
