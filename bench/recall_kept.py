@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -92,6 +93,12 @@ def load_stored(keep: Path) -> dict[str, dict[UUID, Turns]]:
 
 def copy_store(keep: Path, scratch: Path) -> Path:
     """A copy of the kept store to ask on; returns its dir."""
-    target = scratch / STORE
-    shutil.copytree(keep / STORE, target, symlinks=True)
+    source, target = keep / STORE, scratch / STORE
+    shutil.copytree(source, target, symlinks=True)
+    # Run as root, the embedded server runs as its own user and owns its data dir: the copy
+    # must be its too (copytree gives every file to the user who copies).
+    for copied in [target, *target.rglob("*")]:
+        owner = (source / copied.relative_to(target)).lstat()
+        if (owner.st_uid, owner.st_gid) != (copied.lstat().st_uid, copied.lstat().st_gid):
+            os.chown(copied, owner.st_uid, owner.st_gid, follow_symlinks=False)
     return target
