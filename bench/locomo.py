@@ -3,7 +3,7 @@
 Run from the repo root:
 
     python bench/locomo.py --data locomo-dev.json lme-dev.json realtalk-dev.json \\
-        [--k 10] [--out run.json] [--compare before.json] [--model NAME] [--json]
+        [--k 10] [--out run.json] [--compare before.json] [--model NAME] [--json] [--keep DIR]
     python bench/locomo.py --compare before.json after.json
 
 Every set goes through the same code: one memory user per conversation, one memory per turn
