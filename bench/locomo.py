@@ -3,7 +3,7 @@
 Run from the repo root:
 
     python bench/locomo.py --data locomo-dev.json lme-dev.json realtalk-dev.json \\
-        [--k 10] [--out run.json] [--compare before.json] [--model NAME] [--json]
+        [--k 10] [--out run.json] [--compare before.json] [--model NAME] [--json] [--keep DIR]
     python bench/locomo.py --compare before.json after.json
 
 Every set goes through the same code: one memory user per conversation, one memory per turn
@@ -34,10 +34,11 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench import recall_kept as kept_store
 from bench.bm25_baseline import bm25_answers
 from bench.embedding_cache import EmbeddingCacheStore
 from bench.memory_sets import MemorySet, load_set
-from bench.recall_memlane import run_memlane
+from bench.recall_memlane import MemlaneRun, run_memlane
 from bench.recall_metrics import Retrieved, question_metrics
 from bench.recall_report import (
     baseline_table,
@@ -48,7 +49,9 @@ from bench.recall_report import (
     summarise,
 )
 
-from memlane.settings import load_settings
+from memlane.settings import Settings, load_settings
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # The ranking is read this deep: enough for ten distinct sessions in a LongMemEval haystack.
 RANK_DEPTH = 50
@@ -90,6 +93,49 @@ def record(result: dict[str, Any], memory_set: MemorySet, system: str,
     }
 
 
+def store_settings(args: argparse.Namespace, graph: bool, paths: dict[str, str]) -> Settings:
+    return load_settings(
+        database={"data_dir": paths["data_dir"], "url": ""},
+        memory={"enable_encryption": True, "encryption_key_path": paths["encryption_key_path"],
+                **({"embedding": {"model": args.model}} if args.model else {})},
+        worker={"enabled": False},
+        graph={"enabled": graph},
+    )
+
+
+def run_store(args: argparse.Namespace, sets: list[MemorySet], graph: bool, workdir: Path,
+              cache: EmbeddingCacheStore | None) -> MemlaneRun:
+    """A fresh store in `workdir`; with --keep, the kept store (ingested on its first run)
+    copied into `workdir`."""
+    conversations = args.ingest == "conversations"
+    if args.keep is None:
+        settings = store_settings(args, graph, kept_store.store_paths(workdir))
+        done = asyncio.run(run_memlane(settings, sets, k=args.k, depth=RANK_DEPTH,
+                                       conversations=conversations, cache=cache))
+        done.timings["model"] = settings.memory.embedding.model
+        return done
+    model = store_settings(args, graph, kept_store.store_paths(workdir)).memory.embedding.model
+    wanted = kept_store.meta(sets, model, args.graph, args.ingest, ROOT)
+    if not kept_store.kept(args.keep):
+        shutil.rmtree(args.keep / kept_store.STORE, ignore_errors=True)
+        settings = store_settings(
+            args, graph, kept_store.store_paths(args.keep / kept_store.STORE))
+        ingested = asyncio.run(run_memlane(
+            settings, sets, k=args.k, depth=RANK_DEPTH, conversations=conversations,
+            cache=cache, ask_questions=False))
+        kept_store.save(args.keep, wanted, ingested.stored)
+        print(f"kept store built in {args.keep}: {ingested.timings}", file=sys.stderr)
+    kept_store.check(args.keep, wanted)
+    copy = kept_store.copy_store(args.keep, workdir)
+    done = asyncio.run(run_memlane(
+        store_settings(args, graph, kept_store.store_paths(copy)), sets, k=args.k,
+        depth=RANK_DEPTH, conversations=conversations, cache=cache,
+        stored=kept_store.load_stored(args.keep)))
+    done.timings["model"] = model
+    done.timings["kept_store"] = str(args.keep)
+    return done
+
+
 def run(args: argparse.Namespace, sets: list[MemorySet]) -> dict[str, Any]:
     modes = {"both": [True, False], "on": [True], "off": [False]}[args.graph]
     systems = (["memlane" if g else "memlane-graph-off" for g in modes]
@@ -110,20 +156,10 @@ def run(args: argparse.Namespace, sets: list[MemorySet]) -> dict[str, Any]:
     for graph in modes if not args.bm25_only else []:
         workdir = Path(tempfile.mkdtemp(prefix="memlane-recall-"))
         try:
-            settings = load_settings(
-                database={"data_dir": str(workdir / "pgdata"), "url": ""},
-                memory={"enable_encryption": True, "encryption_key_path": str(workdir / "key"),
-                        **({"embedding": {"model": args.model}} if args.model else {})},
-                worker={"enabled": False},
-                graph={"enabled": graph},
-            )
-            result["run"]["model"] = settings.memory.embedding.model
-            done = asyncio.run(run_memlane(
-                settings, sets, k=args.k, depth=RANK_DEPTH,
-                conversations=args.ingest == "conversations", cache=cache,
-            ))
+            done = run_store(args, sets, graph, workdir, cache)
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
+        result["run"]["model"] = done.timings.pop("model")
         system = "memlane" if graph else "memlane-graph-off"
         result["timings"][system] = done.timings
         for memory_set in sets:
@@ -175,6 +211,9 @@ def parser() -> argparse.ArgumentParser:
                    help="through the conversation route (segments), or one memory per turn")
     p.add_argument("--graph", choices=["on", "off", "both"], default="on",
                    help="graph memory on, off, or both (memlane and memlane-graph-off)")
+    p.add_argument("--keep", type=Path, metavar="DIR",
+                   help="ingest once into DIR (its first run), then ask on a copy of it "
+                        "(bench/recall_kept.py)")
     return p
 
 
@@ -183,6 +222,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.k < 1:
         p.error("--k must be at least 1")
+    if args.keep and args.graph == "both":
+        p.error("--keep holds one store: --graph on or off")
     if args.compare and len(args.compare) > 2:
         p.error("--compare takes one saved run (compared with this run) or two")
     if args.compare and len(args.compare) == 2:

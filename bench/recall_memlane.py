@@ -51,6 +51,7 @@ class MemlaneRun:
 
     answers: dict[str, dict[str, Retrieved]] = field(default_factory=dict)
     timings: dict[str, Any] = field(default_factory=dict)
+    stored: dict[str, dict[UUID, Turns]] = field(default_factory=dict)
 
 
 @dataclass
@@ -200,9 +201,14 @@ async def ask(
 
 async def run_memlane(
     settings: Settings, sets: Sequence[MemorySet], *, k: int, depth: int, conversations: bool,
-    cache: EmbeddingCacheStore | None,
+    cache: EmbeddingCacheStore | None, stored: dict[str, dict[UUID, Turns]] | None = None,
+    ask_questions: bool = True,
 ) -> MemlaneRun:
-    """One fresh store for all the sets; what memlane returned for every question."""
+    """One fresh store for all the sets; what memlane returned for every question.
+
+    `stored` given: the store already holds the sets (a kept store, bench/recall_kept.py),
+    so only the questions are asked. `ask_questions` False: ingest only; `run.stored` says
+    which turn each memory is."""
     run = MemlaneRun()
     # A run stopped by SIGTERM unwinds like Ctrl-C: the embedded server stops, the scratch
     # data dir goes (by default the process would die and leave both behind).
@@ -212,7 +218,8 @@ async def run_memlane(
         loop.add_signal_handler(signal.SIGTERM, task.cancel)
     try:
         async with open_bench_memlane(settings, cache) as (memlane, cached):
-            await _measure(run, memlane.service, cached, sets, k, depth, conversations)
+            await _measure(run, memlane.service, cached, sets, k, depth, conversations,
+                           stored, ask_questions)
     finally:
         loop.remove_signal_handler(signal.SIGTERM)
     return run
@@ -221,13 +228,17 @@ async def run_memlane(
 async def _measure(
     run: MemlaneRun, service: MemoryService, cached: CachingEmbedder | None,
     sets: Sequence[MemorySet], k: int, depth: int, conversations: bool,
+    stored: dict[str, dict[UUID, Turns]] | None, ask_questions: bool,
 ) -> None:
-    """Ingest every set, then ask every question; answers and costs go into `run`."""
-    started = time.perf_counter()
-    stored = await ingest(service, sets, conversations=conversations)
-    run.timings["ingest_s"] = round(time.perf_counter() - started, 1)
+    """Ingest every set (unless `stored` says the store holds them), then ask every
+    question; answers and costs go into `run`."""
+    if stored is None:
+        started = time.perf_counter()
+        stored = await ingest(service, sets, conversations=conversations)
+        run.timings["ingest_s"] = round(time.perf_counter() - started, 1)
+    run.stored = stored
     run.timings["turns"] = sum(len(c.turns) for s in sets for c in s.conversations)
-    for memory_set in sets:
+    for memory_set in sets if ask_questions else ():
         latencies: list[float] = []
         started = time.perf_counter()
         run.answers[memory_set.name] = await ask(

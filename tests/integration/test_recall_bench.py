@@ -89,3 +89,20 @@ async def test_the_second_run_of_a_model_embeds_nothing(
                                conversations=True, cache=store)
     assert first.timings["embedding_cache"]["misses"] > 0
     assert second.timings["embedding_cache"]["misses"] == 0
+
+
+async def test_a_kept_store_answers_like_the_run_that_built_it(
+    fresh_database_url: str, tmp_path: Path
+) -> None:
+    # --keep: one run ingests and asks nothing; later runs ask on the stored memories.
+    settings = _settings(fresh_database_url, tmp_path)
+    memory_set = MemorySet("kept", (read_conversation(_chat()),))
+    built = await run_memlane(settings, [memory_set], k=10, depth=50, conversations=True,
+                              cache=None, ask_questions=False)
+    assert built.answers == {}
+    assert "ingest_s" in built.timings
+    asked = await run_memlane(settings, [memory_set], k=10, depth=50, conversations=True,
+                              cache=None, stored=built.stored)
+    assert "ingest_s" not in asked.timings
+    assert asked.answers["kept"]["small:0"].ranking[0] == {"D1:1"}
+    assert {"D2:6"} in asked.answers["kept"]["small:1"].context5
