@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import json
-import socket
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import numpy as np
@@ -15,8 +13,15 @@ import pytest_asyncio
 
 from memlane.adapters.embedding.ollama import OllamaEmbeddingAdapter
 from memlane.domain.errors import EmbeddingDimensionMismatch, EmbeddingUnavailable
+from tests.stubs.ollama_server import (
+    Reply,
+    StubOllamaServer,
+    free_port_url,
+    hang_up,
+    send,
+    status,
+)
 
-Reply = Callable[[asyncio.StreamWriter, dict[str, Any]], Awaitable[None]]
 DIMENSION = 4
 
 
@@ -25,27 +30,10 @@ def fake_vector(text: str, dimension: int = DIMENSION) -> list[float]:
     return [float(len(text) + 1)] + [float(i + 1) for i in range(dimension - 1)]
 
 
-async def send(writer: asyncio.StreamWriter, status: int, payload: object) -> None:
-    body = json.dumps(payload).encode()
-    head = (
-        f"HTTP/1.1 {status} X\r\nContent-Type: application/json\r\n"
-        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
-    )
-    writer.write(head.encode() + body)
-    await writer.drain()
-
-
 def ok(dimension: int = DIMENSION) -> Reply:
     async def reply(writer: asyncio.StreamWriter, request: dict[str, Any]) -> None:
         vectors = [fake_vector(t, dimension) for t in request["input"]]
         await send(writer, 200, {"model": request["model"], "embeddings": vectors})
-
-    return reply
-
-
-def status(code: int, error: str) -> Reply:
-    async def reply(writer: asyncio.StreamWriter, request: dict[str, Any]) -> None:
-        await send(writer, code, {"error": error})
 
     return reply
 
@@ -58,54 +46,11 @@ def slow(seconds: float) -> Reply:
     return reply
 
 
-async def hang_up(writer: asyncio.StreamWriter, request: dict[str, Any]) -> None:
-    """Close the connection without answering, like a crashing server."""
-
-
-class StubOllama:
-    """A one-request-per-connection HTTP server; replies follow the script, then `ok()`."""
+class StubOllama(StubOllamaServer):
+    """The embed server: answers `ok()` when its script is empty."""
 
     def __init__(self) -> None:
-        self.script: list[Reply] = []
-        self.requests: list[tuple[str, str, dict[str, Any]]] = []
-        self._handlers: set[asyncio.Task[Any]] = set()
-        self._server: asyncio.Server | None = None
-
-    async def start(self) -> None:
-        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
-
-    @property
-    def url(self) -> str:
-        assert self._server is not None
-        host, port = self._server.sockets[0].getsockname()[:2]
-        return f"http://{host}:{port}"
-
-    async def stop(self) -> None:
-        assert self._server is not None
-        self._server.close()
-        for task in self._handlers:
-            task.cancel()
-        await asyncio.gather(*self._handlers, return_exceptions=True)
-        await self._server.wait_closed()
-
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        self._handlers.add(task)
-        try:
-            method, path, _ = (await reader.readline()).decode().split()
-            headers: dict[str, str] = {}
-            while (line := await reader.readline()) not in (b"\r\n", b""):
-                name, value = line.decode().split(":", 1)
-                headers[name.strip().lower()] = value.strip()
-            body = await reader.readexactly(int(headers.get("content-length", "0")))
-            request = json.loads(body)
-            self.requests.append((method, path, request))
-            reply = self.script.pop(0) if self.script else ok()
-            await reply(writer, request)
-        finally:
-            writer.close()
-            self._handlers.discard(task)
+        super().__init__(ok())
 
 
 @pytest_asyncio.fixture
@@ -136,13 +81,6 @@ async def adapter_for() -> AsyncIterator[Callable[..., OllamaEmbeddingAdapter]]:
     yield make
     for adapter in made:
         await adapter.close()
-
-
-def closed_port_url() -> str:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    return f"http://127.0.0.1:{port}"
 
 
 async def test_texts_roundtrip_through_the_embed_protocol_as_unit_vectors(
@@ -206,7 +144,7 @@ async def test_a_server_slower_than_the_timeout_is_reported_as_a_timeout(
 async def test_a_server_that_is_down_gets_a_clear_message_after_bounded_retries(
     adapter_for: Callable[..., OllamaEmbeddingAdapter],
 ) -> None:
-    url = closed_port_url()
+    url = free_port_url()
     adapter = adapter_for(url, max_retries=2)
     with pytest.raises(EmbeddingUnavailable, match=f"is Ollama running at {url}") as caught:
         await adapter.embed(["hi"])

@@ -1,29 +1,27 @@
-"""A stub of Ollama's POST /api/chat on loopback: records each request, answers by script.
-
-One request per connection. Each scripted reply is a message content (the model's JSON, or
-not), a status with an error, a hang-up, or a stall that holds the connection until the
-client gives up; with the script empty it answers an empty patch."""
+"""A stub of Ollama's POST /api/chat on loopback (tests/stubs/ollama_server.py): each
+scripted reply is a message content (the model's JSON, or not), a status with an error, a
+hang-up, or a stall that holds the connection until the client gives up; with the script
+empty it answers an empty patch."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import socket
-from collections.abc import Awaitable, Callable
 from typing import Any
 
-Reply = Callable[[asyncio.StreamWriter, dict[str, Any]], Awaitable[None]]
+from tests.stubs.ollama_server import (
+    Reply,
+    StubOllamaServer,
+    free_port_url,
+    hang_up,
+    send,
+    status,
+)
+
+__all__ = ["Reply", "StubOllamaChat", "content", "free_port_url", "hang_up", "patch", "stall",
+           "status"]
+
 EMPTY_PATCH = {"nodes": [], "edges": [], "facts": []}
-
-
-async def send(writer: asyncio.StreamWriter, status: int, payload: object) -> None:
-    body = json.dumps(payload).encode()
-    head = (
-        f"HTTP/1.1 {status} X\r\nContent-Type: application/json\r\n"
-        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
-    )
-    writer.write(head.encode() + body)
-    await writer.drain()
 
 
 def content(text: str) -> Reply:
@@ -41,16 +39,6 @@ def patch(**lists: list[dict[str, Any]]) -> Reply:
     return content(json.dumps({**EMPTY_PATCH, **lists}))
 
 
-def status(code: int, error: str) -> Reply:
-    async def reply(writer: asyncio.StreamWriter, request: dict[str, Any]) -> None:
-        await send(writer, code, {"error": error})
-    return reply
-
-
-async def hang_up(writer: asyncio.StreamWriter, request: dict[str, Any]) -> None:
-    """Close the connection without answering, like a crashing server."""
-
-
 def stall(released: asyncio.Event, then: Reply | None = None) -> Reply:
     """Hold the answer (`then`, or an empty patch) until `released` is set (or the client
     goes away)."""
@@ -60,61 +48,13 @@ def stall(released: asyncio.Event, then: Reply | None = None) -> Reply:
     return reply
 
 
-def free_port_url() -> str:
-    """An address where nothing listens (a port bound, then let go)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return f"http://127.0.0.1:{probe.getsockname()[1]}"
-
-
-class StubOllamaChat:
-    """The server; `requests` holds (method, path, body) of each request received."""
+class StubOllamaChat(StubOllamaServer):
+    """The chat server: answers an empty patch when its script is empty."""
 
     def __init__(self) -> None:
-        self.script: list[Reply] = []
-        self.requests: list[tuple[str, str, dict[str, Any]]] = []
-        self._handlers: set[asyncio.Task[Any]] = set()
-        self._server: asyncio.Server | None = None
-
-    async def start(self) -> None:
-        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
-
-    @property
-    def url(self) -> str:
-        assert self._server is not None
-        host, port = self._server.sockets[0].getsockname()[:2]
-        return f"http://{host}:{port}"
+        super().__init__(patch())
 
     def chats(self) -> list[dict[str, Any]]:
         return [body for method, path, body in self.requests
                 if (method, path) == ("POST", "/api/chat")]
 
-    async def stop(self) -> None:
-        assert self._server is not None
-        self._server.close()
-        for task in self._handlers:
-            task.cancel()
-        await asyncio.gather(*self._handlers, return_exceptions=True)
-        await self._server.wait_closed()
-
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        self._handlers.add(task)
-        try:
-            first = (await reader.readline()).decode().split()
-            if len(first) != 3:  # a client that gave up before sending its request
-                return
-            method, path, _ = first
-            headers: dict[str, str] = {}
-            while (line := await reader.readline()) not in (b"\r\n", b""):
-                name, value = line.decode().split(":", 1)
-                headers[name.strip().lower()] = value.strip()
-            body = await reader.readexactly(int(headers.get("content-length", "0")))
-            request = json.loads(body)
-            self.requests.append((method, path, request))
-            reply = self.script.pop(0) if self.script else patch()
-            await reply(writer, request)
-        finally:
-            writer.close()
-            self._handlers.discard(task)
