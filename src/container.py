@@ -16,6 +16,7 @@ from memlane.adapters.imports.export_file import FileChatExportAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.database import Database
 from memlane.adapters.postgres.entities import PostgresEntityAdapter
+from memlane.adapters.postgres.graph import PostgresClusterAdapter
 from memlane.adapters.postgres.facts import PostgresFactScanAdapter, PostgresTopicIndexAdapter
 from memlane.adapters.postgres.installation import PostgresInstallationAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
@@ -77,6 +78,7 @@ class Container(containers.DeclarativeContainer):
     api_keys = providers.Singleton(PostgresApiKeyAdapter, pool)
     leader = providers.Singleton(PostgresLeaderLockAdapter, pool)
     graph = providers.Resource(resources.graph, database)
+    clusters = providers.Singleton(PostgresClusterAdapter, pool)
     audit = providers.Singleton(postgres_audit_ports, pool)
     entities = providers.Singleton(PostgresEntityAdapter, pool)
     facts = providers.Resource(resources.facts, settings, database)
@@ -115,6 +117,7 @@ class Container(containers.DeclarativeContainer):
         keyring=keyring,
         affect=affect,
         probe=probe,
+        clusters=clusters,
     )
     # The model probe's background work, stopped before the stores it writes to close.
     probing = providers.Resource(

@@ -260,6 +260,10 @@ class GraphSettings(_Section):
     entity_candidates: int = Field(_GRAPH.entity_candidates, ge=0, le=10_000)
     entity_max_share: float = Field(_GRAPH.entity_max_share, ge=0, le=1)
     min_edge_strength: float = Field(_GRAPH.min_edge_strength, ge=0, le=1)
+    clusters: bool = _GRAPH.clusters
+    cluster_matches: int = Field(_GRAPH.cluster_matches, ge=0, le=20)
+    cluster_members: int = Field(_GRAPH.cluster_members, ge=0, le=50)
+    cluster_weight: float = Field(_GRAPH.cluster_weight, ge=0, le=10)
 
     def tuning(self, scale: SimilarityScale | None = None) -> GraphTuning:
         lines = scale or scale_of(DEFAULT_EMBEDDING_MODEL)

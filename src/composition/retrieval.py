@@ -14,6 +14,7 @@ from memlane.ports.storage import MemoryPorts
 from memlane.service.retrieval import (
     ActiveContext,
     Budget,
+    ClusterRecall,
     Contexts,
     ConversationPrior,
     Demotion,
@@ -65,6 +66,7 @@ class RetrievalParts:
     profile: ProfileSource | None = None
     surroundings: Surrounding | None = None
     affect: AffectPort | None = None
+    clusters: ClusterRecall | None = None
 
     @property
     def entity_weight(self) -> float:
@@ -77,6 +79,8 @@ Declared = Sequence[tuple[str, Callable[[RetrievalParts], Stage | None]]]
 FIRST: Declared = (
     ("rankings", lambda p: FirstRankings(p.memories.search, p.embedder, p.sealer, p.names)),
     ("fusion", lambda p: Fusion(p.policy.recall, p.entity_weight)),
+    # Clusters (docs/graph.md): the question's nearest summaries bring their best members.
+    ("cluster_recall", lambda p: p.clusters),
     ("fact_recall", lambda p: p.facts),
     ("conversation_prior", lambda p: ConversationPrior(p.policy.recall)),
 )
@@ -127,7 +131,7 @@ PROMPT: Declared = (
     ("rendering", lambda p: None if p.policy.detail.level_of_detail else Rendering()),
 )
 # Stages a deployment may leave out (`memory.recall.skip_stages`): ranking choices only.
-OPTIONAL = frozenset({"fact_recall", "conversation_prior", "focus", "graph_expansion",
+OPTIONAL = frozenset({"cluster_recall", "fact_recall", "conversation_prior", "focus", "graph_expansion",
                       "neighbours", "prefetch"})
 
 

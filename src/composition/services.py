@@ -9,6 +9,7 @@ from memlane.domain.facts import ProfileCaps, ProfileHeaders
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.affect import AffectPort
 from memlane.ports.clock import Clock, system_clock
+from memlane.ports.clusters import ClusterPort
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.encryption import EncryptionPort
 from memlane.ports.entities import EntityPort
@@ -19,7 +20,7 @@ from memlane.ports.security import AuditPorts
 from memlane.ports.storage import MemoryPorts
 from memlane.service.entities import EntityLinker
 from memlane.service.facts import FactRecorder, FactSealer, FactService, TopicService
-from memlane.service.graph import GraphLinker, GraphView
+from memlane.service.graph import ClusterStep, GraphLinker, GraphView
 from memlane.service.memories import (
     Consolidator,
     Conversations,
@@ -37,6 +38,7 @@ from memlane.service.memories import (
 from memlane.service.memory_service import MemoryService
 from memlane.service.portability import Exports, FactPorting, GraphPorting, MemoryPorting, Porting
 from memlane.service.retrieval import (
+    ClusterRecall,
     EntityRecall,
     FactRecall,
     GraphExpansion,
@@ -59,6 +61,7 @@ class Core:
     policy: MemoryPolicy
     clock: Clock
     superseding: Superseding | None = None
+    clusters: ClusterPort | None = None  # the summary nodes, when clusters are on
 
 
 @dataclass(frozen=True)
@@ -88,21 +91,24 @@ def memory_service(
     keyring: KeyringService | None = None,
     affect: AffectPort | None = None,
     probe: ProbePort | None = None,
+    clusters: ClusterPort | None = None,
 ) -> MemoryService:
     """Without `graph` memories are islands (no links, no supersession); without `audit`
     changes leave no trail; without `entities` no names are read; without `facts` no facts
     are read or kept. `on_unreadable` hears the id of each record a read leaves out because
     it does not decrypt; `keyring` makes each owner's data key ready (None: no keys);
     `affect` reads each memory's valence and arousal (None: not read); `probe` is the
-    optional model that reads fired segments after their write (None: the heuristics alone)."""
+    optional model that reads fired segments after their write (None: the heuristics alone);
+    `clusters` keeps the sleep cycle's summary nodes (used when `graph.clusters` is on)."""
     sealer = Sealer(encryption, keywords, policy.base_rate, on_unreadable)
     superseding = None if memories.supersession is None else Superseding(
         memories.supersession, memories.store, sealer, policy.base_rate,
         None if facts is None else facts.store,
     )
+    clusters = clusters if policy.graph.enabled and policy.graph.clusters else None
     core = Core(
         memories, embedder, encryption, sealer, DocumentVectors(embedder),
-        AuditTrail(audit, encryption, clock, keyring), policy, clock, superseding,
+        AuditTrail(audit, encryption, clock, keyring), policy, clock, superseding, clusters,
     )
     names = EntityLinker(entities, encryption) if entities and policy.graph.enabled else None
     kept = None if facts is None else _facts(
@@ -146,7 +152,9 @@ def memory_service(
         topics=None if kept is None or memories.topics is None
         else TopicService(memories.topics, kept.service, sealer, clock, keyring),
         sleep=None if memories.sleep is None else SleepCycle(
-            memories.sleep, memories.store, consolidator, sealer, policy, clock, core.trail),
+            memories.sleep, memories.store, consolidator, sealer, policy, clock, core.trail,
+            steps=() if clusters is None else (
+                ClusterStep(clusters, memories.store, sealer, policy, keyring),)),
     )
 
 
@@ -187,6 +195,8 @@ def _retriever(
         surroundings=None if graph is None
         else Surrounding(graph, core.memories.store, search, core.sealer, policy.base_rate),
         affect=affect,
+        clusters=None if core.clusters is None else ClusterRecall(
+            core.clusters, search, core.embedder, policy.graph, policy.recall),
     ), policy.recall.skip_stages)
 
 

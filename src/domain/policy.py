@@ -96,7 +96,10 @@ class GraphTuning:
     question reach up to `entity_candidates` memories that mention them, ranked by cosine
     and fused with the dense and lexical rankings at `entity_weight` (0: off); a name more
     than `entity_max_share` of the owner's memories mention is passed over. The sleep
-    cycle removes edges whose strength has faded below `min_edge_strength`.
+    cycle removes edges whose strength has faded below `min_edge_strength`. With `clusters`
+    the cycle also groups each owner's related memories into summary nodes, and a question
+    reaches the `cluster_members` best members of each of its `cluster_matches` nearest
+    summaries, fused at `cluster_weight` (docs/graph.md, "Clusters").
     """
 
     enabled: bool = True
@@ -118,10 +121,15 @@ class GraphTuning:
     entity_candidates: int = 500
     entity_max_share: float = 0.1
     min_edge_strength: float = 0.05
+    clusters: bool = False
+    cluster_matches: int = 2
+    cluster_members: int = 3
+    cluster_weight: float = 1.0
 
     def __post_init__(self) -> None:
         for name in (
-            "max_semantic_edges", "supersession_candidates", "expansion_seeds",
+            "cluster_matches", "cluster_members", "max_semantic_edges",
+            "supersession_candidates", "expansion_seeds",
             "expansion_limit", "expansion_fan_out", "entity_candidates",
         ):
             if getattr(self, name) < 0:
@@ -131,8 +139,9 @@ class GraphTuning:
         for name in ("expansion_weight", "entity_max_share", "min_edge_strength"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise InvalidTuning(name, "must be within [0, 1]")
-        if not 0.0 <= self.entity_weight < float("inf"):
-            raise InvalidTuning("entity_weight", "must be finite and not negative")
+        for name in ("entity_weight", "cluster_weight"):
+            if not 0.0 <= getattr(self, name) < float("inf"):
+                raise InvalidTuning(name, "must be finite and not negative")
         # Cosines: within [-1, 1]. NaN fails every comparison, so it is refused too.
         if not -1.0 <= self.semantic_threshold <= 1.0:
             raise InvalidTuning("semantic_threshold", "must be a cosine, within [-1, 1]")

@@ -24,6 +24,21 @@ if TYPE_CHECKING:
         CAUSAL_WEIGHT as CAUSAL_WEIGHT,
         follows_causally as follows_causally,
     )
+    from memlane.domain.graph.clusters import (
+        ANCHOR_MEMORIES as ANCHOR_MEMORIES,
+        MAX_MEMBERS as MAX_MEMBERS,
+        MIN_MEMBERS as MIN_MEMBERS,
+        NEAREST_IN_ANCHOR as NEAREST_IN_ANCHOR,
+        Cluster as Cluster,
+        ClusterPlan as ClusterPlan,
+        Group as Group,
+        MemberText as MemberText,
+        Pair as Pair,
+        SummaryText as SummaryText,
+        groups_of as groups_of,
+        reconcile as reconcile,
+        summary_of as summary_of,
+    )
     from memlane.domain.graph.edges import (
         HALF_LIFE_DAYS as HALF_LIFE_DAYS,
         REPLACING_KINDS as REPLACING_KINDS,
@@ -62,6 +77,19 @@ if TYPE_CHECKING:
 
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
+    "ANCHOR_MEMORIES": "clusters",
+    "Cluster": "clusters",
+    "ClusterPlan": "clusters",
+    "Group": "clusters",
+    "MAX_MEMBERS": "clusters",
+    "MIN_MEMBERS": "clusters",
+    "MemberText": "clusters",
+    "NEAREST_IN_ANCHOR": "clusters",
+    "Pair": "clusters",
+    "SummaryText": "clusters",
+    "groups_of": "clusters",
+    "reconcile": "clusters",
+    "summary_of": "clusters",
     "Adjacency": "activation",
     "CAUSAL_WEIGHT": "causal",
     "Candidate": "supersession",

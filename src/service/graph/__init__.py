@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from memlane.domain.faces import Face
 
 if TYPE_CHECKING:
+    from memlane.service.graph.clustering import ClusterStep as ClusterStep
     from memlane.service.graph.knowledge import (
         KnowledgeGraphService as KnowledgeGraphService,
     )
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
+    "ClusterStep": "clustering",
     "GraphLinker": "linking",
     "GraphView": "reading",
     "KnowledgeGraphService": "knowledge",

@@ -10,9 +10,13 @@ if TYPE_CHECKING:
     from memlane.adapters.postgres.graph.adapter import (
         PostgresGraphAdapter as PostgresGraphAdapter,
     )
+    from memlane.adapters.postgres.graph.clusters import (
+        PostgresClusterAdapter as PostgresClusterAdapter,
+    )
 
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
+    "PostgresClusterAdapter": "clusters",
     "PostgresGraphAdapter": "adapter",
 })
 

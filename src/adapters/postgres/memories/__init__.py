@@ -8,6 +8,9 @@ from memlane.domain.faces import Face
 
 if TYPE_CHECKING:
     from memlane.adapters.postgres.memories import sql as sql
+    from memlane.adapters.postgres.memories.maintenance import (
+        MAINTENANCE_TIMEOUT_S as MAINTENANCE_TIMEOUT_S,
+    )
     from memlane.adapters.postgres.memories.ports import (
         postgres_memory_ports as postgres_memory_ports,
     )
@@ -16,19 +19,26 @@ if TYPE_CHECKING:
         key_arrays as key_arrays,
         keyset_fetch as keyset_fetch,
         to_stored_many as to_stored_many,
+        vector_param as vector_param,
     )
     from memlane.adapters.postgres.memories.tier_fill import (
         PostgresTierFillAdapter as PostgresTierFillAdapter,
     )
+    from memlane.adapters.postgres.memories.write_session import (
+        PostgresWriteSession as PostgresWriteSession,
+    )
 
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
+    "MAINTENANCE_TIMEOUT_S": "maintenance",
+    "PostgresWriteSession": "write_session",
     "PostgresTierFillAdapter": "tier_fill",
     "affected_rows": "rows",
     "key_arrays": "rows",
     "keyset_fetch": "rows",
     "postgres_memory_ports": "ports",
     "to_stored_many": "rows",
+    "vector_param": "rows",
 }, submodules=("sql",))
 
 
