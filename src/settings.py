@@ -260,6 +260,8 @@ class GraphSettings(_Section):
     entity_candidates: int = Field(_GRAPH.entity_candidates, ge=0, le=10_000)
     entity_max_share: float = Field(_GRAPH.entity_max_share, ge=0, le=1)
     min_edge_strength: float = Field(_GRAPH.min_edge_strength, ge=0, le=1)
+    # Memories a scheduled or API sleep cycle reads at most; the next run goes on from there.
+    sleep_budget: int = Field(_GRAPH.sleep_budget, ge=1, le=100_000_000)
     clusters: bool = _GRAPH.clusters
     cluster_matches: int = Field(_GRAPH.cluster_matches, ge=0, le=20)
     cluster_members: int = Field(_GRAPH.cluster_members, ge=0, le=50)

@@ -106,7 +106,8 @@ class ConsolidatedOut(msgspec.Struct, kw_only=True):
 class SleepOut(msgspec.Struct, kw_only=True):
     """What a sleep cycle did, over whom (`user`, `tenant`, `all`): memories read since the
     watermarks, consolidated memories made and the sources they replace, narrative links
-    woven, faded links pruned, groups left unmerged."""
+    woven, faded links pruned, groups left unmerged, cluster summaries made or refreshed,
+    and the memories left for the next call (the run stopped at `graph.sleep_budget`)."""
 
     scope: str
     scanned: int
@@ -115,3 +116,5 @@ class SleepOut(msgspec.Struct, kw_only=True):
     woven: int
     pruned: int
     skipped: int
+    clusters: int
+    left: int

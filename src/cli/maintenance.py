@@ -78,11 +78,14 @@ async def cleanup(
 @scope_options
 @click.option("--batch-size", type=click.IntRange(1, 100_000), default=1_000, show_default=True,
               help="Memories read per batch; each batch's progress is kept when it is done.")
+@click.option("--budget", type=click.IntRange(1, None), default=None,
+              help="Read at most this many memories; the next run goes on from there "
+                   "(default: every memory pending).")
 @progress_option
 @run_async
 async def consolidate(
     tenant: str | None, user_id: str | None, all_tenants: bool, batch_size: int,
-    show_progress: bool | None,
+    budget: int | None, show_progress: bool | None,
 ) -> None:
     """The sleep cycle over the memories written or edited since the last one: merge
     near-duplicates into consolidated memories (the originals stay as history), link
@@ -94,8 +97,10 @@ async def consolidate(
     owner = reach_of(tenant, user_id, all_tenants)
     async with open_memlane() as memlane:  # with the model: a merged memory is embedded
         cycle = memlane.service.sleep
-        with progress_bar("consolidate", show_progress, await cycle.pending(owner)) as bar:
-            report = await cycle.run(owner, bar.advance, batch_size)
+        pending = await cycle.pending(owner)
+        total = pending if budget is None else min(pending, budget)
+        with progress_bar("consolidate", show_progress, total) as bar:
+            report = await cycle.run(owner, bar.advance, batch_size, budget)
     click.echo(json.dumps({"scope": describe(owner), **report.as_dict()}))
     say_scope(owner)
 

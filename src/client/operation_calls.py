@@ -34,19 +34,10 @@ def cleanup(*, user_id: str | None = None) -> Call[int]:
     return Call("POST", "/v1/memories/cleanup", wire.affected, params=query(user_id=user_id))
 
 
-class _WireSleep(msgspec.Struct):
-    scanned: int = 0
-    merged: int = 0
-    sources: int = 0
-    woven: int = 0
-    pruned: int = 0
-    skipped: int = 0
-
-
 def _sleep_report(raw: bytes) -> SleepReport:
-    answer = msgspec.json.decode(raw, type=_WireSleep)
-    return SleepReport(answer.scanned, answer.merged, answer.sources, answer.woven,
-                       answer.pruned, answer.skipped)
+    # The report is a plain dataclass: msgspec fills it, `scope` and fields newer than this
+    # client are passed over, fields an older server lacks keep their zero.
+    return msgspec.json.decode(raw, type=SleepReport)
 
 
 def consolidation_cycle(*, user_id: str | None = None) -> Call[SleepReport]:

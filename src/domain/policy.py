@@ -96,10 +96,12 @@ class GraphTuning:
     question reach up to `entity_candidates` memories that mention them, ranked by cosine
     and fused with the dense and lexical rankings at `entity_weight` (0: off); a name more
     than `entity_max_share` of the owner's memories mention is passed over. The sleep
-    cycle removes edges whose strength has faded below `min_edge_strength`. With `clusters`
-    the cycle also groups each owner's related memories into summary nodes, and a question
-    reaches the `cluster_members` best members of each of its `cluster_matches` nearest
-    summaries, fused at `cluster_weight` (docs/graph.md, "Clusters").
+    cycle removes edges whose strength has faded below `min_edge_strength`; a scheduled or
+    API run of it reads at most `sleep_budget` memories, the next run goes on from there.
+    With `clusters` the cycle also groups each owner's related memories into summary nodes,
+    and a question reaches the `cluster_members` best members of each of its
+    `cluster_matches` nearest summaries, fused at `cluster_weight` (docs/graph.md,
+    "Clusters").
     """
 
     enabled: bool = True
@@ -121,6 +123,9 @@ class GraphTuning:
     entity_candidates: int = 500
     entity_max_share: float = 0.1
     min_edge_strength: float = 0.05
+    # ~3.5 s of batches on a 2-core machine (bench/scale_sleep.py), so that a run with its
+    # pruning stays within cleanup's budget even on the first cycle over a million rows.
+    sleep_budget: int = 25_000
     clusters: bool = False
     cluster_matches: int = 2
     cluster_members: int = 3
@@ -134,8 +139,9 @@ class GraphTuning:
         ):
             if getattr(self, name) < 0:
                 raise InvalidTuning(name, "must not be negative")
-        if self.expansion_hops < 1:
-            raise InvalidTuning("expansion_hops", "must be at least 1")
+        for name in ("expansion_hops", "sleep_budget"):
+            if getattr(self, name) < 1:
+                raise InvalidTuning(name, "must be at least 1")
         for name in ("expansion_weight", "entity_max_share", "min_edge_strength"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise InvalidTuning(name, "must be within [0, 1]")

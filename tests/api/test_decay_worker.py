@@ -56,7 +56,7 @@ class RecordingSleep:
         self.service = service
         self.seen: list[tuple[int, int]] = []
 
-    async def run(self, reach: Reach) -> SleepReport:
+    async def bounded(self, reach: Reach) -> SleepReport:
         assert reach is None
         self.seen.append((self.service.decays, self.service.cleanups))
         return SleepReport(scanned=4, merged=1, sources=2)

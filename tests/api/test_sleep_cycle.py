@@ -3,6 +3,7 @@ weaving, edge pruning, counts; idempotent, resumable, scoped like decay."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
@@ -12,6 +13,7 @@ import asyncpg
 import httpx
 import pytest
 
+from memlane.adapters.embedding.delegating import DelegatingEmbedder
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.entities.adapter import PostgresEntityAdapter
 from memlane.adapters.postgres.graph.adapter import PostgresGraphAdapter
@@ -21,9 +23,9 @@ from memlane.adapters.postgres.security.audit import postgres_audit_ports
 from memlane.composition.services import memory_service
 from memlane.domain.detail import Provenance
 from memlane.domain.memories import Message, Role, SleepReport
-from memlane.domain.model import MemoryFilter, MemoryPatch, NewMemory, Owner
+from memlane.domain.model import MemoryFilter, MemoryPatch, NewMemory, Owner, Vector
 from memlane.domain.policy import MemoryPolicy
-from memlane.ports.embedding import EmbeddingPort
+from memlane.ports.embedding import EmbeddingPort, EmbedKind
 from memlane.service.memory_service import MemoryService
 from tests.api.conftest import API_KEY, TenantKeys
 from tests.fakes.clock import FakeClock
@@ -37,13 +39,26 @@ class Stopped(Exception):
     pass
 
 
+class CountingEmbedder(DelegatingEmbedder):
+    """The real embedder, counting how many documents each call embeds."""
+
+    def __init__(self, inner: EmbeddingPort) -> None:
+        super().__init__(inner)
+        self.calls: list[int] = []
+
+    async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> list[Vector]:
+        self.calls.append(len(texts))
+        return await super().embed(texts, kind)
+
+
 def service_at(
-    pool: asyncpg.Pool, embedder: EmbeddingPort, clock: FakeClock, scan_once_max: int = 5000
+    pool: asyncpg.Pool, embedder: EmbeddingPort, clock: FakeClock, scan_once_max: int = 5000,
+    policy: MemoryPolicy | None = None,
 ) -> MemoryService:
     ports = replace(postgres_memory_ports(pool), sleep=PostgresSleepAdapter(pool, scan_once_max))
     return memory_service(
         ports, embedder, API_KEY, SnowballKeywordAdapter(),
-        MemoryPolicy(), clock, graph=PostgresGraphAdapter(pool),
+        policy or MemoryPolicy(), clock, graph=PostgresGraphAdapter(pool),
         audit=postgres_audit_ports(pool), entities=PostgresEntityAdapter(pool),
     )
 
@@ -150,6 +165,45 @@ async def test_an_interrupted_cycle_goes_on_from_its_last_finished_batch(
     assert await service.sleep.pending(owner) == 2
     rest = await service.sleep.run(owner, batch_size=1)
     assert rest.scanned == 2 and await service.sleep.pending(owner) == 0
+
+
+async def test_a_run_reads_at_most_its_budget_and_says_what_is_left_for_the_next(
+    pg_pool: asyncpg.Pool, embedder: EmbeddingPort
+) -> None:
+    clock, owner = FakeClock(), someone()
+    policy = MemoryPolicy()
+    service = service_at(pg_pool, embedder, clock, policy=replace(
+        policy, graph=replace(policy.graph, sleep_budget=3)))
+    texts = ("Oslo trip in March.", "Buy oat milk.", "Piano lesson moved to Thursday.",
+             "The cat's vaccination is due.", "Dentist on the 4th.")
+    await service.remember_many(owner, [NewMemory(t) for t in texts])
+    clock.advance(timedelta(minutes=1))
+    first = await service.sleep.bounded(owner)  # as the worker and the route run it
+    assert (first.scanned, first.left) == (3, 2)
+    rest = await service.sleep.run(owner, batch_size=1, budget=5)
+    assert (rest.scanned, rest.left) == (2, 0) and await service.sleep.pending(owner) == 0
+    with pytest.raises(ValueError):
+        await service.sleep.run(owner, budget=0)
+
+
+async def test_the_merges_of_a_batch_embed_in_one_call(
+    pg_pool: asyncpg.Pool, embedder: EmbeddingPort
+) -> None:
+    clock, owner, counting = FakeClock(), someone(), CountingEmbedder(embedder)
+    service = service_at(pg_pool, counting, clock)
+    pairs = ((TENNIS, TENNIS_AGAIN), (
+        "My sister Lena lives in Hamburg near the harbour.",
+        "Lena, my sister, lives near the harbour in Hamburg."))
+    for kept, edited in pairs:
+        await service.remember(owner, NewMemory(kept))
+        other = (await service.remember(owner, NewMemory("Unrelated: " + uuid4().hex))).memory
+        clock.advance(timedelta(minutes=5))
+        await service.update(owner, other.id, MemoryPatch(content=edited))
+    clock.advance(timedelta(minutes=1))
+    counting.calls.clear()
+    done = await service.sleep.run(owner)
+    assert (done.merged, done.sources) == (2, 4)
+    assert counting.calls == [2]  # one call, two merged texts
 
 
 async def test_the_cycle_route_is_scoped_like_decay_and_answers_its_counts(

@@ -126,7 +126,8 @@ def test_export_writes_a_private_file_and_progress_goes_to_stderr_only(home: Hom
     slept = home.memlane("consolidate", "--user", "dave", "--progress")
     assert slept.returncode == 0, slept.stderr
     assert json.loads(slept.stdout) == {"scope": "user", "scanned": 1, "merged": 0,
-                                        "sources": 0, "woven": 0, "pruned": 0, "skipped": 0}
+                                        "sources": 0, "woven": 0, "pruned": 0, "skipped": 0,
+                                        "clusters": 0, "left": 0}
     assert "consolidate" in slept.stderr
     again = json.loads(home.memlane("consolidate", "--user", "dave").stdout)
     assert again["scanned"] == again["merged"] == again["woven"] == 0

@@ -70,8 +70,7 @@ class SleepController(Controller):
     async def cycle(self, memories: Memories, owner: Reached) -> SleepOut:
         """Merge near-duplicates, weave stories, prune faded links, over the memories
         written or edited since the last cycle: one user, the tenant for `admin`, every
-        tenant for `operator`. Idempotent: run again, it finds nothing to do."""
-        done = await memories.sleep.run(owner)
-        return SleepOut(scope=describe(owner), scanned=done.scanned, merged=done.merged,
-                        sources=done.sources, woven=done.woven, pruned=done.pruned,
-                        skipped=done.skipped)
+        tenant for `operator`. Reads at most `graph.sleep_budget` memories: `left` says how
+        many wait for the next call. Idempotent: run again, it finds nothing to do."""
+        done = await memories.sleep.bounded(owner)
+        return SleepOut(scope=describe(owner), **done.as_dict())

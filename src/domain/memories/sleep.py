@@ -43,7 +43,9 @@ class SleepReport:
     """What a cycle did. scanned: memories read since the watermarks; merged: new memories
     made from near-duplicates, sources: the memories they replace; woven: narrative links
     added; pruned: faded links removed; skipped: groups left as they are (a content too
-    long to merge, or a source that went away meanwhile)."""
+    long to merge, or a source that went away meanwhile); clusters: summary nodes made or
+    refreshed; left: memories still to read when the run stopped at its budget (the next
+    run goes on from there)."""
 
     scanned: int = 0
     merged: int = 0
@@ -51,6 +53,8 @@ class SleepReport:
     woven: int = 0
     pruned: int = 0
     skipped: int = 0
+    clusters: int = 0
+    left: int = 0
 
     def plus(self, other: SleepReport) -> SleepReport:
         mine, theirs = asdict(self), asdict(other)

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     )
     from memlane.ports.memories.sleep import (
         SleepPort as SleepPort,
+        SleepStep as SleepStep,
     )
     from memlane.ports.memories.store import (
         MemoryStorePort as MemoryStorePort,
@@ -48,6 +49,7 @@ _FACE = Face(__name__, {
     "MemoryStorePort": "store",
     "MemoryWriteSession": "store",
     "SleepPort": "sleep",
+    "SleepStep": "sleep",
     "SupersessionPort": "supersession",
     "TierFillPort": "tier_fill",
 })

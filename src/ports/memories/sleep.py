@@ -5,9 +5,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import Protocol
 from uuid import UUID
 
-from memlane.domain.memories import Changed, NearPair
+from memlane.domain.memories import Changed, NearPair, SleepReport
 from memlane.domain.model import Owner
 from memlane.domain.reach import Reach
 
@@ -54,3 +55,10 @@ class SleepPort(ABC):
     ) -> int:
         """Delete the edges of these kinds (half-life in days) whose strength at `now` is
         below `min_strength`; the edges deleted."""
+
+
+class SleepStep(Protocol):
+    """A further step of the cycle (the clusters), run over the reach after the batches and
+    before pruning; what it did, in the cycle's report."""
+
+    async def __call__(self, reach: Reach, now: datetime) -> SleepReport: ...

@@ -21,7 +21,7 @@ from memlane.domain.memories import (
     summarize,
     traits_of,
 )
-from memlane.domain.model import Heat, Memory, Owner
+from memlane.domain.model import Heat, Memory, Owner, Vector
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.clock import Clock
 from memlane.ports.graph import GraphPort
@@ -32,6 +32,16 @@ from memlane.service.memories.documents import DocumentVectors
 from memlane.service.memories.superseding import Superseding
 from memlane.service.memories.validation import check_new
 from memlane.service.security import AuditTrail, Sealer, change_of, document_text, speakers_of
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A consolidation read and built, before its vector and its transaction."""
+
+    memory: Memory
+    sources: tuple[Memory, ...]
+    ids: tuple[UUID, ...]
+    deleting: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +86,14 @@ class Consolidator:
     async def consolidate(self, owner: Owner, request: Consolidation) -> Consolidated:
         """MemoryNotFound when a source is not the owner's, InvalidMemory for fewer than two
         sources or a content that does not fit; nothing changes then."""
+        draft = await self.draft(owner, request)
+        (vector,) = await self.vectors([draft])
+        return await self.commit(draft, vector)
+
+    async def draft(self, owner: Owner, request: Consolidation) -> Draft:
+        """The new memory, built from its opened sources, not yet embedded or stored; the
+        errors of `consolidate`. Many drafts embed in one call (`vectors`): the sleep cycle's
+        merges."""
         ids = check_sources(request.sources)
         deleting = self._deleter(request)
         now = self._clock()
@@ -91,9 +109,21 @@ class Consolidator:
             tags=new.tags, pinned=new.pinned,
             traits=traits_of(new.content, Provenance.CONSOLIDATED, None),
         )
-        vectors = await self._vectors.embed([document_text(memory)])
-        vector = None if vectors is None else vectors[0]
-        memory = replace(memory, embedding_model=None if vector is None else self._vectors.model)
+        return Draft(memory, tuple(sources), ids, deleting is not None)
+
+    async def vectors(self, drafts: Sequence[Draft]) -> list[Vector | None]:
+        """The drafts' vectors, one embedding call for them all (None while the embedder
+        is down: stored without, backfilled later)."""
+        vectors = await self._vectors.embed([document_text(d.memory) for d in drafts])
+        return [None] * len(drafts) if vectors is None else list(vectors)
+
+    async def commit(self, draft: Draft, vector: Vector | None) -> Consolidated:
+        """The draft stored with its vector, its sources replaced, linked or deleted, in one
+        transaction; MemoryNotFound when a source went away meanwhile (nothing changes)."""
+        owner, ids, now = draft.memory.owner, draft.ids, draft.memory.created_at
+        deleting = self._consolidation if draft.deleting else None
+        memory = replace(
+            draft.memory, embedding_model=None if vector is None else self._vectors.model)
         edges: list[Edge] = []
         async with change_of(self._trail, owner) as changes, \
                 self._store.write_session(owner) as session:
@@ -122,7 +152,7 @@ class Consolidator:
         if self._names is not None:  # derived, after the commit, as on any write
             await self._names.link(owner, [Named(
                 memory.id, document_text(memory), speakers_of(memory.metadata))], now)
-        return Consolidated(memory, tuple(sources), deleting is not None, tuple(edges))
+        return Consolidated(memory, draft.sources, deleting is not None, tuple(edges))
 
     def _deleter(self, request: Consolidation) -> ConsolidationPort | None:
         if not request.delete_sources:

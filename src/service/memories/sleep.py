@@ -22,13 +22,13 @@ from memlane.domain.memories import (
     in_time_order,
     watermarks,
 )
-from memlane.domain.model import Memory, Owner
+from memlane.domain.model import Memory, Owner, Vector
 from memlane.domain.policy import MemoryPolicy
 from memlane.domain.reach import Reach
 from memlane.domain.security import SYSTEM_CONSOLIDATION
 from memlane.ports.clock import Clock
-from memlane.ports.memories import MemoryStorePort, SleepPort
-from memlane.service.memories.consolidation import Consolidator
+from memlane.ports.memories import MemoryStorePort, SleepPort, SleepStep
+from memlane.service.memories.consolidation import Consolidator, Draft
 from memlane.service.memories.drafting import kept_apart
 from memlane.service.memories.merging import merged_content
 from memlane.service.security import AuditTrail, Sealer, acting_as
@@ -45,7 +45,10 @@ class SleepCycle:
     is superseded (never merged again), a link it wove is there (never added again), a link
     it pruned is gone; a second cycle over the same memories changes nothing. Resumable: a
     batch moves its owners' watermarks when it is done, so a cycle stopped between two
-    batches goes on from there, and one stopped inside a batch does that batch again."""
+    batches goes on from there, and one stopped inside a batch does that batch again.
+    Bounded: a run given a budget reads at most that many memories, and says how many are
+    left for the next (the first cycle after an upgrade reads every memory: a scheduled run
+    must not hold the database for minutes). `steps` (the clusters) run after the batches."""
 
     def __init__(
         self,
@@ -56,6 +59,7 @@ class SleepCycle:
         policy: MemoryPolicy,
         clock: Clock,
         trail: AuditTrail | None = None,
+        steps: Sequence[SleepStep] = (),
     ) -> None:
         self._port = port
         self._store = store
@@ -64,32 +68,45 @@ class SleepCycle:
         self._policy = policy
         self._clock = clock
         self._trail = trail
+        self._steps = tuple(steps)
 
     async def pending(self, reach: Reach) -> int:
         """Memories the next cycle would read (for a progress bar's total)."""
         return await self._port.pending(reach, self._clock())
+
+    async def bounded(self, reach: Reach) -> SleepReport:
+        """A run within `graph.sleep_budget`: the worker's, and the API's."""
+        return await self.run(reach, budget=self._policy.graph.sleep_budget)
 
     async def run(
         self,
         reach: Reach,
         progress: Callable[[int], object] | None = None,
         batch_size: int = DEFAULT_BATCH,
+        budget: int | None = None,
     ) -> SleepReport:
-        """The cycle; `progress` hears each batch's size as it is done."""
-        if batch_size < 1:
-            raise ValueError("batch_size must be at least 1")
+        """The cycle; `progress` hears each batch's size as it is done. With a `budget` it
+        reads at most that many memories (None: every one pending)."""
+        if batch_size < 1 or (budget is not None and budget < 1):
+            raise ValueError("batch_size and budget must be at least 1")
         now = self._clock()
         report = SleepReport()
         # What the cycle merges is recorded as the background job's, not a person's.
         with acting_as(SYSTEM_CONSOLIDATION):
-            while batch := await self._port.changed(reach, now, batch_size):
+            while (size := _next_size(batch_size, budget, report.scanned)) and (
+                    batch := await self._port.changed(reach, now, size)):
                 report = report.plus(await self._batch(batch, now))
                 await self._port.advance(watermarks(batch))
                 if progress is not None:
                     progress(len(batch))
+            for step in self._steps:
+                report = report.plus(await step(reach, now))
             pruned = await self._port.prune(
                 reach, now, self._policy.graph.min_edge_strength, FADING)
-        report = report.plus(SleepReport(pruned=pruned))
+        left = 0
+        if budget is not None and report.scanned >= budget:
+            left = await self._port.pending(reach, now)
+        report = report.plus(SleepReport(pruned=pruned, left=left))
         log.info("sleep cycle: %s", report.as_dict())
         return report
 
@@ -118,23 +135,46 @@ class SleepCycle:
                 if (memory := self._sealer.readable(stored, now)) is not None:
                     opened[memory.id] = memory
         mergeable = {i: not kept_apart(m.metadata) for i, m in opened.items()}
+        drafts: list[Draft] = []
         report = SleepReport()
         for owner, groups in fragment_groups(pairs, mergeable).items():
             for group in groups:
-                report = report.plus(await self._consolidate(
-                    owner, [opened[i] for i in group]))
+                draft = await self._draft(owner, [opened[i] for i in group])
+                if draft is None:
+                    report = report.plus(SleepReport(skipped=1))
+                else:
+                    drafts.append(draft)
+        if not drafts:
+            return report
+        # Every merge of the batch embeds in one call: the model's cost is per call.
+        for draft, vector in zip(drafts, await self._consolidator.vectors(drafts), strict=True):
+            report = report.plus(await self._commit(draft, vector))
         return report
 
-    async def _consolidate(self, owner: Owner, sources: list[Memory]) -> SleepReport:
+    async def _draft(self, owner: Owner, sources: list[Memory]) -> Draft | None:
         ordered = in_time_order(sources)
         # As a write folds a repeat in: what a later fragment adds is appended once.
         content = reduce(merged_content, (m.content for m in ordered[1:]), ordered[0].content)
         try:
-            await self._consolidator.consolidate(
+            return await self._consolidator.draft(
                 owner, Consolidation(tuple(m.id for m in ordered), content))
         except (InvalidMemory, MemoryNotFound, MemoryUnreadable) as error:
-            # Too long to merge, or a source gone meanwhile: left as they are, counted.
-            log.info("sleep cycle leaves %d memories unmerged: %s", len(sources),
-                     type(error).__name__)
+            _unmerged(len(sources), error)
+            return None
+
+    async def _commit(self, draft: Draft, vector: Vector | None) -> SleepReport:
+        try:
+            await self._consolidator.commit(draft, vector)
+        except MemoryNotFound as error:
+            _unmerged(len(draft.sources), error)
             return SleepReport(skipped=1)
-        return SleepReport(merged=1, sources=len(sources))
+        return SleepReport(merged=1, sources=len(draft.sources))
+
+
+def _unmerged(count: int, error: Exception) -> None:
+    # Too long to merge, or a source gone meanwhile: left as they are, counted as skipped.
+    log.info("sleep cycle leaves %d memories unmerged: %s", count, type(error).__name__)
+
+
+def _next_size(batch_size: int, budget: int | None, scanned: int) -> int:
+    return batch_size if budget is None else min(batch_size, budget - scanned)

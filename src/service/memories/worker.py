@@ -30,7 +30,7 @@ class Maintainable(Protocol):
 class Sleeper(Protocol):
     """The sleep cycle (SleepCycle) the worker runs after decay and cleanup."""
 
-    async def run(self, reach: Reach) -> SleepReport: ...
+    async def bounded(self, reach: Reach) -> SleepReport: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +119,7 @@ class DecayWorker:
                 return None
             decayed = await self._service.decay(None)
             cleaned = await self._service.cleanup(None) if self._cleanup else 0
-            slept = None if self._sleep is None else await self._sleep.run(None)
+            slept = None if self._sleep is None else await self._sleep.bounded(None)
         run = WorkerRun(finished_at=self._clock(), decayed=decayed, cleaned=cleaned, slept=slept)
         self.runs += 1
         self.last_run = run

@@ -58,6 +58,7 @@ def test_an_owners_watermark_is_its_last_memory_of_the_batch() -> None:
 
 
 def test_reports_add_up_field_by_field() -> None:
-    total = SleepReport(scanned=3, merged=1, sources=2).plus(SleepReport(woven=4, pruned=5))
+    total = SleepReport(scanned=3, merged=1, sources=2).plus(
+        SleepReport(woven=4, pruned=5, clusters=6, left=7))
     assert total.as_dict() == {"scanned": 3, "merged": 1, "sources": 2, "woven": 4,
-                               "pruned": 5, "skipped": 0}
+                               "pruned": 5, "skipped": 0, "clusters": 6, "left": 7}
