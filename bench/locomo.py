@@ -4,6 +4,7 @@ Run from the repo root:
 
     python bench/locomo.py --data locomo-dev.json lme-dev.json realtalk-dev.json \\
         [--k 10] [--out run.json] [--compare before.json] [--model NAME] [--json] [--keep DIR]
+        [--sleep]
     python bench/locomo.py --compare before.json after.json
 
 Every set goes through the same code: one memory user per conversation, one memory per turn
@@ -111,7 +112,8 @@ def run_store(args: argparse.Namespace, sets: list[MemorySet], graph: bool, work
     if args.keep is None:
         settings = store_settings(args, graph, kept_store.store_paths(workdir))
         done = asyncio.run(run_memlane(settings, sets, k=args.k, depth=RANK_DEPTH,
-                                       conversations=conversations, cache=cache))
+                                       conversations=conversations, cache=cache,
+                                       sleep=args.sleep))
         done.timings["model"] = settings.memory.embedding.model
         return done
     model = store_settings(args, graph, kept_store.store_paths(workdir)).memory.embedding.model
@@ -130,7 +132,7 @@ def run_store(args: argparse.Namespace, sets: list[MemorySet], graph: bool, work
     done = asyncio.run(run_memlane(
         store_settings(args, graph, kept_store.store_paths(copy)), sets, k=args.k,
         depth=RANK_DEPTH, conversations=conversations, cache=cache,
-        stored=kept_store.load_stored(args.keep)))
+        stored=kept_store.load_stored(args.keep), sleep=args.sleep))
     done.timings["model"] = model
     done.timings["kept_store"] = str(args.keep)
     return done
@@ -142,7 +144,7 @@ def run(args: argparse.Namespace, sets: list[MemorySet]) -> dict[str, Any]:
                if not args.bm25_only else []) + ["bm25"]
     result: dict[str, Any] = {
         "run": {"k": args.k, "rank_depth": RANK_DEPTH, "ingest": args.ingest, "graph": args.graph,
-                "systems": systems, "commit": commit(), "cpu": cpu_name(),
+                "systems": systems, "commit": commit(), "cpu": cpu_name(), "sleep": args.sleep,
                 "started": datetime.now(UTC).isoformat(timespec="seconds")},
         "sets": {s.name: set_record(s) for s in sets},
         "timings": {},
@@ -211,6 +213,9 @@ def parser() -> argparse.ArgumentParser:
                    help="through the conversation route (segments), or one memory per turn")
     p.add_argument("--graph", choices=["on", "off", "both"], default="on",
                    help="graph memory on, off, or both (memlane and memlane-graph-off)")
+    p.add_argument("--sleep", action="store_true",
+                   help="run one sleep cycle over the store before asking (its merges, "
+                        "weaving, and clusters with MEMLANE_GRAPH__CLUSTERS=true)")
     p.add_argument("--keep", type=Path, metavar="DIR",
                    help="ingest once into DIR (its first run), then ask on a copy of it "
                         "(bench/recall_kept.py)")

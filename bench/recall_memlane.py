@@ -202,13 +202,14 @@ async def ask(
 async def run_memlane(
     settings: Settings, sets: Sequence[MemorySet], *, k: int, depth: int, conversations: bool,
     cache: EmbeddingCacheStore | None, stored: dict[str, dict[UUID, Turns]] | None = None,
-    ask_questions: bool = True,
+    ask_questions: bool = True, sleep: bool = False,
 ) -> MemlaneRun:
     """One fresh store for all the sets; what memlane returned for every question.
 
     `stored` given: the store already holds the sets (a kept store, bench/recall_kept.py),
     so only the questions are asked. `ask_questions` False: ingest only; `run.stored` says
-    which turn each memory is."""
+    which turn each memory is. `sleep`: one sleep cycle over everyone before the questions
+    (its merges, weaving and, with `graph.clusters`, the clusters)."""
     run = MemlaneRun()
     # A run stopped by SIGTERM unwinds like Ctrl-C: the embedded server stops, the scratch
     # data dir goes (by default the process would die and leave both behind).
@@ -219,7 +220,7 @@ async def run_memlane(
     try:
         async with open_bench_memlane(settings, cache) as (memlane, cached):
             await _measure(run, memlane.service, cached, sets, k, depth, conversations,
-                           stored, ask_questions)
+                           stored, ask_questions, sleep)
     finally:
         loop.remove_signal_handler(signal.SIGTERM)
     return run
@@ -228,7 +229,7 @@ async def run_memlane(
 async def _measure(
     run: MemlaneRun, service: MemoryService, cached: CachingEmbedder | None,
     sets: Sequence[MemorySet], k: int, depth: int, conversations: bool,
-    stored: dict[str, dict[UUID, Turns]] | None, ask_questions: bool,
+    stored: dict[str, dict[UUID, Turns]] | None, ask_questions: bool, sleep: bool = False,
 ) -> None:
     """Ingest every set (unless `stored` says the store holds them), then ask every
     question; answers and costs go into `run`."""
@@ -238,6 +239,14 @@ async def _measure(
         run.timings["ingest_s"] = round(time.perf_counter() - started, 1)
     run.stored = stored
     run.timings["turns"] = sum(len(c.turns) for s in sets for c in s.conversations)
+    if sleep and ask_questions:
+        started = time.perf_counter()
+        report = await service.sleep.run(None)
+        run.timings["sleep"] = {**report.as_dict(), "s": round(time.perf_counter() - started, 1)}
+        if report.merged:
+            # A merged memory stands for no turn here: its sources' turns are not carried.
+            print(f"sleep cycle merged {report.merged} groups: their turns are not scored",
+                  file=sys.stderr, flush=True)
     for memory_set in sets if ask_questions else ():
         latencies: list[float] = []
         started = time.perf_counter()

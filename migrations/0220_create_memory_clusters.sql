@@ -34,6 +34,10 @@ CREATE TABLE memory_cluster_marks (
 CREATE FUNCTION memlane_forget_clusters_of_deleted() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
+    -- A statement trigger fires for a delete of no rows too (the summaries' own, below).
+    IF NOT EXISTS (SELECT 1 FROM gone) THEN
+        RETURN NULL;
+    END IF;
     DELETE FROM memory_cluster_marks AS k
     USING (SELECT DISTINCT tenant, user_id FROM gone) AS g
     WHERE k.tenant = g.tenant AND k.user_id = g.user_id;

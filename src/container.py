@@ -16,8 +16,8 @@ from memlane.adapters.imports.export_file import FileChatExportAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.adapters.postgres.database import Database
 from memlane.adapters.postgres.entities import PostgresEntityAdapter
-from memlane.adapters.postgres.graph import PostgresClusterAdapter
 from memlane.adapters.postgres.facts import PostgresFactScanAdapter, PostgresTopicIndexAdapter
+from memlane.adapters.postgres.graph import PostgresClusterAdapter
 from memlane.adapters.postgres.installation import PostgresInstallationAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
 from memlane.adapters.postgres.memories import PostgresTierFillAdapter

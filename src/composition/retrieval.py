@@ -131,8 +131,8 @@ PROMPT: Declared = (
     ("rendering", lambda p: None if p.policy.detail.level_of_detail else Rendering()),
 )
 # Stages a deployment may leave out (`memory.recall.skip_stages`): ranking choices only.
-OPTIONAL = frozenset({"cluster_recall", "fact_recall", "conversation_prior", "focus", "graph_expansion",
-                      "neighbours", "prefetch"})
+OPTIONAL = frozenset({"cluster_recall", "fact_recall", "conversation_prior", "focus",
+                      "graph_expansion", "neighbours", "prefetch"})
 
 
 def retriever(parts: RetrievalParts, skip: Collection[str] = ()) -> Retriever:

@@ -45,13 +45,14 @@ class ClusterPort(ABC):
         self, owners: Sequence[Owner], threshold: float, nearest: int, per_anchor: int,
         least: int,
     ) -> dict[Owner, list[Pair]]:
-        """Per owner, the pairs of current embedded memories (not summaries) that mention one
-        entity mentioned by at least `least` of them (its `per_anchor` latest memories) and are each among the other's `nearest`
-        of that entity, with cosine at or above `threshold`."""
+        """Per owner, the pairs of current embedded memories (not summaries) that mention
+        one entity which at least `least` of them mention (of its `per_anchor` latest
+        memories), each among the other's `nearest` of that entity, with cosine at or above
+        `threshold`."""
 
     @abstractmethod
     async def clusters(self, owners: Sequence[Owner]) -> dict[Owner, list[Cluster]]:
-        """The owners' summary nodes."""
+        """The owners' summary nodes, each stale when a member was edited after it."""
 
     @abstractmethod
     async def save(

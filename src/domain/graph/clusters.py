@@ -47,11 +47,13 @@ class Group:
 
 @dataclass(frozen=True, slots=True)
 class Cluster:
-    """A summary node already stored: its id (a memory's), anchor and members."""
+    """A summary node already stored: its id (a memory's), anchor and members; `stale`: a
+    member was edited after the summary was made."""
 
     id: UUID
     anchor: UUID | None
     members: tuple[UUID, ...]
+    stale: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +132,8 @@ def reconcile(
     existing: Sequence[Cluster], groups: Sequence[Group], same: float = SAME_CLUSTER
 ) -> ClusterPlan:
     """The groups matched to the owner's clusters: each group takes the unmatched cluster it
-    overlaps most (Jaccard at least `same`); an exact match changes nothing, another match
-    is a refresh; a group matching none is made, a cluster matched by none is dropped."""
+    overlaps most (Jaccard at least `same`); an exact match changes nothing unless the
+    cluster is stale, another match is a refresh; a group matching none is made, a cluster matched by none is dropped."""
     plan = ClusterPlan()
     free = {c.id: c for c in existing}
     for group in groups:
@@ -145,7 +147,7 @@ def reconcile(
             plan.made.append(group)
             continue
         del free[best.id]
-        if best.members != group.members or best.anchor != group.anchor:
+        if best.stale or best.members != group.members or best.anchor != group.anchor:
             plan.refreshed.append((best.id, group))
     plan.dropped.extend(sorted(free, key=str))
     return plan

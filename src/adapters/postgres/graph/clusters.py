@@ -8,8 +8,7 @@ from uuid import UUID
 
 import asyncpg
 
-from memlane.adapters.postgres.graph import clusters_sql
-from memlane.adapters.postgres.graph import sql as graph_sql
+from memlane.adapters.postgres.graph import clusters_sql, sql as graph_sql
 from memlane.adapters.postgres.memories import (
     MAINTENANCE_TIMEOUT_S,
     PostgresWriteSession,
@@ -73,7 +72,7 @@ class PostgresClusterAdapter(ClusterPort):
         found: dict[Owner, list[Cluster]] = {}
         for r in records:
             found.setdefault(Owner(r["tenant"], r["user_id"]), []).append(
-                Cluster(r["id"], r["anchor"], tuple(r["members"])))
+                Cluster(r["id"], r["anchor"], tuple(r["members"]), r["stale"]))
         return found
 
     async def save(

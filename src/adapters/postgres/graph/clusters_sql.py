@@ -59,8 +59,12 @@ WHERE n.rank <= $4 AND r.rank <= $4 AND n.first < n.second
 ORDER BY n.tenant, n.user_id, n.entity_id, n.first, n.second
 """
 
+# Stale: a member was edited after the summary was made (its words may have changed).
 CLUSTERS = f"""
-SELECT c.tenant, c.user_id, c.id, c.anchor, c.members
+SELECT c.tenant, c.user_id, c.id, c.anchor, c.members,
+       EXISTS (SELECT 1 FROM memories AS m
+               WHERE m.tenant = c.tenant AND m.user_id = c.user_id AND m.id = ANY(c.members)
+                 AND m.updated_at > c.updated_at) AS stale
 FROM ({_OWNERS}) AS o
 JOIN memory_clusters AS c ON c.tenant = o.tenant AND c.user_id = o.user_id
 ORDER BY c.tenant, c.user_id, c.id

@@ -55,13 +55,14 @@ FROM memories AS m
 WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = ANY($4::uuid[])
 """
 
-# Lean rows of given memories (what the graph reached), scored by cosine to the query.
+# Lean rows of given memories (what the graph reached), scored by cosine to the query. A
+# cluster's summary node is no candidate: a link to it leads to its members, not to it.
 BY_ID = f"""
 SELECT m.id, m.created_at, m.conversation_id, {_HEAT},
        CASE WHEN $3::vector IS NULL OR m.embedding IS NULL THEN 0 ELSE {_COSINE} END AS score
 FROM memories AS m
 JOIN memory_heat AS h ON h.tenant = $1 AND h.user_id = $2 AND h.id = m.id
-WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = ANY($4::uuid[])
+WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = ANY($4::uuid[]) AND NOT h.cluster
 """
 
 # Up to $4 memories before and after each seed in its conversation, read along the

@@ -111,15 +111,17 @@ WITH heat AS (
 SELECT count(*) FROM wide
 """
 
+# A cluster's summary node is derived (the sleep cycle makes it again from the members): it
+# is not exported, and it has no embedding of its own to backfill.
 EXPORT = f"""
 SELECT {COLUMNS} {FROM_JOINED}
-WHERE m.tenant = $1 AND m.user_id = $2
+WHERE m.tenant = $1 AND m.user_id = $2 AND NOT h.cluster
 ORDER BY m.created_at, m.id
 """
 
 MISSING_EMBEDDINGS = f"""
 SELECT {COLUMNS} {FROM_JOINED}
-WHERE m.embedding IS NULL
+WHERE m.embedding IS NULL AND NOT h.cluster
 ORDER BY m.created_at, m.id
 LIMIT $1
 """
