@@ -133,7 +133,8 @@ def reconcile(
 ) -> ClusterPlan:
     """The groups matched to the owner's clusters: each group takes the unmatched cluster it
     overlaps most (Jaccard at least `same`); an exact match changes nothing unless the
-    cluster is stale, another match is a refresh; a group matching none is made, a cluster matched by none is dropped."""
+    cluster is stale, another match is a refresh; a group matching none is made, a cluster
+    matched by none is dropped."""
     plan = ClusterPlan()
     free = {c.id: c for c in existing}
     for group in groups:
