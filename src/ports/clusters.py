@@ -43,12 +43,12 @@ class ClusterPort(ABC):
     @abstractmethod
     async def pairs(
         self, owners: Sequence[Owner], threshold: float, nearest: int, per_anchor: int,
-        least: int,
+        least: int, whole: int,
     ) -> dict[Owner, list[Pair]]:
         """Per owner, the pairs of current embedded memories (not summaries) that mention
         one entity which at least `least` of them mention (of its `per_anchor` latest
-        memories), each among the other's `nearest` of that entity, with cosine at or above
-        `threshold`."""
+        memories): every two of them when they are at most `whole`, else those each among
+        the other's `nearest` of that entity, with cosine at or above `threshold`."""
 
     @abstractmethod
     async def clusters(self, owners: Sequence[Owner]) -> dict[Owner, list[Cluster]]:

@@ -13,7 +13,10 @@ MIN_MEMBERS = 3
 # At most this many members: the summary's overview (L1, 1,000 characters) holds about this
 # many one-line abstracts, and a bigger group says less about any one question.
 MAX_MEMBERS = 12
-# Two memories of one name pair when each is among the other's three nearest (mutual nearest
+# A name at most this many memories mention is one group as it is (all it was said about):
+# only a bigger one, a chat partner's say, is split by meaning.
+WHOLE_NAME = MAX_MEMBERS
+# Two memories of a bigger name pair when each is among the other's three nearest (mutual nearest
 # neighbours) at or above the semantic line: plain single-linkage over a threshold chains
 # loosely alike memories into one group as big as the name.
 NEAREST_IN_ANCHOR = 3

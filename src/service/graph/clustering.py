@@ -14,6 +14,7 @@ from memlane.domain.graph import (
     ANCHOR_MEMORIES,
     MIN_MEMBERS,
     NEAREST_IN_ANCHOR,
+    WHOLE_NAME,
     ClusterPlan,
     Edge,
     EdgeKind,
@@ -79,7 +80,7 @@ class ClusterStep:
     async def _plans(self, owners: Sequence[Owner]) -> dict[Owner, ClusterPlan]:
         pairs = await self._port.pairs(
             owners, self._policy.graph.semantic_threshold, NEAREST_IN_ANCHOR,
-            ANCHOR_MEMORIES, MIN_MEMBERS)
+            ANCHOR_MEMORIES, MIN_MEMBERS, WHOLE_NAME)
         existing = await self._port.clusters(owners)
         plans = {o: reconcile(existing.get(o, []), groups_of(pairs.get(o, []))) for o in owners}
         return {o: p for o, p in plans.items() if not p.empty}

@@ -50,14 +50,14 @@ class PostgresClusterAdapter(ClusterPort):
 
     async def pairs(
         self, owners: Sequence[Owner], threshold: float, nearest: int, per_anchor: int,
-        least: int,
+        least: int, whole: int,
     ) -> dict[Owner, list[Pair]]:
         if not owners:
             return {}
         async with connection_from(self._pool) as connection:
             records = await connection.fetch(
                 clusters_sql.PAIRS, *_owners(owners), threshold, nearest, per_anchor, least,
-                timeout=MAINTENANCE_TIMEOUT_S)
+                whole, timeout=MAINTENANCE_TIMEOUT_S)
         found: dict[Owner, list[Pair]] = {}
         for r in records:
             found.setdefault(Owner(r["tenant"], r["user_id"]), []).append(

@@ -25,9 +25,10 @@ LIMIT $4
 
 _OWNERS = "SELECT DISTINCT * FROM unnest($1::text[], $2::text[]) AS o(tenant, user_id)"
 
-# Per owner and entity with at least $6 current embedded memories, its $5 latest; every two
-# of them of one model compared, each keeping its $4 nearest at or above cosine $3; a pair
-# is kept when each is among the other's nearest. The comparison pairs up each name's own
+# Per owner and entity with at least $6 current embedded memories, its $5 latest; a name of
+# at most $7 of them pairs them all (it is one group as it is); of a bigger one, every two
+# of one model compared, each keeping its $4 nearest at or above cosine $3, a pair kept
+# when each is among the other's nearest. The comparison pairs up each name's own
 # memories (two unnests of its arrays), and mutual pairs are counted, not joined: joins of
 # these derived rows ran as nested loops over the whole batch (80 s for ten owners' 7,000
 # mentions; this way ~1 s).
@@ -44,25 +45,25 @@ anchored AS MATERIALIZED (
     JOIN memory_heat AS h ON h.tenant = m.tenant AND h.user_id = m.user_id AND h.id = m.id
     WHERE m.embedding IS NOT NULL AND NOT h.cluster AND h.superseded_by IS NULL
 ), names AS (
-    SELECT tenant, user_id, entity_id, array_agg(id ORDER BY id) AS ids,
+    SELECT tenant, user_id, entity_id, count(*) AS size, array_agg(id ORDER BY id) AS ids,
            array_agg(embedding ORDER BY id) AS vectors,
            array_agg(embedding_model ORDER BY id) AS models
     FROM anchored WHERE recent <= $5 AND mentions >= $6
     GROUP BY tenant, user_id, entity_id
 ), ranked AS (
-    SELECT n.tenant, n.user_id, n.entity_id, a.id AS first, b.id AS second,
+    SELECT n.tenant, n.user_id, n.entity_id, n.size, a.id AS first, b.id AS second,
            row_number() OVER (PARTITION BY n.tenant, n.user_id, n.entity_id, a.id
                               ORDER BY a.vector <=> b.vector, b.id) AS rank
     FROM names AS n
     CROSS JOIN LATERAL unnest(n.ids, n.vectors, n.models) AS a(id, vector, model)
     CROSS JOIN LATERAL unnest(n.ids, n.vectors, n.models) AS b(id, vector, model)
     WHERE a.id <> b.id AND a.model = b.model
-      AND {similarity_from_distance("a.vector <=> b.vector")} >= $3
+      AND (n.size <= $7 OR {similarity_from_distance("a.vector <=> b.vector")} >= $3)
 )
 -- Mutual: the pair is among the nearest of both, so it is found twice.
 SELECT tenant, user_id, entity_id, least(first, second) AS first,
        greatest(first, second) AS second
-FROM ranked WHERE rank <= $4
+FROM ranked WHERE rank <= $4 OR size <= $7
 GROUP BY tenant, user_id, entity_id, least(first, second), greatest(first, second)
 HAVING count(*) = 2
 ORDER BY 1, 2, 3, 4, 5

@@ -38,7 +38,7 @@ class FakeClusters(ClusterPort):
         raise NotImplementedError
 
     async def pairs(self, owners: Sequence[Owner], threshold: float, nearest: int,
-                    per_anchor: int, least: int) -> dict[Owner, list[Pair]]:
+                    per_anchor: int, least: int, whole: int) -> dict[Owner, list[Pair]]:
         raise NotImplementedError
 
     async def clusters(self, owners: Sequence[Owner]) -> dict[Owner, list[Cluster]]:
