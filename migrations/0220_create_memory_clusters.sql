@@ -28,9 +28,11 @@ CREATE TABLE memory_cluster_marks (
 
 -- Erasure: a summary quotes its members, so when a member goes (a delete, a user's erasure,
 -- a cleanup, a consolidation deleting its sources) its summaries go with it in the same
--- statement, and the owner's mark too, so the next cycle groups what is left. One
--- statement-level trigger, set-based over the deleted rows; deleting the summaries fires it
--- once more, for them (they are nobody's members: it stops there).
+-- statement. Their clusters stay as tombstones (no members, no vector, only the name that
+-- anchored them), so the next cycle groups that name again; a summary deleted on its own
+-- takes its cluster with it. One statement-level trigger, set-based over the deleted rows;
+-- deleting the summaries fires it once more, for them (they are nobody's members: it stops
+-- there).
 CREATE FUNCTION memlane_forget_clusters_of_deleted() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -38,17 +40,19 @@ BEGIN
     IF NOT EXISTS (SELECT 1 FROM gone) THEN
         RETURN NULL;
     END IF;
-    DELETE FROM memory_cluster_marks AS k
-    USING (SELECT DISTINCT tenant, user_id FROM gone) AS g
-    WHERE k.tenant = g.tenant AND k.user_id = g.user_id;
     DELETE FROM memory_clusters AS c USING gone AS g
-    WHERE c.tenant = g.tenant AND c.user_id = g.user_id AND c.id = g.id;
+    WHERE c.tenant = g.tenant AND c.user_id = g.user_id AND c.id = g.id
+      AND cardinality(c.members) > 0;
     WITH stale AS (
         SELECT DISTINCT c.tenant, c.user_id, c.id
         FROM memory_clusters AS c
         CROSS JOIN LATERAL unnest(c.members) AS u(member)
         JOIN gone AS g ON g.tenant = c.tenant AND g.user_id = c.user_id AND g.id = u.member
         WHERE (c.tenant, c.user_id) IN (SELECT DISTINCT tenant, user_id FROM gone)
+    ), emptied AS (
+        UPDATE memory_clusters AS c SET members = '{}', centroid = NULL
+        FROM stale AS s
+        WHERE c.tenant = s.tenant AND c.user_id = s.user_id AND c.id = s.id
     ), heat AS (
         DELETE FROM memory_heat AS h USING stale AS s
         WHERE h.tenant = s.tenant AND h.user_id = s.user_id AND h.id = s.id

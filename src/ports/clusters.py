@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from uuid import UUID
 
-from memlane.domain.graph import Cluster, Edge, Pair
+from memlane.domain.graph import Cluster, Edge, Regrouping
 from memlane.domain.model import Owner, StoredMemory, Vector
 from memlane.domain.reach import Reach
 
@@ -44,15 +44,18 @@ class ClusterPort(ABC):
     async def pairs(
         self, owners: Sequence[Owner], threshold: float, nearest: int, per_anchor: int,
         least: int, whole: int,
-    ) -> dict[Owner, list[Pair]]:
-        """Per owner, the pairs of current embedded memories (not summaries) that mention
-        one entity which at least `least` of them mention (of its `per_anchor` latest
-        memories): every two of them when they are at most `whole`, else those each among
-        the other's `nearest` of that entity, with cosine at or above `threshold`."""
+    ) -> dict[Owner, Regrouping]:
+        """Per owner, the names to group again (those a memory written or edited since its
+        mark mentions, every name without a mark, those of emptied clusters) and the pairs
+        of current embedded memories (not summaries) mentioning each such name that at
+        least `least` of them mention (of its `per_anchor` latest): every two of them when
+        they are at most `whole`, else those each among the other's `nearest` of that
+        name with cosine at or above `threshold`."""
 
     @abstractmethod
     async def clusters(self, owners: Sequence[Owner]) -> dict[Owner, list[Cluster]]:
-        """The owners' summary nodes, each stale when a member was edited after it."""
+        """The owners' summary nodes, each stale when a member was edited after it; an
+        emptied one (its summary deleted with a member) has no members."""
 
     @abstractmethod
     async def save(

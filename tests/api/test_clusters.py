@@ -132,16 +132,19 @@ async def test_deleting_a_member_removes_its_summary_at_once_and_the_next_cycle_
     [summary_id] = await clusters(pg_pool, owner)
 
     await service.delete(owner, marco[0])
-    assert await clusters(pg_pool, owner) == {}  # no summary quotes an erased memory
+    assert await clusters(pg_pool, owner) == {summary_id: ()}  # emptied: no summary quotes it
     page = await service.list(owner, MemoryFilter(), None, 20)
     assert summary_id not in {m.id for m in page.items}
     clock.advance(timedelta(minutes=1))
     assert (await service.sleep.run(owner)).clusters == 1
-    [(_, members)] = (await clusters(pg_pool, owner)).items()
-    assert set(members) == set(marco[1:])
+    [(regrouped, members)] = (await clusters(pg_pool, owner)).items()
+    assert set(members) == set(marco[1:]) and regrouped != summary_id
 
     await service.delete_all(owner)
     assert await clusters(pg_pool, owner) == {}
+    marks = await pg_pool.fetchval(
+        "SELECT count(*) FROM memory_cluster_marks WHERE tenant = $1", owner.tenant)
+    assert marks == 0
 
 
 async def test_with_clusters_off_the_cycle_makes_none(
@@ -153,3 +156,27 @@ async def test_with_clusters_off_the_cycle_makes_none(
     assert (await service.sleep.run(owner)).clusters == 0
     assert await clusters(pg_pool, owner) == {}
 
+
+
+async def test_only_the_names_a_change_mentions_are_grouped_again(
+    pg_pool: asyncpg.Pool, embedder: EmbeddingPort
+) -> None:
+    clock, owner = FakeClock(), someone()
+    service = clustering(pg_pool, embedder, clock)
+    await remembered(service, owner, clock)
+    lena = [(await service.remember(owner, NewMemory(t))).memory.id for t in (
+        "I visited my sister Lena in Hamburg last spring.",
+        "My sister Lena is studying medicine in Hamburg.",
+        "Lena sent me a postcard from the Hamburg harbour.",
+    )]
+    clock.advance(timedelta(minutes=1))
+    assert (await service.sleep.run(owner)).clusters == 2
+    before = await clusters(pg_pool, owner)
+
+    clock.advance(timedelta(hours=1))
+    await service.remember(owner, NewMemory("My sister Lena has a new bike in Hamburg."))
+    clock.advance(timedelta(minutes=1))
+    assert (await service.sleep.run(owner)).clusters == 1  # Lena's, not Marco's
+    after = await clusters(pg_pool, owner)
+    assert len(after) == 2 and len(set(after.items()) & set(before.items())) == 1
+    assert any(len(set(lena) & set(members)) >= 2 for members in after.values())

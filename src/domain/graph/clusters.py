@@ -40,6 +40,15 @@ class Pair:
 
 
 @dataclass(frozen=True, slots=True)
+class Regrouping:
+    """One owner's names to group again (those its changed memories mention, and those of
+    emptied clusters), with the pairs among their memories."""
+
+    anchors: frozenset[UUID] = frozenset()
+    pairs: tuple[Pair, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Group:
     """Members sorted by id (the group's identity); `central`: the same, most linked first."""
 
@@ -132,12 +141,13 @@ def _components(pairs: Sequence[Pair]) -> list[tuple[set[UUID], dict[UUID, int]]
 
 
 def reconcile(
-    existing: Sequence[Cluster], groups: Sequence[Group], same: float = SAME_CLUSTER
+    existing: Sequence[Cluster], groups: Sequence[Group],
+    anchors: frozenset[UUID] | None = None, same: float = SAME_CLUSTER,
 ) -> ClusterPlan:
     """The groups matched to the owner's clusters: each group takes the unmatched cluster it
     overlaps most (Jaccard at least `same`); an exact match changes nothing unless the
     cluster is stale, another match is a refresh; a group matching none is made, a cluster
-    matched by none is dropped."""
+    of the regrouped `anchors` (None: of every name) matched by none is dropped."""
     plan = ClusterPlan()
     free = {c.id: c for c in existing}
     for group in groups:
@@ -153,7 +163,8 @@ def reconcile(
         del free[best.id]
         if best.stale or best.members != group.members or best.anchor != group.anchor:
             plan.refreshed.append((best.id, group))
-    plan.dropped.extend(sorted(free, key=str))
+    plan.dropped.extend(sorted(
+        (c.id for c in free.values() if anchors is None or c.anchor in anchors), key=str))
     return plan
 
 

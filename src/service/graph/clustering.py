@@ -20,6 +20,7 @@ from memlane.domain.graph import (
     EdgeKind,
     Group,
     MemberText,
+    Regrouping,
     groups_of,
     reconcile,
     summary_of,
@@ -78,11 +79,17 @@ class ClusterStep:
         return SleepReport(clusters=saved)
 
     async def _plans(self, owners: Sequence[Owner]) -> dict[Owner, ClusterPlan]:
-        pairs = await self._port.pairs(
+        """Only the names a changed memory mentions are grouped again: the owner's other
+        clusters stay as they are."""
+        regrouping = await self._port.pairs(
             owners, self._policy.graph.semantic_threshold, NEAREST_IN_ANCHOR,
             ANCHOR_MEMORIES, MIN_MEMBERS, WHOLE_NAME)
         existing = await self._port.clusters(owners)
-        plans = {o: reconcile(existing.get(o, []), groups_of(pairs.get(o, []))) for o in owners}
+        plans = {}
+        for owner in owners:
+            again = regrouping.get(owner, Regrouping())
+            plans[owner] = reconcile(
+                existing.get(owner, []), groups_of(again.pairs), again.anchors)
         return {o: p for o, p in plans.items() if not p.empty}
 
     async def _apply(self, owner: Owner, plan: ClusterPlan, now: datetime) -> int:

@@ -16,7 +16,7 @@ from memlane.adapters.postgres.memories import (
 )
 from memlane.adapters.postgres.pool import connection_from
 from memlane.adapters.postgres.transactions import owner_transaction
-from memlane.domain.graph import Cluster, Pair
+from memlane.domain.graph import Cluster, Pair, Regrouping
 from memlane.domain.model import Owner, Vector
 from memlane.domain.reach import Reach, TenantReach
 from memlane.ports.clusters import ClusterHit, ClusterPort, ClusterWrite
@@ -51,18 +51,21 @@ class PostgresClusterAdapter(ClusterPort):
     async def pairs(
         self, owners: Sequence[Owner], threshold: float, nearest: int, per_anchor: int,
         least: int, whole: int,
-    ) -> dict[Owner, list[Pair]]:
+    ) -> dict[Owner, Regrouping]:
         if not owners:
             return {}
         async with connection_from(self._pool) as connection:
             records = await connection.fetch(
                 clusters_sql.PAIRS, *_owners(owners), threshold, nearest, per_anchor, least,
                 whole, timeout=MAINTENANCE_TIMEOUT_S)
-        found: dict[Owner, list[Pair]] = {}
+        anchors: dict[Owner, set[UUID]] = {}
+        pairs: dict[Owner, list[Pair]] = {}
         for r in records:
-            found.setdefault(Owner(r["tenant"], r["user_id"]), []).append(
-                Pair(r["entity_id"], r["first"], r["second"]))
-        return found
+            owner = Owner(r["tenant"], r["user_id"])
+            anchors.setdefault(owner, set()).add(r["entity_id"])
+            if r["first"] is not None:
+                pairs.setdefault(owner, []).append(Pair(r["entity_id"], r["first"], r["second"]))
+        return {o: Regrouping(frozenset(a), tuple(pairs.get(o, ()))) for o, a in anchors.items()}
 
     async def clusters(self, owners: Sequence[Owner]) -> dict[Owner, list[Cluster]]:
         if not owners:

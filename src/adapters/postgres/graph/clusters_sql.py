@@ -5,42 +5,67 @@ from __future__ import annotations
 from memlane.adapters.postgres.cosine import similarity_from_distance
 
 # $1 tenant, $2 user (NULL: any): one user, one tenant, or everyone. An owner is grouped
-# again when a memory that is not a summary was written or edited after its mark (one
-# probe of memories_owner_updated_idx per owner); summaries are written at the cycle's start
-# time, which becomes the mark, so a cycle's own summaries never wake their owner.
+# again when a memory that is not a summary was written or edited since its mark (one
+# probe of memories_owner_updated_idx per owner), or a member's deletion left a cluster
+# empty (its tombstone, migration 0220); summaries are written at the cycle's start time,
+# which becomes the mark, so a cycle's own summaries never wake their owner.
 OWNERS = """
 SELECT o.tenant, o.user_id
 FROM memory_owner_stats AS o
 LEFT JOIN memory_cluster_marks AS k ON k.tenant = o.tenant AND k.user_id = o.user_id
 WHERE ($1::text IS NULL OR o.tenant = $1) AND ($2::text IS NULL OR o.user_id = $2)
-  AND EXISTS (
+  AND (EXISTS (
     SELECT 1 FROM memories AS m
     JOIN memory_heat AS h ON h.tenant = m.tenant AND h.user_id = m.user_id AND h.id = m.id
     WHERE m.tenant = o.tenant AND m.user_id = o.user_id AND m.updated_at < $3
-      AND (k.tenant IS NULL OR m.updated_at > k.through_at) AND NOT h.cluster
-  )
+      AND (k.tenant IS NULL OR m.updated_at >= k.through_at) AND NOT h.cluster
+  ) OR EXISTS (
+    SELECT 1 FROM memory_clusters AS c
+    WHERE c.tenant = o.tenant AND c.user_id = o.user_id AND cardinality(c.members) = 0
+  ))
 ORDER BY o.tenant, o.user_id
 LIMIT $4
 """
 
 _OWNERS = "SELECT DISTINCT * FROM unnest($1::text[], $2::text[]) AS o(tenant, user_id)"
 
-# Per owner and entity with at least $6 current embedded memories, its $5 latest; a name of
-# at most $7 of them pairs them all (it is one group as it is); of a bigger one, every two
-# of one model compared, each keeping its $4 nearest at or above cosine $3, a pair kept
-# when each is among the other's nearest. The comparison pairs up each name's own
-# memories (two unnests of its arrays), and mutual pairs are counted, not joined: joins of
-# these derived rows ran as nested loops over the whole batch (80 s for ten owners' 7,000
-# mentions; this way ~1 s).
+# The names to group again, per owner: those a memory written or edited since the owner's
+# mark mentions (every name without a mark), and those of emptied or stale clusters. Per such name
+# with at least $6 current embedded memories, its $5 latest: a name of at most $7 of them
+# pairs them all (it is one group as it is); of a bigger one, every two of one model are
+# compared, each keeping its $4 nearest at or above cosine $3, a pair kept when each is
+# among the other's nearest. The comparison pairs up each name's own memories (two unnests
+# of its arrays), and mutual pairs are counted, not joined: joins of these derived rows ran
+# as nested loops over the whole batch (80 s for ten owners' 7,000 mentions; this way
+# ~1 s). Each name regrouped comes back once with no pair (first and second NULL).
 PAIRS = f"""
-WITH owners AS ({_OWNERS}),
-anchored AS MATERIALIZED (
+WITH owners AS (
+    SELECT o.tenant, o.user_id, k.through_at
+    FROM ({_OWNERS}) AS o
+    LEFT JOIN memory_cluster_marks AS k ON k.tenant = o.tenant AND k.user_id = o.user_id
+), dirty AS MATERIALIZED (
+    SELECT x.tenant, x.user_id, x.entity_id
+    FROM owners AS o
+    JOIN memories AS m ON m.tenant = o.tenant AND m.user_id = o.user_id
+     AND (o.through_at IS NULL OR m.updated_at >= o.through_at)
+    JOIN memory_mentions AS x
+      ON x.tenant = m.tenant AND x.user_id = m.user_id AND x.memory_id = m.id
+    UNION
+    SELECT c.tenant, c.user_id, c.anchor
+    FROM owners AS o
+    JOIN memory_clusters AS c ON c.tenant = o.tenant AND c.user_id = o.user_id
+    WHERE c.anchor IS NOT NULL AND (cardinality(c.members) = 0 OR EXISTS (
+        SELECT 1 FROM memories AS m
+        WHERE m.tenant = c.tenant AND m.user_id = c.user_id AND m.id = ANY(c.members)
+          AND m.updated_at > c.updated_at))
+), anchored AS MATERIALIZED (
     SELECT x.tenant, x.user_id, x.entity_id, m.id, m.embedding, m.embedding_model,
            row_number() OVER (PARTITION BY x.tenant, x.user_id, x.entity_id
                               ORDER BY m.updated_at DESC, m.id) AS recent,
            count(*) OVER (PARTITION BY x.tenant, x.user_id, x.entity_id) AS mentions
-    FROM owners AS o
-    JOIN memory_mentions AS x ON x.tenant = o.tenant AND x.user_id = o.user_id
+    FROM dirty AS d
+    JOIN memory_mentions AS x
+      ON x.tenant = d.tenant AND x.user_id = d.user_id AND x.entity_id = d.entity_id
     JOIN memories AS m ON m.tenant = x.tenant AND m.user_id = x.user_id AND m.id = x.memory_id
     JOIN memory_heat AS h ON h.tenant = m.tenant AND h.user_id = m.user_id AND h.id = m.id
     WHERE m.embedding IS NOT NULL AND NOT h.cluster AND h.superseded_by IS NULL
@@ -66,6 +91,8 @@ SELECT tenant, user_id, entity_id, least(first, second) AS first,
 FROM ranked WHERE rank <= $4 OR size <= $7
 GROUP BY tenant, user_id, entity_id, least(first, second), greatest(first, second)
 HAVING count(*) = 2
+UNION ALL
+SELECT tenant, user_id, entity_id, NULL::uuid, NULL::uuid FROM dirty
 ORDER BY 1, 2, 3, 4, 5
 """
 
@@ -112,10 +139,13 @@ WHERE e.tenant = $1 AND e.user_id = $2 AND e.kind = 'narrative' AND e.source = A
     WHERE w.source = e.source AND w.target = e.target)
 """
 
-# Summaries and heat deleted together, as every delete does (the triggers take the rest).
+# Summaries and heat deleted together, as every delete does (the triggers take their links),
+# and their clusters, emptied ones (whose summary is already gone) too.
 DROP = """
 WITH heat AS (
     DELETE FROM memory_heat WHERE tenant = $1 AND user_id = $2 AND id = ANY($3::uuid[])
+), clusters AS (
+    DELETE FROM memory_clusters WHERE tenant = $1 AND user_id = $2 AND id = ANY($3::uuid[])
 )
 DELETE FROM memories WHERE tenant = $1 AND user_id = $2 AND id = ANY($3::uuid[])
 """

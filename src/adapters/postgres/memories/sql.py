@@ -105,6 +105,10 @@ WITH heat AS (
     DELETE FROM import_ledger WHERE tenant = $1 AND user_id = $2
 ), watermark AS (
     DELETE FROM memory_sleep_watermarks WHERE tenant = $1 AND user_id = $2
+), clusters AS (
+    DELETE FROM memory_clusters WHERE tenant = $1 AND user_id = $2
+), cluster_mark AS (
+    DELETE FROM memory_cluster_marks WHERE tenant = $1 AND user_id = $2
 ), wide AS (
     DELETE FROM memories WHERE tenant = $1 AND user_id = $2 RETURNING 1
 )

@@ -8,7 +8,7 @@ from uuid import UUID, uuid4
 
 import pytest
 
-from memlane.domain.graph import Cluster, Pair
+from memlane.domain.graph import Cluster, Regrouping
 from memlane.domain.model import Owner, SearchCandidate, Vector
 from memlane.domain.policy import GraphTuning, RecallTuning
 from memlane.domain.reach import Reach
@@ -38,7 +38,7 @@ class FakeClusters(ClusterPort):
         raise NotImplementedError
 
     async def pairs(self, owners: Sequence[Owner], threshold: float, nearest: int,
-                    per_anchor: int, least: int, whole: int) -> dict[Owner, list[Pair]]:
+                    per_anchor: int, least: int, whole: int) -> dict[Owner, Regrouping]:
         raise NotImplementedError
 
     async def clusters(self, owners: Sequence[Owner]) -> dict[Owner, list[Cluster]]:
