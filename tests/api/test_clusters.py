@@ -102,6 +102,8 @@ async def test_a_cycle_makes_a_summary_node_linked_to_its_members_and_a_second_c
     assert summary_id not in {s.memory.id for s in found}  # never an ordinary candidate
     exported = [m.id async for m in service.export(owner)]
     assert summary_id not in exported and set(marco) <= set(exported)
+    backfill = await postgres_memory_ports(pg_pool).maintenance.missing_embeddings(1000)
+    assert summary_id not in {m.id for m in backfill}  # its vector is the cluster's
 
 
 async def test_an_edited_member_refreshes_its_summary_in_place(
