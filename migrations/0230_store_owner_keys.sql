@@ -13,8 +13,11 @@
 -- stopped (cost per 100k memories in docs/scaling.md, "Migrating"). One ALTER TABLE per
 -- table, so its rewrite builds each index once, new keys included. The HNSW graph is built
 -- in memory only while it fits in maintenance_work_mem (~250 MB per 100k vectors), and
--- outside it many times slower.
+-- outside it many times slower; the memory is taken as the graph grows. Serially: a
+-- parallel HNSW build puts all of maintenance_work_mem in shared memory, more than a
+-- container's default /dev/shm (64 MB) holds, and the upgrade would fail there.
 SET LOCAL maintenance_work_mem = '1GB';
+SET LOCAL max_parallel_maintenance_workers = 0;
 
 -- The mentions' foreign key names the entities' key: dropped before it changes, recreated
 -- with the owner key on both sides after (the distribution column in a foreign key between
