@@ -73,7 +73,8 @@ def _database(url: str, name: str) -> str:
 
 
 def _server_cpu_s(data_dir: str | None) -> float | None:
-    """utime + stime of the postmaster and its children, seconds; None when not on this host."""
+    """CPU seconds of the postmaster, its live children and the children it has reaped
+    (parallel workers that have finished); None when the server is not on this host."""
     if data_dir is None:
         return None
     pid_file = Path(data_dir) / "postmaster.pid"
@@ -87,7 +88,9 @@ def _server_cpu_s(data_dir: str | None) -> float | None:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if stat.parent.name == postmaster or fields[1] == postmaster:
+        if stat.parent.name == postmaster:
+            total += sum(int(f) for f in fields[11:15])  # utime, stime, cutime, cstime
+        elif fields[1] == postmaster:
             total += int(fields[11]) + int(fields[12])
     return total / ticks
 
