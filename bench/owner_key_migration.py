@@ -10,7 +10,8 @@ statistics filled by their triggers, 20 edges per memory (bench/scale_graph.py's
 event per memory and a fact per five. Each run copies the template and times the pending
 migrations from 0230 on, in their one transaction: wall time, the CPU of the server's
 processes (when the server runs on this host) and the disk before and after. See
-docs/scaling.md, "Migrating".
+docs/scaling.md, "Migrating". The template, owner_key_template_<memories>_<users>, stays
+for the next run: drop it when done.
 """
 
 from __future__ import annotations
