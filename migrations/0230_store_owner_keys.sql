@@ -1,114 +1,121 @@
 -- The owner key on every owner table (docs/scaling.md): memlane_owner_hash(tenant, user_id),
 -- the 64-bit key memory_postings already leads with (0050), stored as a generated column so
 -- PostgreSQL fills it and no write path can get it wrong. It is the column a Citus cluster
--- distributes by, and Citus wants it in every primary key and unique constraint, so each one
--- gains it, appended: today's (tenant, user_id, ...) lookups use the same index prefix.
--- audit_events.id and data_keys.id, unique on their own, become unique with the owner key
--- ((id, owner_key): key rotation still finds a data key by id in one probe).
--- The tables that are not an owner's rows are listed, with their reasons, in
--- src/adapters/postgres/distribution.py.
+-- distributes by, and Citus wants it in every primary key, unique constraint and foreign key
+-- between distributed tables, so each one gains it, appended: today's (tenant, user_id, ...)
+-- lookups use the same index prefix. audit_events.id and data_keys.id, unique on their own,
+-- become unique as (id, owner_key): key rotation still finds a data key by id in one probe.
+--
+-- The owner tables are read from the catalog: every table with tenant and user_id columns
+-- except the shared ones, which src/adapters/postgres/distribution.py lists with their
+-- reasons (only api_keys has those columns). Today: memories, memory_heat, memory_terms,
+-- memory_owner_stats, memory_edges, memory_entities, memory_mentions, conversation_focus,
+-- memory_sleep_watermarks, facts, import_ledger, memory_quarantine, audit_events, data_keys,
+-- and any owner table an earlier migration adds. memory_postings has its key already.
+-- A migration after this one that adds an owner table gives it the column itself
+-- (tests/integration/test_postgres_distribution_keys.py fails otherwise).
 --
 -- Adding a stored column rewrites each table and rebuilds its indexes, the HNSW index of
--- memories included, under an exclusive lock: run by `memlane upgrade` with the service
--- stopped (cost per 100k memories in docs/scaling.md, "Migrating"). One ALTER TABLE per
--- table, so its rewrite builds each index once, new keys included. The HNSW graph is built
--- in memory only while it fits in maintenance_work_mem (~250 MB per 100k vectors), and
--- outside it many times slower; the memory is taken as the graph grows. At least 1 GB for
--- this transaction; a server set higher (for a million vectors and more) keeps its own.
+-- memories included, under an exclusive lock (cost per 100k memories in docs/scaling.md,
+-- "Migrating"). One ALTER TABLE per table, so its rewrite builds each index once, new keys
+-- included. The HNSW graph is built in memory only while it fits in maintenance_work_mem
+-- (~250 MB per 100k vectors), and outside it many times slower; the memory is taken as the
+-- graph grows. At least 1 GB for this transaction; a server set higher keeps its own.
 SELECT set_config('maintenance_work_mem', '1GB', true)
 FROM pg_settings WHERE name = 'maintenance_work_mem' AND setting::bigint < 1024 * 1024;
 
--- The mentions' foreign key names the entities' key: dropped before it changes, recreated
--- with the owner key on both sides after (the distribution column in a foreign key between
--- distributed tables, as Citus requires).
-ALTER TABLE memory_mentions DROP CONSTRAINT memory_mentions_tenant_user_id_entity_id_fkey;
+DO $$
+DECLARE
+    shared CONSTANT text[] := ARRAY['memlane_meta', 'tenants', 'api_keys', 'schema_migrations'];
+    owner_tables regclass[];
+    owner_table regclass;
+    item record;
+    steps text[];
+    indexes text[];
+    foreign_keys text[] := '{}';
+    statement text;
+BEGIN
+    SELECT coalesce(array_agg(c.oid::regclass ORDER BY c.relname), '{}') INTO owner_tables
+    FROM pg_class AS c
+    WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r'
+      AND c.relname <> ALL (shared)
+      AND (SELECT count(*) FROM pg_attribute AS a WHERE a.attrelid = c.oid
+           AND a.attname IN ('tenant', 'user_id') AND NOT a.attisdropped) = 2
+      AND NOT EXISTS (SELECT 1 FROM pg_attribute AS a WHERE a.attrelid = c.oid
+                      AND a.attname = 'owner_key' AND NOT a.attisdropped);
 
--- The HNSW index serially: a parallel build puts all of maintenance_work_mem in shared
--- memory, more than a container's default /dev/shm (64 MB) holds, and the upgrade would
--- fail there. Measured on 2 loaded cores, serial took 2.4x the wall time of parallel.
-SET LOCAL max_parallel_maintenance_workers = 0;
-ALTER TABLE memories
-    ADD COLUMN owner_key bigint GENERATED ALWAYS AS (memlane_owner_hash(tenant, user_id)) STORED,
-    DROP CONSTRAINT memories_pkey,
-    ADD CONSTRAINT memories_pkey PRIMARY KEY (tenant, user_id, id, owner_key);
-SET LOCAL max_parallel_maintenance_workers TO DEFAULT;
+    -- Foreign keys between owner tables (mentions -> entities) name the keys about to change:
+    -- dropped first, made again at the end with the owner key on both sides.
+    FOR item IN
+        SELECT k.conrelid::regclass AS tbl, k.conname, pg_get_constraintdef(k.oid) AS def
+        FROM pg_constraint AS k
+        WHERE k.contype = 'f' AND k.conrelid = ANY (owner_tables)
+          AND k.confrelid = ANY (owner_tables)
+    LOOP
+        EXECUTE format('ALTER TABLE %s DROP CONSTRAINT %I', item.tbl, item.conname);
+        foreign_keys := foreign_keys || format(
+            'ALTER TABLE %s ADD CONSTRAINT %I %s', item.tbl, item.conname, regexp_replace(
+                item.def, '^FOREIGN KEY \(([^)]*)\) REFERENCES ([^(]+)\(([^)]*)\)',
+                'FOREIGN KEY (\1, owner_key) REFERENCES \2(\3, owner_key)'));
+    END LOOP;
 
-ALTER TABLE memory_heat
-    ADD COLUMN owner_key bigint GENERATED ALWAYS AS (memlane_owner_hash(tenant, user_id)) STORED,
-    DROP CONSTRAINT memory_heat_pkey,
-    ADD CONSTRAINT memory_heat_pkey PRIMARY KEY (tenant, user_id, id, owner_key);
+    FOREACH owner_table IN ARRAY owner_tables LOOP
+        steps := ARRAY['ADD COLUMN owner_key bigint '
+                       'GENERATED ALWAYS AS (memlane_owner_hash(tenant, user_id)) STORED'];
+        -- Primary keys and unique constraints: the same name, the owner key appended.
+        FOR item IN
+            SELECT k.conname, k.contype, pg_get_constraintdef(k.oid) AS def
+            FROM pg_constraint AS k
+            WHERE k.conrelid = owner_table AND k.contype IN ('p', 'u', 'x')
+            ORDER BY k.contype, k.conname
+        LOOP
+            IF item.contype = 'x' THEN
+                RAISE EXCEPTION 'exclusion constraint % on %: add owner_key to it by hand',
+                    item.conname, owner_table;
+            END IF;
+            steps := steps || format('DROP CONSTRAINT %I', item.conname)
+                           || format('ADD CONSTRAINT %I %s', item.conname,
+                                     regexp_replace(item.def, '\)', ', owner_key)'));
+        END LOOP;
+        -- Unique indexes of their own (no constraint): dropped, made again after the rewrite.
+        indexes := '{}';
+        FOR item IN
+            SELECT i.indexrelid::regclass AS idx, i.indexprs IS NOT NULL AS on_expressions,
+                   pg_get_indexdef(i.indexrelid) AS def
+            FROM pg_index AS i
+            WHERE i.indrelid = owner_table AND i.indisunique
+              AND NOT EXISTS (SELECT 1 FROM pg_constraint AS k WHERE k.conindid = i.indexrelid)
+        LOOP
+            IF item.on_expressions THEN
+                RAISE EXCEPTION 'unique index % is on expressions: add owner_key to it by hand',
+                    item.idx;
+            END IF;
+            EXECUTE format('DROP INDEX %s', item.idx);
+            indexes := indexes || regexp_replace(
+                item.def, 'USING (\w+) \(([^)]*)\)', 'USING \1 (\2, owner_key)');
+        END LOOP;
+        -- Vector indexes serially: a parallel HNSW build puts all of maintenance_work_mem in
+        -- shared memory, more than a container's default /dev/shm (64 MB) holds, and the
+        -- upgrade would fail there (on 2 loaded cores serial took 2.4x parallel's time).
+        IF EXISTS (SELECT 1 FROM pg_index AS i JOIN pg_class AS x ON x.oid = i.indexrelid
+                   JOIN pg_am AS m ON m.oid = x.relam
+                   WHERE i.indrelid = owner_table AND m.amname IN ('hnsw', 'ivfflat')) THEN
+            SET LOCAL max_parallel_maintenance_workers = 0;
+        ELSE
+            SET LOCAL max_parallel_maintenance_workers TO DEFAULT;
+        END IF;
+        EXECUTE format('ALTER TABLE %s %s', owner_table, array_to_string(steps, ', '));
+        FOREACH statement IN ARRAY indexes LOOP
+            EXECUTE statement;
+        END LOOP;
+    END LOOP;
+    SET LOCAL max_parallel_maintenance_workers TO DEFAULT;
 
-ALTER TABLE memory_owner_stats
-    ADD COLUMN owner_key bigint GENERATED ALWAYS AS (memlane_owner_hash(tenant, user_id)) STORED,
-    DROP CONSTRAINT memory_owner_stats_pkey,
-    ADD CONSTRAINT memory_owner_stats_pkey PRIMARY KEY (tenant, user_id, owner_key);
-
-ALTER TABLE memory_terms
-    ADD COLUMN owner_key bigint GENERATED ALWAYS AS (memlane_owner_hash(tenant, user_id)) STORED,
-    DROP CONSTRAINT memory_terms_pkey,
-    ADD CONSTRAINT memory_terms_pkey PRIMARY KEY (tenant, user_id, term, owner_key);
-
-ALTER TABLE memory_edges
-    ADD COLUMN owner_key bigint GENERATED ALWAYS AS (memlane_owner_hash(tenant, user_id)) STORED,
-    DROP CONSTRAINT memory_edges_pkey,
-    ADD CONSTRAINT memory_edges_pkey PRIMARY KEY (tenant, user_id, source, target, kind, owner_key);
-
-ALTER TABLE memory_entities
-    ADD COLUMN owner_key bigint GENERATED ALWAYS AS (memlane_owner_hash(tenant, user_id)) STORED,
-    DROP CONSTRAINT memory_entities_pkey,
-    ADD CONSTRAINT memory_entities_pkey PRIMARY KEY (tenant, user_id, id, owner_key),
-    DROP CONSTRAINT memory_entities_tenant_user_id_name_index_kind_key,
-    ADD CONSTRAINT memory_entities_tenant_user_id_name_index_kind_key
-        UNIQUE (tenant, user_id, name_index, kind, owner_key);
-
-ALTER TABLE memory_mentions
-    ADD COLUMN owner_key bigint GENERATED ALWAYS AS (memlane_owner_hash(tenant, user_id)) STORED,
-    DROP CONSTRAINT memory_mentions_pkey,
-    ADD CONSTRAINT memory_mentions_pkey PRIMARY KEY (tenant, user_id, memory_id, entity_id, owner_key),
-    ADD CONSTRAINT memory_mentions_tenant_user_id_entity_id_fkey
-        FOREIGN KEY (tenant, user_id, entity_id, owner_key)
-        REFERENCES memory_entities (tenant, user_id, id, owner_key) ON DELETE CASCADE;
-
-ALTER TABLE conversation_focus
-    ADD COLUMN owner_key bigint GENERATED ALWAYS AS (memlane_owner_hash(tenant, user_id)) STORED,
-    DROP CONSTRAINT conversation_focus_pkey,
-    ADD CONSTRAINT conversation_focus_pkey
-        PRIMARY KEY (tenant, user_id, conversation, memory_id, owner_key);
-
-ALTER TABLE memory_sleep_watermarks
-    ADD COLUMN owner_key bigint GENERATED ALWAYS AS (memlane_owner_hash(tenant, user_id)) STORED,
-    DROP CONSTRAINT memory_sleep_watermarks_pkey,
-    ADD CONSTRAINT memory_sleep_watermarks_pkey PRIMARY KEY (tenant, user_id, owner_key);
-
-ALTER TABLE facts
-    ADD COLUMN owner_key bigint GENERATED ALWAYS AS (memlane_owner_hash(tenant, user_id)) STORED,
-    DROP CONSTRAINT facts_pkey,
-    ADD CONSTRAINT facts_pkey PRIMARY KEY (tenant, user_id, id, owner_key);
-
-ALTER TABLE import_ledger
-    ADD COLUMN owner_key bigint GENERATED ALWAYS AS (memlane_owner_hash(tenant, user_id)) STORED,
-    DROP CONSTRAINT import_ledger_pkey,
-    ADD CONSTRAINT import_ledger_pkey PRIMARY KEY (tenant, user_id, message_key, owner_key);
-
-ALTER TABLE memory_quarantine
-    ADD COLUMN owner_key bigint GENERATED ALWAYS AS (memlane_owner_hash(tenant, user_id)) STORED,
-    DROP CONSTRAINT memory_quarantine_pkey,
-    ADD CONSTRAINT memory_quarantine_pkey PRIMARY KEY (tenant, user_id, id, owner_key);
-
--- The append-only trigger fires on UPDATE and DELETE: a table rewrite is neither.
-ALTER TABLE audit_events
-    ADD COLUMN owner_key bigint GENERATED ALWAYS AS (memlane_owner_hash(tenant, user_id)) STORED,
-    DROP CONSTRAINT audit_events_pkey,
-    ADD CONSTRAINT audit_events_pkey PRIMARY KEY (tenant, user_id, seq, owner_key),
-    DROP CONSTRAINT audit_events_id_key,
-    ADD CONSTRAINT audit_events_id_key UNIQUE (id, owner_key);
-
-ALTER TABLE data_keys
-    ADD COLUMN owner_key bigint GENERATED ALWAYS AS (memlane_owner_hash(tenant, user_id)) STORED,
-    DROP CONSTRAINT data_keys_pkey,
-    ADD CONSTRAINT data_keys_pkey PRIMARY KEY (tenant, user_id, owner_key),
-    DROP CONSTRAINT data_keys_id_key,
-    ADD CONSTRAINT data_keys_id_key UNIQUE (id, owner_key);
+    FOREACH statement IN ARRAY foreign_keys LOOP
+        EXECUTE statement;
+    END LOOP;
+END
+$$;
 
 -- 0040's statistics upkeep, with the arbiters of the new keys (an ON CONFLICT target must
 -- name a unique index's columns exactly); otherwise as it was.

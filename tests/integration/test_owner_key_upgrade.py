@@ -1,6 +1,7 @@
 """The upgrade to the stored owner key (migration 0230) on rows an older memlane left: every
-row kept as it was, each with its owner's key, the mentions' foreign key still in force and
-the statistics upkeep writing through the new keys."""
+row kept as it was, each with its owner's key, the mentions' foreign key still in force, the
+statistics upkeep writing through the new keys; and an owner table the migration did not
+know by name keyed the same way."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from memlane.adapters.postgres.distribution import SHARED_TABLES
 from memlane.adapters.postgres.migrations import apply_migrations, load_migrations
 from tests.conftest import scratch_database
+from tests.integration.distribution_catalog import distribution_problems
 
 pytestmark = pytest.mark.integration
 
@@ -152,3 +154,40 @@ async def _check_keys_in_force(db: asyncpg.Connection, entity: UUID) -> None:
     assert await db.fetchval(
         "SELECT n FROM memory_owner_stats WHERE tenant = $1 AND user_id = $2",
         tenant, user) == 3
+
+
+async def test_an_owner_table_an_earlier_migration_added_gets_the_key_in_its_keys_too(
+    database_url: str,
+) -> None:
+    async with scratch_database(database_url, migrated=False) as url:
+        db = await asyncpg.connect(url)
+        try:
+            migrations = load_migrations()
+            await apply_migrations(
+                db, [m for m in migrations if m.version < FIRST_WITH_OWNER_KEY])
+            # As another branch's migration might: a foreign key to memories, a partial
+            # unique index that backs no constraint.
+            await db.execute("""
+                CREATE TABLE memory_notes (
+                    tenant text NOT NULL, user_id text NOT NULL, memory_id uuid NOT NULL,
+                    ord smallint NOT NULL, PRIMARY KEY (tenant, user_id, memory_id, ord),
+                    FOREIGN KEY (tenant, user_id, memory_id)
+                        REFERENCES memories (tenant, user_id, id) ON DELETE CASCADE);
+                CREATE UNIQUE INDEX memory_notes_first_idx ON memory_notes (tenant, user_id, ord)
+                    WHERE ord = 1""")
+            memory_id = uuid4()
+            await db.execute(MEMORY, *OWNERS[0], memory_id, "note", AT)
+            await db.execute("INSERT INTO memory_notes VALUES ($1, $2, $3, 1)",
+                             *OWNERS[0], memory_id)
+
+            await apply_migrations(db, migrations)
+
+            assert await distribution_problems(db) == []
+            assert await db.fetchval(
+                "SELECT pg_get_indexdef('memory_notes_first_idx'::regclass)"
+            ) == ("CREATE UNIQUE INDEX memory_notes_first_idx ON public.memory_notes "
+                  "USING btree (tenant, user_id, ord, owner_key) WHERE (ord = 1)")
+            await db.execute("DELETE FROM memories WHERE id = $1", memory_id)
+            assert await db.fetchval("SELECT count(*) FROM memory_notes") == 0
+        finally:
+            await db.close()

@@ -5,7 +5,6 @@ adapters/postgres/distribution.py do not, each with its reason."""
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from datetime import UTC, datetime
 from uuid import uuid4
 
@@ -16,13 +15,7 @@ from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.facts.heuristic import HeuristicFactExtractor
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
-from memlane.adapters.postgres.distribution import (
-    OWNER_KEY,
-    OWNER_KEY_EXPRESSION,
-    SHARED_TABLES,
-    Placement,
-    SharedTable,
-)
+from memlane.adapters.postgres.distribution import SHARED_TABLES, Placement, SharedTable
 from memlane.adapters.postgres.entities.adapter import PostgresEntityAdapter
 from memlane.adapters.postgres.facts.adapter import PostgresFactAdapter
 from memlane.adapters.postgres.graph.adapter import PostgresGraphAdapter
@@ -35,91 +28,9 @@ from memlane.domain.model import NewMemory, Owner
 from memlane.domain.policy import MemoryPolicy
 from memlane.domain.security import WrappedKey
 from memlane.ports.facts.store import FactPorts
+from tests.integration.distribution_catalog import TABLES, distribution_problems
 
 pytestmark = pytest.mark.integration
-
-# The schema's own tables: not the extensions' (pgvector has none today, Citus has some).
-TABLES = """
-SELECT c.oid, c.relname FROM pg_class AS c
-WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p')
-  AND NOT c.relispartition
-  AND NOT EXISTS (SELECT 1 FROM pg_depend AS d WHERE d.classid = 'pg_class'::regclass
-                  AND d.objid = c.oid AND d.deptype = 'e')
-"""
-COLUMNS = """
-SELECT a.attname, a.attgenerated::text, pg_get_expr(d.adbin, d.adrelid) AS expression
-FROM pg_attribute AS a
-LEFT JOIN pg_attrdef AS d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
-WHERE a.attrelid = $1 AND a.attnum > 0 AND NOT a.attisdropped
-"""
-# Key columns only (not an index's INCLUDE columns); an expression's place is NULL.
-UNIQUE_KEYS = """
-SELECT x.relname AS name, array_agg(a.attname ORDER BY k.n) AS columns
-FROM pg_index AS i
-JOIN pg_class AS x ON x.oid = i.indexrelid
-CROSS JOIN LATERAL unnest(i.indkey) WITH ORDINALITY AS k(attnum, n)
-LEFT JOIN pg_attribute AS a ON a.attrelid = i.indrelid AND a.attnum = k.attnum
-WHERE i.indrelid = $1 AND i.indisunique AND k.n <= i.indnkeyatts
-GROUP BY x.relname
-"""
-FOREIGN_KEYS = """
-SELECT conname,
-       ARRAY(SELECT attname FROM pg_attribute WHERE attrelid = conrelid
-             AND attnum = ANY(conkey)) AS columns,
-       ARRAY(SELECT attname FROM pg_attribute WHERE attrelid = confrelid
-             AND attnum = ANY(confkey)) AS referenced
-FROM pg_constraint WHERE conrelid = $1 AND contype = 'f'
-"""
-
-
-async def _owner_table_problems(
-    connection: asyncpg.Connection, name: str, oid: int
-) -> list[str]:
-    """What stops `name` from being distributed by the owner key, [] when nothing."""
-    columns = {r["attname"]: r for r in await connection.fetch(COLUMNS, oid)}
-    problems = []
-    if OWNER_KEY not in columns:
-        problems.append(f"{name} has no {OWNER_KEY} column")
-    elif {"tenant", "user_id"} <= columns.keys() and (
-        columns[OWNER_KEY]["attgenerated"] != "s"
-        or columns[OWNER_KEY]["expression"] != OWNER_KEY_EXPRESSION
-    ):
-        problems.append(f"{name}.{OWNER_KEY} is not stored as {OWNER_KEY_EXPRESSION}")
-    keys = await connection.fetch(UNIQUE_KEYS, oid)
-    problems += [
-        f"{name}: unique index {k['name']} {list(k['columns'])} lacks {OWNER_KEY}"
-        for k in keys if OWNER_KEY not in k["columns"]
-    ]
-    if not keys:
-        problems.append(f"{name} has no primary key")
-    problems += [
-        f"{name}: foreign key {f['conname']} lacks {OWNER_KEY} on one side"
-        for f in await connection.fetch(FOREIGN_KEYS, oid)
-        if OWNER_KEY not in f["columns"] or OWNER_KEY not in f["referenced"]
-    ]
-    return problems
-
-
-async def distribution_problems(
-    connection: asyncpg.Connection, shared: Mapping[str, SharedTable] = SHARED_TABLES
-) -> list[str]:
-    """Every reason the catalog could not be distributed by owner as docs/scaling.md plans."""
-    tables = {r["relname"]: r["oid"] for r in await connection.fetch(TABLES)}
-    problems = [f"{name} is listed as shared but does not exist" for name in shared
-                if name not in tables]
-    for name, oid in sorted(tables.items()):
-        entry = shared.get(name)
-        if entry is None:
-            problems += await _owner_table_problems(connection, name, oid)
-            continue
-        if not entry.reason.strip():
-            problems.append(f"{name} is listed as shared without a reason")
-        names = {r["attname"] for r in await connection.fetch(COLUMNS, oid)}
-        if {"tenant", "user_id"} <= names and not entry.owner_columns.strip():
-            problems.append(f"{name} has tenant and user_id but is listed as shared "
-                            "without saying why its rows are not an owner's")
-    return problems
-
 
 async def test_every_owner_table_carries_the_owner_key_in_each_of_its_keys(
     fresh_database_url: str,
