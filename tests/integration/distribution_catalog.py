@@ -4,6 +4,7 @@ aside)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import asyncpg
@@ -95,4 +96,39 @@ async def distribution_problems(
         if {"tenant", "user_id"} <= names and not entry.owner_columns.strip():
             problems.append(f"{name} has tenant and user_id but is listed as shared "
                             "without saying why its rows are not an owner's")
+    return problems
+
+
+# An upsert's table and its ON CONFLICT columns, within one SQL text (a module constant or
+# a function body): the arbiter must be exactly a unique index's columns.
+_UPSERT = re.compile(
+    r'INSERT INTO\s+(\w+)(?:(?!INSERT INTO|""").)*?ON CONFLICT\s*\(([^)]*)\)', re.S | re.I)
+FUNCTION_BODIES = """
+SELECT p.proname, p.prosrc FROM pg_proc AS p
+WHERE p.pronamespace = current_schema()::regnamespace
+"""
+
+
+def upserts(text: str) -> list[tuple[str, frozenset[str]]]:
+    return [(m.group(1), frozenset(c.strip() for c in m.group(2).split(",")))
+            for m in _UPSERT.finditer(text)]
+
+
+async def unmatched_arbiters(
+    connection: asyncpg.Connection, sources: Mapping[str, str]
+) -> list[str]:
+    """Each ON CONFLICT (...) target in `sources` (name -> SQL text) and in the database's
+    functions that names no unique index of its table."""
+    texts = dict(sources)
+    texts.update({f"function {r['proname']}": r["prosrc"]
+                  for r in await connection.fetch(FUNCTION_BODIES)})
+    tables = {r["relname"]: r["oid"] for r in await connection.fetch(TABLES)}
+    problems = []
+    for name, text in sorted(texts.items()):
+        for table, columns in upserts(text):
+            keys = [] if table not in tables else await connection.fetch(
+                UNIQUE_KEYS, tables[table])
+            if columns not in {frozenset(k["columns"]) for k in keys}:
+                problems.append(f"{name}: ON CONFLICT ({', '.join(sorted(columns))}) "
+                                f"matches no unique index of {table}")
     return problems

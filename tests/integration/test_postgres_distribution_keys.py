@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from datetime import UTC, datetime
+from pathlib import Path
 from uuid import uuid4
 
 import asyncpg
@@ -28,7 +29,12 @@ from memlane.domain.model import NewMemory, Owner
 from memlane.domain.policy import MemoryPolicy
 from memlane.domain.security import WrappedKey
 from memlane.ports.facts.store import FactPorts
-from tests.integration.distribution_catalog import TABLES, distribution_problems
+from tests.integration.distribution_catalog import (
+    TABLES,
+    distribution_problems,
+    unmatched_arbiters,
+    upserts,
+)
 
 pytestmark = pytest.mark.integration
 
@@ -66,6 +72,35 @@ async def test_a_table_keyed_without_the_owner_key_or_listed_without_reason_is_n
         "owner_notes: unique index owner_notes_pkey ['tenant', 'user_id', 'id'] lacks "
         "owner_key",
     ]
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _sql_sources() -> dict[str, str]:
+    """Every Python file of src/ and bench/ that holds an upsert, by its path."""
+    found = {}
+    for path in sorted([*ROOT.glob("src/**/*.py"), *ROOT.glob("bench/**/*.py")]):
+        text = path.read_text(encoding="utf-8")
+        if "ON CONFLICT" in text.upper():
+            found[str(path.relative_to(ROOT))] = text
+    return found
+
+
+async def test_every_on_conflict_target_names_a_unique_index_of_its_table(
+    fresh_database_url: str,
+) -> None:
+    sources = _sql_sources()
+    assert sum(len(upserts(text)) for text in sources.values()) >= 8  # the scan finds them
+    connection = await asyncpg.connect(fresh_database_url)
+    try:
+        assert await unmatched_arbiters(connection, sources) == []
+        stale = {"old.py": "INSERT INTO facts AS f (tenant) SELECT 1\nON CONFLICT (tenant, "
+                           "user_id, id) DO NOTHING"}
+        assert await unmatched_arbiters(connection, stale) == [
+            "old.py: ON CONFLICT (id, tenant, user_id) matches no unique index of facts"]
+    finally:
+        await connection.close()
 
 
 NOW = datetime(2031, 5, 4, tzinfo=UTC)
