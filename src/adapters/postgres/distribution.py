@@ -35,6 +35,7 @@ class SharedTable:
     owner_columns: str = ""
 
 
+# Migration 0230 skipped these names when it keyed every table with tenant and user_id.
 SHARED_TABLES: Mapping[str, SharedTable] = {
     "memlane_meta": SharedTable(
         Placement.REFERENCE,
