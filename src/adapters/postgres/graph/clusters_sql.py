@@ -124,7 +124,7 @@ INSERT INTO memory_clusters AS c
 SELECT $1, $2, i.id, i.anchor, g.members, g.centroid, g.model, $7::timestamptz
 FROM input AS i JOIN grouped AS g ON g.id = i.id
 ORDER BY i.id
-ON CONFLICT (tenant, user_id, id) DO UPDATE
+ON CONFLICT (tenant, user_id, id, owner_key) DO UPDATE
 SET anchor = excluded.anchor, members = excluded.members, centroid = excluded.centroid,
     embedding_model = excluded.embedding_model, updated_at = excluded.updated_at
 """
@@ -154,7 +154,7 @@ MARK = """
 INSERT INTO memory_cluster_marks AS k (tenant, user_id, through_at)
 SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[])
 ORDER BY 1, 2
-ON CONFLICT (tenant, user_id) DO UPDATE SET through_at = excluded.through_at
+ON CONFLICT (tenant, user_id, owner_key) DO UPDATE SET through_at = excluded.through_at
 WHERE k.through_at < excluded.through_at
 """
 
