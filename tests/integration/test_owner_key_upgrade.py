@@ -74,6 +74,11 @@ WATERMARK = """
 INSERT INTO memory_sleep_watermarks (tenant, user_id, through_at, through_id)
 VALUES ($1, $2, $3, $4)
 """
+CLUSTER = """
+INSERT INTO memory_clusters (tenant, user_id, id, anchor, members, updated_at)
+VALUES ($1, $2, $3, $4, ARRAY[$5]::uuid[], $6)
+"""
+CLUSTER_MARK = "INSERT INTO memory_cluster_marks (tenant, user_id, through_at) VALUES ($1, $2, $3)"
 OWNER_TABLES = """
 SELECT c.relname FROM pg_class AS c
 JOIN pg_attribute AS t ON t.attrelid = c.oid AND t.attname = 'tenant'
@@ -99,6 +104,8 @@ async def _old_rows(db: asyncpg.Connection, tenant: str, user: str) -> UUID:
     await db.execute(QUARANTINED, tenant, user, uuid4(), AT)
     await db.execute(FOCUS, tenant, user, first, AT)
     await db.execute(WATERMARK, tenant, user, AT, second)
+    await db.execute(CLUSTER, tenant, user, uuid4(), entity, first, AT)
+    await db.execute(CLUSTER_MARK, tenant, user, AT)
     return entity
 
 
