@@ -182,3 +182,31 @@ async def test_only_the_names_a_change_mentions_are_grouped_again(
     after = await clusters(pg_pool, owner)
     assert len(after) == 2 and len(set(after.items()) & set(before.items())) == 1
     assert any(len(set(lena) & set(members)) >= 2 for members in after.values())
+
+
+async def test_an_aggregation_question_reaches_the_members_of_its_nearest_summary(
+    pg_pool: asyncpg.Pool, embedder: EmbeddingPort
+) -> None:
+    clock, owner = FakeClock(), someone()
+    service = clustering(pg_pool, embedder, clock)
+    marco = await remembered(service, owner, clock)
+    for text in ("The club's courts get new nets in April.", "Rackets are on sale this week.",
+                 "The tennis final is on television tonight.", "I need new running shoes.",
+                 "Our club changed its opening hours.", "The weather is good for sport."):
+        await service.remember(owner, NewMemory(text))
+    clock.advance(timedelta(minutes=1))
+    await service.sleep.run(owner)
+    question = "What do I do with Marco?"
+
+    policy = MemoryPolicy()
+    without = memory_service(
+        replace(postgres_memory_ports(pg_pool), sleep=PostgresSleepAdapter(pg_pool)), embedder,
+        API_KEY, SnowballKeywordAdapter(), replace(policy, recall=replace(
+            policy.recall, skip_stages=("cluster_recall",)), graph=replace(
+                policy.graph, clusters=True)), clock, graph=PostgresGraphAdapter(pg_pool),
+        entities=PostgresEntityAdapter(pg_pool), clusters=PostgresClusterAdapter(pg_pool))
+    plain = {s.memory.id: s.score for s in await without.search(owner, question, limit=20)}
+    boosted = {s.memory.id: s.score for s in await service.search(owner, question, limit=20)}
+    raised = [m for m in marco if boosted.get(m, 0.0) > plain.get(m, 0.0)]
+    assert len(raised) == 3  # the summary's three members nearest the question
+    assert set(boosted) - set(plain) <= set(marco)  # it brings members, never a summary
