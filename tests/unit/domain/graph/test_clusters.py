@@ -101,3 +101,11 @@ def test_no_readable_member_is_no_summary() -> None:
 @given(st.text(max_size=300), st.integers(2, 200))
 def test_cut_never_exceeds_its_limit(text: str, limit: int) -> None:
     assert len(cut(text, limit)) <= limit
+
+
+def test_a_cluster_of_a_name_not_grouped_again_stays_whatever_the_groups() -> None:
+    a, b, c, d, e, f = ids(6)
+    untouched = Cluster(uuid4(), OTHER, (d, e, f))
+    regrouped = Cluster(uuid4(), ANCHOR, (a, b, c))
+    plan = reconcile([untouched, regrouped], [], frozenset({ANCHOR}))
+    assert plan.dropped == [regrouped.id] and not plan.made and not plan.refreshed
