@@ -48,7 +48,8 @@ class SleepCycle:
     batches goes on from there, and one stopped inside a batch does that batch again.
     Bounded: a run given a budget reads at most that many memories, and says how many are
     left for the next (the first cycle after an upgrade reads every memory: a scheduled run
-    must not hold the database for minutes). `steps` (the clusters) run after the batches."""
+    must not hold the database for minutes). `steps` (the clusters) and pruning run after
+    the batches, by the run that leaves nothing to read."""
 
     def __init__(
         self,
@@ -99,16 +100,23 @@ class SleepCycle:
                 await self._port.advance(watermarks(batch))
                 if progress is not None:
                     progress(len(batch))
-            for step in self._steps:
-                report = report.plus(await step(reach, now))
-            pruned = await self._port.prune(
-                reach, now, self._policy.graph.min_edge_strength, FADING)
-        left = 0
-        if budget is not None and report.scanned >= budget:
-            left = await self._port.pending(reach, now)
-        report = report.plus(SleepReport(pruned=pruned, left=left))
+            left = 0
+            if budget is not None and report.scanned >= budget:
+                left = await self._port.pending(reach, now)
+            # The rest of the cycle (steps, pruning) is over the whole reach: once, by the
+            # run that finishes the backlog, not by each bounded run of it.
+            report = report.plus(
+                SleepReport(left=left) if left else await self._finish(reach, now))
         log.info("sleep cycle: %s", report.as_dict())
         return report
+
+    async def _finish(self, reach: Reach, now: datetime) -> SleepReport:
+        report = SleepReport()
+        for step in self._steps:
+            report = report.plus(await step(reach, now))
+        pruned = await self._port.prune(
+            reach, now, self._policy.graph.min_edge_strength, FADING)
+        return report.plus(SleepReport(pruned=pruned))
 
     async def _batch(self, batch: Sequence[Changed], now: datetime) -> SleepReport:
         pairs = await self._port.near_duplicates(
