@@ -65,6 +65,7 @@ if TYPE_CHECKING:
     )
     from memlane.domain.memories.sleep import (
         DEFAULT_BATCH as DEFAULT_BATCH,
+        MERGE_COST as MERGE_COST,
         NEAR_NEIGHBOURS as NEAR_NEIGHBOURS,
         WEAVE_WEIGHT as WEAVE_WEIGHT,
         Changed as Changed,
@@ -148,6 +149,7 @@ _FACE = Face(__name__, {
     "user_words": "segments",
     "summarize": "summary",
     "DEFAULT_BATCH": "sleep",
+    "MERGE_COST": "sleep",
     "NEAR_NEIGHBOURS": "sleep",
     "WEAVE_WEIGHT": "sleep",
     "Changed": "sleep",

@@ -15,6 +15,11 @@ from memlane.domain.model import Owner
 DEFAULT_BATCH = 1_000
 # Nearest memories looked at per changed memory: a near-duplicate is the nearest or close.
 NEAR_NEIGHBOURS = 5
+# What a merge counts against a run's budget, in memories read: it embeds a text and commits
+# an audited transaction, ~240 times a memory's read in a batch (bench/scale_sleep.py: ~6,400
+# memories read a second, ~27 merges). Data full of near-duplicates then stops a run after
+# ~125 merges instead of holding the database for every one of them.
+MERGE_COST = 200
 # A woven link says two conversation memories tell one story about the same name: weaker
 # than a consolidation's own link (1.0), and it fades (half-life 180 days) unless used.
 WEAVE_WEIGHT = 0.5
@@ -62,6 +67,11 @@ class SleepReport:
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
+
+    @property
+    def spent(self) -> int:
+        """The run's work against its budget: memories read, merges at MERGE_COST each."""
+        return self.scanned + MERGE_COST * self.merged
 
 
 def watermarks(batch: Iterable[Changed]) -> dict[Owner, tuple[datetime, UUID]]:

@@ -87,21 +87,22 @@ class SleepCycle:
         budget: int | None = None,
     ) -> SleepReport:
         """The cycle; `progress` hears each batch's size as it is done. With a `budget` it
-        reads at most that many memories (None: every one pending)."""
+        stops starting batches once the memories read, and its merges at MERGE_COST each,
+        reach it (None: every memory pending)."""
         if batch_size < 1 or (budget is not None and budget < 1):
             raise ValueError("batch_size and budget must be at least 1")
         now = self._clock()
         report = SleepReport()
         # What the cycle merges is recorded as the background job's, not a person's.
         with acting_as(SYSTEM_CONSOLIDATION):
-            while (size := _next_size(batch_size, budget, report.scanned)) and (
+            while (size := _next_size(batch_size, budget, report.spent)) and (
                     batch := await self._port.changed(reach, now, size)):
                 report = report.plus(await self._batch(batch, now))
                 await self._port.advance(watermarks(batch))
                 if progress is not None:
                     progress(len(batch))
             left = 0
-            if budget is not None and report.scanned >= budget:
+            if budget is not None and report.spent >= budget:
                 left = await self._port.pending(reach, now)
             # The rest of the cycle (steps, pruning) is over the whole reach: once, by the
             # run that finishes the backlog, not by each bounded run of it.
@@ -184,5 +185,5 @@ def _unmerged(count: int, error: Exception) -> None:
     log.info("sleep cycle leaves %d memories unmerged: %s", count, type(error).__name__)
 
 
-def _next_size(batch_size: int, budget: int | None, scanned: int) -> int:
-    return batch_size if budget is None else min(batch_size, budget - scanned)
+def _next_size(batch_size: int, budget: int | None, spent: int) -> int:
+    return batch_size if budget is None else max(0, min(batch_size, budget - spent))

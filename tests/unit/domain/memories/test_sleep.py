@@ -7,7 +7,14 @@ from uuid import UUID, uuid4
 
 from hypothesis import given, strategies as st
 
-from memlane.domain.memories import Changed, NearPair, SleepReport, fragment_groups, watermarks
+from memlane.domain.memories import (
+    MERGE_COST,
+    Changed,
+    NearPair,
+    SleepReport,
+    fragment_groups,
+    watermarks,
+)
 from memlane.domain.model import Owner
 
 ANA, BEN = Owner("t", "ana"), Owner("t", "ben")
@@ -62,3 +69,8 @@ def test_reports_add_up_field_by_field() -> None:
         SleepReport(woven=4, pruned=5, clusters=6, left=7))
     assert total.as_dict() == {"scanned": 3, "merged": 1, "sources": 2, "woven": 4,
                                "pruned": 5, "skipped": 0, "clusters": 6, "left": 7}
+
+
+def test_a_merge_counts_against_a_runs_budget_as_many_reads() -> None:
+    assert SleepReport(scanned=10).spent == 10
+    assert SleepReport(scanned=10, merged=2, woven=7).spent == 10 + 2 * MERGE_COST
