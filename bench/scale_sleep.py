@@ -64,7 +64,7 @@ async def measure(memlane: Memlane, owner: Owner) -> dict[str, Any]:
     cycle = memlane.service.sleep
     rows = int(await pool.fetchval("SELECT count(*) FROM memories"))
     edges = int(await pool.fetchval("SELECT count(*) FROM memory_edges"))
-    first, first_s, runs = await _first_pass(cycle)
+    first, first_s, runs = await _until_done(cycle)
     _log(f"sleep cycle, first (every row): {first.as_dict()} in {first_s:.1f}s, "
          f"{len(runs)} runs, the longest {max(runs):.1f}s")
     async with pool.acquire() as connection:
@@ -72,15 +72,17 @@ async def measure(memlane: Memlane, owner: Owner) -> dict[str, Any]:
         await connection.execute(
             TOUCH_DUPLICATES, owner.tenant, owner.user_id, DUPLICATED_ROWS)
     changed = await cycle.pending(None)
-    day, day_s = await _timed(cycle.bounded(None))
-    _log(f"sleep cycle, a day ({changed} changed): {day.as_dict()} in {day_s:.1f}s")
+    day, day_s, day_runs = await _until_done(cycle)
+    _log(f"sleep cycle, a day ({changed} changed): {day.as_dict()} in {day_s:.1f}s, "
+         f"{len(day_runs)} runs")
     again, again_s = await _timed(cycle.bounded(None))
     _log(f"sleep cycle, again: {again.as_dict()} in {again_s:.1f}s")
     return {
-        "consolidate_s": round(day_s, 2),
+        # The worker's run, the target's unit: the longest of the day's bounded runs.
+        "consolidate_s": round(max(day_runs), 2),
         "consolidation": {
             "rows": rows, "edges": edges, "changed": changed,
-            "cycle": day.as_dict(), "cycle_s": round(day_s, 2),
+            "cycle": day.as_dict(), "cycle_s": round(day_s, 2), "cycle_runs": len(day_runs),
             "first_pass": first.as_dict(), "first_pass_s": round(first_s, 2),
             "first_pass_runs": len(runs), "first_pass_longest_run_s": round(max(runs), 2),
             "budget": memlane.settings.graph.sleep_budget,
@@ -91,8 +93,9 @@ async def measure(memlane: Memlane, owner: Owner) -> dict[str, Any]:
     }
 
 
-async def _first_pass(cycle: Any) -> tuple[SleepReport, float, list[float]]:
-    """Bounded runs until nothing is left: the report summed, the time, each run's time."""
+async def _until_done(cycle: Any) -> tuple[SleepReport, float, list[float]]:
+    """Bounded runs until nothing is left, as the worker resumes a cycle: the report summed,
+    the time, each run's time."""
     total, runs = SleepReport(), []
     while True:
         report, seconds = await _timed(cycle.bounded(None))
