@@ -72,6 +72,7 @@ if TYPE_CHECKING:
         NearPair as NearPair,
         SleepReport as SleepReport,
         fragment_groups as fragment_groups,
+        next_batch_size as next_batch_size,
         watermarks as watermarks,
     )
     from memlane.domain.memories.summary import (
@@ -150,6 +151,7 @@ _FACE = Face(__name__, {
     "summarize": "summary",
     "DEFAULT_BATCH": "sleep",
     "MERGE_COST": "sleep",
+    "next_batch_size": "sleep",
     "NEAR_NEIGHBOURS": "sleep",
     "WEAVE_WEIGHT": "sleep",
     "Changed": "sleep",

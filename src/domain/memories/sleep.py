@@ -74,6 +74,19 @@ class SleepReport:
         return self.scanned + MERGE_COST * self.merged
 
 
+def next_batch_size(batch_size: int, budget: int | None, done: SleepReport) -> int:
+    """A run's next batch: `batch_size` without a budget; within one, what is left of it at
+    the run's cost per memory read so far, or, before any, as if every two memories merged
+    (the most merges a batch can hold), so that no batch outruns the budget by much. 0: the
+    budget is spent."""
+    if budget is None:
+        return batch_size
+    if (left := budget - done.spent) <= 0:
+        return 0
+    per_read = done.spent / done.scanned if done.scanned else 1 + MERGE_COST / 2
+    return max(1, min(batch_size, int(left / per_read)))
+
+
 def watermarks(batch: Iterable[Changed]) -> dict[Owner, tuple[datetime, UUID]]:
     """Each owner's last memory of the batch, by (updated_at, id): its next watermark."""
     marks: dict[Owner, tuple[datetime, UUID]] = {}

@@ -20,6 +20,7 @@ from memlane.domain.memories import (
     SleepReport,
     fragment_groups,
     in_time_order,
+    next_batch_size,
     watermarks,
 )
 from memlane.domain.model import Memory, Owner, Vector
@@ -95,7 +96,7 @@ class SleepCycle:
         report = SleepReport()
         # What the cycle merges is recorded as the background job's, not a person's.
         with acting_as(SYSTEM_CONSOLIDATION):
-            while (size := _next_size(batch_size, budget, report.spent)) and (
+            while (size := next_batch_size(batch_size, budget, report)) and (
                     batch := await self._port.changed(reach, now, size)):
                 report = report.plus(await self._batch(batch, now))
                 await self._port.advance(watermarks(batch))
@@ -183,7 +184,3 @@ class SleepCycle:
 def _unmerged(count: int, error: Exception) -> None:
     # Too long to merge, or a source gone meanwhile: left as they are, counted as skipped.
     log.info("sleep cycle leaves %d memories unmerged: %s", count, type(error).__name__)
-
-
-def _next_size(batch_size: int, budget: int | None, spent: int) -> int:
-    return batch_size if budget is None else max(0, min(batch_size, budget - spent))

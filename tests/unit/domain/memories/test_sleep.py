@@ -13,6 +13,7 @@ from memlane.domain.memories import (
     NearPair,
     SleepReport,
     fragment_groups,
+    next_batch_size,
     watermarks,
 )
 from memlane.domain.model import Owner
@@ -74,3 +75,15 @@ def test_reports_add_up_field_by_field() -> None:
 def test_a_merge_counts_against_a_runs_budget_as_many_reads() -> None:
     assert SleepReport(scanned=10).spent == 10
     assert SleepReport(scanned=10, merged=2, woven=7).spent == 10 + 2 * MERGE_COST
+
+
+def test_batches_are_sized_to_stay_within_a_runs_budget() -> None:
+    assert next_batch_size(1000, None, SleepReport(scanned=10**6, merged=10**6)) == 1000
+    first = next_batch_size(1000, 25_000, SleepReport())
+    assert first * (1 + MERGE_COST / 2) <= 25_000  # even if every two memories merged
+    sparse = SleepReport(scanned=first)  # nothing merged: full batches
+    assert next_batch_size(1000, 25_000, sparse) == 1000
+    dense = SleepReport(scanned=200, merged=60)  # 12,200 spent, 61 per memory read
+    assert next_batch_size(1000, 25_000, dense) == int(12_800 / 61)
+    assert next_batch_size(1000, 25_000, SleepReport(scanned=25_000)) == 0
+    assert next_batch_size(1000, 3, SleepReport()) == 1  # never stalls below one
