@@ -72,6 +72,7 @@ if TYPE_CHECKING:
         NearPair as NearPair,
         SleepReport as SleepReport,
         fragment_groups as fragment_groups,
+        merges_within as merges_within,
         next_batch_size as next_batch_size,
         watermarks as watermarks,
     )
@@ -151,6 +152,7 @@ _FACE = Face(__name__, {
     "summarize": "summary",
     "DEFAULT_BATCH": "sleep",
     "MERGE_COST": "sleep",
+    "merges_within": "sleep",
     "next_batch_size": "sleep",
     "NEAR_NEIGHBOURS": "sleep",
     "WEAVE_WEIGHT": "sleep",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from uuid import UUID
@@ -85,6 +85,22 @@ def next_batch_size(batch_size: int, budget: int | None, done: SleepReport) -> i
         return 0
     per_read = done.spent / done.scanned if done.scanned else 1 + MERGE_COST / 2
     return max(1, min(batch_size, int(left / per_read)))
+
+
+def merges_within(
+    batch: Sequence[Changed], groups: Mapping[Owner, list[tuple[UUID, ...]]], allowed: int
+) -> tuple[list[tuple[Owner, tuple[UUID, ...]]], int]:
+    """The groups a batch merges now, in the order of their first member in the batch, at
+    most `allowed` of them (at least one, so that a run always gets on), and how many of
+    the batch's memories are done: those before the first member of a group left for
+    later (the whole batch when none is). The rest is read again by the next run."""
+    where = {(c.owner, c.id): i for i, c in enumerate(batch)}
+    ordered = sorted(
+        ((min(where.get((owner, m), len(batch)) for m in group), owner, group)
+         for owner, owned in groups.items() for group in owned),
+        key=lambda found: found[0])
+    now, later = ordered[:max(1, allowed)], ordered[max(1, allowed):]
+    return [(owner, group) for _, owner, group in now], later[0][0] if later else len(batch)
 
 
 def watermarks(batch: Iterable[Changed]) -> dict[Owner, tuple[datetime, UUID]]:

@@ -12,6 +12,7 @@ from memlane.domain.errors import InvalidMemory, MemoryNotFound, MemoryUnreadabl
 from memlane.domain.graph import HALF_LIFE_DAYS
 from memlane.domain.memories import (
     DEFAULT_BATCH,
+    MERGE_COST,
     NEAR_NEIGHBOURS,
     WEAVE_WEIGHT,
     Changed,
@@ -20,6 +21,7 @@ from memlane.domain.memories import (
     SleepReport,
     fragment_groups,
     in_time_order,
+    merges_within,
     next_batch_size,
     watermarks,
 )
@@ -98,10 +100,14 @@ class SleepCycle:
         with acting_as(SYSTEM_CONSOLIDATION):
             while (size := next_batch_size(batch_size, budget, report)) and (
                     batch := await self._port.changed(reach, now, size)):
-                report = report.plus(await self._batch(batch, now))
-                await self._port.advance(watermarks(batch))
+                # The merges this batch may make before the run's budget is spent.
+                allowed = len(batch) if budget is None else (
+                    budget - report.spent - len(batch)) // MERGE_COST
+                done, count = await self._batch(batch, now, allowed)
+                report = report.plus(done)
+                await self._port.advance(watermarks(batch[:count]))
                 if progress is not None:
-                    progress(len(batch))
+                    progress(count)
             left = 0
             if budget is not None and report.spent >= budget:
                 left = await self._port.pending(reach, now)
@@ -120,17 +126,24 @@ class SleepCycle:
             reach, now, self._policy.graph.min_edge_strength, FADING)
         return report.plus(SleepReport(pruned=pruned))
 
-    async def _batch(self, batch: Sequence[Changed], now: datetime) -> SleepReport:
+    async def _batch(
+        self, batch: Sequence[Changed], now: datetime, allowed: int
+    ) -> tuple[SleepReport, int]:
+        """What the batch did, and how many of its memories are done (merges beyond
+        `allowed` wait for the next run, from the first memory they involve)."""
         pairs = await self._port.near_duplicates(
             batch, self._policy.merge_threshold, NEAR_NEIGHBOURS)
-        merged = await self._merge(pairs) if pairs else SleepReport()
+        merged, count = await self._merge(batch, pairs, allowed) if pairs else (
+            SleepReport(), len(batch))
         woven = 0
-        if self._policy.graph.enabled:
+        if self._policy.graph.enabled:  # a link woven twice is there once: idempotent
             woven = await self._port.weave(
-                batch, now, WEAVE_WEIGHT, self._policy.graph.entity_max_share)
-        return merged.plus(SleepReport(scanned=len(batch), woven=woven))
+                batch[:count], now, WEAVE_WEIGHT, self._policy.graph.entity_max_share)
+        return merged.plus(SleepReport(scanned=count, woven=woven)), count
 
-    async def _merge(self, pairs: Sequence[NearPair]) -> SleepReport:
+    async def _merge(
+        self, batch: Sequence[Changed], pairs: Sequence[NearPair], allowed: int
+    ) -> tuple[SleepReport, int]:
         """Each group of near-duplicates becomes one consolidated memory (the Consolidator's
         transaction: sources kept as superseded history, linked, recorded)."""
         ids: dict[Owner, set[UUID]] = {}
@@ -145,21 +158,21 @@ class SleepCycle:
                 if (memory := self._sealer.readable(stored, now)) is not None:
                     opened[memory.id] = memory
         mergeable = {i: not kept_apart(m.metadata) for i, m in opened.items()}
+        taken, count = merges_within(batch, fragment_groups(pairs, mergeable), allowed)
         drafts: list[Draft] = []
         report = SleepReport()
-        for owner, groups in fragment_groups(pairs, mergeable).items():
-            for group in groups:
-                draft = await self._draft(owner, [opened[i] for i in group])
-                if draft is None:
-                    report = report.plus(SleepReport(skipped=1))
-                else:
-                    drafts.append(draft)
-        if not drafts:
-            return report
-        # Every merge of the batch embeds in one call: the model's cost is per call.
-        for draft, vector in zip(drafts, await self._consolidator.vectors(drafts), strict=True):
-            report = report.plus(await self._commit(draft, vector))
-        return report
+        for owner, group in taken:
+            draft = await self._draft(owner, [opened[i] for i in group])
+            if draft is None:
+                report = report.plus(SleepReport(skipped=1))
+            else:
+                drafts.append(draft)
+        if drafts:
+            # Every merge of the batch embeds in one call: the model's cost is per call.
+            vectors = await self._consolidator.vectors(drafts)
+            for draft, vector in zip(drafts, vectors, strict=True):
+                report = report.plus(await self._commit(draft, vector))
+        return report, count
 
     async def _draft(self, owner: Owner, sources: list[Memory]) -> Draft | None:
         ordered = in_time_order(sources)

@@ -13,6 +13,7 @@ from memlane.domain.memories import (
     NearPair,
     SleepReport,
     fragment_groups,
+    merges_within,
     next_batch_size,
     watermarks,
 )
@@ -87,3 +88,17 @@ def test_batches_are_sized_to_stay_within_a_runs_budget() -> None:
     assert next_batch_size(1000, 25_000, dense) == int(12_800 / 61)
     assert next_batch_size(1000, 25_000, SleepReport(scanned=25_000)) == 0
     assert next_batch_size(1000, 3, SleepReport()) == 1  # never stalls below one
+
+
+def test_merges_beyond_the_allowed_wait_from_the_first_memory_they_involve() -> None:
+    ids = [uuid4() for _ in range(6)]
+    batch = [Changed(ANA, i, T0) for i in ids[:4]]
+    outside = uuid4()  # a neighbour that is not in the batch
+    groups = {ANA: [(ids[2], outside), (ids[0], ids[1])]}
+    taken, done = merges_within(batch, groups, allowed=1)
+    assert taken == [(ANA, (ids[0], ids[1]))] and done == 2  # ids[2] is read again
+    taken, done = merges_within(batch, groups, allowed=5)
+    assert len(taken) == 2 and done == 4
+    taken, done = merges_within(batch, groups, allowed=-3)  # budget spent: one, to get on
+    assert len(taken) == 1 and done == 2
+    assert merges_within(batch, {}, allowed=0) == ([], 4)
