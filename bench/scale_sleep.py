@@ -54,6 +54,7 @@ FROM picked AS a JOIN picked AS b ON b.n = a.n + 1
 WHERE a.n % 2 = 1 AND m.tenant = $1 AND m.user_id = $2 AND m.id = a.id
 """
 DUPLICATED_ROWS = 40  # 20 pairs
+LONG_S = 600.0  # a statement over a million rows on a loaded machine
 
 
 def _log(message: str) -> None:
@@ -81,12 +82,12 @@ async def measure(
     _log(f"sleep cycle, first (every row): {first.as_dict()} in {first_s:.1f}s, "
          f"{len(runs)} runs, the longest {max(runs):.1f}s")
     if first.left:
-        await pool.execute(SKIP_REST)
+        await pool.execute(SKIP_REST, timeout=LONG_S)
         _log(f"first pass stopped after {len(runs)} runs; the {first.left} left marked done")
     async with pool.acquire() as connection:
-        await connection.execute(TOUCH_DAY)
+        await connection.execute(TOUCH_DAY, timeout=LONG_S)
         await connection.execute(
-            TOUCH_DUPLICATES, owner.tenant, owner.user_id, DUPLICATED_ROWS)
+            TOUCH_DUPLICATES, owner.tenant, owner.user_id, DUPLICATED_ROWS, timeout=LONG_S)
     changed = await cycle.pending(None)
     day, day_s, day_runs = await _until_done(cycle)
     _log(f"sleep cycle, a day ({changed} changed): {day.as_dict()} in {day_s:.1f}s, "
