@@ -39,15 +39,18 @@ TOUCH_DAY = """
 UPDATE memories SET updated_at = clock_timestamp()
 WHERE abs(hashtext(id::text)) % 100 = 0
 """
-# Near-duplicates that escaped the write-time merge: of the context user's first $3 embedded
-# memories (by id), each odd one takes its successor's vector, as an edit that made it say
-# the same would. The merge embeds the merged text again, so this counts the merge's cost.
+# Near-duplicates that escaped the write-time merge: of the context user's first $3 current
+# embedded memories (by id; an earlier run's merges are history now), each odd one takes its
+# successor's vector, as an edit that made it say the same would. The merge embeds the
+# merged text again, so this counts the merge's cost.
 TOUCH_DUPLICATES = """
 WITH picked AS (
-    SELECT id, embedding, row_number() OVER (ORDER BY id) AS n
-    FROM memories
-    WHERE tenant = $1 AND user_id = $2 AND embedding IS NOT NULL
-    ORDER BY id LIMIT $3
+    SELECT m.id, m.embedding, row_number() OVER (ORDER BY m.id) AS n
+    FROM memories AS m
+    JOIN memory_heat AS h ON h.tenant = m.tenant AND h.user_id = m.user_id AND h.id = m.id
+    WHERE m.tenant = $1 AND m.user_id = $2 AND m.embedding IS NOT NULL
+      AND h.superseded_by IS NULL AND NOT h.cluster
+    ORDER BY m.id LIMIT $3
 )
 UPDATE memories AS m SET embedding = b.embedding, updated_at = clock_timestamp()
 FROM picked AS a JOIN picked AS b ON b.n = a.n + 1
