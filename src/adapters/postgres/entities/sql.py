@@ -35,7 +35,7 @@ WITH input AS (
     INSERT INTO memory_entities AS n
         (tenant, user_id, id, kind, name_index, label, weight, created_at, activated_at)
     SELECT $1, $2, entity_id, kind, name_index, label, weight, $3, $3 FROM proposed
-    ON CONFLICT (tenant, user_id, name_index, kind) DO UPDATE
+    ON CONFLICT (tenant, user_id, name_index, kind, owner_key) DO UPDATE
         SET weight = greatest(n.weight, excluded.weight)
     RETURNING n.id, n.name_index
 ), known AS (
@@ -45,7 +45,7 @@ WITH input AS (
     SELECT DISTINCT ON (i.memory_id, k.id) $1, $2, i.memory_id, k.id, i.salience, i.said_at
     FROM input AS i JOIN known AS k USING (name_index)
     ORDER BY i.memory_id, k.id, i.salience DESC
-    ON CONFLICT (tenant, user_id, memory_id, entity_id) DO UPDATE
+    ON CONFLICT (tenant, user_id, memory_id, entity_id, owner_key) DO UPDATE
         SET salience = greatest(x.salience, excluded.salience)
     RETURNING 1
 )

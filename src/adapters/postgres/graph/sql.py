@@ -23,7 +23,7 @@ WITH input AS (
     INSERT INTO memory_edges AS e
         (tenant, user_id, source, target, kind, weight, created_at, activated_at)
     SELECT $1, $2, source, target, kind, weight, created_at, activated_at FROM input
-    ON CONFLICT (tenant, user_id, source, target, kind) DO UPDATE
+    ON CONFLICT (tenant, user_id, source, target, kind, owner_key) DO UPDATE
         SET weight = greatest(e.weight, excluded.weight),
             activated_at = greatest(e.activated_at, excluded.activated_at)
     RETURNING 1

@@ -30,7 +30,7 @@ FROM unnest($1::text[], $2::text[], $3::text[], $4::uuid[], $5::timestamptz[])
      AS i(tenant, user_id, conversation, memory_id, at)
 JOIN memories AS m ON m.tenant = i.tenant AND m.user_id = i.user_id AND m.id = i.memory_id
 GROUP BY i.tenant, i.user_id, i.conversation, i.memory_id
-ON CONFLICT (tenant, user_id, conversation, memory_id) DO UPDATE
+ON CONFLICT (tenant, user_id, conversation, memory_id, owner_key) DO UPDATE
 SET touches = f.touches + EXCLUDED.touches,
     last_touched = greatest(f.last_touched, EXCLUDED.last_touched)
 """

@@ -114,7 +114,7 @@ ADVANCE = """
 INSERT INTO memory_sleep_watermarks AS w (tenant, user_id, through_at, through_id)
 SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::uuid[])
 ORDER BY 1, 2
-ON CONFLICT (tenant, user_id) DO UPDATE
+ON CONFLICT (tenant, user_id, owner_key) DO UPDATE
 SET through_at = excluded.through_at, through_id = excluded.through_id
 WHERE (w.through_at, w.through_id) < (excluded.through_at, excluded.through_id)
 """

@@ -59,7 +59,7 @@ WITH bad AS (
            h.access_count, h.accessed_at
     FROM wide AS w
     LEFT JOIN heat AS h ON h.tenant = w.tenant AND h.user_id = w.user_id AND h.id = w.id
-    ON CONFLICT (tenant, user_id, id) DO NOTHING
+    ON CONFLICT (tenant, user_id, id, owner_key) DO NOTHING
     RETURNING 1
 )
 SELECT count(*) FROM moved
