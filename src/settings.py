@@ -340,6 +340,9 @@ class WorkerSettings(_Section):
     first_run_delay: float = Field(30, ge=0)
     cleanup: bool = True
     consolidate: bool = True  # the sleep cycle after decay and cleanup (docs/graph.md)
+    # Seconds between the bounded runs of a sleep cycle that has memories left (the first
+    # cycle after an upgrade); each run reads at most graph.sleep_budget memories.
+    consolidate_resume: float = Field(60, gt=0)
 
 
 class AuthSettings(_Section):

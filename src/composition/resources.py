@@ -235,6 +235,7 @@ async def worker(
         first_run_delay_s=settings.worker.first_run_delay,
         cleanup=settings.worker.cleanup,
         sleep=service.sleep if settings.worker.consolidate else None,
+        resume_s=settings.worker.consolidate_resume,
     )
     worker.start()
     try:

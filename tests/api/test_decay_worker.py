@@ -62,6 +62,18 @@ class RecordingSleep:
         return SleepReport(scanned=4, merged=1, sources=2)
 
 
+class BacklogSleep:
+    """A sleep cycle with a backlog: each bounded run says what it left, then nothing."""
+
+    def __init__(self, lefts: list[int]) -> None:
+        self.lefts = lefts
+        self.calls = 0
+
+    async def bounded(self, reach: Reach) -> SleepReport:
+        self.calls += 1
+        return SleepReport(scanned=10, left=self.lefts.pop(0) if self.lefts else 0)
+
+
 async def _until(condition, timeout_s: float = 5.0) -> None:  # type: ignore[no-untyped-def]
     deadline = asyncio.get_running_loop().time() + timeout_s
     while not condition():
@@ -91,6 +103,19 @@ async def test_the_sleep_cycle_runs_after_decay_and_cleanup_and_its_report_is_ke
     without = await DecayWorker(
         service, PostgresLeaderLockAdapter(pg_pool, TEST_LOCK_KEY)).run_once()
     assert without is not None and without.slept is None and len(sleep.seen) == 1
+
+
+async def test_a_sleep_cycle_with_memories_left_goes_on_soon_without_another_decay(
+    pg_pool: asyncpg.Pool,
+) -> None:
+    service, sleep = RecordingMaintenance(), BacklogSleep([20, 10, 0])
+    leader = PostgresLeaderLockAdapter(pg_pool, TEST_LOCK_KEY)
+    async with DecayWorker(service, leader, interval_s=3600, first_run_delay_s=0, sleep=sleep,
+                           resume_s=0.05) as worker:
+        await _until(lambda: sleep.calls == 3)
+        await asyncio.sleep(0.2)  # nothing left: the next run is the next interval's
+    assert sleep.calls == 3 and worker.resumed == 2 and worker.runs == 1
+    assert (service.decays, service.cleanups) == (1, 1)
 
 
 async def test_cleanup_is_skipped_when_disabled(pg_pool: asyncpg.Pool) -> None:

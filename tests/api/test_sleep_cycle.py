@@ -39,6 +39,16 @@ class Stopped(Exception):
     pass
 
 
+class CountingPrunes(PostgresSleepAdapter):
+    """The real adapter, counting the pruning statements."""
+
+    prunes = 0
+
+    async def prune(self, *args: Any, **kwargs: Any) -> int:
+        self.prunes += 1
+        return await super().prune(*args, **kwargs)
+
+
 class CountingEmbedder(DelegatingEmbedder):
     """The real embedder, counting how many documents each call embeds."""
 
@@ -53,9 +63,10 @@ class CountingEmbedder(DelegatingEmbedder):
 
 def service_at(
     pool: asyncpg.Pool, embedder: EmbeddingPort, clock: FakeClock, scan_once_max: int = 5000,
-    policy: MemoryPolicy | None = None,
+    policy: MemoryPolicy | None = None, sleep: PostgresSleepAdapter | None = None,
 ) -> MemoryService:
-    ports = replace(postgres_memory_ports(pool), sleep=PostgresSleepAdapter(pool, scan_once_max))
+    ports = replace(postgres_memory_ports(pool),
+                    sleep=sleep or PostgresSleepAdapter(pool, scan_once_max))
     return memory_service(
         ports, embedder, API_KEY, SnowballKeywordAdapter(),
         policy or MemoryPolicy(), clock, graph=PostgresGraphAdapter(pool),
@@ -170,9 +181,9 @@ async def test_an_interrupted_cycle_goes_on_from_its_last_finished_batch(
 async def test_a_run_reads_at_most_its_budget_and_says_what_is_left_for_the_next(
     pg_pool: asyncpg.Pool, embedder: EmbeddingPort
 ) -> None:
-    clock, owner = FakeClock(), someone()
+    clock, owner, counting = FakeClock(), someone(), CountingPrunes(pg_pool)
     policy = MemoryPolicy()
-    service = service_at(pg_pool, embedder, clock, policy=replace(
+    service = service_at(pg_pool, embedder, clock, sleep=counting, policy=replace(
         policy, graph=replace(policy.graph, sleep_budget=3)))
     texts = ("Oslo trip in March.", "Buy oat milk.", "Piano lesson moved to Thursday.",
              "The cat's vaccination is due.", "Dentist on the 4th.")
@@ -180,8 +191,10 @@ async def test_a_run_reads_at_most_its_budget_and_says_what_is_left_for_the_next
     clock.advance(timedelta(minutes=1))
     first = await service.sleep.bounded(owner)  # as the worker and the route run it
     assert (first.scanned, first.left) == (3, 2)
+    assert counting.prunes == 0  # pruning (and the steps) wait for the run that finishes
     rest = await service.sleep.run(owner, batch_size=1, budget=5)
     assert (rest.scanned, rest.left) == (2, 0) and await service.sleep.pending(owner) == 0
+    assert counting.prunes == 1
     with pytest.raises(ValueError):
         await service.sleep.run(owner, budget=0)
 

@@ -65,12 +65,15 @@ if TYPE_CHECKING:
     )
     from memlane.domain.memories.sleep import (
         DEFAULT_BATCH as DEFAULT_BATCH,
+        MERGE_COST as MERGE_COST,
         NEAR_NEIGHBOURS as NEAR_NEIGHBOURS,
         WEAVE_WEIGHT as WEAVE_WEIGHT,
         Changed as Changed,
         NearPair as NearPair,
         SleepReport as SleepReport,
         fragment_groups as fragment_groups,
+        merges_within as merges_within,
+        next_batch_size as next_batch_size,
         watermarks as watermarks,
     )
     from memlane.domain.memories.summary import (
@@ -148,6 +151,9 @@ _FACE = Face(__name__, {
     "user_words": "segments",
     "summarize": "summary",
     "DEFAULT_BATCH": "sleep",
+    "MERGE_COST": "sleep",
+    "merges_within": "sleep",
+    "next_batch_size": "sleep",
     "NEAR_NEIGHBOURS": "sleep",
     "WEAVE_WEIGHT": "sleep",
     "Changed": "sleep",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from uuid import UUID
@@ -15,6 +15,11 @@ from memlane.domain.model import Owner
 DEFAULT_BATCH = 1_000
 # Nearest memories looked at per changed memory: a near-duplicate is the nearest or close.
 NEAR_NEIGHBOURS = 5
+# What a merge counts against a run's budget, in memories read: it embeds a text and commits
+# an audited transaction, ~240 times a memory's read in a batch (bench/scale_sleep.py: ~6,400
+# memories read a second, ~27 merges). Data full of near-duplicates then stops a run after
+# ~125 merges instead of holding the database for every one of them.
+MERGE_COST = 200
 # A woven link says two conversation memories tell one story about the same name: weaker
 # than a consolidation's own link (1.0), and it fades (half-life 180 days) unless used.
 WEAVE_WEIGHT = 0.5
@@ -62,6 +67,40 @@ class SleepReport:
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
+
+    @property
+    def spent(self) -> int:
+        """The run's work against its budget: memories read, merges at MERGE_COST each."""
+        return self.scanned + MERGE_COST * self.merged
+
+
+def next_batch_size(batch_size: int, budget: int | None, done: SleepReport) -> int:
+    """A run's next batch: `batch_size` without a budget; within one, what is left of it at
+    the run's cost per memory read so far, or, before any, as if every two memories merged
+    (the most merges a batch can hold), so that no batch outruns the budget by much. 0: the
+    budget is spent."""
+    if budget is None:
+        return batch_size
+    if (left := budget - done.spent) <= 0:
+        return 0
+    per_read = done.spent / done.scanned if done.scanned else 1 + MERGE_COST / 2
+    return max(1, min(batch_size, int(left / per_read)))
+
+
+def merges_within(
+    batch: Sequence[Changed], groups: Mapping[Owner, list[tuple[UUID, ...]]], allowed: int
+) -> tuple[list[tuple[Owner, tuple[UUID, ...]]], int]:
+    """The groups a batch merges now, in the order of their first member in the batch, at
+    most `allowed` of them (at least one, so that a run always gets on), and how many of
+    the batch's memories are done: those before the first member of a group left for
+    later (the whole batch when none is). The rest is read again by the next run."""
+    where = {(c.owner, c.id): i for i, c in enumerate(batch)}
+    ordered = sorted(
+        ((min(where.get((owner, m), len(batch)) for m in group), owner, group)
+         for owner, owned in groups.items() for group in owned),
+        key=lambda found: found[0])
+    now, later = ordered[:max(1, allowed)], ordered[max(1, allowed):]
+    return [(owner, group) for _, owner, group in now], later[0][0] if later else len(batch)
 
 
 def watermarks(batch: Iterable[Changed]) -> dict[Owner, tuple[datetime, UUID]]:

@@ -12,6 +12,7 @@ from memlane.domain.errors import InvalidMemory, MemoryNotFound, MemoryUnreadabl
 from memlane.domain.graph import HALF_LIFE_DAYS
 from memlane.domain.memories import (
     DEFAULT_BATCH,
+    MERGE_COST,
     NEAR_NEIGHBOURS,
     WEAVE_WEIGHT,
     Changed,
@@ -20,6 +21,8 @@ from memlane.domain.memories import (
     SleepReport,
     fragment_groups,
     in_time_order,
+    merges_within,
+    next_batch_size,
     watermarks,
 )
 from memlane.domain.model import Memory, Owner, Vector
@@ -48,7 +51,8 @@ class SleepCycle:
     batches goes on from there, and one stopped inside a batch does that batch again.
     Bounded: a run given a budget reads at most that many memories, and says how many are
     left for the next (the first cycle after an upgrade reads every memory: a scheduled run
-    must not hold the database for minutes). `steps` (the clusters) run after the batches."""
+    must not hold the database for minutes). `steps` (the clusters) and pruning run after
+    the batches, by the run that leaves nothing to read."""
 
     def __init__(
         self,
@@ -86,41 +90,60 @@ class SleepCycle:
         budget: int | None = None,
     ) -> SleepReport:
         """The cycle; `progress` hears each batch's size as it is done. With a `budget` it
-        reads at most that many memories (None: every one pending)."""
+        stops starting batches once the memories read, and its merges at MERGE_COST each,
+        reach it (None: every memory pending)."""
         if batch_size < 1 or (budget is not None and budget < 1):
             raise ValueError("batch_size and budget must be at least 1")
         now = self._clock()
         report = SleepReport()
         # What the cycle merges is recorded as the background job's, not a person's.
         with acting_as(SYSTEM_CONSOLIDATION):
-            while (size := _next_size(batch_size, budget, report.scanned)) and (
+            while (size := next_batch_size(batch_size, budget, report)) and (
                     batch := await self._port.changed(reach, now, size)):
-                report = report.plus(await self._batch(batch, now))
-                await self._port.advance(watermarks(batch))
+                # The merges this batch may make before the run's budget is spent.
+                allowed = len(batch) if budget is None else (
+                    budget - report.spent - len(batch)) // MERGE_COST
+                done, count = await self._batch(batch, now, allowed)
+                report = report.plus(done)
+                await self._port.advance(watermarks(batch[:count]))
                 if progress is not None:
-                    progress(len(batch))
-            for step in self._steps:
-                report = report.plus(await step(reach, now))
-            pruned = await self._port.prune(
-                reach, now, self._policy.graph.min_edge_strength, FADING)
-        left = 0
-        if budget is not None and report.scanned >= budget:
-            left = await self._port.pending(reach, now)
-        report = report.plus(SleepReport(pruned=pruned, left=left))
+                    progress(count)
+            left = 0
+            if budget is not None and report.spent >= budget:
+                left = await self._port.pending(reach, now)
+            # The rest of the cycle (steps, pruning) is over the whole reach: once, by the
+            # run that finishes the backlog, not by each bounded run of it.
+            report = report.plus(
+                SleepReport(left=left) if left else await self._finish(reach, now))
         log.info("sleep cycle: %s", report.as_dict())
         return report
 
-    async def _batch(self, batch: Sequence[Changed], now: datetime) -> SleepReport:
+    async def _finish(self, reach: Reach, now: datetime) -> SleepReport:
+        report = SleepReport()
+        for step in self._steps:
+            report = report.plus(await step(reach, now))
+        pruned = await self._port.prune(
+            reach, now, self._policy.graph.min_edge_strength, FADING)
+        return report.plus(SleepReport(pruned=pruned))
+
+    async def _batch(
+        self, batch: Sequence[Changed], now: datetime, allowed: int
+    ) -> tuple[SleepReport, int]:
+        """What the batch did, and how many of its memories are done (merges beyond
+        `allowed` wait for the next run, from the first memory they involve)."""
         pairs = await self._port.near_duplicates(
             batch, self._policy.merge_threshold, NEAR_NEIGHBOURS)
-        merged = await self._merge(pairs) if pairs else SleepReport()
+        merged, count = await self._merge(batch, pairs, allowed) if pairs else (
+            SleepReport(), len(batch))
         woven = 0
-        if self._policy.graph.enabled:
+        if self._policy.graph.enabled:  # a link woven twice is there once: idempotent
             woven = await self._port.weave(
-                batch, now, WEAVE_WEIGHT, self._policy.graph.entity_max_share)
-        return merged.plus(SleepReport(scanned=len(batch), woven=woven))
+                batch[:count], now, WEAVE_WEIGHT, self._policy.graph.entity_max_share)
+        return merged.plus(SleepReport(scanned=count, woven=woven)), count
 
-    async def _merge(self, pairs: Sequence[NearPair]) -> SleepReport:
+    async def _merge(
+        self, batch: Sequence[Changed], pairs: Sequence[NearPair], allowed: int
+    ) -> tuple[SleepReport, int]:
         """Each group of near-duplicates becomes one consolidated memory (the Consolidator's
         transaction: sources kept as superseded history, linked, recorded)."""
         ids: dict[Owner, set[UUID]] = {}
@@ -135,21 +158,21 @@ class SleepCycle:
                 if (memory := self._sealer.readable(stored, now)) is not None:
                     opened[memory.id] = memory
         mergeable = {i: not kept_apart(m.metadata) for i, m in opened.items()}
+        taken, count = merges_within(batch, fragment_groups(pairs, mergeable), allowed)
         drafts: list[Draft] = []
         report = SleepReport()
-        for owner, groups in fragment_groups(pairs, mergeable).items():
-            for group in groups:
-                draft = await self._draft(owner, [opened[i] for i in group])
-                if draft is None:
-                    report = report.plus(SleepReport(skipped=1))
-                else:
-                    drafts.append(draft)
-        if not drafts:
-            return report
-        # Every merge of the batch embeds in one call: the model's cost is per call.
-        for draft, vector in zip(drafts, await self._consolidator.vectors(drafts), strict=True):
-            report = report.plus(await self._commit(draft, vector))
-        return report
+        for owner, group in taken:
+            draft = await self._draft(owner, [opened[i] for i in group])
+            if draft is None:
+                report = report.plus(SleepReport(skipped=1))
+            else:
+                drafts.append(draft)
+        if drafts:
+            # Every merge of the batch embeds in one call: the model's cost is per call.
+            vectors = await self._consolidator.vectors(drafts)
+            for draft, vector in zip(drafts, vectors, strict=True):
+                report = report.plus(await self._commit(draft, vector))
+        return report, count
 
     async def _draft(self, owner: Owner, sources: list[Memory]) -> Draft | None:
         ordered = in_time_order(sources)
@@ -174,7 +197,3 @@ class SleepCycle:
 def _unmerged(count: int, error: Exception) -> None:
     # Too long to merge, or a source gone meanwhile: left as they are, counted as skipped.
     log.info("sleep cycle leaves %d memories unmerged: %s", count, type(error).__name__)
-
-
-def _next_size(batch_size: int, budget: int | None, scanned: int) -> int:
-    return batch_size if budget is None else min(batch_size, budget - scanned)

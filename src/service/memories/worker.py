@@ -50,7 +50,10 @@ class DecayWorker:
     The first run comes `first_run_delay_s` after `start()`. Each run first takes the leader
     lock without waiting: if another replica holds it, this one skips the round, so decay
     never runs twice concurrently. A failed run is logged and retried next interval; the
-    worker never dies of an error, only of `stop()` (cancellation).
+    worker never dies of an error, only of `stop()` (cancellation). A sleep cycle that
+    stopped at its budget with memories left (the first one after an upgrade reads every
+    row) goes on `resume_s` later, alone, run after bounded run, until nothing is left:
+    each run holds the database briefly, and the backlog still clears within the hour.
     """
 
     def __init__(
@@ -62,9 +65,10 @@ class DecayWorker:
         cleanup: bool = True,
         clock: Clock = system_clock,
         sleep: Sleeper | None = None,
+        resume_s: float = 60.0,
     ) -> None:
-        if interval_s <= 0:
-            raise ValueError("interval_s must be positive")
+        if interval_s <= 0 or resume_s <= 0:
+            raise ValueError("interval_s and resume_s must be positive")
         self._service = service
         self._leader = leader
         self._interval_s = interval_s
@@ -72,9 +76,11 @@ class DecayWorker:
         self._cleanup = cleanup
         self._clock = clock
         self._sleep = sleep
+        self._resume_s = resume_s
         self._task: asyncio.Task[None] | None = None
         self.runs = 0
         self.skipped = 0
+        self.resumed = 0
         self.failures = 0
         self.last_run: WorkerRun | None = None
 
@@ -126,13 +132,39 @@ class DecayWorker:
         log.info("decay run: %d importance values changed, %d memories cleaned", decayed, cleaned)
         return run
 
+    async def _round(self) -> int:
+        run = await self.run_once()
+        return 0 if run is None or run.slept is None else run.slept.left
+
+    async def _resume(self) -> int:
+        slept = await self.resume_sleep()
+        return 0 if slept is None else slept.left
+
+    async def resume_sleep(self) -> SleepReport | None:
+        """One more bounded run of a sleep cycle that has memories left; None when another
+        replica holds the lock (or the sleep cycle is not the worker's)."""
+        if self._sleep is None:
+            return None
+        async with self._leader.hold() as leading:
+            if not leading:
+                self.skipped += 1
+                return None
+            slept = await self._sleep.bounded(None)
+        self.resumed += 1
+        log.info("sleep cycle resumed: %d memories read, %d left", slept.scanned, slept.left)
+        return slept
+
     async def _loop(self) -> None:
-        delay_s = self._first_run_delay_s
+        now = asyncio.get_running_loop().time
+        # The next full round (decay, cleanup, sleep), `interval_s` after the last one ended;
+        # resumed sleep runs fit in between and do not move it.
+        due, left = now() + self._first_run_delay_s, 0
         while True:
-            await asyncio.sleep(delay_s)
-            delay_s = self._interval_s
+            resuming = left > 0 and now() + self._resume_s < due
+            await asyncio.sleep(self._resume_s if resuming else max(0.0, due - now()))
+            left = 0
             try:
-                await self.run_once()
+                left = await self._resume() if resuming else await self._round()
             except asyncio.CancelledError:
                 raise
             except StorageUnavailable as error:  # an outage: one line, it is not a bug
@@ -141,3 +173,5 @@ class DecayWorker:
             except Exception:
                 self.failures += 1
                 log.exception("decay run failed; retrying in %.0f s", self._interval_s)
+            if not resuming:
+                due = now() + self._interval_s

@@ -7,7 +7,16 @@ from uuid import UUID, uuid4
 
 from hypothesis import given, strategies as st
 
-from memlane.domain.memories import Changed, NearPair, SleepReport, fragment_groups, watermarks
+from memlane.domain.memories import (
+    MERGE_COST,
+    Changed,
+    NearPair,
+    SleepReport,
+    fragment_groups,
+    merges_within,
+    next_batch_size,
+    watermarks,
+)
 from memlane.domain.model import Owner
 
 ANA, BEN = Owner("t", "ana"), Owner("t", "ben")
@@ -62,3 +71,34 @@ def test_reports_add_up_field_by_field() -> None:
         SleepReport(woven=4, pruned=5, clusters=6, left=7))
     assert total.as_dict() == {"scanned": 3, "merged": 1, "sources": 2, "woven": 4,
                                "pruned": 5, "skipped": 0, "clusters": 6, "left": 7}
+
+
+def test_a_merge_counts_against_a_runs_budget_as_many_reads() -> None:
+    assert SleepReport(scanned=10).spent == 10
+    assert SleepReport(scanned=10, merged=2, woven=7).spent == 10 + 2 * MERGE_COST
+
+
+def test_batches_are_sized_to_stay_within_a_runs_budget() -> None:
+    assert next_batch_size(1000, None, SleepReport(scanned=10**6, merged=10**6)) == 1000
+    first = next_batch_size(1000, 25_000, SleepReport())
+    assert first * (1 + MERGE_COST / 2) <= 25_000  # even if every two memories merged
+    sparse = SleepReport(scanned=first)  # nothing merged: full batches
+    assert next_batch_size(1000, 25_000, sparse) == 1000
+    dense = SleepReport(scanned=200, merged=60)  # 12,200 spent, 61 per memory read
+    assert next_batch_size(1000, 25_000, dense) == int(12_800 / 61)
+    assert next_batch_size(1000, 25_000, SleepReport(scanned=25_000)) == 0
+    assert next_batch_size(1000, 3, SleepReport()) == 1  # never stalls below one
+
+
+def test_merges_beyond_the_allowed_wait_from_the_first_memory_they_involve() -> None:
+    ids = [uuid4() for _ in range(6)]
+    batch = [Changed(ANA, i, T0) for i in ids[:4]]
+    outside = uuid4()  # a neighbour that is not in the batch
+    groups = {ANA: [(ids[2], outside), (ids[0], ids[1])]}
+    taken, done = merges_within(batch, groups, allowed=1)
+    assert taken == [(ANA, (ids[0], ids[1]))] and done == 2  # ids[2] is read again
+    taken, done = merges_within(batch, groups, allowed=5)
+    assert len(taken) == 2 and done == 4
+    taken, done = merges_within(batch, groups, allowed=-3)  # budget spent: one, to get on
+    assert len(taken) == 1 and done == 2
+    assert merges_within(batch, {}, allowed=0) == ([], 4)
