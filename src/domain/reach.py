@@ -37,3 +37,13 @@ def describe(reach: Reach) -> str:
     if reach is None:
         return "all"
     return "tenant" if isinstance(reach, TenantReach) else "user"
+
+
+def bounds(reach: Reach) -> tuple[str | None, str | None]:
+    """The tenant and the user a reach names, None for what it leaves open: a statement's
+    parameters for `($1 IS NULL OR tenant = $1) AND ($2 IS NULL OR user_id = $2)`."""
+    if reach is None:
+        return (None, None)
+    if isinstance(reach, TenantReach):
+        return (reach.tenant, None)
+    return (reach.tenant, reach.user_id)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memlane.domain.model import Owner
-from memlane.domain.reach import TenantReach, covers, describe
+from memlane.domain.reach import TenantReach, bounds, covers, describe
 from memlane.domain.security.auth import Principal, Scope
 
 
@@ -36,3 +36,9 @@ def test_an_owner_reach_covers_that_owner_only_and_none_covers_all() -> None:
     assert [describe(r) for r in (Owner("a", "x"), TenantReach("a"), None)] == [
         "user", "tenant", "all",
     ]
+
+
+def test_a_reach_names_its_tenant_and_user_and_leaves_the_rest_open() -> None:
+    assert bounds(None) == (None, None)
+    assert bounds(TenantReach("acme")) == ("acme", None)
+    assert bounds(Owner("acme", "ana")) == ("acme", "ana")

@@ -18,16 +18,8 @@ from memlane.adapters.postgres.pool import connection_from
 from memlane.adapters.postgres.transactions import owner_transaction
 from memlane.domain.graph import Cluster, Pair, Regrouping
 from memlane.domain.model import Owner, Vector
-from memlane.domain.reach import Reach, TenantReach
+from memlane.domain.reach import Reach, bounds
 from memlane.ports.clusters import ClusterHit, ClusterPort, ClusterWrite
-
-
-def _scope(reach: Reach) -> tuple[str | None, str | None]:
-    if reach is None:
-        return (None, None)
-    if isinstance(reach, TenantReach):
-        return (reach.tenant, None)
-    return (reach.tenant, reach.user_id)
 
 
 def _owners(owners: Sequence[Owner]) -> tuple[list[str], list[str]]:
@@ -44,7 +36,7 @@ class PostgresClusterAdapter(ClusterPort):
     async def owners(self, reach: Reach, now: datetime, limit: int) -> list[Owner]:
         async with connection_from(self._pool) as connection:
             records = await connection.fetch(
-                clusters_sql.OWNERS, *_scope(reach), now, limit,
+                clusters_sql.OWNERS, *bounds(reach), now, limit,
                 timeout=MAINTENANCE_TIMEOUT_S)
         return [Owner(r["tenant"], r["user_id"]) for r in records]
 

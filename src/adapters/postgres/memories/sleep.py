@@ -16,16 +16,8 @@ from memlane.adapters.postgres.pool import connection_from
 from memlane.domain.entities import COMMON_NAME_FLOOR
 from memlane.domain.memories import Changed, NearPair
 from memlane.domain.model import Owner
-from memlane.domain.reach import Reach, TenantReach
+from memlane.domain.reach import Reach, bounds
 from memlane.ports.memories import SleepPort
-
-
-def _scope(reach: Reach) -> tuple[str | None, str | None]:
-    if reach is None:
-        return (None, None)
-    if isinstance(reach, TenantReach):
-        return (reach.tenant, None)
-    return (reach.tenant, reach.user_id)
 
 
 def _batch(batch: Sequence[Changed]) -> tuple[list[str], list[str], list[UUID]]:
@@ -44,13 +36,13 @@ class PostgresSleepAdapter(SleepPort):
     async def pending(self, reach: Reach, now: datetime) -> int:
         async with connection_from(self._pool) as connection:
             count = await connection.fetchval(
-                sleep_sql.PENDING, *_scope(reach), now, timeout=MAINTENANCE_TIMEOUT_S)
+                sleep_sql.PENDING, *bounds(reach), now, timeout=MAINTENANCE_TIMEOUT_S)
         return int(count)
 
     async def changed(self, reach: Reach, now: datetime, limit: int) -> list[Changed]:
         async with connection_from(self._pool) as connection:
             records = await connection.fetch(
-                sleep_sql.CHANGED, *_scope(reach), now, limit, timeout=MAINTENANCE_TIMEOUT_S)
+                sleep_sql.CHANGED, *bounds(reach), now, limit, timeout=MAINTENANCE_TIMEOUT_S)
         return [Changed(Owner(r["tenant"], r["user_id"]), r["id"], r["updated_at"])
                 for r in records]
 
@@ -105,6 +97,6 @@ class PostgresSleepAdapter(SleepPort):
         kinds = list(half_lives)
         async with connection_from(self._pool) as connection:
             status = await connection.execute(
-                sleep_sql.PRUNE, *_scope(reach), kinds, [half_lives[k] for k in kinds], now,
+                sleep_sql.PRUNE, *bounds(reach), kinds, [half_lives[k] for k in kinds], now,
                 min_strength, timeout=MAINTENANCE_TIMEOUT_S)
         return affected_rows(status)
