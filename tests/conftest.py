@@ -13,9 +13,11 @@ from uuid import uuid4
 
 import asyncpg
 import pytest
+import pytest_asyncio
 from hypothesis import HealthCheck, settings
 
 from memlane.domain.model import Owner
+from tests.stubs.ollama_chat import StubOllamaChat
 
 # Timing is not a property: a loaded CI box must not fail a property test for being slow.
 settings.register_profile("memlane", deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -130,3 +132,12 @@ async def fresh_database_url(database_url: str) -> AsyncIterator[str]:
     row, the key fingerprint): the shared one holds every other test's memories."""
     async with scratch_database(database_url) as url:
         yield url
+
+
+@pytest_asyncio.fixture
+async def ollama_chat() -> AsyncIterator[StubOllamaChat]:
+    """A loopback stand-in for Ollama's /api/chat (tests/stubs/ollama_chat.py)."""
+    server = StubOllamaChat()
+    await server.start()
+    yield server
+    await server.stop()

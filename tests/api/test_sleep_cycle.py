@@ -22,7 +22,7 @@ from memlane.adapters.postgres.memories.sleep import PostgresSleepAdapter
 from memlane.adapters.postgres.security.audit import postgres_audit_ports
 from memlane.composition.services import memory_service
 from memlane.domain.detail import Provenance
-from memlane.domain.memories import Message, Role, SleepReport
+from memlane.domain.memories import MERGE_COST, Message, Role, SleepReport
 from memlane.domain.model import MemoryFilter, MemoryPatch, NewMemory, Owner, Vector
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.embedding import EmbeddingPort, EmbedKind
@@ -33,6 +33,8 @@ from tests.fakes.clock import FakeClock
 pytestmark = pytest.mark.integration
 TENNIS = "I play tennis with Marco every Sunday morning at the club."
 TENNIS_AGAIN = "Every Sunday morning I play tennis with Marco at the club."
+PAIRS = ((TENNIS, TENNIS_AGAIN), ("My sister Lena lives in Hamburg near the harbour.",
+                                  "Lena, my sister, lives near the harbour in Hamburg."))
 
 
 class Stopped(Exception):
@@ -204,10 +206,7 @@ async def test_the_merges_of_a_batch_embed_in_one_call(
 ) -> None:
     clock, owner, counting = FakeClock(), someone(), CountingEmbedder(embedder)
     service = service_at(pg_pool, counting, clock)
-    pairs = ((TENNIS, TENNIS_AGAIN), (
-        "My sister Lena lives in Hamburg near the harbour.",
-        "Lena, my sister, lives near the harbour in Hamburg."))
-    for kept, edited in pairs:
+    for kept, edited in PAIRS:
         await service.remember(owner, NewMemory(kept))
         other = (await service.remember(owner, NewMemory("Unrelated: " + uuid4().hex))).memory
         clock.advance(timedelta(minutes=5))
@@ -217,6 +216,34 @@ async def test_the_merges_of_a_batch_embed_in_one_call(
     done = await service.sleep.run(owner)
     assert (done.merged, done.sources) == (2, 4)
     assert counting.calls == [2]  # one call, two merged texts
+
+
+async def test_a_batch_that_stops_merging_at_the_budget_loses_no_group(
+    pg_pool: asyncpg.Pool, embedder: EmbeddingPort
+) -> None:
+    clock, owner = FakeClock(), someone()
+    service = service_at(pg_pool, embedder, clock)
+    plain = ("Oslo trip in March.", "Buy oat milk.", "Piano lesson moved to Thursday.",
+             "The cat's vaccination is due.")
+    await service.remember_many(owner, [NewMemory(t) for t in plain])
+    clock.advance(timedelta(minutes=1))
+    others = []
+    for kept, _ in PAIRS:
+        await service.remember(owner, NewMemory(kept))
+        other = await service.remember(owner, NewMemory("Unrelated: " + uuid4().hex))
+        others.append(other.memory)
+    clock.advance(timedelta(minutes=1))
+    for other, (_, edited) in zip(others, PAIRS, strict=True):
+        await service.update(owner, other.id, MemoryPatch(content=edited))  # both pairs, later
+    clock.advance(timedelta(minutes=1))
+    # The plain memories make a first batch with nothing to merge; the next holds both pairs
+    # with room in the budget for one merge: the other pair's members, behind the cut, are
+    # read again and merged, not left behind the watermark.
+    done = await service.sleep.run(owner, budget=4 * (1 + MERGE_COST // 2))
+    assert (done.merged, done.sources) == (2, 4)
+    current = [m for m in (await service.list(owner, MemoryFilter(), None, 20)).items
+               if m.superseded_by is None]
+    assert len(current) == len(plain) + 2
 
 
 async def test_the_cycle_route_is_scoped_like_decay_and_answers_its_counts(

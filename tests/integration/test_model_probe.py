@@ -44,14 +44,6 @@ MOVED = "Anna helped me carry the boxes into my new flat, Bruno lent us his van.
 
 
 @pytest_asyncio.fixture
-async def stub() -> AsyncIterator[StubOllamaChat]:
-    server = StubOllamaChat()
-    await server.start()
-    yield server
-    await server.stop()
-
-
-@pytest_asyncio.fixture
 async def stack(
     pg_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter
 ) -> AsyncIterator[dict[str, object]]:
@@ -90,13 +82,13 @@ def new_owner() -> Owner:
 
 
 async def test_a_valid_patch_is_stored_through_the_graph_entity_and_fact_paths(
-    stack: dict[str, object], stub: StubOllamaChat
+    stack: dict[str, object], ollama_chat: StubOllamaChat
 ) -> None:
-    service = stack["build"](stub.url)  # type: ignore[operator]
+    service = stack["build"](ollama_chat.url)  # type: ignore[operator]
     owner = new_owner()
     first = await service.remember(owner, NewMemory(content=SISTER))
     await prober_of(service).drain()  # the first memory's own probe: an empty patch
-    stub.script = [patch(
+    ollama_chat.script = [patch(
         nodes=[{"name": "Bruno", "kind": "person"}, {"name": "Zoe", "kind": "person"}],
         edges=[{"to": "Anna", "kind": "causal", "change": "add", "strength": 0.7}],
         facts=[{"relation": "lives_in", "object": "Lisbon"}],
@@ -107,7 +99,7 @@ async def test_a_valid_patch_is_stored_through_the_graph_entity_and_fact_paths(
     await prober_of(service).drain()
     segment = added.memories[0]
     assert segment.metadata[GATE_KEY]["fired"] is True
-    asked = stub.chats()[-1]
+    asked = ollama_chat.chats()[-1]
     assert asked["format"]["required"] == ["nodes", "edges", "facts"]
     assert "Anna" in asked["messages"][-1]["content"]  # a known name, given as context
     view = await service.neighbourhood(owner, segment.id, 1)
@@ -124,14 +116,14 @@ async def test_a_valid_patch_is_stored_through_the_graph_entity_and_fact_paths(
 
 
 async def test_edges_already_there_are_strengthened_and_weakened(
-    stack: dict[str, object], stub: StubOllamaChat
+    stack: dict[str, object], ollama_chat: StubOllamaChat
 ) -> None:
-    service = stack["build"](stub.url, timeout_ms=30_000)  # type: ignore[operator]
+    service = stack["build"](ollama_chat.url, timeout_ms=30_000)  # type: ignore[operator]
     owner = new_owner()
     first = await service.remember(owner, NewMemory(content=SISTER))
     await prober_of(service).drain()
     released = asyncio.Event()
-    stub.script = [stall(released, patch(edges=[
+    ollama_chat.script = [stall(released, patch(edges=[
         {"to": "Anna", "kind": "narrative", "change": "strengthen", "strength": 0.9},
         {"to": "Anna", "kind": "causal", "change": "weaken", "strength": 0.3},
         {"to": "Anna", "kind": "temporal", "change": "weaken", "strength": 0.0},
@@ -160,14 +152,14 @@ async def test_edges_already_there_are_strengthened_and_weakened(
     content(json.dumps({"nodes": [], "edges": [], "facts": [], "mood": "happy"})),
 ])
 async def test_an_invalid_answer_leaves_the_heuristics_result_and_is_counted(
-    stack: dict[str, object], stub: StubOllamaChat, answer: object,
+    stack: dict[str, object], ollama_chat: StubOllamaChat, answer: object,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    service = stack["build"](stub.url)  # type: ignore[operator]
+    service = stack["build"](ollama_chat.url)  # type: ignore[operator]
     metrics = ApiMetrics()
     metrics.watch_probe(service.probing)
     owner = new_owner()
-    stub.script = [answer]  # type: ignore[list-item]
+    ollama_chat.script = [answer]  # type: ignore[list-item]
     with caplog.at_level(logging.WARNING):
         result = await service.remember(owner, NewMemory(content=SISTER))
         await prober_of(service).drain()
@@ -181,11 +173,11 @@ async def test_an_invalid_answer_leaves_the_heuristics_result_and_is_counted(
 
 
 async def test_a_model_slower_than_the_timeout_is_given_up_and_the_write_stands(
-    stack: dict[str, object], stub: StubOllamaChat
+    stack: dict[str, object], ollama_chat: StubOllamaChat
 ) -> None:
-    service = stack["build"](stub.url, timeout_ms=300)  # type: ignore[operator]
+    service = stack["build"](ollama_chat.url, timeout_ms=300)  # type: ignore[operator]
     released = asyncio.Event()
-    stub.script = [stall(released)]
+    ollama_chat.script = [stall(released)]
     owner = new_owner()
     try:
         result = await service.remember(owner, NewMemory(content=SISTER))
@@ -213,9 +205,9 @@ async def test_a_server_that_is_down_leaves_the_heuristics_result(
 
 
 async def test_a_segment_the_gate_does_not_fire_on_asks_the_model_nothing(
-    stack: dict[str, object], stub: StubOllamaChat
+    stack: dict[str, object], ollama_chat: StubOllamaChat
 ) -> None:
-    service = stack["build"](stub.url)  # type: ignore[operator]
+    service = stack["build"](ollama_chat.url)  # type: ignore[operator]
     owner = new_owner()
     opened = await service.add_messages(owner, "chat", [
         Message(Role.USER, "Hello there, how are you today?"),
@@ -228,6 +220,6 @@ async def test_a_segment_the_gate_does_not_fire_on_asks_the_model_nothing(
     await prober_of(service).drain()
     assert opened.memories[0].metadata[GATE_KEY]["fired"] is True
     assert quiet.memories[0].metadata[GATE_KEY]["fired"] is False
-    assert [c["messages"][-1]["content"].endswith("Fine, thanks.") for c in stub.chats()] \
+    assert [c["messages"][-1]["content"].endswith("Fine, thanks.") for c in ollama_chat.chats()] \
         == [True]
     assert prober_of(service).counts.calls == 1

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
 
 import pytest
-import pytest_asyncio
 
 from memlane.adapters.facts.ollama_probe import OllamaProbe
 from memlane.domain.facts import PROBE_SCHEMA, EdgeChange, GraphPatch
@@ -29,14 +27,6 @@ pytestmark = pytest.mark.integration
 SEGMENT = "Anna and I painted the kitchen; Bruno brought the ladder."
 
 
-@pytest_asyncio.fixture
-async def stub() -> AsyncIterator[StubOllamaChat]:
-    server = StubOllamaChat()
-    await server.start()
-    yield server
-    await server.stop()
-
-
 async def ask(url: str, timeout_ms: int = 2_000) -> tuple[GraphPatch, str | None]:
     probe = OllamaProbe("llama3.2", url, timeout_ms)
     try:
@@ -46,13 +36,15 @@ async def ask(url: str, timeout_ms: int = 2_000) -> tuple[GraphPatch, str | None
     return answer.patch, answer.fallback
 
 
-async def test_the_request_carries_the_schema_and_the_known_names(stub: StubOllamaChat) -> None:
-    stub.script = [patch(edges=[{"to": "Anna", "kind": "narrative", "change": "weaken",
+async def test_the_request_carries_the_schema_and_the_known_names(
+    ollama_chat: StubOllamaChat,
+) -> None:
+    ollama_chat.script = [patch(edges=[{"to": "Anna", "kind": "narrative", "change": "weaken",
                                  "strength": 0.2}])]
-    found, fallback = await ask(stub.url)
+    found, fallback = await ask(ollama_chat.url)
     assert fallback is None
     assert [(e.to, e.change) for e in found.edges] == [("Anna", EdgeChange.WEAKEN)]
-    [request] = stub.chats()
+    [request] = ollama_chat.chats()
     assert request["model"] == "llama3.2" and request["stream"] is False
     assert request["format"] == PROBE_SCHEMA and request["options"] == {"temperature": 0}
     assert request["messages"][-1]["content"] == (
@@ -67,21 +59,21 @@ async def test_the_request_carries_the_schema_and_the_known_names(stub: StubOlla
     (hang_up, "unreachable"),
 ])
 async def test_a_failure_is_the_fallback_with_its_reason(
-    stub: StubOllamaChat, reply: Reply, reason: str, caplog: pytest.LogCaptureFixture
+    ollama_chat: StubOllamaChat, reply: Reply, reason: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    stub.script = [reply]
+    ollama_chat.script = [reply]
     with caplog.at_level(logging.DEBUG):
-        found, fallback = await ask(stub.url)
+        found, fallback = await ask(ollama_chat.url)
     assert fallback == reason and found.empty
     assert "heuristics' result stands" in caplog.text
     assert "Bruno" not in caplog.text and "kitchen" not in caplog.text
 
 
-async def test_a_stalled_model_is_given_up_at_the_timeout(stub: StubOllamaChat) -> None:
+async def test_a_stalled_model_is_given_up_at_the_timeout(ollama_chat: StubOllamaChat) -> None:
     released = asyncio.Event()
-    stub.script = [stall(released)]
+    ollama_chat.script = [stall(released)]
     try:
-        found, fallback = await ask(stub.url, timeout_ms=200)
+        found, fallback = await ask(ollama_chat.url, timeout_ms=200)
         assert not released.is_set()  # the answer never came: the probe did not wait for it
     finally:
         released.set()
