@@ -21,7 +21,8 @@ QUESTION = "night clinic nurse work"
 
 def _world(reply_weight: float) -> FakeWorld:
     policy = MemoryPolicy()
-    return FakeWorld(policy=replace(policy, recall=replace(policy.recall, reply_weight=reply_weight)))
+    recall = replace(policy.recall, reply_weight=reply_weight)
+    return FakeWorld(policy=replace(policy, recall=recall))
 
 
 async def _ranked(reply_weight: float) -> list[str]:
