@@ -27,19 +27,25 @@ HEADLINE = (1, 2, 3, 4)
 # chat service would record them; the order is what neighbour expansion follows.
 TURN_SPACING = timedelta(seconds=30)
 _EVIDENCE = re.compile(r"D:?(\d+):0*(\d+)")
+# The speakers of a chat between a user and an assistant (bench/convert_sets.py writes
+# LongMemEval so): its turns are sent with their roles, not as two named people.
+ROLE_SPEAKERS = ("user", "assistant")
 _SESSION_KEY = re.compile(r"session_(\d+)$")
 _DATE_FORMATS = ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y", "%I:%M %p on %B %d, %Y")
 
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """One turn as memlane and BM25 see it: `text` holds a shared photo's caption too."""
+    """One turn as memlane and BM25 see it: `text` holds a shared photo's caption too.
+    `assistant`: the turn is an assistant's reply in a chat between a user and an assistant
+    (a conversation whose speakers are named "user" and "assistant", as LongMemEval's)."""
 
     turn_id: str  # "D3:7": session 3, turn 7
     session: int
     speaker: str
     text: str
     created_at: datetime
+    assistant: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +138,7 @@ def read_turns(conversation: Mapping[str, Any]) -> list[Turn]:
         (int(m.group(1)), key) for key in conversation
         if (m := _SESSION_KEY.match(key)) and isinstance(conversation[key], list)
     )
+    roles = (conversation.get("speaker_a"), conversation.get("speaker_b")) == ROLE_SPEAKERS
     turns: list[Turn] = []
     for number, key in sessions:
         started = parse_date(conversation[f"{key}_date_time"])
@@ -140,6 +147,7 @@ def read_turns(conversation: Mapping[str, Any]) -> list[Turn]:
             turns.append(Turn(
                 turn_id, number, str(raw["speaker"]), turn_text(raw),
                 started + index * TURN_SPACING,
+                assistant=roles and raw["speaker"] == ROLE_SPEAKERS[1],
             ))
     return turns
 

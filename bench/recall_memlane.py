@@ -101,10 +101,14 @@ async def ingest_conversation(
     service: MemoryService, owner: Owner, conversation: Conversation
 ) -> dict[UUID, Turns]:
     """Each session through the conversation route, every turn a message named by its
-    speaker (one segment each); returns which turn each stored memory is."""
+    speaker (one segment each; an assistant's turn with the assistant's role, as a chat
+    service sends it); returns which turn each stored memory is."""
     stored: dict[UUID, Turns] = {}
     for number, turns in _sessions(conversation.turns).items():
-        messages = [Message(Role.USER, t.text, t.created_at, t.speaker) for t in turns]
+        messages = [
+            Message(Role.ASSISTANT if t.assistant else Role.USER, t.text, t.created_at, t.speaker)
+            for t in turns
+        ]
         conversation_id = f"{conversation.sample_id}/session_{number}"
         added = await service.add_messages(owner, conversation_id, messages)
         for memory, turn in zip(added.memories, turns, strict=True):

@@ -114,6 +114,7 @@ class RecallSettings(_Section):
     conversation_weight: float = Field(_RECALL.conversation_weight, ge=0, le=10)
     conversation_hits: int = Field(_RECALL.conversation_hits, ge=0, le=100)
     relevance_tiebreak: float = Field(_RECALL.relevance_tiebreak, ge=0, le=100)
+    reply_weight: float = Field(_RECALL.reply_weight, ge=0, le=1)
     # Retrieval stages left out (composition/retrieval.py names the optional ones).
     skip_stages: tuple[str, ...] = _RECALL.skip_stages
 

@@ -130,7 +130,7 @@ class MemoryOut(msgspec.Struct, kw_only=True):
     abstract: str = ""
     # A memory's metadata (docs/levels.md): how it came to be and how sure memlane is of
     # it, its emotional charge (null: not read) and its territory.
-    provenance: Literal["stated", "extracted", "inferred", "consolidated"] = "stated"
+    provenance: Literal["stated", "extracted", "replied", "inferred", "consolidated"] = "stated"
     confidence: float = 1.0
     valence: float | None = None
     arousal: float | None = None

@@ -40,6 +40,7 @@ from memlane.service.retrieval import (
     Recording,
     Rendering,
     Repeats,
+    Replies,
     Retriever,
     SearchCut,
     Selection,
@@ -83,6 +84,8 @@ FIRST: Declared = (
     ("cluster_recall", lambda p: p.clusters),
     ("fact_recall", lambda p: p.facts),
     ("conversation_prior", lambda p: ConversationPrior(p.policy.recall)),
+    # The assistant's words alone weigh less than the user's (docs/recall.md).
+    ("replies", lambda p: Replies(p.policy.recall) if p.policy.recall.reply_weight < 1 else None),
 )
 SEARCH: Declared = (
     *FIRST,

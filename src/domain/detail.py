@@ -34,6 +34,7 @@ class Provenance(StrEnum):
 
     STATED = "stated"  # the user said it to remember it (POST /v1/memories)
     EXTRACTED = "extracted"  # read from a conversation (segments, learn)
+    REPLIED = "replied"  # the assistant's words alone: a conversation segment without the user's
     INFERRED = "inferred"  # derived by a model from patterns (an LLM probe)
     CONSOLIDATED = "consolidated"  # made by consolidation from several memories
 

@@ -45,7 +45,9 @@ class RecallTuning:
     `conversation_hits` matches, relative to the best conversation's. A small rrf_k makes the
     head of each ranking count: on LoCoMo, 10 beat the customary 60 by 0.06 recall@10.
     relevance_tiebreak: how much the DESIGN relevance (similarity, importance, freshness)
-    adds to the normalised match score when choosing among candidates.
+    adds to the normalised match score when choosing among candidates. reply_weight: the
+    share of its match a memory of the assistant's words alone keeps (provenance `replied`),
+    found or brought as a neighbour: what the user said outranks the reply that echoes it.
     """
 
     candidate_pool: int = 50
@@ -59,6 +61,7 @@ class RecallTuning:
     conversation_weight: float = 0.5
     conversation_hits: int = 3
     relevance_tiebreak: float = 0.05
+    reply_weight: float = 0.5
     # Retrieval stages left out (composition/retrieval.py names the optional ones).
     skip_stages: tuple[str, ...] = ()
 
@@ -70,13 +73,14 @@ class RecallTuning:
                 raise InvalidTuning(name, "must not be negative")
         for name in (
             "dense_weight", "lexical_weight", "neighbour_weight", "neighbour_relevance",
-            "conversation_weight", "relevance_tiebreak",
+            "conversation_weight", "relevance_tiebreak", "reply_weight",
         ):
             value = getattr(self, name)
             if not 0.0 <= value < float("inf"):
                 raise InvalidTuning(name, f"must be finite and not negative, got {value}")
-        if self.neighbour_relevance > 1.0:
-            raise InvalidTuning("neighbour_relevance", "must be within [0, 1]")
+        for name in ("neighbour_relevance", "reply_weight"):
+            if getattr(self, name) > 1.0:
+                raise InvalidTuning(name, "must be within [0, 1]")
         if self.dense_weight == 0 and self.lexical_weight == 0:
             raise InvalidTuning("lexical_weight", "cannot be zero when dense_weight is zero too")
 

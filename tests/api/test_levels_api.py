@@ -165,3 +165,17 @@ async def test_the_gate_records_its_trigger_on_the_memory_and_counts_it_in_metri
     after = (await client.get("/metrics")).text
     assert _gate_metric(after, fired) == _gate_metric(before, fired) + 1
     assert _gate_metric(after, decision) == _gate_metric(before, decision) + 1
+
+
+async def test_a_reply_sent_on_its_own_is_stored_and_served_as_replied(
+    client: Client, tenant: TenantKeys
+) -> None:
+    """The database takes the provenance (migration 0240), and the memory reads back with it."""
+    reply = [{"role": "assistant", "content": "Your hallway paint arrives on Tuesday."}]
+    response = await client.post("/v1/conversations/flat/messages", json={"messages": reply},
+                                 headers=tenant.alice)
+    assert response.status_code == 201, response.text
+    (memory,) = response.json()["memories"]
+    assert memory["provenance"] == "replied" and memory["confidence"] == 0.5
+    again = await client.get(f"/v1/memories/{memory['id']}", headers=tenant.alice)
+    assert again.status_code == 200 and again.json()["provenance"] == "replied"

@@ -48,6 +48,11 @@ class Segment:
     reply_text: str = ""
     names: tuple[str, ...] = field(default=())
 
+    @property
+    def replied(self) -> bool:
+        """Whether the segment holds the assistant's words and none of the user's."""
+        return not self.user_text and Role.ASSISTANT in self.roles
+
 
 def segment_document(content: str, created_at: datetime) -> str:
     """What is embedded for a segment: its date, then its lines (they name who spoke). The
@@ -99,8 +104,9 @@ def segment_messages(messages: Sequence[Message]) -> list[Segment]:
     """Segments in conversation order; every message's text is in exactly one of them.
 
     A user message opens a segment and the assistant replies after it join it; an assistant
-    message with no user message before it stands alone. A tool message is its own
-    tool_result segment. A system message joins the segment it falls in (it shaped that
+    message with no user message before it stands alone, and so does a named one (a turn of
+    a transcript whose speakers are named, like every named user message). A tool message is
+    its own tool_result segment. A system message joins the segment it falls in (it shaped that
     exchange); before any user message it opens one."""
     _check(messages)
     segments: list[Segment] = []
@@ -129,6 +135,10 @@ def segment_messages(messages: Sequence[Message]) -> list[Segment]:
                 memory_type=MemoryType.TOOL_RESULT, reply_text=message.content.strip(),
                 names=(message.name,) if message.name else (),
             ))
+        elif message.role is Role.ASSISTANT and message.name:
+            close()
+            open_.append(message)
+            close()
         else:
             if message.role is Role.USER and any(m.role is not Role.SYSTEM for m in open_):
                 close()  # a new exchange begins

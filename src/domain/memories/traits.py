@@ -16,6 +16,8 @@ __all__ = ["Affect", "MemoryDomain", "Provenance", "Traits", "domain_evidence", 
 CONFIDENCE: dict[Provenance, float] = {
     Provenance.STATED: 1.0,
     Provenance.EXTRACTED: 0.8,
+    # What the assistant said is what it was asked or answered, not what the user holds.
+    Provenance.REPLIED: 0.5,
     Provenance.CONSOLIDATED: 0.8,
     Provenance.INFERRED: 0.5,
 }

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     from memlane.domain.retrieval.scoring import (
         RelevanceWeights as RelevanceWeights,
         relevance as relevance,
+        reply_share as reply_share,
     )
 
 # What other slices may import from this one, and the module that defines each name.
@@ -71,6 +72,7 @@ _FACE = Face(__name__, {
     "in_order": "context",
     "is_hint": "plain",
     "relevance": "scoring",
+    "reply_share": "scoring",
     "render_context": "context",
     "render_line": "context",
     "render_plain": "plain",

@@ -128,7 +128,7 @@ class Conversations:
                 **({NAMES_KEY: list(segment.names)} if segment.names else {}),
             },
             created_at=segment.created_at or fallback,
-            provenance=Provenance.EXTRACTED,
+            provenance=Provenance.REPLIED if segment.replied else Provenance.EXTRACTED,
             inferred_type=segment.memory_type is None,
         )
 

@@ -73,6 +73,9 @@ if TYPE_CHECKING:
     from memlane.service.retrieval.recording import (
         Recording as Recording,
     )
+    from memlane.service.retrieval.replies import (
+        Replies as Replies,
+    )
     from memlane.service.retrieval.retriever import (
         Retriever as Retriever,
     )
@@ -116,6 +119,7 @@ _FACE = Face(__name__, {
     "Recording": "recording",
     "Rendering": "prompt",
     "Repeats": "prompt",
+    "Replies": "replies",
     "Retriever": "retriever",
     "SearchCut": "opening",
     "Selection": "selection",

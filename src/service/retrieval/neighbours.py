@@ -7,6 +7,7 @@ from uuid import UUID
 
 from memlane.domain.model import Owner, SearchCandidate, Vector
 from memlane.domain.policy import RecallTuning
+from memlane.domain.retrieval import reply_share
 from memlane.ports.memories import CandidateSearchPort
 from memlane.service.retrieval.candidates import Candidate
 from memlane.service.retrieval.pipeline import Retrieval
@@ -22,8 +23,8 @@ async def expand_neighbours(
     """Neighbours of the best `neighbour_seeds` candidates that are not candidates yet.
 
     Each scores its seed's match times neighbour_weight per step away, scaled by its own
-    relevance (`on_topic`); a neighbour that is already a candidate keeps the higher of that
-    and its own match (updated in place).
+    relevance (`on_topic`) and by whose words it holds (`reply_share`); a neighbour that is
+    already a candidate keeps the higher of that and its own match (updated in place).
     """
     # A memory outside any conversation has no neighbours: no read for it.
     seeds = [c for c in ranked[: tuning.neighbour_seeds] if c.hit.conversation_id is not None]
@@ -51,7 +52,7 @@ async def expand_neighbours(
             ) * on_topic(
                 current.similarity if current is not None else row.score,
                 best_similarity, tuning.neighbour_relevance,
-            )
+            ) * reply_share(row.traits, tuning.reply_weight)
             if current is not None:
                 current.match = max(current.match, inherited)
             elif inherited > 0:

@@ -7,7 +7,14 @@ from typing import Any
 from uuid import UUID
 
 from memlane.domain.detail import Provenance, Tiers, Traits
-from memlane.domain.memories import CONFIDENCE, SEGMENT_KEY, build_tiers, domain_evidence
+from memlane.domain.memories import (
+    CONFIDENCE,
+    ROLES_KEY,
+    SEGMENT_KEY,
+    Role,
+    build_tiers,
+    domain_evidence,
+)
 from memlane.domain.model import Memory, Owner, StoredMemory
 from memlane.ports.encryption import EncryptionPort, FieldBinding
 
@@ -65,7 +72,13 @@ def open_abstract(encryption: EncryptionPort, owner: Owner, stored: StoredMemory
 
 def traits_when_unknown(content: str, metadata: Mapping[str, Any]) -> Traits:
     """The traits of a memory stored before they were kept: a conversation's segment or
-    turn was extracted, anything else stated; the domain from its words; affect unknown."""
+    turn was extracted (replied: the assistant's words alone), anything else stated; the
+    domain from its words; affect unknown."""
     extracted = SEGMENT_KEY in metadata or bool(metadata.get("speaker"))
-    provenance = Provenance.EXTRACTED if extracted else Provenance.STATED
+    roles = metadata.get(ROLES_KEY)
+    replied = isinstance(roles, list) and Role.ASSISTANT in roles and Role.USER not in roles
+    provenance = (
+        Provenance.REPLIED if replied
+        else Provenance.EXTRACTED if extracted else Provenance.STATED
+    )
     return Traits(provenance, CONFIDENCE[provenance], None, domain_evidence(content)[0])

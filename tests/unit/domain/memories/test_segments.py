@@ -104,3 +104,23 @@ def test_what_the_user_said_in_a_segment_leaves_the_reply_out() -> None:
     assert user_words(segment.content, roles) == "I live in Lisbon.\nSince May."
     assert user_words("I live in Lisbon.", None) == "I live in Lisbon."
     assert user_words("assistant: Hello!", ["assistant"]) == ""
+
+
+def test_a_named_assistant_turn_stands_alone_as_the_assistants_words() -> None:
+    """A transcript with named speakers keeps one turn per segment, the assistant's too."""
+    segments = segment_messages([
+        Message(Role.USER, "I adopted a dog", name="user"),
+        Message(Role.ASSISTANT, "Congratulations!", name="assistant"),
+        Message(Role.ASSISTANT, "What is its name?"),
+    ])
+    assert [s.content for s in segments] == [
+        "user: I adopted a dog", "assistant: Congratulations!", "assistant: What is its name?",
+    ]
+    assert [s.replied for s in segments] == [False, True, True]
+
+
+def test_an_exchange_is_not_a_reply_alone() -> None:
+    (exchange,) = segment_messages([
+        Message(Role.USER, "Hi"), Message(Role.ASSISTANT, "Hello."),
+    ])
+    assert not exchange.replied
