@@ -58,6 +58,7 @@ class Question:
     kind: str  # the set's own question type, for the by-category table
     evidence: frozenset[str]  # turn ids; ids that name no turn are left out
     answer_sessions: frozenset[int]
+    asked_at: datetime | None = None  # LongMemEval's question_date; None: not given
 
     @property
     def headline(self) -> bool:
@@ -173,7 +174,16 @@ def read_question(
         kind=question_kind(qa),
         evidence=evidence,
         answer_sessions=sessions,
+        asked_at=question_date(qa.get("question_date")),
     )
+
+
+def question_date(text: object) -> datetime | None:
+    """LongMemEval's "2023/04/01 (Sat) 16:08" as a UTC moment (None when absent)."""
+    if not isinstance(text, str) or not text.strip():
+        return None
+    cleaned = text.strip()
+    return datetime.strptime(cleaned[:10] + cleaned[-5:], "%Y/%m/%d%H:%M").replace(tzinfo=UTC)
 
 
 def read_conversation(sample: Mapping[str, Any]) -> Conversation:

@@ -20,7 +20,7 @@ import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -190,11 +190,15 @@ async def ask(
         # them in one chat: its session focus (docs/levels.md) is what they touched so far.
         asking = ContextOptions(conversation_id=f"{conversation.sample_id}/questions")
         for question in conversation.questions:
-            ranked = await service.search(owner, question.text, limit=depth)
+            # Asked when the set says it was (LongMemEval's question_date), else now.
+            at = replace(asking, asked_at=question.asked_at)
+            ranked = await service.search(
+                owner, question.text, limit=depth, asked_at=question.asked_at
+            )
             asked = time.perf_counter()
-            chosen = await service.retrieve_context(owner, question.text, k, asking)
+            chosen = await service.retrieve_context(owner, question.text, k, at)
             latencies_ms.append((time.perf_counter() - asked) * 1000)
-            best5 = await service.retrieve_context(owner, question.text, 5, asking)
+            best5 = await service.retrieve_context(owner, question.text, 5, at)
             answers[question.question_id] = Retrieved(
                 context5=tuple(turns.get(m.id, frozenset()) for m in best5),
                 context_k=tuple(turns.get(m.id, frozenset()) for m in chosen),

@@ -115,6 +115,7 @@ class RecallSettings(_Section):
     conversation_hits: int = Field(_RECALL.conversation_hits, ge=0, le=100)
     relevance_tiebreak: float = Field(_RECALL.relevance_tiebreak, ge=0, le=100)
     reply_weight: float = Field(_RECALL.reply_weight, ge=0, le=1)
+    time_weight: float = Field(_RECALL.time_weight, ge=0, le=10)
     # Retrieval stages left out (composition/retrieval.py names the optional ones).
     skip_stages: tuple[str, ...] = _RECALL.skip_stages
 

@@ -91,6 +91,9 @@ class ContextIn(_In):
     # memory.detail.token_budget, 800), when memory.detail.level_of_detail is on (it is off
     # by default: whole lines within the character budget, docs/levels.md).
     token_budget: Annotated[int, Meta(ge=1, le=100_000)] | None = None
+    # When the question is asked (RFC 3339 with its offset; default now): the time its words
+    # point at ("four weeks ago", "letzte Woche") is read against it (docs/recall.md).
+    asked_at: Annotated[datetime, Meta(tz=True)] | None = None
 
 
 class PatchIn(_In):

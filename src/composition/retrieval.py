@@ -32,6 +32,7 @@ from memlane.service.retrieval import (
     Neighbours,
     Opening,
     Pipeline,
+    PointedTime,
     Prefetch,
     Profile,
     ProfileSource,
@@ -86,6 +87,9 @@ FIRST: Declared = (
     ("conversation_prior", lambda p: ConversationPrior(p.policy.recall)),
     # The assistant's words alone weigh less than the user's (docs/recall.md).
     ("replies", lambda p: Replies(p.policy.recall) if p.policy.recall.reply_weight < 1 else None),
+    # "Four weeks ago", "letzte Woche": the time the question points at (docs/recall.md).
+    ("pointed_time", lambda p: PointedTime(p.policy.recall)
+     if p.policy.recall.time_weight > 0 else None),
 )
 SEARCH: Declared = (
     *FIRST,

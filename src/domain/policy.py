@@ -48,6 +48,8 @@ class RecallTuning:
     adds to the normalised match score when choosing among candidates. reply_weight: the
     share of its match a memory of the assistant's words alone keeps (provenance `replied`),
     found or brought as a neighbour: what the user said outranks the reply that echoes it.
+    time_weight: a memory from the time the question points at ("four weeks ago", "letzte
+    Woche") has its match raised by this share of it.
     """
 
     candidate_pool: int = 50
@@ -62,6 +64,7 @@ class RecallTuning:
     conversation_hits: int = 3
     relevance_tiebreak: float = 0.05
     reply_weight: float = 0.5
+    time_weight: float = 1.0
     # Retrieval stages left out (composition/retrieval.py names the optional ones).
     skip_stages: tuple[str, ...] = ()
 
@@ -73,7 +76,7 @@ class RecallTuning:
                 raise InvalidTuning(name, "must not be negative")
         for name in (
             "dense_weight", "lexical_weight", "neighbour_weight", "neighbour_relevance",
-            "conversation_weight", "relevance_tiebreak", "reply_weight",
+            "conversation_weight", "relevance_tiebreak", "reply_weight", "time_weight",
         ):
             value = getattr(self, name)
             if not 0.0 <= value < float("inf"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -148,12 +149,14 @@ class MemoryService:
     @keyed
     async def search(
         self, owner: Owner, query: str, *, limit: int = 10, min_similarity: float | None = None,
-        current: bool | None = None,
+        current: bool | None = None, asked_at: datetime | None = None,
     ) -> list[ScoredMemory]:
         """Hybrid (dense + lexical) search, best first by `score`; a superseded memory ranks
-        below what replaced it (`current` True leaves it out). Does not count as an access."""
+        below what replaced it (`current` True leaves it out). `asked_at`: when the question
+        is asked, for the times it points at (None: now). Does not count as an access."""
         return await self._retriever.search(
-            owner, query, limit=limit, min_similarity=min_similarity, current=current
+            owner, query, limit=limit, min_similarity=min_similarity, current=current,
+            asked_at=asked_at,
         )
 
     @keyed

@@ -179,3 +179,31 @@ async def test_a_reply_sent_on_its_own_is_stored_and_served_as_replied(
     assert memory["provenance"] == "replied" and memory["confidence"] == 0.5
     again = await client.get(f"/v1/memories/{memory['id']}", headers=tenant.alice)
     assert again.status_code == 200 and again.json()["provenance"] == "replied"
+
+
+async def test_a_context_reads_four_weeks_ago_against_the_asking_time(
+    client: Client, tenant: TenantKeys
+) -> None:
+    """Two visits to the same shop, weeks apart: "four weeks ago" picks the one then."""
+    visits = [
+        ("2031-03-04T10:00:00+00:00", "I bought a tripod at the camera shop on Elm Street."),
+        ("2031-01-07T10:00:00+00:00", "I bought a camera bag at the camera shop on Elm Street."),
+    ]
+    for at, text in visits:
+        response = await client.post(
+            f"/v1/conversations/shop-{at[:10]}/messages",
+            json={"messages": [{"role": "user", "content": text, "created_at": at}]},
+            headers=tenant.alice,
+        )
+        assert response.status_code == 201, response.text
+    asked = {"query": "What did I buy at the camera shop four weeks ago?", "limit": 1,
+             "asked_at": "2031-04-01T09:00:00+00:00"}
+    response = await client.post("/v1/context", json=asked, headers=tenant.alice)
+    assert response.status_code == 200, response.text
+    assert [m["content"] for m in response.json()["memories"]] == [f"user: {visits[0][1]}"]
+    earlier = {**asked, "asked_at": "2031-02-04T09:00:00+00:00"}
+    response = await client.post("/v1/context", json=earlier, headers=tenant.alice)
+    assert [m["content"] for m in response.json()["memories"]] == [f"user: {visits[1][1]}"]
+    naive = await client.post("/v1/context", json={**asked, "asked_at": "2031-04-01T09:00:00"},
+                              headers=tenant.alice)
+    assert_problem(naive, 422)

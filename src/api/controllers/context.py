@@ -40,7 +40,7 @@ class ContextController(Controller):
             conversation_id=data.conversation_id, include_current=data.include_current,
             active_context=tuple(data.active_context), order=ContextOrder(data.order),
             include_superseded=data.include_superseded, include_profile=data.include_profile,
-            token_budget=data.token_budget,
+            token_budget=data.token_budget, asked_at=data.asked_at,
         )
         return context_out(await memories.prompt_context(owner, data.query, limit, options))
 

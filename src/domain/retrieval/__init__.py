@@ -47,6 +47,10 @@ if TYPE_CHECKING:
         relevance as relevance,
         reply_share as reply_share,
     )
+    from memlane.domain.retrieval.when import (
+        Window as Window,
+        pointed_window as pointed_window,
+    )
 
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
@@ -60,6 +64,7 @@ _FACE = Face(__name__, {
     "MAX_ACTIVE_CONTEXT": "context",
     "PREAMBLE": "context",
     "PlainBlock": "plain",
+    "Window": "when",
     "RELATED_HEADER": "detail",
     "RelevanceWeights": "scoring",
     "by_type_priority": "context",
@@ -71,6 +76,7 @@ _FACE = Face(__name__, {
     "focus_factor": "focus",
     "in_order": "context",
     "is_hint": "plain",
+    "pointed_window": "when",
     "relevance": "scoring",
     "reply_share": "scoring",
     "render_context": "context",

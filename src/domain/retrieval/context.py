@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 
 from memlane.domain.model import MemoryContext
@@ -31,7 +32,9 @@ class ContextOptions:
     at or above the model's active-context line to one of them (domain/similarity.py) are
     left out. include_superseded:
     memories another one replaced come back too (labelled), as they do for questions about
-    the past. include_profile: the prompt block opens with the user's core facts."""
+    the past. include_profile: the prompt block opens with the user's core facts.
+    asked_at: when the question is asked, for the times its words point at ("four weeks
+    ago", "last Saturday": domain/retrieval/when.py); None is now."""
 
     conversation_id: str | None = None
     include_current: bool = False
@@ -42,12 +45,15 @@ class ContextOptions:
     include_profile: bool = True
     # The prompt block's hard budget in the embedder's tokens (None: the configured one).
     token_budget: int | None = None
+    asked_at: datetime | None = None
 
     def __post_init__(self) -> None:
         if len(self.active_context) > MAX_ACTIVE_CONTEXT:
             raise ValueError(f"at most {MAX_ACTIVE_CONTEXT} active_context texts")
         if self.token_budget is not None and self.token_budget < 1:
             raise ValueError("token_budget must be at least 1")
+        if self.asked_at is not None and self.asked_at.tzinfo is None:
+            raise ValueError("asked_at must carry a time zone")
 
     def excludes_conversation(self, conversation_id: str | None) -> bool:
         return (

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from memlane.domain.model import MemoryContext, Owner, PromptContext, ScoredMemory
 from memlane.domain.policy import MemoryPolicy
 from memlane.domain.retrieval import ContextOptions
@@ -38,7 +40,7 @@ class Retriever:
 
     async def search(
         self, owner: Owner, query: str, *, limit: int, min_similarity: float | None,
-        current: bool | None = None,
+        current: bool | None = None, asked_at: datetime | None = None,
     ) -> list[ScoredMemory]:
         """Dense and lexical hits fused, best first by `score`, at most `limit`.
 
@@ -47,12 +49,13 @@ class Retriever:
         has no embedding); `min_similarity` applies to every result, lexical-only hits
         included. When the query cannot be embedded, lexical hits alone answer (similarity
         0.0). `current`: True leaves replaced memories out, False keeps only them.
+        `asked_at`: when the question is asked (ContextOptions.asked_at; None: now).
         """
         if limit < 1 or not query.strip():
             return []
         pool = max(MIN_CANDIDATES, CANDIDATES_PER_RESULT * limit)
-        r = Retrieval(owner, query, self._clock(), limit, pool, min_similarity=min_similarity,
-                      current=current)
+        r = Retrieval(owner, query, self._clock(), limit, pool, ContextOptions(asked_at=asked_at),
+                      min_similarity=min_similarity, current=current)
         return (await self._search.run(r)).opened
 
     async def retrieve_context(
