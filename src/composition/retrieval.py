@@ -32,7 +32,6 @@ from memlane.service.retrieval import (
     Neighbours,
     Opening,
     Pipeline,
-    PointedTime,
     Prefetch,
     Profile,
     ProfileSource,
@@ -79,7 +78,9 @@ Declared = Sequence[tuple[str, Callable[[RetrievalParts], Stage | None]]]
 
 # Search and context share the first stages: what the query finds, fused into one ranking.
 FIRST: Declared = (
-    ("rankings", lambda p: FirstRankings(p.memories.search, p.embedder, p.sealer, p.names)),
+    # "Four weeks ago", "letzte Woche": the time a question points at ranks too (recall.md).
+    ("rankings", lambda p: FirstRankings(
+        p.memories.search, p.embedder, p.sealer, p.names, p.policy.recall.time_weight > 0)),
     ("fusion", lambda p: Fusion(p.policy.recall, p.entity_weight)),
     # Clusters (docs/graph.md): the question's nearest summaries bring their best members.
     ("cluster_recall", lambda p: p.clusters),
@@ -87,9 +88,6 @@ FIRST: Declared = (
     ("conversation_prior", lambda p: ConversationPrior(p.policy.recall)),
     # The assistant's words alone weigh less than the user's (docs/recall.md).
     ("replies", lambda p: Replies(p.policy.recall) if p.policy.recall.reply_weight < 1 else None),
-    # "Four weeks ago", "letzte Woche": the time the question points at (docs/recall.md).
-    ("pointed_time", lambda p: PointedTime(p.policy.recall)
-     if p.policy.recall.time_weight > 0 else None),
 )
 SEARCH: Declared = (
     *FIRST,

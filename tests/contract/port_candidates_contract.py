@@ -40,6 +40,23 @@ class PortCandidatesContract:
         top = await ports.search.dense_candidates(owner, axis(dimension, 0), 2)
         assert [c.id for c in top] == [rows[1].id, rows[2].id]
 
+    async def test_dense_candidates_written_within_a_time_leave_the_rest_out(
+        self, ports: MemoryPorts, owner: Owner, dimension: int
+    ) -> None:
+        rows = [
+            stored(owner, embedding=at_cosine(dimension, 0.9), created_at=T0),
+            stored(owner, embedding=at_cosine(dimension, 0.5), created_at=T0 + minutes(60)),
+            stored(owner, embedding=at_cosine(dimension, 0.4), created_at=T0 + minutes(120)),
+            stored(owner, embedding=at_cosine(dimension, 0.8), created_at=T0 + minutes(180)),
+        ]
+        await insert(ports.store, *rows)
+        within = (T0 + minutes(60), T0 + minutes(120))
+        found = await ports.search.dense_candidates(owner, axis(dimension, 0), 10, written=within)
+        assert [c.id for c in found] == [rows[1].id, rows[2].id]
+        assert_candidate_of(found[0], rows[1])
+        top = await ports.search.dense_candidates(owner, axis(dimension, 0), 1, 0.45, within)
+        assert [c.id for c in top] == [rows[1].id]
+
     async def test_dense_candidates_with_equal_scores_are_ordered_by_id(
         self, ports: MemoryPorts, owner: Owner, dimension: int
     ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from datetime import datetime
 from statistics import fmean
 from uuid import UUID
 
@@ -21,9 +22,13 @@ class FakeCandidateSearch(CandidateSearchPort):
         self._table = table
 
     async def dense_candidates(
-        self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0
+        self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0,
+        written: tuple[datetime, datetime] | None = None,
     ) -> list[SearchCandidate]:
-        scored = self._table._dense(owner, embedding)[:limit]
+        scored = [
+            (score, r) for score, r in self._table._dense(owner, embedding)
+            if written is None or written[0] <= r.created_at <= written[1]
+        ][:limit]
         return [SearchCandidate.of(r, score) for score, r in scored if score >= min_similarity]
 
     async def lexical_candidates(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from datetime import datetime
 from uuid import UUID
 
 from memlane.domain.model import Owner, SearchCandidate, Vector
@@ -15,10 +16,12 @@ class CandidateSearchPort(ABC):
 
     @abstractmethod
     async def dense_candidates(
-        self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0
+        self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0,
+        written: tuple[datetime, datetime] | None = None,
     ) -> list[SearchCandidate]:
         """The owner's memories nearest to the embedding, best first (score = cosine): at most
-        `limit`, none below `min_similarity`, memories without an embedding never found."""
+        `limit`, none below `min_similarity`, memories without an embedding never found.
+        `written`: only memories created within it (both ends included)."""
 
     @abstractmethod
     async def lexical_candidates(

@@ -60,9 +60,6 @@ if TYPE_CHECKING:
         Pipeline as Pipeline,
         Stage as Stage,
     )
-    from memlane.service.retrieval.pointed_time import (
-        PointedTime as PointedTime,
-    )
     from memlane.service.retrieval.prompt import (
         Budget as Budget,
         Profile as Profile,
@@ -114,7 +111,6 @@ _FACE = Face(__name__, {
     "Pipeline": "pipeline",
     "LevelOfDetail": "level_of_detail",
     "Prefetch": "selection",
-    "PointedTime": "pointed_time",
     "Profile": "prompt",
     "QueryAffect": "affect",
     "Surrounding": "surroundings",

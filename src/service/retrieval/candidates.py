@@ -28,18 +28,22 @@ class Rankings:
     """The first-stage rankings of a query, best first, on lean rows only.
 
     dense: by cosine to the query; lexical: by BM25 over the blind index terms; by_name:
-    the memories that mention a name the query names (entity recall). `similarities` holds
-    every ranked memory's cosine to the query (0.0 without a vector or an embedding).
+    the memories that mention a name the query names (entity recall); by_time: by cosine,
+    the memories written within the time the query points at ("four weeks ago").
+    `similarities` holds every ranked memory's cosine to the query (0.0 without a vector or
+    an embedding).
     """
 
     dense: list[SearchCandidate] = field(default_factory=list)
     lexical: list[SearchCandidate] = field(default_factory=list)
     by_name: list[SearchCandidate] = field(default_factory=list)
+    by_time: list[SearchCandidate] = field(default_factory=list)
     similarities: dict[UUID, float] = field(default_factory=dict)
 
     def hits(self) -> dict[UUID, SearchCandidate]:
         """Every memory ranked, once (the dense row wins: it carries the cosine)."""
         found = {c.id: c for c in self.by_name}
+        found.update({c.id: c for c in self.by_time})
         found.update({c.id: c for c in self.lexical})
         found.update({c.id: c for c in self.dense})
         return found

@@ -51,6 +51,8 @@ class Fusion:
         rankings, tuning = r.rankings, self._tuning
         named = frozenset(c.id for c in rankings.by_name)
         more = [(self._entity_weight, [c.id for c in rankings.by_name])] if named else []
+        if rankings.by_time:
+            more.append((tuning.time_weight, [c.id for c in rankings.by_time]))
         scores = fused_scores(
             [c.id for c in rankings.dense], [c.id for c in rankings.lexical], k=tuning.rrf_k,
             dense_weight=tuning.dense_weight, lexical_weight=tuning.lexical_weight, more=more,

@@ -7,6 +7,7 @@ from uuid import UUID
 
 from memlane.domain.errors import EmbeddingUnavailable
 from memlane.domain.model import SearchCandidate, Vector
+from memlane.domain.retrieval import pointed_window
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.memories import CandidateSearchPort
 from memlane.service.retrieval.candidates import Rankings
@@ -28,11 +29,15 @@ class FirstRankings:
         embedder: EmbeddingPort,
         sealer: Sealer,
         names: EntityRecall | None = None,
+        pointed_time: bool = False,
     ) -> None:
+        """`pointed_time`: rank the memories written within the time the query points at
+        ("four weeks ago", read against options.asked_at or now: domain.retrieval.when)."""
         self._search = search
         self._embedder = embedder
         self._sealer = sealer
         self._names = names
+        self._pointed_time = pointed_time
 
     async def __call__(self, r: Retrieval) -> None:
         terms = self._sealer.index_terms(r.owner.tenant, r.query)
@@ -43,11 +48,19 @@ class FirstRankings:
             r.start("names", lookup)
         r.vector = await self._embed_query(r.query)
         rankings = Rankings()
+        window = (
+            pointed_window(r.query, r.options.asked_at or r.now) if self._pointed_time else None
+        )
         if r.vector is not None:
             floor = -1.0 if r.min_similarity is None else r.min_similarity
             r.start("dense", self._search.dense_candidates(
                 r.owner, r.vector, r.pool, min_similarity=floor
             ))
+            if window is not None:
+                r.start("time", self._search.dense_candidates(
+                    r.owner, r.vector, r.pool, min_similarity=floor,
+                    written=(window.start, window.end),
+                ))
         rankings.lexical = await r.result("lexical", [])
         if r.vector is not None:
             if rankings.lexical:
@@ -57,6 +70,8 @@ class FirstRankings:
                 # A hit deleted meanwhile has no cosine: 0, as for no embedding.
                 rankings.similarities = {c.id: cosines.get(c.id, 0.0) for c in rankings.lexical}
             rankings.dense = await r.result("dense", [])
+            rankings.by_time = await r.result("time", [])
+        rankings.similarities.update({c.id: c.score for c in rankings.by_time})
         rankings.similarities.update({c.id: c.score for c in rankings.dense})
         mentioning: list[UUID] = await r.result("names", [])
         if self._names is not None and mentioning:

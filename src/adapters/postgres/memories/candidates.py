@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from uuid import UUID
 
 import asyncpg
@@ -22,13 +23,16 @@ _HEAT = (
 _COSINE = cosine("m.embedding", "$3")
 _NEAREST_SIMILARITY = similarity_from_distance("n.distance")
 
-# The inner query is the floor's shape (HNSW with iterative scan, or the owner btree for a
-# small owner); the heat join touches only the k rows it returns.
-DENSE = f"""
+
+
+def _dense(written: str) -> str:
+    """The inner query is the floor's shape (HNSW with iterative scan, or the owner btree
+    for a small owner); the heat join touches only the k rows it returns."""
+    return f"""
 WITH nearest AS MATERIALIZED (
     SELECT m.id, m.created_at, m.conversation_id, m.embedding <=> $3 AS distance
     FROM memories AS m
-    WHERE m.tenant = $1 AND m.user_id = $2 AND m.embedding IS NOT NULL
+    WHERE m.tenant = $1 AND m.user_id = $2 AND m.embedding IS NOT NULL {written}
     ORDER BY m.embedding <=> $3
     LIMIT $4
 )
@@ -38,6 +42,11 @@ JOIN memory_heat AS h ON h.tenant = $1 AND h.user_id = $2 AND h.id = n.id
 WHERE {_NEAREST_SIMILARITY} >= $5
 ORDER BY n.distance, n.id
 """
+
+
+DENSE = _dense("")
+# Within the time a question points at (domain/retrieval/when.py).
+DENSE_WRITTEN = _dense("AND m.created_at BETWEEN $6 AND $7")
 
 # The join to the owner's rows also drops a posting another owner's key collided into.
 LEXICAL = f"""
@@ -116,10 +125,12 @@ def to_candidate(record: asyncpg.Record) -> SearchCandidate:
 
 async def dense(
     connection: asyncpg.Connection, owner: Owner, embedding: Vector, limit: int,
-    min_similarity: float,
+    min_similarity: float, written: tuple[datetime, datetime] | None = None,
 ) -> list[SearchCandidate]:
-    records = await connection.fetch(
-        DENSE, owner.tenant, owner.user_id, vector_param(embedding), limit, min_similarity
+    args = (owner.tenant, owner.user_id, vector_param(embedding), limit, min_similarity)
+    records = await (
+        connection.fetch(DENSE, *args) if written is None
+        else connection.fetch(DENSE_WRITTEN, *args, *written)
     )
     return [to_candidate(r) for r in records]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from uuid import UUID
 
 import asyncpg
@@ -37,11 +38,14 @@ class PostgresCandidateSearchAdapter(CandidateSearchPort):
         self._postings_per_term = lexical_postings_per_term
 
     async def dense_candidates(
-        self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0
+        self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0,
+        written: tuple[datetime, datetime] | None = None,
     ) -> list[SearchCandidate]:
         check_query_dimension(embedding, self._dimension)
         async with connection_from(self._pool) as connection, dimension_errors():
-            return await candidates.dense(connection, owner, embedding, limit, min_similarity)
+            return await candidates.dense(
+                connection, owner, embedding, limit, min_similarity, written
+            )
 
     async def lexical_candidates(
         self, owner: Owner, keywords: Sequence[str], limit: int
