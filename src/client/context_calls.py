@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
+from datetime import datetime
 from functools import wraps
 from pathlib import Path
 from typing import Any, Literal, ParamSpec
@@ -37,13 +38,15 @@ def prompt_context(
     order: str | ContextOrder = ContextOrder.PRIORITY,
     include_superseded: bool = False,
     include_profile: bool = True,
+    asked_at: datetime | None = None,
 ) -> Call[PromptContext]:
     """The best memories for `query` and the rendered prompt block; they count as accessed.
 
     Options as in-process: leave out the current conversation (unless `include_current`),
     memories nearly repeating `active_context`, and replaced ones (unless
     `include_superseded`); `order` "priority" or "timeline"; the "do not forget" profile
-    opens the block unless `include_profile` is False."""
+    opens the block unless `include_profile` is False; `asked_at` (with its time zone): when
+    the question is asked, for the times it points at ("four weeks ago"; default now)."""
     if isinstance(active_context, str):
         active_context = [active_context]
     payload = body(
@@ -51,6 +54,7 @@ def prompt_context(
         include_current=include_current or None, active_context=list(active_context) or None,
         order=str(getattr(order, "value", order)), include_superseded=include_superseded or None,
         include_profile=None if include_profile else False,
+        asked_at=None if asked_at is None else asked_at.isoformat(),
     )
     return Call("POST", "/v1/context", wire.prompt, body=payload)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from litestar import Litestar
 
@@ -11,6 +13,7 @@ from memlane.domain.facts.profile import Profile
 from memlane.domain.facts.prompt_block import KEPT_HEADER
 from memlane.domain.facts.records import FactNotFound
 from memlane.domain.facts.topics import TopicNotFound, TopicSummary
+from memlane.domain.memories import Message, Role
 from memlane.domain.security.audit import EventKind, SubjectKind
 from tests.api.conftest import TenantKeys
 from tests.client.conftest import remote
@@ -119,3 +122,24 @@ async def test_search_and_list_carry_the_superseded_state_and_take_current(
     assert lisbon.id not in {h.memory.id for h in held}
     assert [m.id for m in listed.items] == [lisbon.id]
     assert {m.id for m in both.items} == {lisbon.id, porto.id}
+
+
+
+async def test_the_asking_time_reaches_the_context(app: Litestar, tenant: TenantKeys) -> None:
+    """"Four weeks ago" is read against the time given, not the server's clock."""
+    bought = {
+        datetime(2031, 3, 4, 10, 0, tzinfo=UTC): "I bought a tripod at the camera shop.",
+        datetime(2031, 1, 7, 10, 0, tzinfo=UTC): "I bought a camera bag at the camera shop.",
+    }
+    async with remote(app, token_of(tenant.alice)) as client:
+        for at, text in bought.items():
+            await client.add_messages(
+                conversation_id=f"shop-{at:%m}", messages=[Message(Role.USER, text, at)]
+            )
+        found = [
+            (await client.prompt_context(
+                None, "What did I buy at the camera shop four weeks ago?", 1, asked_at=asked,
+            )).memories[0].content
+            for asked in (datetime(2031, 4, 1, 9, tzinfo=UTC), datetime(2031, 2, 4, 9, tzinfo=UTC))
+        ]
+    assert found == [f"user: {text}" for text in bought.values()]
