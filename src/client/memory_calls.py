@@ -5,6 +5,7 @@ left out with a key pinned to a user."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -89,12 +90,15 @@ def learn(
 def search(
     *, user_id: str | None = None, query: str, limit: int = 10,
     min_similarity: float | None = None, current: bool | None = None,
+    asked_at: datetime | None = None,
 ) -> Call[list[ScoredMemory]]:
     """Memories that match `query`, best first by `score`, with similarity and relevance; a
     superseded one carries `superseded_by` (`current` True leaves it out, False keeps only
-    such; None, the default, both)."""
+    such; None, the default, both). `asked_at` (with its time zone): when the question is
+    asked, for the times it points at ("four weeks ago"; default now)."""
     params = _query(user_id, q=query, limit=limit, min_similarity=min_similarity,
-                    current=CURRENT_VALUES[current])
+                    current=CURRENT_VALUES[current],
+                    asked_at=None if asked_at is None else asked_at.isoformat())
     return Call("GET", MEMORIES + "/search", wire.hits, params=params)
 
 

@@ -184,10 +184,11 @@ async def test_a_reply_sent_on_its_own_is_stored_and_served_as_replied(
 async def test_a_context_reads_four_weeks_ago_against_the_asking_time(
     client: Client, tenant: TenantKeys
 ) -> None:
-    """Two visits to the same shop, weeks apart: "four weeks ago" picks the one then."""
+    """Two visits to the same shop, weeks apart: "four weeks ago" picks the one then. (Told
+    in the order they happened: a statement told later replaces one about the same thing.)"""
     visits = [
-        ("2031-03-04T10:00:00+00:00", "I bought a tripod at the camera shop on Elm Street."),
-        ("2031-01-07T10:00:00+00:00", "I bought a camera bag at the camera shop on Elm Street."),
+        ("2031-01-07T10:00:00+00:00", "At the camera shop Lena showed me a camera bag."),
+        ("2031-03-04T10:00:00+00:00", "At the camera shop Lena showed me a tripod."),
     ]
     for at, text in visits:
         response = await client.post(
@@ -196,14 +197,26 @@ async def test_a_context_reads_four_weeks_ago_against_the_asking_time(
             headers=tenant.alice,
         )
         assert response.status_code == 201, response.text
-    asked = {"query": "What did I buy at the camera shop four weeks ago?", "limit": 1,
+    asked = {"query": "What did Lena show me at the camera shop four weeks ago?", "limit": 1,
              "asked_at": "2031-04-01T09:00:00+00:00"}
     response = await client.post("/v1/context", json=asked, headers=tenant.alice)
     assert response.status_code == 200, response.text
-    assert [m["content"] for m in response.json()["memories"]] == [f"user: {visits[0][1]}"]
+    assert [m["content"] for m in response.json()["memories"]] == [f"user: {visits[1][1]}"]
     earlier = {**asked, "asked_at": "2031-02-04T09:00:00+00:00"}
     response = await client.post("/v1/context", json=earlier, headers=tenant.alice)
-    assert [m["content"] for m in response.json()["memories"]] == [f"user: {visits[1][1]}"]
+    assert [m["content"] for m in response.json()["memories"]] == [f"user: {visits[0][1]}"]
     naive = await client.post("/v1/context", json={**asked, "asked_at": "2031-04-01T09:00:00"},
                               headers=tenant.alice)
+    assert_problem(naive, 422)
+    firsts = []
+    for at in ("2031-04-01T09:00:00+00:00", "2031-02-04T09:00:00+00:00"):
+        found = await client.get("/v1/memories/search", headers=tenant.alice, params={
+            "q": asked["query"], "limit": 1, "asked_at": at,
+        })
+        assert found.status_code == 200, found.text
+        firsts.append(found.json()["results"][0]["memory"]["content"])
+    assert firsts == [f"user: {text}" for _, text in reversed(visits)]
+    naive = await client.get("/v1/memories/search", headers=tenant.alice, params={
+        "q": asked["query"], "asked_at": "2031-04-01T09:00:00",
+    })
     assert_problem(naive, 422)

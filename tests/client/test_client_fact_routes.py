@@ -127,19 +127,23 @@ async def test_search_and_list_carry_the_superseded_state_and_take_current(
 
 async def test_the_asking_time_reaches_the_context(app: Litestar, tenant: TenantKeys) -> None:
     """"Four weeks ago" is read against the time given, not the server's clock."""
-    bought = {
-        datetime(2031, 3, 4, 10, 0, tzinfo=UTC): "I bought a tripod at the camera shop.",
-        datetime(2031, 1, 7, 10, 0, tzinfo=UTC): "I bought a camera bag at the camera shop.",
+    shown = {
+        datetime(2031, 1, 7, 10, 0, tzinfo=UTC): "At the camera shop Lena showed me a camera bag.",
+        datetime(2031, 3, 4, 10, 0, tzinfo=UTC): "At the camera shop Lena showed me a tripod.",
     }
+    question = "What did Lena show me at the camera shop four weeks ago?"
+    asked = (datetime(2031, 2, 4, 9, tzinfo=UTC), datetime(2031, 4, 1, 9, tzinfo=UTC))
     async with remote(app, token_of(tenant.alice)) as client:
-        for at, text in bought.items():
+        for at, text in shown.items():
             await client.add_messages(
                 conversation_id=f"shop-{at:%m}", messages=[Message(Role.USER, text, at)]
             )
-        found = [
-            (await client.prompt_context(
-                None, "What did I buy at the camera shop four weeks ago?", 1, asked_at=asked,
-            )).memories[0].content
-            for asked in (datetime(2031, 4, 1, 9, tzinfo=UTC), datetime(2031, 2, 4, 9, tzinfo=UTC))
+        in_context = [
+            (await client.prompt_context(None, question, 1, asked_at=at)).memories[0].content
+            for at in asked
         ]
-    assert found == [f"user: {text}" for text in bought.values()]
+        searched = [
+            (await client.search(query=question, limit=1, asked_at=at))[0].memory.content
+            for at in asked
+        ]
+    assert in_context == searched == [f"user: {text}" for text in shown.values()]

@@ -4,6 +4,7 @@ export, stats and erasure. Decay and cleanup are jobs with their own paths (main
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import datetime
 from typing import Annotated, Any
 from uuid import UUID
 
@@ -205,13 +206,22 @@ class MemoriesController(Controller):
         ] = None,
         min_similarity: Annotated[float | None, Parameter(ge=-1.0, le=1.0)] = None,
         current: CurrentParam = "all",
+        asked_at: Annotated[datetime | None, Parameter(description=(
+            "When the question is asked (RFC 3339 with its offset; default now): the time "
+            "its words point at, such as 'four weeks ago', is read against it."
+        ))] = None,
     ) -> SearchOut:
         """Memories that match `q` (meaning and words), best first by `score`, with cosine
         similarity and combined relevance. A superseded memory carries `superseded_by` and
         ranks below what replaced it; `current=true` leaves it out."""
+        if asked_at is not None and asked_at.tzinfo is None:
+            raise ValidationException(
+                "asked_at must carry its offset",
+                extra=[{"key": "asked_at", "message": "a time zone offset is required"}],
+            )
         size = bounded_limit(limit, 10, config.max_search_limit)
         hits = await service.search(owner, q, limit=size, min_similarity=min_similarity,
-                                    current=CURRENT[current])
+                                    current=CURRENT[current], asked_at=asked_at)
         return SearchOut(results=[search_hit_out(h) for h in hits])
 
     @get(
