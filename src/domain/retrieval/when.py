@@ -63,7 +63,13 @@ def pointed_window(question: str, asked_at: datetime) -> Window | None:
     day ("yesterday", "last Saturday") is that calendar day, a day either way (a session is
     often written down the morning after); a named week or month is that calendar stretch.
     """
-    text = " ".join(question.casefold().split())
+    try:
+        return _window(" ".join(question.casefold().split()), asked_at)
+    except OverflowError:  # a time before year 1 or after 9999: it points at nothing held
+        return None
+
+
+def _window(text: str, asked_at: datetime) -> Window | None:
     if found := _AGO.search(text):
         count, days = _amount(found)
         slack = timedelta(days=max(1.0, days / 2))

@@ -69,3 +69,14 @@ def test_a_window_never_ends_before_it_starts_or_starts_after_the_asking(
     assert window is not None
     assert window.start <= window.end
     assert window.start <= asked + timedelta(days=1)
+
+
+@pytest.mark.parametrize("asked", [
+    datetime(1, 1, 2, tzinfo=UTC), datetime(9999, 12, 31, 23, 0, tzinfo=UTC),
+])
+@pytest.mark.parametrize("question", [
+    "What did I do 999 years ago?", "last weekend", "letzten Monat", "the day before yesterday",
+])
+def test_a_time_beyond_the_calendar_points_at_nothing(question: str, asked: datetime) -> None:
+    window = pointed_window(question, asked)
+    assert window is None or window.start <= window.end
