@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import replace
+from typing import Any
 
 import asyncpg
 import httpx
@@ -220,3 +221,28 @@ async def test_a_context_reads_four_weeks_ago_against_the_asking_time(
         "q": asked["query"], "asked_at": "2031-04-01T09:00:00",
     })
     assert_problem(naive, 422)
+
+
+async def test_an_old_chat_imported_late_leaves_what_was_said_since_current(
+    client: Client, tenant: TenantKeys
+) -> None:
+    """A move dated before the home it would replace replaces nothing; dated after, it does."""
+
+    async def said(conversation: str, text: str, at: str) -> dict[str, Any]:
+        response = await client.post(
+            f"/v1/conversations/{conversation}/messages", headers=tenant.alice,
+            json={"messages": [{"role": "user", "content": text, "created_at": at}]},
+        )
+        assert response.status_code == 201, response.text
+        (memory,) = response.json()["memories"]
+        return memory
+
+    async def current(memory_id: str) -> bool:
+        found = await client.get(f"/v1/memories/{memory_id}", headers=tenant.alice)
+        return bool(found.json()["current"])
+
+    home = await said("now", "I live in Lisbon with my two cats.", "2026-03-01T10:00:00+00:00")
+    await said("old-export", "I moved to Porto last month.", "2024-01-10T10:00:00+00:00")
+    assert await current(home["id"])
+    await said("later", "I moved to Porto last month.", "2026-05-10T10:00:00+00:00")
+    assert not await current(home["id"])

@@ -75,7 +75,9 @@ def apply_statements(
     A statement of a fact that already holds stores nothing (the older fact keeps its
     provenance); a negated one ends the facts it names; any other is stored and ends the
     facts it supersedes (functional relations, opposites). A fact stored by an earlier
-    statement of the same batch can be ended by a later one.
+    statement of the same batch can be ended by a later one. A statement said before a
+    holding fact began (an old chat imported late) never ends it: it is stored as history,
+    ended where the newer fact began.
     """
     changes = LedgerChanges()
     holding = [f for f in current if f.is_current(now)]
@@ -97,7 +99,9 @@ def apply_statements(
                 valid_from=min(said_at, now), user_fact_score=statement.user_fact_score,
             )
             ended_by = fact.id
-        for old in superseded_facts(holding, extracted, now=now):
+        replaced = superseded_facts(holding, extracted, now=now)
+        newer = [o for o in replaced if _began_after(o, statement.said_at)]
+        for old in (o for o in replaced if o not in newer):
             ended = supersede(old, now=now, by=ended_by)
             holding.remove(old)
             if any(f.id == old.id for f in changes.new):
@@ -106,7 +110,16 @@ def apply_statements(
             else:
                 changes.ended[old.id] = ended
         if ended_by is not None:
+            if newer:  # history: it held until the newer value began
+                first = min(newer, key=lambda f: f.valid_from)
+                fact = replace(supersede(fact, now=first.valid_from, by=first.id), updated_at=now)
             changes.new.append(fact)
             changes.created[index] = fact
-            holding.append(fact)
+            if not newer:
+                holding.append(fact)
     return changes
+
+
+def _began_after(fact: Fact, said_at: datetime | None) -> bool:
+    """Whether `fact` began after a statement said at `said_at` (None: said now)."""
+    return said_at is not None and fact.valid_from > said_at

@@ -164,6 +164,11 @@ def _learned(scene: Scene, judge: LearnedJudge, fact_conflicts: Collection[UUID]
     return [SupersessionDecision(best, kind, round(probability, 4), ("learned",))]
 
 
+def _said_after(candidate: tuple[UUID, str, float] | Candidate, moment: datetime) -> bool:
+    said = candidate.said_at if isinstance(candidate, Candidate) else None
+    return said is not None and said > moment
+
+
 def judge_supersession(
     new_text: str,
     candidates: Sequence[tuple[UUID, str, float] | Candidate],
@@ -182,9 +187,12 @@ def judge_supersession(
     fact_conflicts: ids whose functional fact (same subject and relation, another object)
     conflicts with one of `new_text`'s, from the facts module. replaced: ids already replaced
     by another memory (their marker), which are history. said_at: when `new_text` was said
-    (a statement about a year long past replaces nothing). learned: a learned judge that
-    decides when the rules find nothing (their vetoes still hold).
+    (a statement about a year long past replaces nothing, nor one said after it: an imported
+    old chat does not undo what the user said since). learned: a learned judge that decides
+    when the rules find nothing (their vetoes still hold).
     """
+    if said_at is not None:
+        candidates = [c for c in candidates if not _said_after(c, said_at)]
     scene = scene_of(new_text, candidates, said_at, cue_set)
     if scene is None:
         return []

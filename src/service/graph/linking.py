@@ -64,8 +64,10 @@ class GraphLinker:
         nearby: Sequence[Nearby],
         now: datetime,
         speakers: Sequence[str | None] | None = None,
+        said: Sequence[datetime] | None = None,
     ) -> list[list[SupersessionDecision]]:
-        """For each new text (None: not judged), the older memories it replaces.
+        """For each new text (None: not judged), the older memories it replaces; `said`:
+        when each was said (its memory's created_at; default now).
 
         The candidates are the nearest memories within the supersession band, read in one
         statement inside the write session and opened here; one that does not decrypt is
@@ -99,16 +101,17 @@ class GraphLinker:
                 replaced.add(row.id)
         # "I" of one speaker is not "I" of another: a turn only replaces its speaker's words.
         who = list(speakers) if speakers is not None else [None] * len(texts)
+        when = list(said) if said is not None else [now] * len(texts)
         return [
             judge_supersession(
                 text,
                 # When each was said: a chain's newest value is its current head.
                 [Candidate(i, plain[i], c, said_at[i]) for i, c in candidates
                  if plain.get(i) and said_by.get(i) == speaker],
-                band=self._tuning.supersession_band, replaced=replaced, said_at=now,
+                band=self._tuning.supersession_band, replaced=replaced, said_at=moment,
                 learned=self._tuning.learned_judge,
             ) if text else []
-            for text, candidates, speaker in zip(texts, per_text, who, strict=True)
+            for text, candidates, speaker, moment in zip(texts, per_text, who, when, strict=True)
         ]
 
     def edges_for(self, written: Written, now: datetime) -> list[Edge]:

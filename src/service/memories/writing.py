@@ -236,7 +236,9 @@ class Writer:
             for d in fresh
         ]
         speakers = [speaker_of(d.memory.metadata) for d in fresh]
-        return await self._linker.judge(session, texts, nearby, now, speakers)
+        # When each was said (an imported message keeps its own time), not when it is stored.
+        said = [d.memory.created_at for d in fresh]
+        return await self._linker.judge(session, texts, nearby, now, speakers, said)
 
     async def _probe(self, session: MemoryWriteSession, fresh: Sequence[Draft]) -> list[Nearby]:
         """What lies near each draft, in one query for the batch: the nearest stored memory

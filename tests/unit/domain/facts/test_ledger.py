@@ -87,3 +87,21 @@ def test_a_statement_said_earlier_is_valid_from_when_it_was_said() -> None:
 
 def test_the_relations_touched_include_the_opposites() -> None:
     assert relations_touched([said("I like coffee")]) == {"likes", "dislikes", "avoids"}
+
+
+def test_a_statement_said_before_the_holding_fact_began_is_stored_as_history() -> None:
+    """An old chat imported late: "I moved to Porto" said a year before "I live in Lisbon"
+    leaves Lisbon current and is kept as what held until Lisbon began."""
+    first = apply_statements([], [Statement(said("I live in Lisbon"), SOURCE_A, NOW)],
+                             now=NOW, new_id=ids())
+    [lisbon] = first.new
+    year_before = NOW - timedelta(days=365)
+    later = NOW + timedelta(days=2)
+    imported = apply_statements(
+        first.new, [Statement(said("I moved to Porto"), SOURCE_B, year_before)], now=later,
+        new_id=lambda: UUID(int=77),
+    )
+    [porto] = imported.new
+    assert imported.ended == {} and imported.replacements() == []
+    assert porto.valid_from == year_before and porto.valid_until == lisbon.valid_from
+    assert porto.superseded_by == lisbon.id and not porto.is_current(later)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -17,6 +18,7 @@ from memlane.domain.graph.supersession import (
     judge_supersession,
 )
 from memlane.domain.graph.supersession_cues import CHANGE_CUES
+from memlane.domain.graph.supersession_scene import Candidate
 
 # Cosines as all-MiniLM-L6-v2 gives them for these pairs (rounded; bench/supersession.py).
 Older = list[tuple[str, float]]
@@ -257,3 +259,13 @@ def test_questions_about_the_present_do_not(query: str) -> None:
 )
 def test_what_someone_named_does_leaves_what_the_user_said_of_them(older: str, new: str) -> None:
     assert judge_supersession(new, [(uuid4(), older, 0.6)]) == []
+
+
+def test_a_statement_never_replaces_one_said_after_it() -> None:
+    """An old chat imported late ("I live in Berlin", said in 2029) leaves what the user said
+    since (2030) current; said in order, the move replaces the old home."""
+    home = Candidate(uuid4(), "I live in Berlin.", 0.6, datetime(2029, 5, 1, tzinfo=UTC))
+    moved = "I moved to Lisbon last month."
+    assert judge_supersession(moved, [home], said_at=datetime(2028, 1, 1, tzinfo=UTC)) == []
+    (decision,) = judge_supersession(moved, [home], said_at=datetime(2030, 1, 1, tzinfo=UTC))
+    assert decision.replaces == home.id
