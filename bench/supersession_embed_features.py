@@ -69,7 +69,7 @@ class Pairs:
         self.gap = self.cos - best
 
 
-def _nearest_margin(sim: np.ndarray, bank_y: np.ndarray) -> np.ndarray:
+def nearest_margin(sim: np.ndarray, bank_y: np.ndarray) -> np.ndarray:
     """Mean of the NEAREST most similar replaced pairs minus that of the kept ones."""
     def top(mask: np.ndarray) -> np.ndarray:
         scores = np.where(mask[None, :], sim, -np.inf)
@@ -102,7 +102,7 @@ def embedding_features(rows: Pairs, sel: np.ndarray, bank: Pairs, bank_sel: np.n
         axes.append((mine - centre) @ basis.T)
     groups = {
         "cosine": [rows.cos[sel], rows.gap[sel], (rows.gap[sel] >= 0).astype(float)],
-        "neighbours": [_nearest_margin(pair_sim, by), _nearest_margin(dir_sim, by)],
+        "neighbours": [nearest_margin(pair_sim, by), nearest_margin(dir_sim, by)],
         "change": [u @ change], "axes": axes,
     }
     return np.column_stack([c for name, cols in groups.items() if name not in LEFT_OUT
