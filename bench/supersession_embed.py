@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/supersession_embed.py [--model NAME ...] [--folds 5] [--ablate]
                                                  [--twins LINE] [--salt S] [--without GROUP ...]
-                                                 [--variant NAME ...] [--json]
+                                                 [--variant NAME ...] [--kind query] [--json]
 
 Experiment (issue 23): does a judge that reads the pair's embeddings, beside the rules'
 structural reading, find the replacements the rules miss without adding wrongs? Every
@@ -33,7 +33,8 @@ vectors make a twin in a training fold a near-copy. With twins split across fold
 neighbour features of multilingual-e5-small seem to win (303 detected, 3 wrong, against the
 rules' 301 and 5); with twins together every embedding variant gains nothing and adds one
 or two wrongs (docs/supersession.md, "An embedding judge"). `--salt` draws other folds,
-`--without` leaves feature groups out, `--variant` runs only some variants.
+`--without` leaves feature groups out, `--variant` runs only some variants, `--kind query`
+embeds with e5's query prefix (its authors' choice for symmetric tasks) instead of passage.
 """
 
 from __future__ import annotations
@@ -192,6 +193,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--twins", type=float, metavar="LINE",
                         help="folds keep EN/DE twins together (multilingual-e5-small vectors, "
                         "mutual nearest at least LINE, e.g. 0.9)")
+    parser.add_argument("--kind", choices=("document", "query"), default="document",
+                        help="how statements are embedded (e5: passage or query prefix)")
     parser.add_argument("--json", action="store_true", help="one compact JSON object")
     args = parser.parse_args(argv)
     LEFT_OUT.update(args.without)
@@ -200,7 +203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = in_half(load(args.data), TUNE)  # the test half is never read
     scenarios = {s["id"]: s for s in rows}
     texts = sorted({t for s in rows for t in (s["new"], *s["history"])})
-    vectors = {m: asyncio.run(embed(texts, m)) for m in args.model}
+    vectors = {m: asyncio.run(embed(texts, m, args.kind)) for m in args.model}
     default = vectors[MINILM.name] if MINILM.name in vectors else asyncio.run(
         embed(texts, MINILM.name))
     cos = {s["id"]: [[float(default[a] @ default[b]) for b in (*s["history"], s["new"])]
@@ -211,9 +214,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                       for c in cases])
     if args.twins is not None:
         e5 = ONNX_MODELS["multilingual-e5-small"].name
-        folds = twin_folds(rows, vectors.get(e5) or asyncio.run(embed(texts, e5)), args.salt,
-                           args.folds, args.twins)
+        # Twins by the document vectors whatever --kind is, so folds stay the same.
+        folds = twin_folds(rows, asyncio.run(embed(texts, e5)), args.salt, args.folds,
+                           args.twins)
     result: dict[str, Any] = {"folds": args.folds, "twins": args.twins, "models": args.model,
+                              "kind": args.kind,
                               "objective": f"detected - {WRONG_COST} x wrong, out of fold, "
                               "nested choice",
                               "all cues": evaluate(cases, cases, folds, scenarios, vectors,

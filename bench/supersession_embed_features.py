@@ -18,6 +18,7 @@ import numpy as np
 
 from memlane.adapters.embedding.catalog import MINILM, ONNX_MODELS
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
+from memlane.ports.embedding import EmbedKind
 from supersession_judge import Case
 
 AXES = 4  # principal axes of u*v and of |u-v|
@@ -28,10 +29,11 @@ CACHE = Path("/tmp") / "memlane-supersession-embed"
 Vectors = dict[str, np.ndarray]
 
 
-async def embed(texts: Sequence[str], model: str) -> Vectors:
-    """Each text's vector (the adapter's document kind, as the service stores memories);
-    cached under /tmp between runs (the same model gives the same vectors)."""
-    path = CACHE / f"{model}.npz"
+async def embed(texts: Sequence[str], model: str, kind: EmbedKind = "document") -> Vectors:
+    """Each text's vector (by default the document kind, as the service stores memories;
+    e5's "query: " prefix is the one its authors give for symmetric tasks); cached under
+    /tmp between runs by model and kind (delete it after a model changes)."""
+    path = CACHE / f"{model}-{kind}.npz"
     if path.exists():
         stored = np.load(path)
         cached = dict(zip(stored["texts"].tolist(), stored["vectors"], strict=True))
@@ -40,7 +42,7 @@ async def embed(texts: Sequence[str], model: str) -> Vectors:
     adapter = OnnxEmbeddingAdapter(ONNX_MODELS.get(model, MINILM))
     await adapter.warm_up()
     try:
-        vectors = np.asarray(await adapter.embed(list(texts)), dtype=np.float64)
+        vectors = np.asarray(await adapter.embed(list(texts), kind), dtype=np.float64)
     finally:
         await adapter.close()
     CACHE.mkdir(exist_ok=True)
