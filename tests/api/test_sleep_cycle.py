@@ -33,6 +33,10 @@ from tests.fakes.clock import FakeClock
 pytestmark = pytest.mark.integration
 TENNIS = "I play tennis with Marco every Sunday morning at the club."
 TENNIS_AGAIN = "Every Sunday morning I play tennis with Marco at the club."
+# What a pair's second member says before it is edited: far from everything else, and from
+# each other (two random hex strings can be near-duplicates and merge at write).
+PLACEHOLDERS = ("The boiler service is booked for October.",
+                "Quantum dots glow in many colours under ultraviolet light.")
 PAIRS = ((TENNIS, TENNIS_AGAIN), ("My sister Lena lives in Hamburg near the harbour.",
                                   "Lena, my sister, lives near the harbour in Hamburg."))
 
@@ -206,9 +210,9 @@ async def test_the_merges_of_a_batch_embed_in_one_call(
 ) -> None:
     clock, owner, counting = FakeClock(), someone(), CountingEmbedder(embedder)
     service = service_at(pg_pool, counting, clock)
-    for kept, edited in PAIRS:
+    for (kept, edited), placeholder in zip(PAIRS, PLACEHOLDERS, strict=True):
         await service.remember(owner, NewMemory(kept))
-        other = (await service.remember(owner, NewMemory("Unrelated: " + uuid4().hex))).memory
+        other = (await service.remember(owner, NewMemory(placeholder))).memory
         clock.advance(timedelta(minutes=5))
         await service.update(owner, other.id, MemoryPatch(content=edited))
     clock.advance(timedelta(minutes=1))
@@ -228,9 +232,9 @@ async def test_a_batch_that_stops_merging_at_the_budget_loses_no_group(
     await service.remember_many(owner, [NewMemory(t) for t in plain])
     clock.advance(timedelta(minutes=1))
     others = []
-    for kept, _ in PAIRS:
+    for (kept, _), placeholder in zip(PAIRS, PLACEHOLDERS, strict=True):
         await service.remember(owner, NewMemory(kept))
-        other = await service.remember(owner, NewMemory("Unrelated: " + uuid4().hex))
+        other = await service.remember(owner, NewMemory(placeholder))
         others.append(other.memory)
     clock.advance(timedelta(minutes=1))
     for other, (_, edited) in zip(others, PAIRS, strict=True):
