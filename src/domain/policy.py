@@ -48,8 +48,9 @@ class RecallTuning:
     adds to the normalised match score when choosing among candidates. reply_weight: the
     share of its match a memory of the assistant's words alone keeps (provenance `replied`),
     found or brought as a neighbour: what the user said outranks the reply that echoes it.
-    time_weight: a memory from the time the question points at ("four weeks ago", "letzte
-    Woche") has its match raised by this share of it.
+    time_weight: the weight of one more first-stage ranking, the memories written within
+    the time the question points at ("four weeks ago", "letzte Woche"), fused like the
+    dense and lexical ones (0: no such ranking).
     """
 
     candidate_pool: int = 50
