@@ -4,7 +4,7 @@ nothing, an edit refreshes the summary, a deleted member takes it with it."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from uuid import UUID, uuid4
 
@@ -38,12 +38,14 @@ OTHER = ("The boiler needs a service in May.", "Buy oat milk and bread.")
 
 
 def clustering(pool: asyncpg.Pool, embedder: EmbeddingPort, clock: FakeClock,
-               on: bool = True) -> MemoryService:
+               on: bool = True, skip: tuple[str, ...] = ()) -> MemoryService:
+    """The service with clusters on (or off); `skip`: retrieval stages left out."""
     policy = MemoryPolicy()
     ports = replace(postgres_memory_ports(pool), sleep=PostgresSleepAdapter(pool))
     return memory_service(
         ports, embedder, API_KEY, SnowballKeywordAdapter(),
-        replace(policy, graph=replace(policy.graph, clusters=on)), clock,
+        replace(policy, graph=replace(policy.graph, clusters=on),
+                recall=replace(policy.recall, skip_stages=skip)), clock,
         graph=PostgresGraphAdapter(pool), audit=postgres_audit_ports(pool),
         entities=PostgresEntityAdapter(pool), clusters=PostgresClusterAdapter(pool),
     )
@@ -71,6 +73,26 @@ async def remembered(service: MemoryService, owner: Owner, clock: FakeClock) -> 
     ids = [(await service.remember(owner, NewMemory(t))).memory.id for t in (*MARCO, *OTHER)]
     clock.advance(timedelta(minutes=1))  # a cycle reads what was written before it began
     return ids[: len(MARCO)]
+
+
+@dataclass
+class Clustered:
+    """Marco's memories remembered and grouped by one cycle into one summary."""
+
+    clock: FakeClock
+    owner: Owner
+    service: MemoryService
+    marco: list[UUID]
+    summary_id: UUID
+
+
+async def clustered(pool: asyncpg.Pool, embedder: EmbeddingPort) -> Clustered:
+    clock, owner = FakeClock(), someone()
+    service = clustering(pool, embedder, clock)
+    marco = await remembered(service, owner, clock)
+    await service.sleep.run(owner)
+    [summary_id] = await clusters(pool, owner)
+    return Clustered(clock, owner, service, marco, summary_id)
 
 
 async def test_a_cycle_makes_a_summary_node_linked_to_its_members_and_a_second_changes_nothing(
@@ -109,12 +131,8 @@ async def test_a_cycle_makes_a_summary_node_linked_to_its_members_and_a_second_c
 async def test_an_edited_member_refreshes_its_summary_in_place(
     pg_pool: asyncpg.Pool, embedder: EmbeddingPort
 ) -> None:
-    clock, owner = FakeClock(), someone()
-    service = clustering(pg_pool, embedder, clock)
-    marco = await remembered(service, owner, clock)
-    await service.sleep.run(owner)
-    [summary_id] = await clusters(pg_pool, owner)
-
+    c = await clustered(pg_pool, embedder)
+    clock, owner, service, marco, summary_id = c.clock, c.owner, c.service, c.marco, c.summary_id
     clock.advance(timedelta(minutes=5))
     await service.update(owner, marco[0], MemoryPatch(
         content="Now I play tennis with Marco at the club every Saturday evening."))
@@ -127,12 +145,8 @@ async def test_an_edited_member_refreshes_its_summary_in_place(
 async def test_deleting_a_member_removes_its_summary_at_once_and_the_next_cycle_regroups(
     pg_pool: asyncpg.Pool, embedder: EmbeddingPort
 ) -> None:
-    clock, owner = FakeClock(), someone()
-    service = clustering(pg_pool, embedder, clock)
-    marco = await remembered(service, owner, clock)
-    await service.sleep.run(owner)
-    [summary_id] = await clusters(pg_pool, owner)
-
+    c = await clustered(pg_pool, embedder)
+    clock, owner, service, marco, summary_id = c.clock, c.owner, c.service, c.marco, c.summary_id
     await service.delete(owner, marco[0])
     assert await clusters(pg_pool, owner) == {summary_id: ()}  # emptied: no summary quotes it
     page = await service.list(owner, MemoryFilter(), None, 20)
@@ -198,13 +212,7 @@ async def test_an_aggregation_question_reaches_the_members_of_its_nearest_summar
     await service.sleep.run(owner)
     question = "What do I do with Marco?"
 
-    policy = MemoryPolicy()
-    without = memory_service(
-        replace(postgres_memory_ports(pg_pool), sleep=PostgresSleepAdapter(pg_pool)), embedder,
-        API_KEY, SnowballKeywordAdapter(), replace(policy, recall=replace(
-            policy.recall, skip_stages=("cluster_recall",)), graph=replace(
-                policy.graph, clusters=True)), clock, graph=PostgresGraphAdapter(pg_pool),
-        entities=PostgresEntityAdapter(pg_pool), clusters=PostgresClusterAdapter(pg_pool))
+    without = clustering(pg_pool, embedder, clock, skip=("cluster_recall",))
     plain = {s.memory.id: s.score for s in await without.search(owner, question, limit=20)}
     boosted = {s.memory.id: s.score for s in await service.search(owner, question, limit=20)}
     raised = [m for m in marco if boosted.get(m, 0.0) > plain.get(m, 0.0)]
