@@ -71,7 +71,7 @@ def reply_share(traits: Traits | None, reply_weight: float) -> float:
     A reply echoes the question it answers and elaborates on it at length, so it matches a
     later question about the topic as well as the user's own statement does, or better; the
     statement is what the user holds. On LongMemEval (docs/recall.md) the best-ranked memory
-    was a reply for 49 of 94 questions, and 41 of those held no evidence.
+    held evidence for 0.404 of the questions before this weight and 0.575 after.
     """
     if traits is not None and traits.provenance is Provenance.REPLIED:
         return reply_weight
