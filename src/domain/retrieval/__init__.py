@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from memlane.domain.faces import Face
 
 if TYPE_CHECKING:
+    from memlane.domain.retrieval.addressed import asks_about_replies as asks_about_replies
     from memlane.domain.retrieval.context import (
         DEFAULT_CONTEXT_CHAR_BUDGET as DEFAULT_CONTEXT_CHAR_BUDGET,
         MAX_ACTIVE_CONTEXT as MAX_ACTIVE_CONTEXT,
@@ -67,6 +68,7 @@ _FACE = Face(__name__, {
     "Window": "when",
     "RELATED_HEADER": "detail",
     "RelevanceWeights": "scoring",
+    "asks_about_replies": "addressed",
     "by_type_priority": "context",
     "counted": "detail",
     "demoted": "demotion",

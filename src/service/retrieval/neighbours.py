@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from uuid import UUID
 
 from memlane.domain.model import Owner, SearchCandidate, Vector
 from memlane.domain.policy import RecallTuning
-from memlane.domain.retrieval import reply_share
+from memlane.domain.retrieval import asks_about_replies, reply_share
 from memlane.ports.memories import CandidateSearchPort
 from memlane.service.retrieval.candidates import Candidate
 from memlane.service.retrieval.pipeline import Retrieval
@@ -106,6 +107,7 @@ class Neighbours:
         self._tuning = tuning
 
     async def __call__(self, r: Retrieval) -> None:
-        r.added = await expand_neighbours(
-            self._search, r.owner, r.candidates, r.vector, self._tuning
-        )
+        tuning = self._tuning
+        if tuning.reply_weight < 1.0 and asks_about_replies(r.query):
+            tuning = replace(tuning, reply_weight=1.0)
+        r.added = await expand_neighbours(self._search, r.owner, r.candidates, r.vector, tuning)

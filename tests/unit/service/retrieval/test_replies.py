@@ -25,14 +25,14 @@ def _world(reply_weight: float) -> FakeWorld:
     return FakeWorld(policy=replace(policy, recall=recall))
 
 
-async def _ranked(reply_weight: float) -> list[str]:
+async def _ranked(reply_weight: float, question: str = QUESTION) -> list[str]:
     """The user's statement, then the assistant's reply sent on its own (as a chat service
     posts a reply after the user's message): the reply shares more of the question's words."""
     world = _world(reply_weight)
     owner = new_owner()
     await world.service.add_messages(owner, "chat", [Message(Role.USER, STATEMENT)])
     await world.service.add_messages(owner, "chat", [Message(Role.ASSISTANT, REPLY)])
-    found = await world.service.search(owner, QUESTION, limit=5)
+    found = await world.service.search(owner, question, limit=5)
     return [hit.memory.content for hit in found]
 
 
@@ -42,6 +42,11 @@ async def test_the_users_statement_ranks_above_the_reply_that_echoes_it() -> Non
 
 async def test_with_reply_weight_one_the_reply_that_matches_better_comes_first() -> None:
     assert (await _ranked(1.0))[0] == f"assistant: {REPLY}"
+
+
+async def test_a_question_about_what_the_assistant_said_finds_the_reply_first() -> None:
+    asked = f"What did you say about {QUESTION}?"
+    assert (await _ranked(0.5, asked))[0] == f"assistant: {REPLY}"
 
 
 async def test_a_reply_sent_on_its_own_is_stored_as_replied() -> None:
