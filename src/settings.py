@@ -116,6 +116,7 @@ class RecallSettings(_Section):
     relevance_tiebreak: float = Field(_RECALL.relevance_tiebreak, ge=0, le=100)
     reply_weight: float = Field(_RECALL.reply_weight, ge=0, le=1)
     time_weight: float = Field(_RECALL.time_weight, ge=0, le=10)
+    whose_weight: float = Field(_RECALL.whose_weight, ge=0, lt=1)
     # Retrieval stages left out (composition/retrieval.py names the optional ones).
     skip_stages: tuple[str, ...] = _RECALL.skip_stages
 

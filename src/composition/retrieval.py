@@ -48,6 +48,7 @@ from memlane.service.retrieval import (
     StartExpansion,
     Superseded,
     Surrounding,
+    Whose,
 )
 from memlane.service.security import Sealer
 
@@ -88,6 +89,9 @@ FIRST: Declared = (
     ("conversation_prior", lambda p: ConversationPrior(p.policy.recall)),
     # The assistant's words alone weigh less than the user's (docs/recall.md).
     ("replies", lambda p: Replies(p.policy.recall) if p.policy.recall.reply_weight < 1 else None),
+    # Whose fact: "my brother's" allergy is not the user's (docs/recall.md, "Whose fact").
+    ("whose", lambda p: Whose(p.memories.store, p.sealer, p.policy.recall)
+     if p.policy.recall.whose_weight > 0 else None),
 )
 SEARCH: Declared = (
     *FIRST,

@@ -50,7 +50,10 @@ class RecallTuning:
     found or brought as a neighbour: what the user said outranks the reply that echoes it.
     time_weight: the weight of one more first-stage ranking, the memories written within
     the time the question points at ("four weeks ago", "letzte Woche"), fused like the
-    dense and lexical ones (0: no such ranking).
+    dense and lexical ones (0: no such ranking). whose_weight: for a question about the
+    user or one relative ("What is my brother allergic to?"), the best `WHOSE_DEPTH`
+    candidates are read for whose fact they state; one about the relative asked about
+    gains this share of its match, one about another person loses it (0: not read).
     """
 
     candidate_pool: int = 50
@@ -66,6 +69,7 @@ class RecallTuning:
     relevance_tiebreak: float = 0.05
     reply_weight: float = 0.5
     time_weight: float = 1.0
+    whose_weight: float = 0.0
     # Retrieval stages left out (composition/retrieval.py names the optional ones).
     skip_stages: tuple[str, ...] = ()
 
@@ -82,6 +86,8 @@ class RecallTuning:
             value = getattr(self, name)
             if not 0.0 <= value < float("inf"):
                 raise InvalidTuning(name, f"must be finite and not negative, got {value}")
+        if not 0.0 <= self.whose_weight < 1.0:
+            raise InvalidTuning("whose_weight", "must be within [0, 1)")
         for name in ("neighbour_relevance", "reply_weight"):
             if getattr(self, name) > 1.0:
                 raise InvalidTuning(name, "must be within [0, 1]")

@@ -93,6 +93,12 @@ if TYPE_CHECKING:
         topic_label as topic_label,
         topics_of as topics_of,
     )
+    from memlane.domain.facts.whose import (
+        PersonReading as PersonReading,
+        person_asked as person_asked,
+        person_stated as person_stated,
+        whose_factor as whose_factor,
+    )
 
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
@@ -160,6 +166,10 @@ _FACE = Face(__name__, {
     "topic_label": "topics",
     "topics_of": "topics",
     "validate_user_fact_score": "model",
+    "PersonReading": "whose",
+    "person_asked": "whose",
+    "person_stated": "whose",
+    "whose_factor": "whose",
 })
 
 

@@ -50,6 +50,10 @@ if TYPE_CHECKING:
         check_weight as check_weight,
         strength as strength,
     )
+    from memlane.domain.graph.holders import (
+        holder_of as holder_of,
+        people_named as people_named,
+    )
     from memlane.domain.graph.knowledge import (
         Entity as Entity,
         EntityNotFound as EntityNotFound,
@@ -119,9 +123,11 @@ _FACE = Face(__name__, {
     "check_weight": "edges",
     "content_words": "supersession_words",
     "follows_causally": "causal",
+    "holder_of": "holders",
     "join_floor": "activation_walk",
     "judge_supersession": "supersession",
     "role_of": "knowledge",
+    "people_named": "holders",
     "semantic_edges": "semantic",
     "spread": "activation",
     "stem": "supersession_words",

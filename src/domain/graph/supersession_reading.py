@@ -196,6 +196,10 @@ class SupersessionCues:
             found.add("age")
         return frozenset(found)
 
+    def holder(self, text: str) -> str | None:
+        """Whom the statement is about (`_holder`), read on its own."""
+        return self._holder(text, main_clause(plain(text)))
+
     def _holder(self, text: str, norm: str) -> str | None:
         """Whom the statement is about: the first of "I/we", "my <relative>", "<Name>'s
         <relative>", a name or a kin word opening it ("Sarah and I broke up" is mine, "My

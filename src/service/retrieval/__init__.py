@@ -87,6 +87,9 @@ if TYPE_CHECKING:
     from memlane.service.retrieval.surroundings import (
         Surrounding as Surrounding,
     )
+    from memlane.service.retrieval.whose import (
+        Whose as Whose,
+    )
 
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
@@ -126,6 +129,7 @@ _FACE = Face(__name__, {
     "Stage": "pipeline",
     "StartExpansion": "graph_expansion",
     "Superseded": "filters",
+    "Whose": "whose",
 })
 
 

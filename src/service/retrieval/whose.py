@@ -1,0 +1,54 @@
+"""The whose stage: for a question about the user or a relative, the candidates about
+another person than the one asked about rank lower (domain.facts.whose)."""
+
+from __future__ import annotations
+
+from memlane.domain.detail import Provenance
+from memlane.domain.errors import DecryptionFailed
+from memlane.domain.facts import person_asked, person_stated, whose_factor
+from memlane.domain.policy import RecallTuning
+from memlane.ports.memories import MemoryStorePort
+from memlane.service.retrieval.pipeline import Retrieval
+from memlane.service.security import Sealer
+
+# How many of the best candidates are read for whose fact they state: the answer is among
+# them when only the person is wrong; reading costs one query and a decryption each.
+WHOSE_DEPTH = 20
+
+
+class Whose:
+    """Reads `candidates` (the best WHOSE_DEPTH, decrypted) and re-ranks them: each match
+    times `whose_factor` of the person the question asks about and the person the memory
+    speaks of. A question that names no one of the user's (no first-person word, or only
+    an impersonal one: "Wann ist das Teamtreffen?") reads nothing."""
+
+    def __init__(self, store: MemoryStorePort, sealer: Sealer, tuning: RecallTuning) -> None:
+        self._store = store
+        self._sealer = sealer
+        self._weight = tuning.whose_weight
+
+    async def __call__(self, r: Retrieval) -> None:
+        asked = person_asked(r.query)
+        if asked.holder is None or not r.candidates:
+            return
+        best = r.candidates[:WHOSE_DEPTH]
+        rows = await self._store.get_many(r.owner, [c.id for c in best], indexed=False)
+        texts = {}
+        for row in rows:
+            try:
+                texts[row.id] = self._sealer.open_content(row)
+            except DecryptionFailed:
+                continue  # left as it ranks; Opening reports a row that does not open
+        changed = False
+        for candidate in best:
+            text = texts.get(candidate.id)
+            if text is None:
+                continue
+            traits = candidate.hit.traits
+            replied = traits is not None and traits.provenance is Provenance.REPLIED
+            factor = whose_factor(asked, person_stated(text, replied=replied), self._weight)
+            if factor != 1.0:
+                candidate.match *= factor
+                changed = True
+        if changed:
+            r.candidates.sort(key=lambda c: -c.match)
