@@ -18,12 +18,14 @@ _MORE_ROLES = {
 # Roles that are never one another: a brother is not a mother. A holder outside them
 # ("freundin": a friend or the partner) may be any relative.
 _KNOWN_ROLES = frozenset(RELATIVES.values()) | frozenset(_MORE_ROLES.values())
-# A group and its members are not other people: "my parents" holds "my mother".
-_GROUPS = (
-    frozenset({"parents", "mother", "father"}), frozenset({"children", "twins", "son", "daughter"}),
-    frozenset({"siblings", "brother", "sister"}),
-    frozenset({"grandparents", "grandmother", "grandfather"}),
-)
+# A group and its members are not other people: "my parents" holds "my mother" (a son is
+# still not a daughter).
+_GROUPS = {
+    "parents": frozenset({"mother", "father"}), "siblings": frozenset({"brother", "sister"}),
+    "children": frozenset({"son", "daughter", "twins"}),
+    "twins": frozenset({"son", "daughter", "children"}),
+    "grandparents": frozenset({"grandmother", "grandfather"}),
+}
 # A question speaks of the user or their own people only with a first-person word; "US" is
 # the country, so "us" is left out.
 _FIRST_PERSON = re.compile(
@@ -105,6 +107,6 @@ def whose_factor(asked: PersonReading, stated: PersonReading, weight: float) -> 
         return 1.0
     if SELF not in (holder, asked_holder) and (
             not {holder, asked_holder} <= _KNOWN_ROLES
-            or any({holder, asked_holder} <= group for group in _GROUPS)):
+            or holder in _GROUPS.get(asked_holder, ()) or asked_holder in _GROUPS.get(holder, ())):
         return 1.0
     return 1.0 - weight
