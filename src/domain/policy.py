@@ -69,7 +69,7 @@ class RecallTuning:
     relevance_tiebreak: float = 0.05
     reply_weight: float = 0.5
     time_weight: float = 1.0
-    whose_weight: float = 0.0
+    whose_weight: float = 0.8
     # Retrieval stages left out (composition/retrieval.py names the optional ones).
     skip_stages: tuple[str, ...] = ()
 

@@ -97,6 +97,7 @@ if TYPE_CHECKING:
         PersonReading as PersonReading,
         person_asked as person_asked,
         person_stated as person_stated,
+        stated_factor as stated_factor,
         whose_factor as whose_factor,
     )
 
@@ -169,6 +170,7 @@ _FACE = Face(__name__, {
     "PersonReading": "whose",
     "person_asked": "whose",
     "person_stated": "whose",
+    "stated_factor": "whose",
     "whose_factor": "whose",
 })
 

@@ -74,8 +74,12 @@ def person_stated(text: str, *, replied: bool = False) -> PersonReading:
     """Whom a memory's fact is about ("My brother is allergic to cats": brother; "I bought
     my sister a scarf": the user, speaking of the sister). The assistant's words are
     NOBODY's: its "I" is not the user (`replied`, or lines spoken by "assistant")."""
-    if replied:
-        return NOBODY
+    said = "" if replied else _users_words(text)
+    return _reading(said) if said else NOBODY
+
+
+def _users_words(text: str) -> str:
+    """The text without its speakers' names and without the assistant's lines."""
     lines = []
     for line in text.splitlines():
         speaker = _SPEAKER.match(line)
@@ -85,7 +89,7 @@ def person_stated(text: str, *, replied: bool = False) -> PersonReading:
             line = line[speaker.end():]
         if line.strip():
             lines.append(line.strip())
-    return _reading(" ".join(lines)) if lines else NOBODY
+    return " ".join(lines)
 
 
 def whose_factor(asked: PersonReading, stated: PersonReading, weight: float) -> float:
@@ -110,3 +114,16 @@ def whose_factor(asked: PersonReading, stated: PersonReading, weight: float) -> 
             or holder in _GROUPS.get(asked_holder, ()) or asked_holder in _GROUPS.get(holder, ())):
         return 1.0
     return 1.0 - weight
+
+
+def stated_factor(asked: PersonReading, text: str, weight: float, *,
+                  replied: bool = False) -> float:
+    """`whose_factor` of a memory's text, reading whom it is about only when that can
+    matter: for a question about the user, a memory where the user speaks of themself ("I",
+    "mir") keeps its match whoever its subject is, so a long turn is not read further."""
+    said = "" if replied else _users_words(text)
+    if weight == 0 or asked.holder is None or not said:
+        return 1.0
+    if asked.holder == SELF and SELF in people_named(said):
+        return 1.0
+    return whose_factor(asked, _reading(said), weight)

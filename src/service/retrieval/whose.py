@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from memlane.domain.detail import Provenance
 from memlane.domain.errors import DecryptionFailed
-from memlane.domain.facts import person_asked, person_stated, whose_factor
+from memlane.domain.facts import person_asked, stated_factor
 from memlane.domain.policy import RecallTuning
 from memlane.ports.memories import MemoryStorePort
 from memlane.service.retrieval.pipeline import Retrieval
@@ -46,7 +46,7 @@ class Whose:
                 continue
             traits = candidate.hit.traits
             replied = traits is not None and traits.provenance is Provenance.REPLIED
-            factor = whose_factor(asked, person_stated(text, replied=replied), self._weight)
+            factor = stated_factor(asked, text, self._weight, replied=replied)
             if factor != 1.0:
                 candidate.match *= factor
                 changed = True

@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from memlane.domain.facts import PersonReading, person_asked, person_stated, whose_factor
+from memlane.domain.facts import (
+    PersonReading,
+    person_asked,
+    person_stated,
+    stated_factor,
+    whose_factor,
+)
 
 W = 0.5
 
@@ -126,3 +132,20 @@ def test_the_factor_stays_within_one_weight_of_one_and_zero_weight_is_off(
     factor = whose_factor(PersonReading(asked), PersonReading(stated), weight)
     assert 1 - weight <= factor <= 1 + weight
     assert whose_factor(PersonReading(asked), PersonReading(stated), 0.0) == 1.0
+
+
+@pytest.mark.parametrize(("question", "text", "replied"), [
+    ("Wogegen bin ich allergisch?", "Mein Bruder ist gegen Katzenhaare allergisch.", False),
+    ("Wogegen bin ich allergisch?", "I'm allergic to peanuts, my brother to cats.", False),
+    ("What is my brother allergic to?", "user: I'm allergic to peanuts.", False),
+    ("What is my brother allergic to?", "user: My brother is allergic to cats.\n"
+     "assistant: I see, I am noting it.", False),
+    ("What is my brother allergic to?", "I'm allergic to peanuts.", True),
+    ("Wann ist das Teamtreffen?", "Mein Bruder ist gegen Katzenhaare allergisch.", False),
+])
+def test_the_factor_of_a_text_is_the_factor_of_its_reading(
+    question: str, text: str, replied: bool
+) -> None:
+    asked = person_asked(question)
+    assert stated_factor(asked, text, W, replied=replied) == whose_factor(
+        asked, person_stated(text, replied=replied), W)
