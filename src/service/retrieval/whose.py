@@ -19,8 +19,8 @@ WHOSE_DEPTH = 20
 class Whose:
     """Reads `candidates` (the best WHOSE_DEPTH, decrypted) and re-ranks them: each match
     times `whose_factor` of the person the question asks about and the person the memory
-    speaks of. A question that names no one of the user's (no first-person word, or only
-    an impersonal one: "Wann ist das Teamtreffen?") reads nothing."""
+    speaks of. A question about nobody of the user's ("Wann ist das Teamtreffen?", "What
+    did Caroline's mother do?") reads nothing."""
 
     def __init__(self, store: MemoryStorePort, sealer: Sealer, tuning: RecallTuning) -> None:
         self._store = store

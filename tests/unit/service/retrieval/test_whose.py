@@ -16,6 +16,9 @@ from tests.fakes.world import FakeWorld, new_owner
 DAUGHTER = "My daughter plays tennis every Saturday morning."
 SON = "My son is in a football club."
 ASKED = "What does my son play every Saturday morning?"
+BROTHER = "My brother went hiking in the Alps last weekend."
+MINE = "I went to the lake with a book."
+ABOUT_ME = "Where did I go hiking last weekend?"
 
 
 def _world(whose_weight: float) -> FakeWorld:
@@ -24,12 +27,14 @@ def _world(whose_weight: float) -> FakeWorld:
                                                            whose_weight=whose_weight)))
 
 
-async def _first(whose_weight: float, question: str = ASKED) -> tuple[str, str]:
+async def _first(
+    whose_weight: float, question: str = ASKED, memories: tuple[str, str] = (DAUGHTER, SON)
+) -> tuple[str, str]:
     """The search's first memory, and the one memory a context of one place holds (a
     context shows its memories by type and relevance, not by match)."""
     world = _world(whose_weight)
     owner = new_owner()
-    await world.service.remember_many(owner, [NewMemory(DAUGHTER), NewMemory(SON)])
+    await world.service.remember_many(owner, [NewMemory(m) for m in memories])
     found = await world.service.search(owner, question, limit=2)
     context = await world.service.retrieve_context(owner, question, 1)
     return found[0].memory.content, context[0].content
@@ -42,6 +47,12 @@ async def test_without_the_stage_the_other_childs_memory_that_shares_more_words_
 
 async def test_the_relative_asked_about_comes_first_in_search_and_context() -> None:
     assert await _first(0.8) == (SON, SON)
+
+
+async def test_a_question_about_the_user_finds_their_fact_before_a_relatives() -> None:
+    memories = (BROTHER, MINE)
+    assert await _first(0.0, ABOUT_ME, memories) == (BROTHER, BROTHER)
+    assert await _first(0.8, ABOUT_ME, memories) == (MINE, MINE)
 
 
 async def test_a_question_about_someone_elses_child_changes_nothing() -> None:
