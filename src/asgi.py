@@ -42,6 +42,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
                 audit=memlane.audit,
                 knowledge_graph=memlane.knowledge_graph,
                 proxy=memlane.proxy,
+                embedder=memlane.embedder,
             )
 
     config = ApiConfig(

@@ -69,6 +69,7 @@ def create_app(
             metrics.watch_proxy(services.proxy)
             metrics.watch_gate(services.service.gate_counts)
             metrics.watch_probe(services.service.probing)
+            metrics.watch_embedder(services.embedder)
             try:
                 yield
             finally:
@@ -76,6 +77,7 @@ def create_app(
                 metrics.watch_proxy(None)
                 metrics.watch_gate(None)
                 metrics.watch_probe(None)
+                metrics.watch_embedder(None)
 
     v1 = Router(
         path="/",

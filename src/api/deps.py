@@ -17,6 +17,7 @@ from memlane.api.params import UserParam
 from memlane.domain.model import Owner
 from memlane.domain.reach import Reach, TenantReach
 from memlane.domain.security import Principal
+from memlane.ports.embedding import EmbeddingPort
 from memlane.service.graph import KnowledgeGraphService
 from memlane.service.memories import DecayWorker, check_identifier
 from memlane.service.memory_service import MemoryService
@@ -39,6 +40,7 @@ class ApiServices:
     imports: ChatImporter | None = None  # None: POST /v1/imports answers 503
     knowledge_graph: KnowledgeGraphService | None = None  # the MCP graph tools (mcp_server/)
     proxy: ChatProxy | None = None  # None: the proxy routes answer 503
+    embedder: EmbeddingPort | None = None  # /metrics counts the texts it cut to its window
 
 
 class NamesUser(Protocol):

@@ -11,6 +11,7 @@ from prometheus_client.core import CounterMetricFamily, SummaryMetricFamily
 from prometheus_client.registry import Collector
 
 from memlane.api.proxy_metrics import ProxyCollector
+from memlane.ports.embedding import EmbeddingPort
 from memlane.service.memories import DecayWorker, GateCounts, Prober
 from memlane.service.proxy import ChatProxy
 
@@ -60,6 +61,22 @@ class _GateCollector(Collector):
         yield segments
         yield triggers
         yield seconds
+
+
+class _EmbeddingCollector(Collector):
+    """Reads at scrape time how many texts the embedder cut to its window."""
+
+    def __init__(self) -> None:
+        self.embedder: EmbeddingPort | None = None
+
+    def collect(self) -> Iterator[CounterMetricFamily]:
+        cut = CounterMetricFamily(
+            "memlane_embedding_texts_cut",
+            "Texts longer than the model's window: only their first window was embedded")
+        count = None if self.embedder is None else self.embedder.texts_cut
+        if count is not None:
+            cut.add_metric([], count)
+        yield cut
 
 
 class _ProbeCollector(Collector):
@@ -136,9 +153,14 @@ class ApiMetrics:
         self.registry.register(self._gate)
         self._probe = _ProbeCollector()
         self.registry.register(self._probe)
+        self._embedding = _EmbeddingCollector()
+        self.registry.register(self._embedding)
 
     def watch_probe(self, prober: Prober | None) -> None:
         self._probe.prober = prober
+
+    def watch_embedder(self, embedder: EmbeddingPort | None) -> None:
+        self._embedding.embedder = embedder
 
     def watch_gate(self, counts: GateCounts | None) -> None:
         self._gate.counts = counts

@@ -56,6 +56,13 @@ class EmbeddingPort(ABC):
         window_tokens: cut). None: the backend cannot count them."""
         return None
 
+    @property
+    def texts_cut(self) -> int | None:
+        """How many texts embed() has cut to the window since this embedder started (the
+        model never saw their tail; docs/embeddings.md, "Long text"). None: the backend
+        cannot say."""
+        return None
+
     async def ready(self) -> bool:
         """Whether the embedder answers now (for readiness probes)."""
         try:

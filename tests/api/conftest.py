@@ -139,6 +139,7 @@ def api_services(
         service=memory_service, keys=key_service, readiness=pool_readiness(pg_pool, embedder),
         audit=audit_service,
         imports=chat_importer,
+        embedder=embedder,
     )
 
 

@@ -66,6 +66,20 @@ async def test_metrics_count_requests_by_route_template_and_stored_memories(
     assert "memlane_worker_decay_runs" in text and "memlane_embedding_duration_seconds" in text
 
 
+async def test_metrics_count_the_texts_cut_to_the_models_window(
+    client: Client, tenant: TenantKeys
+) -> None:
+    def cut(text: str) -> float:
+        name = "memlane_embedding_texts_cut_total"
+        return float(next(x for x in text.splitlines() if x.startswith(name)).split()[-1])
+
+    before = cut((await client.get("/metrics")).text)
+    long_text = "I spent the long summer sailing along the coast near Lisbon. " * 60
+    stored = await client.post("/v1/memories", json={"content": long_text}, headers=tenant.alice)
+    assert stored.status_code == 201, stored.text
+    assert cut((await client.get("/metrics")).text) == before + 1
+
+
 async def test_two_apps_keep_separate_metrics(api_services: ApiServices) -> None:
     first = create_app(services_opener(api_services))
     second = create_app(services_opener(api_services))

@@ -149,7 +149,10 @@ async def test_text_longer_than_the_model_window_is_truncated_without_error(
     assert await embedder.count_tokens([long_text, "I live in Lisbon"]) == [
         2 + 8 * 400, 2 + 4,
     ]
+    cut_before = embedder.texts_cut
     (vector,) = await embedder.embed([long_text])
+    await embedder.embed(["I live in Lisbon"], kind="query")
+    assert embedder.texts_cut == cut_before + 1  # counted, not silent (/metrics shows it)
     (prefix,) = await embedder.embed([" ".join(long_text.split()[:300])])
     assert abs(float(np.linalg.norm(np.asarray(vector))) - 1.0) < 1e-5
     assert cosine(vector, prefix) > 0.999

@@ -40,6 +40,10 @@ class DelegatingEmbedder(EmbeddingPort):
     ) -> list[int] | None:
         return await self._inner.count_tokens(texts, kind)
 
+    @property
+    def texts_cut(self) -> int | None:
+        return self._inner.texts_cut
+
     async def ready(self) -> bool:
         return await self._inner.ready()
 

@@ -107,6 +107,10 @@ class OnnxEmbeddingAdapter(EmbeddingPort):
     def window_tokens(self) -> int:
         return self._spec.window_tokens
 
+    @property
+    def texts_cut(self) -> int:
+        return 0 if self._tokenizer is None else self._tokenizer.texts_cut
+
     async def count_tokens(self, texts: Sequence[str], kind: EmbedKind = "document") -> list[int]:
         prefix = self._prefixes[kind]
         return await asyncio.get_running_loop().run_in_executor(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
 from tokenizers import Encoding, Tokenizer
@@ -28,6 +29,8 @@ class WindowTokenizer:
         self._tokenizer = tokenizer
         self._window_tokens = window_tokens
         self._normalise = normalise
+        self._cut = 0
+        self._cut_lock = threading.Lock()  # the model's worker threads cut concurrently
 
     @property
     def window_tokens(self) -> int:
@@ -45,7 +48,14 @@ class WindowTokenizer:
         ids = self.all_ids(text)
         if len(ids) <= self._window_tokens:
             return ids
+        with self._cut_lock:
+            self._cut += 1
         return ids[: self._window_tokens - 1] + ids[-1:]
+
+    @property
+    def texts_cut(self) -> int:
+        """How many texts `ids` has cut to the window so far."""
+        return self._cut
 
     def count(self, text: str) -> int:
         """How many tokens `text` makes, before any cut (more than window_tokens: cut)."""
