@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given
-from hypothesis import strategies as st
-
 from bench.long_turns import chunks, scores
+from hypothesis import given, strategies as st
 
 WORDS = st.lists(st.text("abcdefghij", min_size=1, max_size=12), min_size=1, max_size=400)
 
