@@ -1,4 +1,4 @@
-"""Format check of the blind evaluation sets (bench/data/fresh*/): keys, types, ids, indices, shares.
+"""Format check of the blind evaluation sets (bench/data/fresh*/): keys, types, ids, shares.
 
     .venv/bin/python bench/fresh_check.py [--dir DIR]    # DIR: bench/data/fresh (default), fresh2
 

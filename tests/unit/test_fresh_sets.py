@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from bench.fresh_check import (
     FRESH_DIRS,
     check_dir,
