@@ -1,6 +1,6 @@
-"""Format check of the blind evaluation set (bench/data/fresh/): keys, types, ids, indices, shares.
+"""Format check of the blind evaluation sets (bench/data/fresh*/): keys, types, ids, shares.
 
-    .venv/bin/python bench/fresh_check.py [--dir DIR]
+    .venv/bin/python bench/fresh_check.py [--dir DIR]    # DIR: bench/data/fresh (default), fresh2
 
 Standard library only, on purpose: it never imports the extractor or the supersession rules
 and never scores anything, so checking the files cannot show how the rules do on them. It
@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 FRESH = Path(__file__).resolve().parent / "data" / "fresh"
+# Every blind set written so far; each folder's ids start with its name and a dash.
+FRESH_DIRS = (FRESH, FRESH.parent / "fresh2")
 LANGS = ("en", "de")
 MIN_GERMAN = 0.45
 # The label vocabulary of bench/data/facts_labelled.jsonl: each relation has one fact type.
@@ -143,15 +145,16 @@ def load(path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
-def file_report(rows: Sequence[Row], check: Check, group: str, least: int) -> dict[str, Any]:
+def file_report(rows: Sequence[Row], check: Check, group: str, least: int,
+                prefix: str = "fresh-") -> dict[str, Any]:
     """Counts per language and group, and every problem found (row number: problem)."""
     problems = [f"row {n}: {p}" for n, row in enumerate(rows, 1) for p in check(row)]
     problems += [f"row {n}: lang is en or de" for n, row in enumerate(rows, 1)
                  if row.get("lang") not in LANGS]
     keys = [str(row.get("id") or row.get("text")) for row in rows]
     problems += [f"duplicate id or text {k!r}" for k, c in Counter(keys).items() if c > 1]
-    problems += [f"id {k!r} lacks the fresh- prefix" for row, k in zip(rows, keys, strict=True)
-                 if "id" in row and not k.startswith("fresh-")]
+    problems += [f"id {k!r} lacks the {prefix} prefix" for row, k in zip(rows, keys, strict=True)
+                 if "id" in row and not k.startswith(prefix)]
     langs = Counter(str(row.get("lang")) for row in rows)
     german = langs["de"] / len(rows) if rows else 0.0
     problems += [f"{len(rows)} rows, fewer than {least}"] if len(rows) < least else []
@@ -184,7 +187,8 @@ def check_dir(folder: Path) -> dict[str, Any]:
             report[name] = {"problems": [f"{path} is missing"]}
             continue
         rows = load(path)
-        report[name] = {**file_report(rows, check, group, least), **extra_counts(name, rows)}
+        report[name] = {**file_report(rows, check, group, least, f"{folder.name}-"),
+                        **extra_counts(name, rows)}
     return report
 
 

@@ -1,11 +1,13 @@
-"""The blind evaluation set in bench/data/fresh stays well-formed (format only, never scored)."""
+"""The blind evaluation sets in bench/data/fresh* stay well-formed (format only, never scored)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import pytest
 from bench.fresh_check import (
-    FRESH,
+    FRESH_DIRS,
     check_dir,
     file_report,
     history_problems,
@@ -27,8 +29,9 @@ def sentence(*facts: dict[str, Any]) -> dict[str, Any]:
             "text": "Ich bin morgen um 8 beim Zahnarzt.", "facts": list(facts)}
 
 
-def test_every_fresh_file_is_present_well_formed_and_large_enough() -> None:
-    report = check_dir(FRESH)
+@pytest.mark.parametrize("folder", FRESH_DIRS, ids=lambda folder: folder.name)
+def test_every_fresh_file_is_present_well_formed_and_large_enough(folder: Path) -> None:
+    report = check_dir(folder)
 
     assert {name: part["problems"] for name, part in report.items()} == {
         name: [] for name in report}
@@ -36,8 +39,9 @@ def test_every_fresh_file_is_present_well_formed_and_large_enough() -> None:
     assert report["facts_labelled.jsonl"]["rows"] >= 160
 
 
-def test_every_fresh_file_is_at_least_45_percent_german() -> None:
-    assert all(part["german_share"] >= 0.45 for part in check_dir(FRESH).values())
+@pytest.mark.parametrize("folder", FRESH_DIRS, ids=lambda folder: folder.name)
+def test_every_fresh_file_is_at_least_45_percent_german(folder: Path) -> None:
+    assert all(part["german_share"] >= 0.45 for part in check_dir(folder).values())
 
 
 def test_a_scenario_naming_a_statement_outside_its_history_is_refused() -> None:
@@ -79,4 +83,13 @@ def test_duplicate_ids_missing_prefixes_and_a_low_german_share_are_reported() ->
 
     assert problems == ["duplicate id or text 'fresh-en-001'",
                         "id 'en-9' lacks the fresh- prefix",
+                        "German share 0.00 below 0.45"]
+
+
+def test_a_second_set_wants_its_own_prefix() -> None:
+    rows = [scenario(id="fresh2-en-001"), scenario(id="fresh-en-002")]
+
+    problems = file_report(rows, scenario_problems, "category", 2, "fresh2-")["problems"]
+
+    assert problems == ["id 'fresh-en-002' lacks the fresh2- prefix",
                         "German share 0.00 below 0.45"]
