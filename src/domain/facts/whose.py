@@ -120,10 +120,14 @@ def stated_factor(asked: PersonReading, text: str, weight: float, *,
                   replied: bool = False) -> float:
     """`whose_factor` of a memory's text, reading whom it is about only when that can
     matter: for a question about the user, a memory where the user speaks of themself ("I",
-    "mir") keeps its match whoever its subject is, so a long turn is not read further."""
+    "mir") keeps its match whoever its subject is, and so does one that names no person
+    ("The trip to Lisbon depends on the weather"): neither is read further."""
     said = "" if replied else _users_words(text)
     if weight == 0 or asked.holder is None or not said:
         return 1.0
-    if asked.holder == SELF and SELF in people_named(said):
-        return 1.0
+    if asked.holder == SELF:
+        named = people_named(said)
+        # Speaking of themself, or of nobody a holder noun names: the user's fact either way.
+        if SELF in named or not named:
+            return 1.0
     return whose_factor(asked, _reading(said), weight)

@@ -17,9 +17,9 @@ from memlane.service.security import Sealer
 
 
 class Opening:
-    """Reads `chosen` (and what Prefetch read); writes `opened`, in the chosen order. A
-    memory deleted meanwhile, or one that does not decrypt, is left out: a damaged row
-    never fails the whole search or context."""
+    """Reads `chosen` (and what Prefetch and, for a prompt, Whose read); writes `opened`, in
+    the chosen order. A memory deleted meanwhile, or one that does not decrypt, is left
+    out: a damaged row never fails the whole search or context."""
 
     def __init__(
         self, store: MemoryStorePort, sealer: Sealer, weights: RelevanceWeights,
@@ -33,8 +33,10 @@ class Opening:
 
     async def __call__(self, r: Retrieval) -> None:
         prefetched: list[StoredMemory] = await r.result("prefetch", [])
-        r.opened = await self.open(
-            r.owner, r.chosen, r.now, {s.id: s for s in prefetched}, r.query_affect)
+        # Rows read without their index terms serve a prompt, not a search's results.
+        read = dict(r.prefetched) if self._unindexed else {}
+        read.update((s.id, s) for s in prefetched)
+        r.opened = await self.open(r.owner, r.chosen, r.now, read, r.query_affect)
 
     async def open(
         self, owner: Owner, chosen: Sequence[Candidate], now: datetime,

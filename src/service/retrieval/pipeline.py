@@ -59,7 +59,8 @@ class Retrieval:
     expansion: Expansion = field(default_factory=Expansion)  # graph expansion
     relevances: dict[UUID, float] = field(default_factory=dict)  # selection's cache
     chosen: list[Candidate] = field(default_factory=list)  # selection
-    prefetched: dict[UUID, StoredMemory] = field(default_factory=dict)  # prefetch
+    # whose: rows it read in full (no index terms), which the context's Opening reuses
+    prefetched: dict[UUID, StoredMemory] = field(default_factory=dict)
     opened: list[ScoredMemory] = field(default_factory=list)  # opening
     roles: dict[UUID, ContextRole] = field(default_factory=dict)  # eligibility, joins
     contexts: list[MemoryContext] = field(default_factory=list)  # contexts, budget

@@ -51,15 +51,16 @@ class Ranking:
 class Prefetch:
     """Starts reading in full the entries likely to win while neighbours are found
     (neighbours score below their seed and only raise matches, so the best match stays an
-    entry); Opening waits for it."""
+    entry) that the whose stage has not read already; Opening waits for it."""
 
     def __init__(self, store: MemoryStorePort, ranking: Ranking) -> None:
         self._store = store
         self._ranking = ranking
 
     async def __call__(self, r: Retrieval) -> None:
-        likely = self._ranking.best(r, r.candidates)
-        r.start("prefetch", self._store.get_many(r.owner, [c.id for c in likely], indexed=False))
+        unread = [c.id for c in self._ranking.best(r, r.candidates) if c.id not in r.prefetched]
+        if unread:
+            r.start("prefetch", self._store.get_many(r.owner, unread, indexed=False))
 
 
 class Selection:

@@ -33,6 +33,7 @@ class Whose:
             return
         best = r.candidates[:WHOSE_DEPTH]
         rows = await self._store.get_many(r.owner, [c.id for c in best], indexed=False)
+        r.prefetched.update((row.id, row) for row in rows)  # Prefetch and Opening reuse them
         texts = {}
         for row in rows:
             try:

@@ -12,6 +12,7 @@ from tests.contract.builders import at_cosine, axis
 from tests.fakes.world import DIMENSION, FakeWorld, new_owner
 
 QUERY = "which tea does the user like"
+ASKED_ABOUT_ME = "which tea do I like"  # the whose stage reads the best candidates
 FULL_READS = {"get", "list", "export"}
 
 
@@ -53,9 +54,11 @@ class Recording:
         ]
 
 
-async def _world_with_memories(count: int) -> tuple[FakeWorld, Recording, Callable[..., Any]]:
+async def _world_with_memories(
+    count: int, query: str = QUERY
+) -> tuple[FakeWorld, Recording, Callable[..., Any]]:
     world = FakeWorld()
-    world.embedder.vectors[QUERY] = axis(DIMENSION, 0)
+    world.embedder.vectors[query] = axis(DIMENSION, 0)
     owner = new_owner()
     for i in range(count):
         text = f"tea note {i}" if i % 2 else f"conversation turn {i}"
@@ -68,7 +71,7 @@ async def _world_with_memories(count: int) -> tuple[FakeWorld, Recording, Callab
         recording.ports,
         world.embedder, world.encryption, world.keywords, world.policy, world.clock,
     )
-    return world, recording, lambda limit: service.retrieve_context(owner, QUERY, limit)
+    return world, recording, lambda limit: service.retrieve_context(owner, query, limit)
 
 
 async def test_context_reads_in_full_only_the_likely_winners_and_any_neighbour_chosen() -> None:
@@ -84,6 +87,17 @@ async def test_context_reads_in_full_only_the_likely_winners_and_any_neighbour_c
     assert len(read_ids) == len(set(read_ids)) <= 2 * 3
     assert len(recording.named("get_many")) == len(reads)  # none with index terms
     assert not FULL_READS & {name for name, _, _ in recording.calls}
+
+
+async def test_a_question_about_the_user_reads_no_memory_twice() -> None:
+    _, recording, retrieve = await _world_with_memories(30, ASKED_ABOUT_ME)
+    chosen = await retrieve(3)
+    reads = recording.named("get_many", indexed=False)
+    read_ids = [memory_id for args in reads for memory_id in args[1]]
+    assert len(reads) >= 1 and {m.id for m in chosen} <= set(read_ids)
+    # Prefetch and Opening reuse what the whose stage read for whose fact each states.
+    assert len(read_ids) == len(set(read_ids))
+    assert len(recording.named("get_many")) == len(reads)
 
 
 async def test_context_ranks_on_lean_candidates_and_their_neighbours() -> None:
