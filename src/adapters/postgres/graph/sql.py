@@ -80,10 +80,14 @@ WITH uses AS (
         ON h.kind = uses.kind
 ), done AS (
     UPDATE memory_edges AS e
+    -- PostgreSQL raises on a float8 underflow where Python gives 0: a weight below 1e-100
+    -- has faded to nothing, and the fade is capped at 0.5 ^ 600 (~2e-181), so the product
+    -- stays above 1e-281.
     SET weight = least(1.0, CASE
             WHEN f.at <= e.activated_at OR f.half_life IS NULL THEN e.weight
-            ELSE e.weight * power(0.5, extract(epoch FROM f.at - e.activated_at)::float8
-                                       / 86400.0 / f.half_life)
+            WHEN e.weight < 1e-100 THEN 0.0
+            ELSE e.weight * power(0.5, least(600.0, extract(epoch FROM f.at - e.activated_at)
+                                                    ::float8 / 86400.0 / f.half_life))
         END + f.n * $9::float8),
         activated_at = greatest(e.activated_at, f.at)
     FROM faded AS f

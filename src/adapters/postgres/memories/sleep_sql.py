@@ -129,7 +129,8 @@ DELETE FROM memory_edges AS o
 USING fading AS f
 WHERE o.kind = f.kind AND ($1::text IS NULL OR o.tenant = $1)
   AND ($2::text IS NULL OR o.user_id = $2)
-  -- The exponent is capped: 0.5 ^ 1000 is ~1e-301, and a smaller power underflows.
-  AND o.weight * power(0.5, least(1000, greatest(0,
-        extract(epoch FROM $5::timestamptz - o.activated_at)) / 86400.0 / f.half_life)) < $6
+  -- PostgreSQL raises on a float8 underflow: a weight below 1e-100 has faded to nothing,
+  -- and the exponent is capped (0.5 ^ 600 is ~2e-181), so the product stays above 1e-281.
+  AND (o.weight < 1e-100 OR o.weight * power(0.5, least(600, greatest(0,
+        extract(epoch FROM $5::timestamptz - o.activated_at)) / 86400.0 / f.half_life)) < $6)
 """
