@@ -111,6 +111,8 @@ class RecallSettings(_Section):
     neighbour_seeds: int = Field(_RECALL.neighbour_seeds, ge=0, le=100)
     neighbour_weight: float = Field(_RECALL.neighbour_weight, ge=0, le=10)
     neighbour_relevance: float = Field(_RECALL.neighbour_relevance, ge=0, le=1)
+    # Unset: the embedding model's cosine for an unrelated turn (domain/similarity.py).
+    neighbour_floor: float | None = Field(None, ge=-1, lt=1)
     conversation_weight: float = Field(_RECALL.conversation_weight, ge=0, le=10)
     conversation_hits: int = Field(_RECALL.conversation_hits, ge=0, le=100)
     relevance_tiebreak: float = Field(_RECALL.relevance_tiebreak, ge=0, le=100)
@@ -120,8 +122,11 @@ class RecallSettings(_Section):
     # Retrieval stages left out (composition/retrieval.py names the optional ones).
     skip_stages: tuple[str, ...] = _RECALL.skip_stages
 
-    def tuning(self) -> RecallTuning:
-        return RecallTuning(**self.model_dump())
+    def tuning(self, scale: SimilarityScale | None = None) -> RecallTuning:
+        values = self.model_dump()
+        floor = values.pop("neighbour_floor")
+        lines = scale or scale_of(DEFAULT_EMBEDDING_MODEL)
+        return RecallTuning(**values, neighbour_floor=_or(floor, lines.unrelated))
 
     @model_validator(mode="after")
     def _domain_rules(self) -> RecallSettings:
@@ -232,7 +237,7 @@ class MemorySettings(_Section):
             max_metadata_depth=self.max_metadata_depth,
             max_metadata_keys=self.max_metadata_keys,
             max_metadata_bytes=self.max_metadata_bytes,
-            recall=self.recall.tuning(),
+            recall=self.recall.tuning(scale),
             detail=self.detail.tuning(),
         )
 

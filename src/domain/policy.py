@@ -39,7 +39,8 @@ class RecallTuning:
     bring the memories up to `neighbour_span` places before and after them in their
     conversation, each scored its seed's match times `neighbour_weight` per step away (or
     its own match, if higher), scaled by its own relevance: `neighbour_relevance` of the
-    inheritance follows its cosine to the query relative to its seeds' best (0: a filler turn
+    inheritance follows its cosine to the query relative to its seeds' best, both counted
+    from `neighbour_floor`, the model's cosine for an unrelated turn (0: a filler turn
     inherits as much as an on-topic one). conversation_weight / conversation_hits: each match
     is raised by conversation_weight times the sum of its conversation's best
     `conversation_hits` matches, relative to the best conversation's. A small rrf_k makes the
@@ -64,6 +65,7 @@ class RecallTuning:
     neighbour_seeds: int = 4
     neighbour_weight: float = 0.9
     neighbour_relevance: float = 0.5
+    neighbour_floor: float = 0.0  # the model's `SimilarityScale.unrelated`
     conversation_weight: float = 0.5
     conversation_hits: int = 3
     relevance_tiebreak: float = 0.05
@@ -88,6 +90,8 @@ class RecallTuning:
                 raise InvalidTuning(name, f"must be finite and not negative, got {value}")
         if not 0.0 <= self.whose_weight < 1.0:
             raise InvalidTuning("whose_weight", "must be within [0, 1)")
+        if not -1.0 <= self.neighbour_floor < 1.0:
+            raise InvalidTuning("neighbour_floor", "must be within [-1, 1)")
         for name in ("neighbour_relevance", "reply_weight"):
             if getattr(self, name) > 1.0:
                 raise InvalidTuning(name, "must be within [0, 1]")

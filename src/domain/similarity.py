@@ -26,7 +26,10 @@ class SimilarityScale:
     the one a new statement replaces. active_context: a candidate at or above it to a text
     already in the prompt would only repeat it. relevance_similarity: the weight of the
     cosine in DESIGN's relevance (0.5 for MiniLM), scaled so that the same difference in
-    meaning moves the relevance as much under every model.
+    meaning moves the relevance as much under every model. unrelated: the cosine a question
+    has to a turn of its conversation that does not answer it (the 10th percentile,
+    bench/score_distributions.py), where a neighbour's relevance starts (retrieval's
+    `neighbour_floor`).
     """
 
     rag_threshold: float
@@ -35,6 +38,7 @@ class SimilarityScale:
     supersession_band: tuple[float, float]
     active_context: float
     relevance_similarity: float
+    unrelated: float
 
 
 MINILM = "all-MiniLM-L6-v2"
@@ -53,6 +57,8 @@ SCALES: dict[str, SimilarityScale] = {
         supersession_band=(0.0, 1.0),
         active_context=0.85,
         relevance_similarity=0.5,
+        # Its 10th percentile is -0.03: 0 keeps the neighbours' relevance as measured.
+        unrelated=0.0,
     ),
     # MiniLM's lines carried to the same places among e5's cosines of the same pairs
     # (bench/similarity_scales.py on the LoCoMo development split and the supersession
@@ -69,6 +75,7 @@ SCALES: dict[str, SimilarityScale] = {
         supersession_band=(0.0, 1.0),  # no floor, as MiniLM's
         active_context=0.94,
         relevance_similarity=2.2,
+        unrelated=0.73,
     ),
 }
 

@@ -39,6 +39,7 @@ MODEL_LINES = {
     "semantic_threshold": "semantic_threshold",
     "supersession_band": "supersession_band",
     "similarity": "relevance_similarity",
+    "neighbour_floor": "unrelated",
 }
 # Each settings section beside the domain value it builds, and the domain's fields that are
 # not settings (built from other sections, or fixed by the rules).
@@ -96,6 +97,7 @@ def test_every_cosine_line_follows_the_configured_model(elsewhere: Path, model: 
     assert policy.weights.similarity == scale.relevance_similarity
     assert policy.graph.semantic_threshold == scale.semantic_threshold
     assert policy.graph.supersession_band == scale.supersession_band
+    assert policy.recall.neighbour_floor == scale.unrelated
 
 
 def test_a_cosine_line_set_in_the_config_wins_over_the_models(
@@ -109,6 +111,13 @@ def test_a_cosine_line_set_in_the_config_wins_over_the_models(
     assert policy.rag_threshold == 0.5
     assert policy.graph.supersession_band == (0.6, 0.9)
     assert policy.merge_threshold == SCALES[MULTILINGUAL_E5].merge_threshold
+
+
+def test_the_neighbours_floor_set_wins_over_the_models(elsewhere: Path) -> None:
+    (elsewhere / "config.toml").write_text(
+        "[memory.recall]\nneighbour_floor = 0.5\n"
+        "[memory.embedding]\nmodel = 'multilingual-e5-small'\n")
+    assert load_settings().policy().recall.neighbour_floor == 0.5
 
 
 def test_a_model_without_its_own_scale_gets_minilms_lines(elsewhere: Path) -> None:

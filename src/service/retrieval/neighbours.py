@@ -52,7 +52,7 @@ async def expand_neighbours(
                 chain, at, seed_match, tuning.neighbour_span, tuning.neighbour_weight
             ) * on_topic(
                 current.similarity if current is not None else row.score,
-                best_similarity, tuning.neighbour_relevance,
+                best_similarity, tuning.neighbour_relevance, tuning.neighbour_floor,
             ) * reply_share(row.traits, tuning.reply_weight)
             if current is not None:
                 current.match = max(current.match, inherited)
@@ -84,18 +84,24 @@ def inherited_match(
     )
 
 
-def on_topic(similarity: float, best_similarity: float, share: float) -> float:
+def on_topic(
+    similarity: float, best_similarity: float, share: float, floor: float = 0.0
+) -> float:
     """The part of its inheritance a neighbour keeps: 1 - share, plus share times its cosine
-    to the query relative to the best seed's (clipped to [0, 1]).
+    to the query relative to the best seed's, both counted from `floor` (clipped to [0, 1]).
 
     The turns around a hit are context for it, but a "Thanks, talk soon!" between two seeds
     should not take a place an on-topic turn could have: on LoCoMo, half of the inheritance
     following the neighbour's own cosine raised recall@10 from 0.716 to 0.723 at the same
-    weight (docs/recall.md). Without a query vector (no cosines) nothing is scaled.
+    weight (docs/recall.md). `floor` is the model's cosine for an unrelated turn: 0 for
+    MiniLM, but multilingual-e5-small gives any turn of a conversation 0.73 or more, so a
+    plain ratio would call every turn on topic (docs/embeddings.md). Without a query vector
+    (no cosines) nothing is scaled.
     """
-    if best_similarity <= 0.0 or share <= 0.0:
+    if best_similarity <= floor or share <= 0.0:
         return 1.0
-    return 1.0 - share + share * min(1.0, max(0.0, similarity / best_similarity))
+    relative = (similarity - floor) / (best_similarity - floor)
+    return 1.0 - share + share * min(1.0, max(0.0, relative))
 
 
 class Neighbours:

@@ -41,6 +41,25 @@ def test_without_a_share_or_a_positive_best_cosine_nothing_is_scaled(
     assert on_topic(similarity, best, share) == 1.0
 
 
+def test_cosines_count_from_the_models_floor_for_an_unrelated_turn() -> None:
+    # multilingual-e5-small: a filler turn at 0.75 against the best seed's 0.90. Counted from
+    # 0 it looks on topic (0.83 of the best); from the model's floor 0.73 it is not (0.12).
+    assert on_topic(0.75, 0.90, 0.5) > 0.9
+    assert on_topic(0.75, 0.90, 0.5, floor=0.73) < 0.6
+    assert on_topic(0.90, 0.90, 0.5, floor=0.73) == 1.0
+    assert on_topic(0.70, 0.72, 0.5, floor=0.73) == 1.0  # seeds at the floor: nothing scaled
+
+
+@given(cosines, cosines, st.floats(min_value=-0.5, max_value=0.9), shares)
+def test_with_a_floor_a_closer_neighbour_still_never_keeps_less(
+    one: float, other: float, floor: float, share: float
+) -> None:
+    low, high = sorted((one, other))
+    best = min(1.0, floor + 0.05)
+    kept = on_topic(low, best, share, floor), on_topic(high, best, share, floor)
+    assert 1.0 - share - 1e-12 <= kept[0] <= kept[1] <= 1.0 + 1e-12
+
+
 async def _context(relevance: float) -> list[str]:
     """A conversation: filler right before a strong hit, an on-topic turn two places after
     it (neither reaches rag_threshold on its own); the context has room for two."""
