@@ -7,9 +7,11 @@ DIR is a data dir `bench/scale.py` loaded (its 100k-memory user). The stage read
 question about the user or a relative (`person_asked`), so the benchmark's questions are
 split into those ("Remind me about our trip…") and the rest. Each pair of runs opens the
 service once with `memory.recall.whose_weight` at `--weight` and once at 0 (the stage left
-out), alternating, so drift in the machine's load falls on both. Per run it prints one JSON
-line: the p50 of `retrieve_context` for each kind of question and for all. Compare only runs
-of the same invocation.
+out), each pair in the other order, so drift in the machine's load and the warmer caches of
+a later run fall on both. Per run it prints one JSON line: the p50 of `retrieve_context` for
+each kind of question and for all, and `person_minus_other_ms`, the difference of the two
+kinds' p50 within the run (what the stage adds, free of drift between runs, if the two kinds
+cost the same without it). Compare only runs of the same invocation.
 """
 
 from __future__ import annotations
@@ -67,6 +69,9 @@ async def one_run(data_dir: Path, weight: float, questions: list[str]) -> dict[s
         "about_a_person_p50_ms": _p50(latencies[True]),
         "other_p50_ms": _p50(latencies[False]),
         "all_p50_ms": _p50(every),
+        "person_minus_other_ms": round(
+            statistics.median(latencies[True]) - statistics.median(latencies[False]), 2)
+        if latencies[True] and latencies[False] else None,
     }
 
 
@@ -78,8 +83,9 @@ async def run(args: argparse.Namespace) -> None:
     rng = random.Random(7)
     questions = [data.query_text(rng.randrange(data.topic_count()), rng)
                  for _ in range(args.queries)]
-    for _ in range(args.pairs):
-        for weight in (args.weight, 0.0):
+    for pair in range(args.pairs):
+        # Each pair in the other order: a run after another finds the caches warmer.
+        for weight in (args.weight, 0.0) if pair % 2 == 0 else (0.0, args.weight):
             print(json.dumps(await one_run(args.data_dir, weight, questions)), flush=True)
 
 
