@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from memlane.domain.facts.colloquial import spelled_out
 from memlane.domain.facts.events import events
 from memlane.domain.facts.model import RELATION_TYPES, USER, ExtractedFact, FactType, normalise
 from memlane.domain.facts.patterns import (
@@ -20,6 +21,12 @@ from memlane.domain.facts.patterns import (
 )
 from memlane.domain.facts.patterns.lexicon import FIGURATIVE_ALLERGENS, PET_WORDS
 from memlane.domain.facts.questions import relations_asked
+from memlane.domain.facts.readings import (
+    Reading,
+    ended_readings,
+    relative_reading,
+    subordinate_readings,
+)
 from memlane.domain.facts.rules import Rule, is_filler, objects
 from memlane.domain.facts.sentences import (
     clauses,
@@ -128,15 +135,33 @@ def _dated(fact: ExtractedFact, sentence: str) -> ExtractedFact:
     return fact
 
 
-def _readings(sentence: str) -> list[str]:
-    """The sentence's clauses, each also with its subject first when German puts it later."""
-    found = []
+def _readings(sentence: str) -> list[Reading]:
+    """The sentence's clauses, each also with its subject first when German puts it later,
+    its subordinate clauses verb second, a relative's clause and an ended state's clause
+    (readings.py)."""
+    plain: list[str] = []
     for clause in clauses(sentence):
-        found.append(clause)
+        plain.append(clause)
         reordered = subject_first(clause)
         if reordered is not None:
-            found.extend(clauses(reordered))
+            plain.extend(clauses(reordered))
+    found = [Reading(clause) for clause in plain]
+    found += subordinate_readings(sentence)
+    for clause in list(plain):
+        relative = relative_reading(clause)
+        found += [relative] if relative is not None else []
+        found += ended_readings(clause)
     return found
+
+
+def _read(reading: Reading) -> list[ExtractedFact]:
+    """The facts of one reading, as the reading says they are meant."""
+    if reading.relations is None:
+        return [*_rule_facts(reading.text), *_event_facts(reading.text)]
+    return [replace(fact, negated=fact.negated or reading.negated,
+                    subject=reading.subject or fact.subject)
+            for fact in _rule_facts(reading.text)
+            if fact.relation in reading.relations and not (reading.negated and fact.negated)]
 
 
 def extract_facts(text: str) -> list[ExtractedFact]:
@@ -148,13 +173,14 @@ def extract_facts(text: str) -> list[ExtractedFact]:
     patterns do not understand yields nothing.
     """
     found: dict[tuple[str, str, str, bool], ExtractedFact] = {}
-    for sentence in sentences(text.translate(_QUOTES)):
+    for said in sentences(text.translate(_QUOTES)):
+        sentence = spelled_out(said)
         statement = statement_part(sentence)
         if statement is None:
             continue
         past = anchored_in_distant_past(statement)
-        for clause in _readings(statement):
-            facts = [*_rule_facts(clause), *_event_facts(clause)]
+        for reading in _readings(statement):
+            facts = _read(reading)
             for fact in (*facts, *_named_ages(statement, facts)):
                 if past and fact.fact_type in _STATES:
                     continue

@@ -36,6 +36,8 @@ _NOT_A_VERB_DE = frozenset({
     "heute", "morgen", "gestern", "früher", "inzwischen", "mittlerweile", "damals",
     "eigentlich", "übrigens", "ehrlich", "zuerst", "endlich", "seitdem", "deshalb", "trotzdem",
     "sonst", "bald", "gerade", "schon", "nun", "neuerdings", "zurzeit", "momentan",
+    # Subordinating conjunctions open a clause whose subject comes second too.
+    "seit", "obwohl", "nachdem", "bevor", "sobald", "während", "zumal", "sodass", "wo",
 })
 # Wishes, conditions and possibilities state nothing yet.
 _HEDGE = re.compile(
@@ -60,7 +62,9 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|we|ich|wir|my|mein\w*)\b", re.IGNOR
 _AND = re.compile(
     r",?\s+(?:and|und|but)\s+|,\s+aber\s+"
     # German drops the subject after a comma too: "Ich bin Schwabe, wohne aber in Hamburg".
-    r"|,\s+(?=(?:wohne|lebe|arbeite|bin|habe|komme|mag|liebe|esse|trinke|fahre)\b)",
+    r"|,\s+(?=(?:wohne|lebe|arbeite|bin|habe|komme|mag|liebe|esse|trinke|fahre)\b)"
+    # ... and English in chat: "I live in Bristol now, work at a bakery".
+    r"|,\s+(?=(?:live|work|love|hate|like|adore|prefer|teach)\b)",
     re.IGNORECASE,
 )
 _NOT_A_PREDICATE = frozenset({

@@ -119,8 +119,8 @@ IDENTITY: tuple[Rule, ...] = (
     # "in" names a workplace with an article ("in einer Grundschule"); before a bare name it
     # names a place ("Feuerwehrmann in Bremen"), as "at" and "in" do in English.
     rule(r"\bich bin (?:(?:jetzt|seit \w+|inzwischen|mittlerweile) )?(?P<job>" + W + r") "
-         r"(?:bei|an|am|im|in(?= (?:der|dem|den|einer|einem|eines)\b)) (?P<o>.+)", "works_at",
-         stops=("und", "seit"), accept=_job_is_occupation),
+         r"(?:bei|an|am|im|in(?= (?:der|dem|den|einer|einem|eines)\b)) (?P<o>(?!ruhestand\b).+)",
+         "works_at", stops=("und", "seit"), accept=_job_is_occupation),
     rule(r"\bich habe " + _NO_THING + r"bei (?P<o>.+?) angefangen\b", "works_at"),
     rule(r"\bich arbeite nicht mehr (?:bei|für) (?P<o>.+)", "works_at", negated=True),
     rule(r"\b(?:ich habe|habe ich) " + _NO_THING + r"bei (?P<o>.+?) gekündigt\b", "works_at",

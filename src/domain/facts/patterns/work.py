@@ -24,6 +24,15 @@ def _capitalised(_: re.Match[str], value: str) -> str | None:
     return value if value[:1].isupper() else None
 
 
+_DURATION = re.compile(r"^(?:\w+ )?(?:years?|months?|weeks?|days?|ages|a while|decades?|jahren|"
+                       r"monaten|wochen)\b|^\d", re.IGNORECASE)
+
+
+def _employer(_: re.Match[str], value: str) -> str | None:
+    """An employer, not how long ("a nurse for 12 years") nor a retirement ("im Ruhestand")."""
+    return None if _DURATION.match(value) or value.casefold() in ("ruhestand", "rente") else value
+
+
 def _about_work(match: re.Match[str]) -> bool:
     return _JOB_TALK.search(match.string) is not None
 
@@ -53,7 +62,7 @@ RULES: tuple[Rule, ...] = (
          "works_at", **PLACE),
     rule(r"\bI(?:'ve| have) been (?:a|an) (?P<job>[\w-]+(?: [\w-]+){0,2}?) (?:at|for|with) "
          r"(?P<o>.+)", "works_at", accept=lambda m: occupation(m, m.group("job")) is not None,
-         **PLACE),
+         shape=_employer, **PLACE),
     rule(r"\bI(?:'ve| have) been (?:a|an) (?P<o>[\w-]+(?: [\w-]+){0,3}?)"
          r"(?= at| for| with| since|[,.!]|$)", "works_as", shape=occupation, **JOB),
     rule(rf"\bI(?:'ve| have) (?:been )?work(?:ed|ing) as {JOB_EN}(?= at| for| with| since| in|"

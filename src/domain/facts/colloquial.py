@@ -1,0 +1,188 @@
+"""Colloquial EN/DE spelled out before the patterns read it (issue 23: facts on unseen text).
+
+People type as they speak: "hab", "wohn jetzt in ...", "'ne", "vorm", Swiss "heisse",
+Austrian "Jänner", "im a nurse", "dont", a dropped subject ("Bin seit März bei Siemens",
+"Been living in Cork"), typos in the words a pattern hangs on ("alergic", "wrok"), and a
+preamble about the conversation before the fact ("Not sure if I told you, but ...").
+`spelled_out` rewrites such a sentence into the standard forms the patterns are written for,
+so each pattern covers the colloquial variants of its construction instead of one list of
+phrasings per pattern. Only forms with one reading are rewritten: "im" becomes "I'm" only
+in an English sentence, a verb gets back its "ich" only where German would need one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memlane.domain.facts.patterns.lexicon import word_set
+
+# Standard spellings, whole words, case kept by `_cased` (German and English alike).
+_SPELLINGS_DE = {
+    "hab": "habe", "'ne": "eine", "ne": "eine", "'nen": "einen", "nen": "einen", "vorm": "vor dem",
+    "grad": "gerade", "heisse": "heiße", "heisst": "heißt", "weiss": "weiß", "gross": "groß",
+    "grosse": "große", "grossen": "großen", "spass": "Spaß", "jänner": "Januar", "nich": "nicht",
+    "nix": "nichts", "is'": "ist",
+}
+_SPELLINGS_EN = {
+    "im": "I'm", "ive": "I've", "dont": "don't", "cant": "can't", "didnt": "didn't",
+    "doesnt": "doesn't", "isnt": "isn't", "wasnt": "wasn't", "havent": "haven't", "i": "I",
+    "thats": "that's", "theyre": "they're",
+}
+# First-person verbs clipped of their -e ("ich wohn", "trink ich"): only where "ich" is next
+# to them, or they open the sentence, since "komm" alone is an imperative.
+_CLIPPED_DE = word_set("""
+wohn arbeit komm geh mach ess trink rauch fahr leb lieb hass brauch spiel lern such zieh
+schaff heiß werd find kauf kenn koch les schreib schlaf steh vertrag
+""")
+_CLIPPED_FULL = {"ess": "esse", "les": "lese", "heiß": "heiße", "arbeit": "arbeite"}
+# Opening a sentence, most clipped verbs are imperatives ("Schreib mir ...", "Ruf an");
+# these are not said to an assistant as orders.
+_CLIPPED_OPENING = word_set("wohn arbeit leb ess trink rauch heiß")
+# Verbs that stand only in the first person singular: a clause that opens with one dropped
+# its "ich" ("Bin seit März bei Siemens", "Moin, wohne in Flensburg").
+FIRST_PERSON_DE = word_set("""
+bin habe wohne arbeite lebe komme heiße mag liebe hasse esse trinke rauche vertrage stehe
+muss werde will kann darf spiele mache gehe fahre studiere unterrichte stamme bevorzuge
+leide reagiere ernähre jobbe schaffe
+""")
+# English predicates that open a sentence without their "I" ("Live in Bristol now").
+_DROPPED_EN = re.compile(
+    r"^(?:(?P<have>been\b)|(?P<am>(?:totally |so |really |super |kinda )?(?:obsessed|allergic|"
+    r"intolerant|into|vegan|vegetarian|married|engaged|based|not (?=\w+ing\b)))"
+    r"|(?P<plain>(?:just |recently |still |also )?(?:live|work|moved|love|hate|started|quit|"
+    r"teach|got|joined|prefer|adore)\b))",
+    re.IGNORECASE,
+)
+# A preamble about what was said before is no hedge on the fact after it.
+_TOLD_BEFORE = re.compile(
+    r"^(?:(?:i'm )?not sure if|i don't know if|i can't remember if|in case|(?:ich )?weiß nicht,? ob|"
+    r"keine ahnung,? ob|falls|ich glaube,? ich habe? (?:es|das|'s)? ?(?:noch )?nicht) "
+    r"[^,]*?\b(?:told|tell|mentioned|mention|said|say|erwähnt|gesagt|erzählt)\b[^,]*,\s*"
+    r"(?:(?:but|aber|also|so|anyway|jedenfalls)\s+)?",
+    re.IGNORECASE,
+)
+_GREETING = re.compile(
+    r"^(?:(?:hi|hey|hello|hallo|moin|servus|grüezi|grüß gott|guten (?:morgen|tag|abend)|"
+    r"good (?:morning|evening|afternoon)|morning|thanks|danke)(?: zusammen| there| all)?[,!.]?\s+)",
+    re.IGNORECASE,
+)
+# Words whose letters are often swapped or a double letter dropped: the words patterns hang on.
+_TRIGGERS = word_set("""
+allergic allergisch intolerant vegetarian vegetarier vegetarierin veganer veganerin wohne
+arbeite work works live lives name married verheiratet daughter tochter sister schwester
+brother bruder husband wife birthday geburtstag favourite favorite lieblings heiße called
+moved allergy allergie diabetic
+""")
+_WORD = re.compile(r"[A-Za-zÄÖÜäöüß']+")
+_GERMAN = word_set("""
+ich und der die das nicht bin habe hab ist mein meine wohne arbeite mit bei seit auch aber
+wir sind kein keine noch schon mehr übrigens jetzt heiße heisse gerade grad als zum zur vom
+im am ein eine auf für von zu hier zwei drei wohn mag
+""")
+_ENGLISH = word_set("""
+i i'm im the and my is am at to of in for not with have work live just so but you a an
+""")
+
+
+def is_german(sentence: str) -> bool:
+    """Whether `sentence` reads as German: more German than English function words."""
+    words = [w.casefold() for w in _WORD.findall(sentence)]
+    umlauts = bool(re.search(r"[äöüß]", sentence, re.IGNORECASE))
+    return sum(w in _GERMAN for w in words) + umlauts > sum(w in _ENGLISH for w in words)
+
+
+def _cased(original: str, replacement: str) -> str:
+    if original[:1].isupper() and replacement[:1].islower():
+        return replacement[:1].upper() + replacement[1:]
+    return replacement
+
+
+def _respelled(sentence: str, german: bool) -> str:
+    spellings = _SPELLINGS_DE if german else _SPELLINGS_EN
+
+    def swap(match: re.Match[str]) -> str:
+        word = match.group(0)
+        folded = word.lower()  # not casefold: "heiße" keeps its ß
+        if folded in spellings and (german or folded != "i" or word == "i"):
+            return _cased(word, spellings[folded])
+        fixed = _typo_fixed(folded)
+        return _cased(word, fixed) if fixed else word
+
+    return _WORD.sub(swap, sentence)
+
+
+def _typo_fixed(word: str) -> str | None:
+    """The trigger word `word` misspells by two swapped letters or one letter of a double."""
+    if len(word) < 4 or word in _TRIGGERS:
+        return None
+    for index in range(len(word) - 1):
+        swapped = word[:index] + word[index + 1] + word[index] + word[index + 2:]
+        if swapped in _TRIGGERS:
+            return swapped
+    for index, letter in enumerate(word):
+        doubled = word[:index] + letter + word[index:]
+        if doubled in _TRIGGERS:
+            return doubled
+    return None
+
+
+def _unclipped(sentence: str) -> str:
+    """"ich wohn" / "trink ich" / a sentence opening "Wohn" -> the full -e form."""
+
+    def full(match: re.Match[str]) -> str:
+        word = match.group("verb")
+        folded = word.lower()
+        return _cased(word, _CLIPPED_FULL.get(folded, folded + "e"))
+
+    verbs = "|".join(sorted(_CLIPPED_DE, key=len, reverse=True))
+    sentence = re.sub(rf"(?<=\bich )(?P<verb>{verbs})\b(?!')", full, sentence, flags=re.I)
+    sentence = re.sub(rf"\b(?P<verb>{verbs})(?= ich\b)", full, sentence, flags=re.I)
+    opening = "|".join(sorted(_CLIPPED_OPENING, key=len, reverse=True))
+    return re.sub(rf"^(?P<verb>{opening})\b(?= )", full, sentence, flags=re.I)
+
+
+def _with_subject_de(sentence: str) -> str:
+    """"Bin seit März bei Siemens" -> "ich bin seit März bei Siemens"; also after a comma
+    ("Jan hier, wohne in Flensburg")."""
+
+    def add(match: re.Match[str]) -> str:
+        return f"{match.group('lead')}ich {match.group('verb').lower()}"
+
+    verbs = "|".join(sorted(FIRST_PERSON_DE, key=len, reverse=True))
+    return re.sub(rf"(?P<lead>^|,\s+)(?P<verb>{verbs})\b(?! (?:ich|du|er|sie|es|wir|ihr)\b)",
+                  add, sentence, flags=re.I)
+
+
+def _with_subject_en(sentence: str) -> str:
+    found = _DROPPED_EN.match(sentence)
+    if found is None:
+        return sentence
+    rest = sentence[:1].lower() + sentence[1:]
+    if found.group("have"):
+        return "I've " + rest
+    return ("I'm " if found.group("am") else "I ") + rest
+
+
+def _named_in_lower_case(sentence: str) -> str:
+    """In a sentence typed all in lower case, the name after "my name is" gets its capital."""
+    if any(ch.isupper() for ch in sentence.replace("I'm", "").replace("I've", "")
+           .replace(" I ", " ")):
+        return sentence
+    return re.sub(r"\b(my name is|my name's|I'm called|mein name ist|ich heiße|hi,? I'm|"
+                  r"hi,? ich bin) (\w)",
+                  lambda m: f"{m.group(1)} {m.group(2).upper()}", sentence, flags=re.I)
+
+
+def spelled_out(sentence: str) -> str:
+    """`sentence` in the standard spelling and word order the fact patterns read."""
+    german = is_german(sentence)
+    sentence = _TOLD_BEFORE.sub("", sentence.strip())
+    greeting = _GREETING.match(sentence)
+    lead = greeting.group(0) if greeting else ""
+    body = sentence[len(lead):]
+    body = _respelled(body, german)
+    if german:
+        body = _with_subject_de(_unclipped(body))
+    else:
+        body = _with_subject_en(body)
+    return _named_in_lower_case(lead + body)
