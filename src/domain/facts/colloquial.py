@@ -61,7 +61,7 @@ _TOLD_BEFORE = re.compile(
     r"(?:(?:but|aber|also|so|anyway|jedenfalls)\s+)?",
     re.IGNORECASE,
 )
-_GREETING = re.compile(
+GREETING = re.compile(
     r"^(?:(?:hi|hey|hello|hallo|moin|servus|grüezi|grüß gott|guten (?:morgen|tag|abend)|"
     r"good (?:morning|evening|afternoon)|morning|thanks|danke)(?: zusammen| there| all)?[,!.]?\s+)",
     re.IGNORECASE,
@@ -77,7 +77,8 @@ _WORD = re.compile(r"[A-Za-zÄÖÜäöüß']+")
 _GERMAN = word_set("""
 ich und der die das nicht bin habe hab ist mein meine wohne arbeite mit bei seit auch aber
 wir sind kein keine noch schon mehr übrigens jetzt heiße heisse gerade grad als zum zur vom
-im am ein eine auf für von zu hier zwei drei wohn mag
+im am ein eine auf für von zu hier zwei drei wohn mag einer einem eines den dem sich wie was
+wo wenn dass weil sehr gern bitte danke nur
 """)
 _ENGLISH = word_set("""
 i i'm im the and my is am at to of in for not with have work live just so but you a an
@@ -177,7 +178,7 @@ def spelled_out(sentence: str) -> str:
     """`sentence` in the standard spelling and word order the fact patterns read."""
     german = is_german(sentence)
     sentence = _TOLD_BEFORE.sub("", sentence.strip())
-    greeting = _GREETING.match(sentence)
+    greeting = GREETING.match(sentence)
     lead = greeting.group(0) if greeting else ""
     body = sentence[len(lead):]
     body = _respelled(body, german)

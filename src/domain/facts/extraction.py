@@ -8,6 +8,7 @@ from memlane.domain.facts.colloquial import spelled_out
 from memlane.domain.facts.events import events
 from memlane.domain.facts.model import RELATION_TYPES, USER, ExtractedFact, FactType, normalise
 from memlane.domain.facts.patterns import (
+    constructions as fact_patterns_constructions,
     de as fact_patterns_de,
     de_plans as fact_patterns_de_plans,
     en as fact_patterns_en,
@@ -47,6 +48,7 @@ __all__ = ["RULES", "extract_facts", "relations_asked"]
 RULES: tuple[Rule, ...] = (
     *fact_patterns_names.RULES, *fact_patterns_kin.RULES, *fact_patterns_plans.RULES,
     *fact_patterns_idioms.RULES, *fact_patterns_habits.RULES, *fact_patterns_work.RULES,
+    *fact_patterns_constructions.RULES, *fact_patterns_constructions.MORE,
     *fact_patterns_en.IDENTITY, *fact_patterns_en.PREFERENCE,
     *fact_patterns_en_plans.COMMITMENT, *fact_patterns_en_plans.CONSTRAINT,
     *fact_patterns_en_plans.TRAIT,

@@ -89,7 +89,7 @@ _TRAILING_FILLER = re.compile(
     r"(?:[\s,]+(?:now|anymore|any more|these days|nowadays|currently|at the moment|right now|"
     r"too|as well|again|actually|though|really|for now|already|still|then|honestly|for me|"
     r"please|if possible|in particular|especially|a lot|very much|so much|lol|haha|originally|"
-    r"lately|recently|these days|at the moment|at all|überhaupt|ever|"
+    r"lately|recently|these days|at the moment|at all|überhaupt|ever|after all|"
     r"jetzt|mittlerweile|inzwischen|nun|auch|noch|gerade|derzeit|zurzeit|aktuell|momentan|"
     r"wieder|eigentlich|schon|mehr|übrigens|ja|halt|doch|seit kurzem|bitte|sehr|total|"
     r"wirklich|über alles|überhaupt|so|gerne?|besonders|ursprünglich|von beruf|sogar|even))+"
@@ -219,8 +219,11 @@ def objects(match: re.Match[str], rule_: Rule) -> list[str]:
 def is_filler(value: str) -> bool:
     """Whether an object is only function words or fillers ("to", "anymore", "it", "mehr",
     "das"): such an object names nothing, so no fact is made of it."""
-    words = re.findall(r"[\w'-]+", value.casefold())
-    return not words or all(word in FILLER_WORDS for word in words)
+    words = re.findall(r"[\w'-]+", value)
+    # An acronym ("IT", "US") is a name, though its letters spell a function word.
+    return not words or all(word.casefold() in FILLER_WORDS and not (word.isupper()
+                                                                     and len(word) > 1)
+                            for word in words)
 
 
 # A statement that something stopped holding ("no longer", "anymore", "nicht mehr").

@@ -57,6 +57,11 @@ REPORTED = re.compile(
     r"behauptet|behauptete)\b",
     re.IGNORECASE,
 )
+_GREETING = re.compile(
+    r"^(?:hi|hey|hello|hallo|moin|servus|grüezi|grüß gott|guten (?:morgen|tag|abend)|"
+    r"good (?:morning|evening|afternoon))(?: zusammen| there| all| everyone)?[,!.]?\s+",
+    re.IGNORECASE,
+)
 _FIRST_PERSON_START = re.compile(r"^(i|we|ich|wir)\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|we|ich|wir|my|mein\w*)\b", re.IGNORECASE)
 _AND = re.compile(
@@ -96,9 +101,18 @@ def strip_openers(sentence: str) -> str:
     return sentence
 
 
+# "What I love most is sailing", "Was ich nicht mag, ist ...": a question word opening a
+# clause about the user, the sentence then saying what it is, states something.
+_PSEUDO_CLEFT = re.compile(r"^(?:what|was) (?:I|ich)\b.*\b(?:is|are|ist|sind)\b", re.IGNORECASE)
+
+
 def is_question(sentence: str) -> bool:
     core = strip_openers(sentence.strip())
-    if core.endswith("?") or _QUESTION_EN.match(core) or _QUESTION_DE.match(core):
+    if core.endswith("?"):
+        return True
+    if _PSEUDO_CLEFT.match(core):
+        return False
+    if _QUESTION_EN.match(core) or _QUESTION_DE.match(core):
         return True
     # The verb-first test reads the sentence as said: "Eigentlich komme ich aus Porto" puts an
     # adverb first (a statement), though "eigentlich" is an opener elsewhere.
@@ -135,11 +149,13 @@ def clauses(sentence: str) -> list[str]:
     second predicate is read as the user's too. Only a first-person sentence lends its subject.
     """
     core = strip_openers(sentence)
-    subject = _FIRST_PERSON_START.match(core)
     found = [core]
+    # A greeting before the subject lends nothing: "Grüezi, ich heiße Reto und wohne in ...".
+    bare = strip_openers(_GREETING.sub("", core))
+    subject = _FIRST_PERSON_START.match(bare)
     if subject is None:
         return found
-    for part in _AND.split(core)[1:]:
+    for part in _AND.split(bare)[1:]:
         words = part.split()
         if words and words[0][0].islower() and words[0].casefold() not in _NOT_A_PREDICATE:
             found.append(f"{subject.group(1)} {part}")

@@ -51,6 +51,15 @@ _KEEP = re.compile(r"^(?:am liebsten|lieber|gern|gerne|am meisten)\b", re.IGNORE
 # ich keine Angst" is about flying, "Gegen Katzen bin ich allergisch" about cats.
 _GOVERNED = {"vor": "angst", "gegen": "allergisch", "auf": "allergisch", "mit": "aufgehört",
              "für": "schwäche", "von": "genug"}
+# Verbs whose place or employer may stand first: "In Graz wohne ich seit 2019", "Bei Bosch
+# arbeite ich", "Aus Polen komme ich" name where, not when.
+_PLACE_VERBS = {"in": ("wohne", "lebe", "wohnen", "leben", "arbeite", "arbeiten"),
+                "im": ("wohne", "lebe", "wohnen", "leben", "arbeite", "arbeiten"),
+                "bei": ("arbeite", "arbeiten", "jobbe", "bin"),
+                "aus": ("komme", "stamme", "kommen", "stammen")}
+# A fronted object of a negated verb goes back behind its "kein": "Kaffee trinke ich keinen
+# mehr" -> "ich trinke keinen Kaffee mehr".
+_KEIN = re.compile(r"^(?P<kein>kein\w*)\b\s*(?P<after>.*)$", re.IGNORECASE)
 
 
 def _is_adverbial(front: str) -> bool:
@@ -71,6 +80,8 @@ def subject_first(clause: str) -> str | None:
     first = front.split()[0].casefold()
     if first in _GOVERNED and _GOVERNED[first] in rest.casefold():
         return f"{subject} {verb} {rest.rstrip(' .!')} {front}".strip()
+    if verb.casefold() in _PLACE_VERBS.get(first, ()):
+        return f"{subject} {verb} {rest.rstrip(' .!')} {front[:1].lower()}{front[1:]}".strip()
     if _is_adverbial(found["front"]):
         # Kept after a hard stop: no object runs into it, but a date in it still dates the
         # clause ("ich gehe zum Optiker; übermorgen").
@@ -79,4 +90,7 @@ def subject_first(clause: str) -> str | None:
     # sentence does not ("Den Förderantrag" -> "den Förderantrag").
     if front.split()[0].casefold() in _DETERMINERS:
         front = front[:1].lower() + front[1:]
+    negated = _KEIN.match(rest)
+    if negated is not None:
+        return f"{subject} {verb} {negated['kein']} {front} {negated['after']}".strip()
     return re.sub(r"\s+([.!])$", r"\1", f"{subject} {verb} {front} {rest}".strip())

@@ -92,6 +92,9 @@ def _liked(_: re.Match[str], thing: str) -> str | None:
     "the" names a kind only before a name ("the Arctic Monkeys")."""
     if _LIKE_NOT_A_THING.match(thing) or thing.split()[0].casefold() in DETERMINERS_DEICTIC:
         return None
+    # "What I can't stand is loud chewing": the cleft's own rule names the thing.
+    if re.match(r"(?:is|are)\b", thing, re.IGNORECASE):
+        return None
     if _POINTED_AT.match(thing):
         return None
     return re.sub(r"^to\s+", "", thing)

@@ -113,7 +113,7 @@ PARTNERS: tuple[Rule, ...] = (
     rule(rf"\bich habe (?:[\w.]+ ){{0,3}}?(?:meine[nr]? (?:[\w-]+ )?)?(?P<o>{N}) geheiratet",
          "partner", **_NAMED),
     rule(r"\b(?:mit meiner|mit meinem|meine|mein|meiner|meinem) (?:partnerin|partner|freundin|"
-         rf"freund|frau|mann|verlobten|verlobte) (?P<o>{N})\b", "partner",
+         rf"freund|frau|mann|verlobten|verlobte) (?:heißt )?(?P<o>{N})\b", "partner",
          accept=lambda m: re.search(r"\b(?:zusammen\w*|wohnt bei mir|verheiratet|verlobt|"
                                     r"beziehung|hochzeit)", m.string, re.I) is not None,
          **_NAMED),
@@ -135,7 +135,8 @@ def ages_of_named(statement: str, names: Iterable[str]) -> list[tuple[str, str]]
     found = []
     for name in dict.fromkeys(names):
         pattern = re.compile(
-            rf"\b{re.escape(name)}\b,?\s+(?:(?:who|she|he|sie|er|die|der)(?:'s|\s+is|\s+ist)?"
+            rf"\b{re.escape(name)}\b,?\s+(?:(?:(?:and|und)\s+)?(?:who|she|he|sie|er|die|der)"
+            rf"(?:'s|\s+is|\s+ist)?"
             rf"\s+|(?:(?:und|and)\s+)?(?:is|'s|ist)\s+)(?:(?:now|jetzt|just|gerade|schon) )?"
             rf"{AGE}\b{_NOT_AN_AGE}",
             re.IGNORECASE,

@@ -92,7 +92,7 @@ RULES: tuple[Rule, ...] = (
     rule(rf"\bhier ist (?:nochmal |wieder |übrigens )*(?P<o>{NAME2}){AFTER_DE}", "name",
          **OPTS_DE),
     rule(rf"\bich bin's(?: wieder| nochmal)?,? (?P<o>{NAME2})", "name", **OPTS_DE),
-    rule(rf"(?:^|,\s*)(?P<o>{NAME2}) (?:hier,|am apparat\b)", "name", **OPTS_DE),
+    rule(rf"(?:^|,\s*)(?P<o>{NAME2}) (?:hier,|hier\s*[.!]?$|am apparat\b)", "name", **OPTS_DE),
     rule(rf"\b(?:kannst|könnt|können) mich (?:(?:gern|gerne|ruhig|einfach) )*(?P<o>{NAME2}) "
          r"nennen\b", "name", **OPTS_DE),
     rule(rf"\bsag(?:t|en sie)? (?:(?:einfach|ruhig|gern|gerne|doch) )*(?P<o>{NAME2}) zu mir\b",

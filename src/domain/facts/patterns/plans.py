@@ -127,7 +127,7 @@ RULES: tuple[Rule, ...] = (
     _plan(r"\bI(?:'ll| will) (?P<o>be (?:at|in|on|away|off|\w+ing) .+)", accept=dated),
     _plan(r"\bI (?P<o>(?:start|begin|fly|leave|visit|move|travel|return|arrive)\b.+)",
           accept=dated),
-    _plan(r"\bich habe (?P<o>(?:[\w.:]+ ){0,5}?(?:(?:einen|eine|ein|meinen|meine|mein) )?"
+    _plan(r"\bich habe (?P<o>(?:[\w.:]+ ){0,7}?(?:(?:einen|eine|ein|meinen|meine|mein) )?"
           rf"{_APPOINTMENT_DE}\b.*)", accept=booked),
     _plan(r"\bich bin (?P<o>(?:[\w.:]+ ){0,5}?(?:beim|bei der|bei dem|im|in der|zum|zur) "
           r"[A-ZÄÖÜ].*)", accept=lambda m: dated(m) and not _PAST_PARTICIPLE.search(m.string)),

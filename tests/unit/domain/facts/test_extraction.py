@@ -72,7 +72,7 @@ def test_a_statement_about_the_user_yields_its_fact(text: str, relation: str, ob
         "Do I like coffee?", "Where do I live", "Wohne ich noch in Bremen?", "Mag ich Tee",
         "If I lived in Rome I would walk everywhere.", "I might move to Madrid.",
         "Vielleicht ziehe ich nach Wien.", "Wenn ich reich wäre, würde ich ein Boot kaufen.",
-        "My sister lives in Paris.", "Meine Mutter arbeitet bei Siemens.",
+        "My colleague lives in Paris.", "Meine Mutter arbeitet bei Siemens.",
         "Tom is allergic to nuts.",
         "Tom said I'm stubborn.", "Mein Chef meint, ich sei stur.",
         "I don't live in Berlin.", "I'm not a teacher.", "Ich habe keine Haustiere.",

@@ -1,0 +1,135 @@
+"""Constructions that carry a fact whatever the words inside them, EN and DE (issue 23).
+
+An apposition ("As a teacher, I ...", "Als Ärztin habe ich ..."), a pseudo-cleft ("What I
+love most is sailing", "Was ich nicht ausstehen kann, ist ..."), a gerund as subject
+("Working at Spotify has been great"), a plural relative with their names ("My kids are Max
+and Lotte", "Meine Kinder heißen Ben und Lina"), a stay with its duration ("I've been at
+Deloitte for three years", "ich bin seit März bei Siemens"), and states given in other words
+("I've been sober for two years", "I'm not at Google anymore").
+"""
+
+from __future__ import annotations
+
+import re
+
+from memlane.domain.facts.patterns.de import occupation_de
+from memlane.domain.facts.patterns.en import occupation
+from memlane.domain.facts.patterns.kin import RELATIVES
+from memlane.domain.facts.patterns.lexicon import KIN
+from memlane.domain.facts.patterns.names import N
+from memlane.domain.facts.rules import ObjectKind, Rule, ended, rule
+
+NAMES, LIST = ObjectKind.NAMES, ObjectKind.LIST
+# An organisation named by its name: capitalised words, "der"/"the" allowed before them.
+ORG_EN = r"(?P<o>(?:the )?[A-Z][\w&.'-]*(?: (?:[A-Z][\w&.'-]*|of|&)){0,3})"
+ORG_DE = r"(?P<o>(?:der |dem |den )?[A-ZÄÖÜ][\wäöüß&.'-]*(?: [A-ZÄÖÜ][\wäöüß&.'-]*){0,2})"
+_DIETS_EN = r"vegan|vegetarian|pescatarian|pescetarian"
+_DIETS_DE = r"vegetarier(?:in)?|veganer(?:in)?|pescetarier(?:in)?"
+# Past tenses: "As a student I was broke" is about then.
+_PAST_EN = r"(?!was\b|had\b|used\b|did\b|went\b|'d\b|would\b)"
+_PAST_DE = r"(?!war\b|hatte\b|wurde\b|musste\b|konnte\b|durfte\b|ging\b)"
+_PLURAL_KIN_EN = {"kids": "children", "children": "children", "sons": "son",
+                  "daughters": "daughter", "sisters": "sister", "brothers": "brother",
+                  "twins": "children"}
+_PLURAL_KIN_DE = {"kinder": "children", "söhne": "son", "töchter": "daughter",
+                  "schwestern": "sister", "brüder": "brother", "zwillinge": "children"}
+# A stay long enough to be a job: months or years, a month or year named, or "now".
+_LASTING = re.compile(
+    r"\b(?:for|seit|since|schon) (?:(?:über |fast |about |almost |over |nearly |a |an |one |two "
+    r"|three |four |five |six |seven |eight |nine |ten |\d+ |einem |einigen |ein paar |zwei |"
+    r"drei |vier |fünf |sechs |zehn )?(?:years?|months?|jahren|monaten|jahr|monat)\b|"
+    r"(?:19|20)\d\d|januar|jänner|februar|märz|april|mai|juni|juli|august|september|oktober|"
+    r"november|dezember|january|february|march|june|july|october|december|letztem \w+|"
+    r"letztes \w+|last \w+|kurzem|montag|dienstag|mittwoch|donnerstag|freitag|monday|tuesday|"
+    r"wednesday|thursday|friday)|\b(?:\w+ )?(?:years?|jahre) now\b|\bneuerdings\b|\binzwischen\b|"
+    r"\bmittlerweile\b", re.IGNORECASE)
+
+
+def _lasting(match: re.Match[str]) -> bool:
+    return _LASTING.search(match.string) is not None
+
+
+_NOT_EMPLOYERS = frozenset({*RELATIVES, "eltern", "freund", "freundin", "arzt", "ärztin",
+                            "zahnarzt", "friseur", "oma", "opa", "mama", "papa", "parents"})
+
+
+def _employer(_: re.Match[str], value: str) -> str | None:
+    """Not a relative or a visit: "seit Monaten bei Oma", "seit März beim Arzt"."""
+    return None if value.split()[-1].casefold() in _NOT_EMPLOYERS else value
+
+
+RULES: tuple[Rule, ...] = (
+    # Appositions: the role the user speaks as.
+    rule(rf"^as an? (?P<o>[\w-]+(?: [\w-]+)?),? I\b(?:'m|'ve)?\s*{_PAST_EN}", "works_as",
+         shape=occupation, confidence=0.8),
+    rule(rf"^as an? (?P<o>{_DIETS_EN}),? I\b(?:'m|'ve)?\s*{_PAST_EN}", "diet", confidence=0.8),
+    rule(rf"^als (?P<o>[A-ZÄÖÜ][\wäöüß-]+),? {_PAST_DE}[a-zäöüß]+ ich\b", "works_as",
+         shape=occupation_de, confidence=0.8),
+    rule(rf"^als (?P<o>{_DIETS_DE}),? {_PAST_DE}[a-zäöüß]+ ich\b", "diet", confidence=0.8,
+         shape=lambda _m, v: v[:1].upper() + v[1:]),
+    # Pseudo-clefts: "What I love (most) is X".
+    rule(r"^(?:what|the (?:one )?thing|something) I (?:really |absolutely |truly |just )?"
+         r"(?:love|like|enjoy|adore)(?: (?:most|the most|more than anything|best))? (?:is|are) "
+         r"(?P<o>.+)", "likes", kind=LIST),
+    rule(r"^(?:what|the (?:one )?thing|something) I (?:really |absolutely |just )?(?:hate|can't "
+         r"stand|cannot stand|dislike|detest|can't bear)(?: (?:most|the most))? (?:is|are) "
+         r"(?P<o>.+)", "dislikes", kind=LIST),
+    rule(r"^was ich (?:wirklich |am meisten |total |sehr )*(?:liebe|mag|gern \w+),? (?:ist|sind) "
+         r"(?P<o>.+)", "likes", kind=LIST),
+    rule(r"^was ich (?:überhaupt |gar |wirklich )*(?:nicht (?:mag|ausstehen kann|leiden kann)|"
+         r"hasse),? (?:ist|sind) (?P<o>.+)", "dislikes", kind=LIST),
+    # A gerund as subject: "Working at Spotify has been great", "Living in Oslo is ...".
+    rule(rf"^working (?:at|for) {ORG_EN} (?:has been|is|'s been|has)\b", "works_at"),
+    rule(r"^living in (?P<o>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2}) (?:has been|is|'s been)\b",
+         "lives_in"),
+    # Relatives listed with their names.
+    rule(r"\b(?:my|our) (?P<rel>kids|children|sons|daughters|sisters|brothers|twins) (?:are|'re)"
+         r"(?: called| named)? (?P<o>.+)", _PLURAL_KIN_EN, kind=NAMES),
+    rule(r"\b(?:meine|unsere) (?P<rel>kinder|söhne|töchter|schwestern|brüder|zwillinge) "
+         r"(?:heißen|sind) (?P<o>.+)", _PLURAL_KIN_DE, kind=NAMES),
+    rule(rf"\b(?:my|our) (?P<rel>{'|'.join(k for k in KIN if k.isascii())})'s name is "
+         rf"(?P<o>{N})", KIN, kind=ObjectKind.NAME),
+    # A stay with its duration is a workplace; a start at a named place too.
+    rule(rf"\bI(?:'ve| have) been (?:(?:working )?(?:at|with)) {ORG_EN}", "works_at",
+         accept=_lasting, shape=_employer),
+    rule(rf"\bI(?:'ve| have)? (?:just |recently |finally )?started (?:at|with) {ORG_EN}",
+         "works_at"),
+    rule(rf"\bich bin (?:[\wäöüß.]+ ){{0,3}}?bei {ORG_DE}(?=\s*(?:[.!,;]|$|und\b|als\b))",
+         "works_at", accept=_lasting, shape=_employer),
+    rule(rf"\bich bin (?:[\wäöüß.]+ ){{0,3}}?zu {ORG_DE} gewechselt\b", "works_at",
+         accept=lambda m: re.search(r"\b(?:bei|job|stelle|arbeit\w*|firma)\b", m.string, re.I)
+         is not None),
+    # States said otherwise, and ended.
+    rule(r"\bI(?:'m| am|'ve been| have been) (?:now |completely |totally )?(?P<o>sober)\b",
+         "avoids", shape=lambda _m, _v: "alcohol"),
+    rule(rf"\bI(?:'m| am) (?:not|no longer) at {ORG_EN}", "works_at", negated=True,
+         accept=ended),
+    rule(rf"\bich bin nicht mehr (?:bei|an) {ORG_DE}", "works_at", negated=True),
+)
+
+_AGE = r"(?P<o>\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+# A name opening the sentence, not the speaker ("I turned 41" is the user's own age).
+_NAME = rf"(?!(?:I|Ich|We|Wir|My|Mein\w*)\b){N}"
+_NAMED_SUBJECT = {"subject": lambda m: m.group("name"), "keep_time": True, "confidence": 0.75}
+MORE: tuple[Rule, ...] = (
+    # Conditions and corrections of an allergy.
+    rule(r"\bich leide (?:\w+ )?(?:unter|an) (?P<o>.+)", "condition", kind=LIST),
+    rule(r"\ballergisch (?:gegen|auf) [^,]+, (?:nur|sondern|aber) (?:gegen|auf) (?P<o>.+)",
+         "allergic_to", kind=LIST),
+    rule(r"\bich bin (?:doch |gar |überhaupt )?nicht (?:gegen|auf) (?P<o>.+?) allergisch\b",
+         "allergic_to", negated=True),
+    # A field of work: "Ich arbeite in der IT", "im Marketing".
+    rule(r"\bich arbeite (?:(?:jetzt|seit \w+|schon|inzwischen|mittlerweile) )*(?:in der|im) "
+         r"(?P<o>IT|[A-ZÄÖÜ][\wäöüß]*(?:branche|pflege|forschung|verwaltung|gastronomie|logistik|"
+         r"industrie|marketing|vertrieb|buchhaltung|personalwesen))(?![\w-])", "works_in",
+         confidence=0.7),
+    # A new job named with its employer.
+    rule(rf"\b(?:a|my|the) new job (?:at|with) {ORG_EN}", "works_at",
+         accept=lambda m: re.search(r"\b(?:I|I've|I'm|my)\b", m.string) is not None),
+    # A named relative's age that changed: "Ben turned 8 yesterday", "Paul ist jetzt 10".
+    rule(rf"^(?P<name>{_NAME}) (?:(?:has )?just |recently )?turned {_AGE}\b", "age", **_NAMED_SUBJECT),
+    rule(rf"^(?P<name>{_NAME}) (?:ist|wird) (?:(?:gestern|heute|vorgestern|gerade|jetzt|nun|schon|"
+         rf"letzte woche|am \w+|vor kurzem) )+{_AGE}(?: jahre(?: alt)?)?(?: geworden)?\s*[.!]?$",
+         "age", **_NAMED_SUBJECT),
+    rule(rf"^(?P<name>{_NAME}) ist {_AGE} geworden\b", "age", **_NAMED_SUBJECT),
+)
