@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from memlane.domain.facts.colloquial import spelled_out
+
 JOB = frozenset({"works_as", "works_at"})
 LIKES = frozenset({"likes", "prefers"})
 ALLERGIES = frozenset({"allergic_to", "intolerant_to"})
@@ -18,7 +20,8 @@ def _cue(pattern: str) -> re.Pattern[str]:
 
 # Dislikes are checked first: "was mag ich nicht" must not also ask what is liked.
 _DISLIKES = _cue(r"\b(?:hate|dislike|don't i like|do i not like|can't i stand|mag ich nicht|"
-                 r"mag ich kein\w*|hasse ich|gefällt mir nicht)\b")
+                 r"mag ich kein\w*|hasse ich|gefällt mir nicht|ich (?:\w+ ){0,3}nicht gerne?|"
+                 r"i (?:don't|do not) (?:like|enjoy))\b")
 _QUESTIONS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (_cue(r"\b(?:my (?:job|work|employer|occupation|profession|career|company)|do i work|"
           r"where i work|(?:do i do|i do) for a living|what do i do\b(?! on| at| in| with)|"
@@ -35,11 +38,13 @@ _QUESTIONS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
           r"mein geburtsort)\b"), frozenset({"birthplace"})),
     (_cue(r"\b(?:birthday|geburtstag)\b"), frozenset({"birthday"})),
     (_cue(r"\b(?:when was i born|what year was i born|wann bin ich geboren|"
-          r"wann wurde ich geboren|mein(?:em)? geburtsjahr|welcher jahrgang)\b"),
+          r"wann wurde ich geboren|mein(?:em)? geburtsjahr|welche[mr]? (?:jahr|jahrgang)\b.*"
+          r"geboren|welcher jahrgang|year (?:was )?i (?:was )?born)\b"),
      frozenset({"birthday", "birth_year"})),
     (_cue(r"\b(?:how old am i|my age|wie alt bin ich|mein alter)\b"), AGE),
     (_cue(r"\b(?:my name|what am i called|what i'm called|what i am called|"
-          r"what do you call me|wie heiße ich|mein(?:en)? name)\b"), frozenset({"name"})),
+          r"what do you call me|wie heiße ich|wie ich heiße|mein(?:en)? name|who am i)\b"),
+     frozenset({"name"})),
     (_cue(r"\b(?:my (?:wife|husband|partner|spouse|girlfriend|boyfriend|fianc[ée]e?)|"
           r"am i married|who am i married to|am i (?:dating|engaged)|mein(?:e)? (?:frau|mann|"
           r"ehefrau|ehemann|partner(?:in)?)|bin ich verheiratet|mit wem bin ich verheiratet)\b"),
@@ -52,14 +57,17 @@ _QUESTIONS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
     (_cue(r"\b(?:my (?:kids|children|sons?|daughters?)|do i have (?:kids|children)|"
           r"meine kinder|mein sohn|meine tochter|meine söhne|meine töchter|habe ich kinder)"),
      KIDS),
-    (_cue(r"\b(?:pets?|my (?:dog|cat|puppy|kitten|parrot|hamster|rabbit|horse)|haustier\w*|"
-          r"mein(?:e|en)? (?:hund|katze|kater|papagei|hamster|kaninchen|pferd))\b"),
+    (_cue(r"\b(?:pets?|(?:my|our) (?:dog|cat|puppy|kitten|parrot|hamster|rabbit|horse)|"
+          r"haustier\w*|(?:mein|unser)(?:e|en)? (?:hund|katze|kater|papagei|hamster|kaninchen|"
+          r"pferd))\b"),
      frozenset({"pet"})),
     (_cue(r"\b(?:what do i (?:like|love|enjoy)|do i (?:like|love|enjoy)|favou?rite|fave|"
           r"prefer|rather|was mag ich|mag ich|was liebe ich|lieblings\w*|was gefällt mir|"
           r"lieber|bevorzuge)\b"), LIKES),
     (_cue(r"\ballerg\w*"), ALLERGIES),
     (_cue(r"\b(?:can't i eat|cannot i eat|can i eat|can i drink|should i (?:avoid|not eat)|"
+          r"i (?:can't|cannot|shouldn't|mustn't) (?:eat|drink|have)|ich nicht (?:essen|trinken)|"
+          r"darf ich (?:\w+ )?(?:essen|trinken)|"
           r"am i (?:vegan|vegetarian|pescatarian)|my diet|dietary|darf ich (?:nicht|kein\w*)|"
           r"bin ich (?:vegetarier\w*|veganer\w*|vegan|vegetarisch)|meine ernährung|"
           r"esse ich nicht|intoleran\w*|unverträglich\w*)"), FOOD_LIMITS),
@@ -68,20 +76,26 @@ _QUESTIONS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
           r"(?:anrufen|planen|buchen))\b"), frozenset({"rule"})),
     (_cue(r"\b(?:promised?|committed|supposed to do|have to do|need to do|going to do|my plans|"
           r"to-?dos?|what will i do|am i going to|versproch\w*|vorgenommen|habe ich vor|"
-          r"muss ich (?:noch )?(?:tun|machen|erledigen)|meine pläne|zugesagt)\b"),
+          r"muss ich (?:noch )?(?:tun|machen|erledigen)|meine pläne|zugesagt|planned|"
+          r"appointments?|my schedule|on my calendar|(?:what's|what is) (?:coming )?up|"
+          r"termin\w*|steht\b.*\ban\b|habe ich\b.*\bvor\b|mein(?:en)? kalender)\b"),
      frozenset({"commits_to"})),
     (_cue(r"\b(?:what (?:kind|sort) of (?:a )?person am i|describe me|my personality|"
           r"my character|what am i like|was für ein mensch bin ich|wie bin ich so|"
-          r"meine persönlichkeit|mein charakter|beschreib mich)\b"), frozenset({"trait"})),
+          r"meine persönlichkeit|mein(?:en)? charakter|beschreib\w* mich|my character\w*|"
+          r"was für ein typ bin ich)\b"), frozenset({"trait"})),
     (_cue(r"\b(?:nationality|citizenship|staatsangehörigkeit|nationalität)\b"),
      frozenset({"nationality", "comes_from"})),
 )
 # "When did I ...", asked of nothing more specific, asks for a dated event.
-_EVENT = _cue(r"\b(?:when did i|wann habe ich|wann bin ich|when was the last time i)\b")
+_EVENT = _cue(r"\b(?:when did i|wann habe ich|wann bin ich|when was the last time i|"
+              r"what did i do|what have i been up to|was habe ich (?:\w+ ){0,4}gemacht|"
+              r"was habe ich (?:\w+ ){0,4}erlebt|wo war ich)\b")
 
 
 def relations_asked(query: str) -> frozenset[str]:
     """The relations whose facts answer `query` (empty when it asks about none)."""
+    query = spelled_out(query)
     if _DISLIKES.search(query):
         return frozenset({"dislikes"})
     asked: set[str] = set()
