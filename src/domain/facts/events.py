@@ -97,12 +97,21 @@ def _ends_in_participle(rest: str) -> bool:
     return bool(words) and _has_participle(words[-1])
 
 
+_PURPOSE = re.compile(r"\s*(?:to|in order to|so (?:that|I could))\s+"
+                      r"(?!(?:the|a|an|my|our|his|her|their|this|that)\b)[a-z]")
+
+
 def _without(text: str, date: re.Match[str]) -> str:
     """`text` with the date expression taken out (when it lies inside `text`)."""
     where = text.find(date.group(0))
     if where < 0:
         return text
-    return " ".join((text[:where] + " " + text[where + len(date.group(0)):]).split())
+    after = text[where + len(date.group(0)):]
+    # "started hitting the gym last week to stay on track": a purpose after the date is why,
+    # not what happened.
+    if where > 0 and _PURPOSE.match(after):
+        after = ""
+    return " ".join((text[:where] + " " + after).split())
 
 
 def _event(what: str, date: re.Match[str]) -> tuple[str, str] | None:
