@@ -78,7 +78,7 @@ _GERMAN = word_set("""
 ich und der die das nicht bin habe hab ist mein meine wohne arbeite mit bei seit auch aber
 wir sind kein keine noch schon mehr übrigens jetzt heiße heisse gerade grad als zum zur vom
 im am ein eine auf für von zu hier zwei drei wohn mag einer einem eines den dem sich wie was
-wo wenn dass weil sehr gern bitte danke nur
+wo wenn dass weil sehr gern bitte danke nur beim vom zum
 """)
 _ENGLISH = word_set("""
 i i'm im the and my is am at to of in for not with have work live just so but you a an
@@ -89,7 +89,9 @@ def is_german(sentence: str) -> bool:
     """Whether `sentence` reads as German: more German than English function words."""
     words = [w.casefold() for w in _WORD.findall(sentence)]
     umlauts = bool(re.search(r"[äöüß]", sentence, re.IGNORECASE))
-    return sum(w in _GERMAN for w in words) + umlauts > sum(w in _ENGLISH for w in words)
+    # "ich" is never English: it counts twice.
+    german = sum(w in _GERMAN for w in words) + words.count("ich") + umlauts
+    return german > sum(w in _ENGLISH for w in words)
 
 
 def _cased(original: str, replacement: str) -> str:
@@ -174,6 +176,15 @@ def _named_in_lower_case(sentence: str) -> str:
                   lambda m: f"{m.group(1)} {m.group(2).upper()}", sentence, flags=re.I)
 
 
+def _at_work(sentence: str) -> str:
+    """Swabian/Swiss "ich schaffe beim Bosch" -> "ich arbeite bei Bosch" (a firm's name after
+    "beim" at work; "beim Arzt" keeps its article, as it names no employer)."""
+    sentence = re.sub(r"\b(?:schaffe|schaff)(?= (?:bei|beim|als|in|im|für)\b)", "arbeite",
+                      sentence, flags=re.IGNORECASE)
+    return re.sub(r"\b(arbeite|jobbe) beim (?=[A-ZÄÖÜ](?!rzt|otheke)[\wäöüß]+)", r"\1 bei ",
+                  sentence)
+
+
 def spelled_out(sentence: str) -> str:
     """`sentence` in the standard spelling and word order the fact patterns read."""
     german = is_german(sentence)
@@ -183,7 +194,7 @@ def spelled_out(sentence: str) -> str:
     body = sentence[len(lead):]
     body = _respelled(body, german)
     if german:
-        body = _with_subject_de(_unclipped(body))
+        body = _at_work(_with_subject_de(_unclipped(body)))
     else:
         body = _with_subject_en(body)
     return _named_in_lower_case(lead + body)

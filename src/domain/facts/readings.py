@@ -19,14 +19,12 @@ from dataclasses import dataclass
 
 from memlane.domain.facts.patterns.kin import RELATIVES
 from memlane.domain.facts.patterns.names import N
+from memlane.domain.facts.rules import ENDED_STATES
 
 # What a relative has of their own (issue 23 label decisions): every relative's home, and a
 # partner's job too.
 RELATIVE_RELATIONS = frozenset({"lives_in"})
 PARTNER_RELATIONS = frozenset({"lives_in", "works_at", "works_as"})
-# States a "no longer" statement ends; habits given up are `avoids` facts of their own.
-ENDED_RELATIONS = frozenset({"lives_in", "works_at", "works_as", "diet", "partner", "afraid_of",
-                             "allergic_to", "intolerant_to", "likes", "condition"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +73,7 @@ _SAYS = re.compile(r"^\s*(?:says|said|thinks|meint|sagt|findet|glaubt)\b|\b(?:re
                    r"ex-|ehemalige\w*|im ruhestand|in rente|pensioniert)", re.IGNORECASE)
 
 _ENDED = re.compile(r"\b(?:no longer|any ?more|nicht mehr|nicht länger|nie mehr|nimmer|"
-                    r"kein\w* (?:[\wäöüß-]+ ){0,3}?mehr)\b", re.IGNORECASE)
+                    r"kein\w* (?:[\wäöüß-]+ ){0,3}?mehr)\b(?! als)", re.IGNORECASE)
 _SEGMENT = re.compile(r"\s*[,;]\s*|\s+(?:but|aber|sondern)\s+", re.IGNORECASE)
 _UNSAID = (
     (re.compile(r"\b(?:no longer|any ?more|nicht mehr|nicht länger|nie mehr|nimmer)\b", re.I), ""),
@@ -119,5 +117,5 @@ def ended_readings(clause: str) -> list[Reading]:
             text = pattern.sub(replacement, text)
         text = " ".join(text.split())
         if text and text != part:
-            found.append(Reading(text, negated=True, relations=ENDED_RELATIONS))
+            found.append(Reading(text, negated=True, relations=ENDED_STATES))
     return found

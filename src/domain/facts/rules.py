@@ -12,6 +12,11 @@ from memlane.domain.facts.sentences import is_reported
 from memlane.domain.facts.time import PAST_DATE_DE, PAST_DATE_EN
 
 
+# States a "no longer" statement ends (a habit given up is an `avoids` fact of its own).
+ENDED_STATES = frozenset({"lives_in", "works_at", "works_as", "diet", "partner", "afraid_of",
+                          "allergic_to", "intolerant_to", "likes", "condition"})
+
+
 class ObjectKind(StrEnum):
     """How the object group is turned into one or more objects."""
 
@@ -192,6 +197,11 @@ def objects(match: re.Match[str], rule_: Rule) -> list[str]:
     raw = match.group(rule_.group)
     if raw is None or is_reported(match.string[:match.start()]):
         return []
+    # A state said to have ended is no current one: "mit Felix nicht mehr zusammen" names
+    # Felix only for a negated rule (or a negated reading, readings.py).
+    if (not rule_.negated and rule_.relation_of(match) in ENDED_STATES
+            and ENDED.search(cut(raw, rule_))):
+        return []
     if rule_.kind is ObjectKind.NAME:
         names = [leading_name(cut(raw, rule_))]
     elif rule_.kind is ObjectKind.NAMES:
@@ -226,8 +236,10 @@ def is_filler(value: str) -> bool:
                             for word in words)
 
 
-# A statement that something stopped holding ("no longer", "anymore", "nicht mehr").
-ENDED = re.compile(r"\b(?:no longer|any ?more|not anymore|nicht mehr|kein\w* \w+(?: \w+)? mehr|"
+# A statement that something stopped holding ("no longer", "anymore", "nicht mehr"; not
+# "nicht mehr als", no more than).
+ENDED = re.compile(r"\b(?:no longer|any ?more|not anymore|nicht mehr(?! als)|"
+                   r"kein\w* \w+(?: \w+)? mehr(?! als)|"
                    r"nicht länger)\b", re.IGNORECASE)
 
 

@@ -62,6 +62,7 @@ _GREETING = re.compile(
     r"good (?:morning|evening|afternoon))(?: zusammen| there| all| everyone)?[,!.]?\s+",
     re.IGNORECASE,
 )
+_COPULA = re.compile(r"^(?:I'm|I am|ich bin)(?= )", re.IGNORECASE)
 _FIRST_PERSON_START = re.compile(r"^(i|we|ich|wir)\b", re.IGNORECASE)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|we|ich|wir|my|mein\w*)\b", re.IGNORECASE)
 _AND = re.compile(
@@ -132,8 +133,12 @@ def statement_part(sentence: str) -> str | None:
     return None if is_hypothetical(sentence) else sentence
 
 
+# A fronted "after years of thinking about it," says how long it took, not that it is open.
+_DECIDED_AFTER = re.compile(r"^(?:after|nach)\b[^,]*,\s*", re.IGNORECASE)
+
+
 def is_hypothetical(sentence: str) -> bool:
-    core = strip_openers(sentence.strip())
+    core = _DECIDED_AFTER.sub("", strip_openers(sentence.strip()))
     return bool(_HEDGE.search(core) or _CONDITIONAL_START.match(core))
 
 
@@ -155,8 +160,12 @@ def clauses(sentence: str) -> list[str]:
     subject = _FIRST_PERSON_START.match(bare)
     if subject is None:
         return found
+    copula = _COPULA.match(bare)
     for part in _AND.split(bare)[1:]:
         words = part.split()
         if words and words[0][0].islower() and words[0].casefold() not in _NOT_A_PREDICATE:
             found.append(f"{subject.group(1)} {part}")
+            # "I'm vegan and allergic to soy": the copula is lent with its subject.
+            if copula is not None:
+                found.append(f"{copula.group(0)} {part}")
     return found

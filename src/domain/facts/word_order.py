@@ -51,6 +51,7 @@ _KEEP = re.compile(r"^(?:am liebsten|lieber|gern|gerne|am meisten)\b", re.IGNORE
 # ich keine Angst" is about flying, "Gegen Katzen bin ich allergisch" about cats.
 _GOVERNED = {"vor": "angst", "gegen": "allergisch", "auf": "allergisch", "mit": "aufgehört",
              "für": "schwäche", "von": "genug"}
+_TOGETHER = re.compile(r"\b(?:zusammen|verheiratet|verlobt|liiert)\b", re.IGNORECASE)
 # Verbs whose place or employer may stand first: "In Graz wohne ich seit 2019", "Bei Bosch
 # arbeite ich", "Aus Polen komme ich" name where, not when.
 _PLACE_VERBS = {"in": ("wohne", "lebe", "wohnen", "leben", "arbeite", "arbeiten"),
@@ -80,6 +81,9 @@ def subject_first(clause: str) -> str | None:
     first = front.split()[0].casefold()
     if first in _GOVERNED and _GOVERNED[first] in rest.casefold():
         return f"{subject} {verb} {rest.rstrip(' .!')} {front}".strip()
+    if first == "mit" and _TOGETHER.search(rest):
+        # "Mit Felix bin ich nicht mehr zusammen" -> "ich bin mit Felix nicht mehr zusammen".
+        return f"{subject} {verb} {front[:1].lower()}{front[1:]} {rest.rstrip(' .!')}".strip()
     if verb.casefold() in _PLACE_VERBS.get(first, ()):
         return f"{subject} {verb} {rest.rstrip(' .!')} {front[:1].lower()}{front[1:]}".strip()
     if _is_adverbial(found["front"]):

@@ -133,3 +133,26 @@ MORE: tuple[Rule, ...] = (
          "age", **_NAMED_SUBJECT),
     rule(rf"^(?P<name>{_NAME}) ist {_AGE} geworden\b", "age", **_NAMED_SUBJECT),
 )
+
+# "My employer is X", "Mein Wohnort ist X": a possessed noun that names the relation.
+_POSSESSED_EN = {"employer": "works_at", "company": "works_at", "workplace": "works_at",
+                 "hometown": "comes_from", "home town": "comes_from", "birthplace": "birthplace",
+                 "home": "lives_in", "nationality": "nationality"}
+_POSSESSED_DE = {"arbeitgeber": "works_at", "arbeitgeberin": "works_at", "firma": "works_at",
+                 "arbeitsplatz": "works_at", "heimatstadt": "comes_from",
+                 "heimatort": "comes_from", "heimat": "comes_from", "geburtsort": "birthplace",
+                 "wohnort": "lives_in", "zuhause": "lives_in"}
+_OWN = {"stops": ("and", "und", "but", "aber", "since", "seit", "for"), "confidence": 0.85}
+POSSESSED: tuple[Rule, ...] = (
+    rule(rf"\bmy (?:current |new )?(?P<rel>{'|'.join(_POSSESSED_EN)}) (?:is|'s) (?:now |still )?"
+         r"(?P<o>.+)", _POSSESSED_EN, **_OWN),
+    rule(rf"\b(?:mein|meine) (?:jetzige[rn]? |neue[rn]? )?(?P<rel>{'|'.join(_POSSESSED_DE)}) ist "
+         r"(?:jetzt |immer noch |nach wie vor )?(?P<o>.+)", _POSSESSED_DE, **_OWN),
+    # "I'm now the office manager at ...": a job with "the".
+    rule(r"\bI(?:'m| am) (?:now |currently )?the (?P<o>[\w-]+(?: [\w-]+){0,2}?)"
+         r"(?= at | for | of | in |[,.!]|$)", "works_as", shape=occupation, confidence=0.8),
+    # "..., arbeite aber in Kiel": a bare town is where, as "I work in Amsterdam".
+    rule(r"\bich arbeite (?:aber |jetzt |inzwischen |mittlerweile )*in "
+         r"(?P<o>[A-ZÄÖÜ][\wäöüß-]+)(?=\s*(?:[.,!;]|$|und\b|aber\b))", "works_in",
+         confidence=0.7, accept=lambda m: m.group("o")[:1].isupper()),
+)

@@ -14,6 +14,13 @@ from memlane.domain.facts.patterns.lexicon import (
 )
 from memlane.domain.facts.rules import ObjectKind, Rule, alternation, ended, rule, trim
 
+
+def named_employer(place: str) -> str:
+    """A firm named by its name needs no place: "Bosch in Feuerbach" -> "Bosch"."""
+    name, found, _ = place.partition(" in ")
+    return name if found and name[:1].isupper() and name.split()[0].casefold() not in (
+        "der", "die", "das", "dem", "den") else place
+
 NAME, NAMES, LIST = ObjectKind.NAME, ObjectKind.NAMES, ObjectKind.LIST
 W = r"[\wäöüÄÖÜß-]+"
 # Adverbs between verb and object that say nothing about it ("ich wohne seit 2018 in ...").
@@ -98,7 +105,8 @@ IDENTITY: tuple[Rule, ...] = (
     rule(r"\b(?:ich komme|komme ich|ich stamme|stamme ich) (?:(?:ursprünglich|eigentlich|"
          r"gebürtig) )?aus (?P<o>.+)", "comes_from", stops=("und",), shape=_origin),
     rule(r"\b(?:ich bin|ich wurde) (?:\w+ )?in (?P<o>.+?) geboren\b", "birthplace"),
-    rule(r"\bgeboren (?:bin|wurde) ich in (?P<o>.+)", "birthplace", stops=("und",)),
+    rule(r"\bgeboren(?: und aufgewachsen)? (?:bin|wurde) ich in (?P<o>.+)", "birthplace",
+         stops=("und",)),
     rule(r"\b(?:ich bin|ich wurde) (?:im jahre? )?(?P<o>(?:19|20)\d\d) geboren\b", "birth_year",
          keep_time=True),
     rule(r"\bich bin jahrgang (?P<o>(?:19|20)\d\d)\b", "birth_year", keep_time=True),
@@ -112,7 +120,8 @@ IDENTITY: tuple[Rule, ...] = (
     rule(r"\bich bin (?:heute|gestern|vorgestern|letzte[nsm]? \w+|am \w+|im \w+|vor \w+ \w+) "
          r"(?P<o>\d{1,3}) geworden\b", "age"),
     rule(r"\b(?:ich arbeite|arbeite ich) " + FILL + r"(?:(?:in|im) " + W + r" )?(?:bei|für) "
-         r"(?P<o>.+)", "works_at", stops=("als", "und", "seit"), confidence=0.9),
+         r"(?P<o>.+)", "works_at", stops=("als", "und", "seit"), confidence=0.9,
+         shape=lambda _m, place: named_employer(place)),
     rule(r"\b(?:ich arbeite|arbeite ich) " + FILL + r"als (?P<job>" + W + r") (?:im|in der|"
          r"in einem|in einer|bei|an der|an einer|an einem|am) (?P<o>.+)", "works_at",
          stops=("und", "seit")),
@@ -128,8 +137,9 @@ IDENTITY: tuple[Rule, ...] = (
     rule(r"\b(?:ich arbeite|arbeite ich|ich jobbe) " + FILL + r"(?:nebenbei )?als (?P<o>.+)",
          "works_as",
          stops=("bei", "im", "in", "an", "am", "für", "und", "seit"), confidence=0.9),
-    rule(r"\bich bin (?:(?:jetzt|mittlerweile|inzwischen|seit kurzem|seit \w+|von beruf|"
-         r"beruflich|gelernte[rs]?) )*(?P<o>" + W + r")", "works_as", shape=occupation_de,
+    rule(r"\bich bin (?:(?:jetzt|mittlerweile|inzwischen|seit kurzem|seit \w+(?: (?:jahren|"
+         r"monaten|wochen))?|schon|von beruf|beruflich|gelernte[rs]?) )*(?P<o>" + W + r")",
+         "works_as", shape=occupation_de,
          confidence=0.8),
     rule(r"\b(?:von beruf|beruflich) bin ich (?P<o>" + W + ")", "works_as", shape=occupation_de),
     rule(r"\bich bin kein(?:e)? (?P<o>" + W + r") mehr\b", "works_as", negated=True,

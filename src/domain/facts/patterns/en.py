@@ -62,7 +62,15 @@ def _workplace(_: re.Match[str], place: str) -> str | None:
     folded = place.casefold()
     if folded in _NOT_A_WORKPLACE or _NOT_AN_EMPLOYER.match(folded):
         return None
-    return place
+    return named_employer(place)
+
+
+def named_employer(place: str) -> str:
+    """A firm named by its name needs no place: "Bosch in Feuerbach" -> "Bosch" (but "a firm
+    in Leeds" is described by its place and keeps it)."""
+    name, found, _ = place.partition(" in ")
+    return name if found and name[:1].isupper() and name.split()[0].casefold() not in (
+        "the", "der", "die", "das") else place
 
 
 def _home(_: re.Match[str], place: str) -> str | None:
