@@ -55,8 +55,9 @@ _DROPPED_EN = re.compile(
 )
 # A preamble about what was said before is no hedge on the fact after it.
 _TOLD_BEFORE = re.compile(
-    r"^(?:(?:i'm )?not sure if|i don't know if|i can't remember if|in case|(?:ich )?weiß nicht,? ob|"
-    r"keine ahnung,? ob|falls|ich glaube,? ich habe? (?:es|das|'s)? ?(?:noch )?nicht) "
+    r"^(?:(?:i'm )?not sure if|i don't know if|i can't remember if|in case|"
+    r"(?:ich )?weiß nicht,? ob|keine ahnung,? ob|falls|"
+    r"ich glaube,? ich habe? (?:es|das|'s)? ?(?:noch )?nicht) "
     r"[^,]*?\b(?:told|tell|mentioned|mention|said|say|erwähnt|gesagt|erzählt)\b[^,]*,\s*"
     r"(?:(?:but|aber|also|so|anyway|jedenfalls)\s+)?",
     re.IGNORECASE,
@@ -193,8 +194,5 @@ def spelled_out(sentence: str) -> str:
     lead = greeting.group(0) if greeting else ""
     body = sentence[len(lead):]
     body = _respelled(body, german)
-    if german:
-        body = _at_work(_with_subject_de(_unclipped(body)))
-    else:
-        body = _with_subject_en(body)
+    body = _at_work(_with_subject_de(_unclipped(body))) if german else _with_subject_en(body)
     return _named_in_lower_case(lead + body)

@@ -11,7 +11,6 @@ from memlane.domain.facts.patterns.lexicon import FILLER_WORDS
 from memlane.domain.facts.sentences import is_reported
 from memlane.domain.facts.time import PAST_DATE_DE, PAST_DATE_EN
 
-
 # States a "no longer" statement ends (a habit given up is an `avoids` fact of its own).
 ENDED_STATES = frozenset({"lives_in", "works_at", "works_as", "diet", "partner", "afraid_of",
                           "allergic_to", "intolerant_to", "likes", "condition"})

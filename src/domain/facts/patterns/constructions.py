@@ -127,9 +127,11 @@ MORE: tuple[Rule, ...] = (
     rule(rf"\b(?:a|my|the) new job (?:at|with) {ORG_EN}", "works_at",
          accept=lambda m: re.search(r"\b(?:I|I've|I'm|my)\b", m.string) is not None),
     # A named relative's age that changed: "Ben turned 8 yesterday", "Paul ist jetzt 10".
-    rule(rf"^(?P<name>{_NAME}) (?:(?:has )?just |recently )?turned {_AGE}\b", "age", **_NAMED_SUBJECT),
-    rule(rf"^(?P<name>{_NAME}) (?:ist|wird) (?:(?:gestern|heute|vorgestern|gerade|jetzt|nun|schon|"
-         rf"letzte woche|am \w+|vor kurzem) )+{_AGE}(?: jahre(?: alt)?)?(?: geworden)?\s*[.!]?$",
+    rule(rf"^(?P<name>{_NAME}) (?:(?:has )?just |recently )?turned {_AGE}\b", "age",
+         **_NAMED_SUBJECT),
+    rule(rf"^(?P<name>{_NAME}) (?:ist|wird) (?:(?:gestern|heute|vorgestern|gerade|jetzt|nun|"
+         rf"schon|letzte woche|am \w+|vor kurzem) )+{_AGE}(?: jahre(?: alt)?)?(?: geworden)?"
+         r"\s*[.!]?$",
          "age", **_NAMED_SUBJECT),
     rule(rf"^(?P<name>{_NAME}) ist {_AGE} geworden\b", "age", **_NAMED_SUBJECT),
 )

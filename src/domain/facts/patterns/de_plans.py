@@ -145,9 +145,8 @@ COMMITMENT: tuple[Rule, ...] = (
 )
 
 CONSTRAINT: tuple[Rule, ...] = (
-    rule(r"\bich bin (?:(?!nicht\b|kein\w*\b)\w+ )?allergisch (?:gegen|auf) (?P<o>.+)", "allergic_to",
-         kind=LIST,
-         confidence=0.95),
+    rule(r"\bich bin (?:(?!nicht\b|kein\w*\b)\w+ )?allergisch (?:gegen|auf) (?P<o>.+)",
+         "allergic_to", kind=LIST, confidence=0.95),
     rule(r"\bich bin (?:\w+ )?gegen (?P<o>.+?) allergisch\b", "allergic_to", confidence=0.95),
     rule(r"\bich reagiere (?:\w+ )?allergisch (?:auf|gegen) (?P<o>.+)", "allergic_to",
          kind=LIST),
