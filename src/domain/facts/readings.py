@@ -73,7 +73,8 @@ _SAYS = re.compile(r"^\s*(?:says|said|thinks|meint|sagt|findet|glaubt)\b|\b(?:re
                    r"ex-|ehemalige\w*|im ruhestand|in rente|pensioniert)", re.IGNORECASE)
 
 _ENDED = re.compile(r"\b(?:no longer|any ?more|nicht mehr|nicht länger|nie mehr|nimmer|"
-                    r"kein\w* (?:[\wäöüß-]+ ){0,3}?mehr)\b(?! als)", re.IGNORECASE)
+                    r"kein\w* (?:[\wäöüß-]+ ){0,3}?mehr)\b(?! als (?-i:[a-zäöüß\d]))",
+                    re.IGNORECASE)
 _SEGMENT = re.compile(r"\s*[,;]\s*|\s+(?:but|aber|sondern)\s+", re.IGNORECASE)
 _UNSAID = (
     (re.compile(r"\b(?:no longer|any ?more|nicht mehr|nicht länger|nie mehr|nimmer)\b", re.I), ""),

@@ -235,10 +235,12 @@ def is_filler(value: str) -> bool:
                             for word in words)
 
 
+# "nicht mehr als fünf Kilo" is a limit; "nicht mehr als Lehrer" an ending.
+_NO_MORE_THAN = r" als (?-i:[a-zäöüß\d])"
 # A statement that something stopped holding ("no longer", "anymore", "nicht mehr"; not
 # "nicht mehr als", no more than).
-ENDED = re.compile(r"\b(?:no longer|any ?more|not anymore|nicht mehr(?! als)|"
-                   r"kein\w* \w+(?: \w+)? mehr(?! als)|"
+ENDED = re.compile(rf"\b(?:no longer|any ?more|not anymore|nicht mehr(?!{_NO_MORE_THAN})|"
+                   rf"kein\w* \w+(?: \w+)? mehr(?!{_NO_MORE_THAN})|"
                    r"nicht länger)\b", re.IGNORECASE)
 
 

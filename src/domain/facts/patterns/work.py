@@ -108,7 +108,10 @@ RULES: tuple[Rule, ...] = (
     rule(r"\bich arbeite (?:(?:nachts|tagsüber|abends|jetzt|seit \w+(?: \w+)?|inzwischen|gerade) )*"
          r"(?:in|im) (?P<o>(?:einem|einer|der|dem) .+)", "works_at",
          unless=re.compile(
-             r"\bin (?:der|einer) [\w-]*(?:abteilung|schicht)\b|\bim (?:homeoffice|büro)\b", re.I),
+             r"\bin (?:der|einer) [\w-]*(?:abteilung|schicht)\b|\bim (?:homeoffice|büro)\b|"
+             # A field, not a workplace: "in der IT", "in der Pflege" (works_in).
+             r"\bin der (?:IT|[\w-]*(?:branche|pflege|forschung|verwaltung|gastronomie|"
+             r"logistik|industrie))\b(?!-)", re.I),
          **PLACE),
     rule(r"\bin der [\wäöüß-]*abteilung (?P<o>(?:einer|eines|der|des) .+)", "works_at",
          accept=lambda m: re.search(r"\bich arbeite\b", m.string, re.I) is not None, **PLACE),
