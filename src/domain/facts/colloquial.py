@@ -47,10 +47,11 @@ leide reagiere ernähre jobbe schaffe
 """)
 # English predicates that open a sentence without their "I" ("Live in Bristol now").
 _DROPPED_EN = re.compile(
-    r"^(?:(?P<have>been\b)|(?P<am>(?:totally |so |really |super |kinda )?(?:obsessed|allergic|"
-    r"intolerant|into|vegan|vegetarian|married|engaged|based|not (?=\w+ing\b)))"
+    r"^(?:(?P<have>been\b|got (?=an? |my |the ))|(?P<am>(?:totally |so |really |super |kinda )?"
+    r"(?:obsessed|allergic|intolerant|into|vegan|vegetarian|married|engaged|based|"
+    r"not (?=\w+ing\b)|(?:currently|now|still|just) (?:working|living|based|staying)\b))"
     r"|(?P<plain>(?:just |recently |still |also )?(?:live|work|moved|love|hate|started|quit|"
-    r"teach|got|joined|prefer|adore)\b))",
+    r"teach|joined|prefer|adore)\b))",
     re.IGNORECASE,
 )
 # A preamble about what was said before is no hedge on the fact after it.

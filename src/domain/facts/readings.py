@@ -50,14 +50,15 @@ _KIN = "|".join(sorted((k for k in RELATIVES if k not in _PETS), key=len, revers
 _ADJECTIVES = (r"(?:(?:little|big|older|younger|baby|eldest|oldest|youngest|twin|step|half|"
                r"kleine[rn]?|große[rn]?|ältere[rn]?|jüngere[rn]?) )?")
 _RELATIVE_EN = re.compile(
-    rf"^(?:my|our) {_ADJECTIVES}(?P<rel>{_KIN})(?:,? (?P<name>{N}),?)? (?P<verb>lives|works|is|"
-    r"'s|has been|'s been|teaches|comes|moved|just moved|recently moved|has moved|has just "
-    r"moved)\b(?P<rest>.*)$",
+    rf"^(?:my|our) {_ADJECTIVES}(?P<rel>{_KIN})(?:,? (?P<name>{N}),?)?(?: (?P<verb>lives|works|is|"
+    r"has been|teaches|comes|moved|just moved|recently moved|has moved|has just moved)|"
+    r"(?P<clitic>'s been|'s))\b(?P<rest>.*)$",
     re.IGNORECASE,
 )
 _RELATIVE_DE = re.compile(
     rf"^(?:mein|meine|unser|unsere) {_ADJECTIVES}(?P<rel>{_KIN})(?: (?P<name>{N}))?,? "
-    r"(?P<verb>wohnt|lebt|arbeitet|ist|hat|kommt|stammt|unterrichtet|jobbt)\b(?P<rest>.*)$",
+    r"(?P<verb>wohnt|lebt|arbeitet|ist|hat|kommt|stammt|unterrichtet|jobbt)\b(?P<clitic>)"
+    r"(?P<rest>.*)$",
     re.IGNORECASE,
 )
 _FIRST_PERSON_VERB = {
@@ -99,7 +100,7 @@ def relative_reading(clause: str) -> Reading | None:
         return None
     role = RELATIVES[found["rel"].casefold()]
     who = found["name"] or role
-    said = found["verb"].casefold()
+    said = (found["verb"] or found["clitic"]).casefold()
     verb = _FIRST_PERSON_VERB.get(said, said)
     pronoun = "ich" if found.re is _RELATIVE_DE else "I"
     glue = "" if verb.startswith("'") else " "

@@ -21,8 +21,10 @@ from memlane.domain.facts.rules import ObjectKind, Rule, ended, rule
 
 NAMES, LIST = ObjectKind.NAMES, ObjectKind.LIST
 # An organisation named by its name: capitalised words, "der"/"the" allowed before them.
-ORG_EN = r"(?P<o>(?:the )?[A-Z][\w&.'-]*(?: (?:[A-Z][\w&.'-]*|of|&)){0,3})"
-ORG_DE = r"(?P<o>(?:der |dem |den )?[A-ZÄÖÜ][\wäöüß&.'-]*(?: [A-ZÄÖÜ][\wäöüß&.'-]*){0,2})"
+# (Case-sensitive inside patterns that are not: a name starts with a capital.)
+ORG_EN = r"(?P<o>(?:the )?(?-i:[A-Z])[\w&.'-]*(?: (?:(?-i:[A-Z])[\w&.'-]*|of|&)){0,3})"
+ORG_DE = (r"(?P<o>(?:der |dem |den )?(?-i:[A-ZÄÖÜ])[\wäöüß&.'-]*"
+          r"(?: (?-i:[A-ZÄÖÜ])[\wäöüß&.'-]*){0,2})")
 _DIETS_EN = r"vegan|vegetarian|pescatarian|pescetarian"
 _DIETS_DE = r"vegetarier(?:in)?|veganer(?:in)?|pescetarier(?:in)?"
 # Past tenses: "As a student I was broke" is about then.
@@ -80,11 +82,25 @@ RULES: tuple[Rule, ...] = (
          r"hasse),? (?:ist|sind) (?P<o>.+)", "dislikes", kind=LIST),
     # A gerund as subject: "Working at Spotify has been great", "Living in Oslo is ...".
     rule(rf"^working (?:at|for) {ORG_EN} (?:has been|is|'s been|has)\b", "works_at"),
-    rule(r"^living in (?P<o>[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2}) (?:has been|is|'s been)\b",
-         "lives_in"),
+    rule(r"^living in (?P<o>(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*){0,2}) (?:has been|is|"
+         r"'s been)\b", "lives_in"),
+    rule(r"\bI(?:'m| am) (?:currently |now |still |just )?working as an? (?P<o>[\w-]+(?: [\w-]+)"
+         r"{0,2}?)(?= at| for| with| in| while| and|[,.!]|$)", "works_as", shape=occupation),
+    rule(r"^working as an? (?P<o>[\w-]+(?: [\w-]+){0,2}?) (?:has|is|'s|was)\b", "works_as",
+         shape=occupation),
+    # "I'm a freelance photographer based in Lyon".
+    rule(r"\bI(?:'m| am) (?:[\w-]+ ){0,4}?based (?:in|out of) (?P<o>.+)", "lives_in",
+         stops=("and", "with", "for", "since"), confidence=0.85),
+    # Sober / trocken for a while: alcohol given up.
+    rule(r"\bich bin (?:seit [^.,;]+? |schon lange |jetzt |inzwischen )(?P<o>trocken)\b",
+         "avoids", shape=lambda _m, _v: "Alkohol"),
     # Relatives listed with their names.
     rule(r"\b(?:my|our) (?P<rel>kids|children|sons|daughters|sisters|brothers|twins) (?:are|'re)"
          r"(?: called| named)? (?P<o>.+)", _PLURAL_KIN_EN, kind=NAMES),
+    rule(rf"\b(?:my|our) (?P<rel>kids|children|sons|daughters|sisters|brothers|twins),? "
+         rf"(?P<o>{N},? (?:and|&) {N}|{N}, {N},? (?:and|&) {N})\b", _PLURAL_KIN_EN, kind=NAMES),
+    rule(rf"\b(?:meine|unsere) (?P<rel>kinder|söhne|töchter|schwestern|brüder|zwillinge),? "
+         rf"(?P<o>{N},? und {N}|{N}, {N},? und {N})\b", _PLURAL_KIN_DE, kind=NAMES),
     rule(r"\b(?:meine|unsere) (?P<rel>kinder|söhne|töchter|schwestern|brüder|zwillinge) "
          r"(?:heißen|sind) (?P<o>.+)", _PLURAL_KIN_DE, kind=NAMES),
     rule(rf"\b(?:my|our) (?P<rel>{'|'.join(k for k in KIN if k.isascii())})'s name is "
@@ -149,7 +165,8 @@ POSSESSED: tuple[Rule, ...] = (
     rule(rf"\bmy (?:current |new )?(?P<rel>{'|'.join(_POSSESSED_EN)}) (?:is|'s) (?:now |still )?"
          r"(?P<o>.+)", _POSSESSED_EN, **_OWN),
     rule(rf"\b(?:mein|meine) (?:jetzige[rn]? |neue[rn]? )?(?P<rel>{'|'.join(_POSSESSED_DE)}) ist "
-         r"(?:jetzt |immer noch |nach wie vor )?(?P<o>.+)", _POSSESSED_DE, **_OWN),
+         r"(?:jetzt |immer noch |nach wie vor )?(?P<o>(?!es\b|dies\w*\b|das\s*[.!]?$).+)",
+         _POSSESSED_DE, reject_pronouns=False, **_OWN),
     # "I'm now the office manager at ...": a job with "the".
     rule(r"\bI(?:'m| am) (?:now |currently )?the (?P<o>[\w-]+(?: [\w-]+){0,2}?)"
          r"(?= at | for | of | in |[,.!]|$)", "works_as", shape=occupation, confidence=0.8),

@@ -21,7 +21,8 @@ _NOT_A_KIND = (r"I|it|this|that|there|he|she|they|we|you|es|das|ich|er|sie|du|wi
                r"(?:mon|diens|mitt|donners|frei|sams|sonn)tags|morgens|abends|nachts|manchmal|"
                r"immer|oft|heute|gestern")
 THING = rf"(?P<o>(?!(?:{_NOT_A_KIND})\b){W}(?: {W}){{0,3}}?)"
-_INTENSE_DE = r"(?:(?:sehr|total|echt|wirklich|so|besonders|wahnsinnig|richtig|unheimlich) )*"
+_INTENSIFIERS_DE = r"sehr|total|echt|wirklich|so|besonders|wahnsinnig|richtig|unheimlich"
+_INTENSE_DE = rf"(?:(?:{_INTENSIFIERS_DE}) )*"
 
 
 def _not_deictic(_: re.Match[str], value: str) -> str | None:
@@ -37,8 +38,10 @@ def _disliked_activity(match: re.Match[str], _: str) -> str | None:
 
 
 def _liked_activity(match: re.Match[str], _: str) -> str | None:
-    """'ich esse Sushi total gern' -> 'Sushi essen'."""
-    return f"{match.group('rest').strip()} {infinitive(match.group('verb'))}"
+    """'ich esse Sushi total gern' -> 'Sushi essen' ('ich klettere total gern' is another
+    rule's: an intensifier alone is no object)."""
+    rest = re.sub(rf"(?:\s*\b(?:{_INTENSIFIERS_DE})\b)+$", "", match.group("rest").strip())
+    return f"{rest} {infinitive(match.group('verb'))}" if rest else None
 
 
 LIKE = {"shape": _not_deictic}

@@ -85,7 +85,10 @@ AGES: tuple[Rule, ...] = (
 
 _NAMED = {"kind": NAME, "confidence": 0.85}
 PARTNERS: tuple[Rule, ...] = (
-    rule(r"\bI(?:'ve| have)? (?:been )?(?:happily |officially )?(?:married to|dating|seeing|"
+    rule(rf"\bI(?:'ve| have) been with (?:my (?:partner|girlfriend|boyfriend|wife|husband|"
+         rf"fianc[ée]e?) )?(?P<o>{N})\b(?= for| since)", "partner", **_NAMED),
+    rule(r"\bI(?:'ve| have)? (?:been |got |just got )?(?:happily |officially )?"
+         r"(?:married to|dating|seeing|"
          rf"engaged to|together with|in a (?:long-distance )?relationship with) (?P<o>{N})",
          "partner", **_NAMED),
     rule(r"\b(?:dating|seeing) (?:a (?:guy|girl|man|woman)|someone(?: new)?),? (?:named|called|"

@@ -91,7 +91,7 @@ RULES: tuple[Rule, ...] = (
          rf"verlobte) von (?P<o>{NAME2})", "partner", kind=NAME),
     rule(rf"\bhier ist (?:nochmal |wieder |übrigens )*(?P<o>{NAME2}){AFTER_DE}", "name",
          **OPTS_DE),
-    rule(rf"\bich bin's(?: wieder| nochmal)?,? (?P<o>{NAME2})", "name", **OPTS_DE),
+    rule(rf"\bich bin's(?: wieder| nochmal)?,? (?:die |der )?(?P<o>{NAME2})", "name", **OPTS_DE),
     rule(rf"(?:^|,\s*)(?P<o>{NAME2}) (?:hier,|hier\s*[.!]?$|am apparat\b)", "name", **OPTS_DE),
     rule(rf"\b(?:kannst|könnt|können) mich (?:(?:gern|gerne|ruhig|einfach) )*(?P<o>{NAME2}) "
          r"nennen\b", "name", **OPTS_DE),
