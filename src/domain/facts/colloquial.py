@@ -54,6 +54,8 @@ _DROPPED_EN = re.compile(
     r"teach|joined|prefer|adore)\b))",
     re.IGNORECASE,
 )
+_WE_EN = re.compile(r"^(?:me and (?:my|our) [\w-]+|(?:my|our) [\w-]+ and (?:I|me)) "
+                    r"(?=(?:live|moved|have|'ve|are|'re|rent|bought|got|just)\b)", re.IGNORECASE)
 # A preamble about what was said before is no hedge on the fact after it.
 _TOLD_BEFORE = re.compile(
     r"^(?:(?:i'm )?not sure if|i don't know if|i can't remember if|in case|"
@@ -132,7 +134,8 @@ def _typo_fixed(word: str) -> str | None:
 
 
 def _unclipped(sentence: str) -> str:
-    """"ich wohn" / "trink ich" / a sentence opening "Wohn" -> the full -e form."""
+    """"ich wohn" / "ich wohn'" / "trink ich" / a sentence opening "Wohn" -> the -e form."""
+    sentence = re.sub(r"(?<=[a-zäöüß])'(?=[\s,.!?]|$)", "", sentence)
 
     def full(match: re.Match[str]) -> str:
         word = match.group("verb")
@@ -159,6 +162,8 @@ def _with_subject_de(sentence: str) -> str:
 
 
 def _with_subject_en(sentence: str) -> str:
+    # "Me and my wife live in Bath", "My wife and I moved": we.
+    sentence = _WE_EN.sub("We ", sentence)
     found = _DROPPED_EN.match(sentence)
     if found is None:
         return sentence

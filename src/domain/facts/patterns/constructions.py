@@ -175,3 +175,18 @@ POSSESSED: tuple[Rule, ...] = (
          r"(?P<o>[A-ZÄÖÜ][\wäöüß-]+)(?=\s*(?:[.,!;]|$|und\b|aber\b))", "works_in",
          confidence=0.7, accept=lambda m: m.group("o")[:1].isupper()),
 )
+
+# German likes with the liker in the dative: "Jazz gefällt mir", "Mir schmeckt Rosenkohl nicht".
+_PLEASES = r"(?:gefällt|gefallen|schmeckt|schmecken)"
+_NOT = re.compile(r"\b(?:nicht|nie|kein\w*|gar nicht|überhaupt nicht)\b", re.IGNORECASE)
+# A kind of thing, not one pointed at ("der Film", "das", "dein Essen").
+_THING_DE = (r"(?P<o>(?!(?:es|das|der|die|den|dem|dies\w*|jene\w*|dein\w*|sein\w*|ihr\w*|"
+             r"alles|nichts|mir|dir|ihm)\b)[\wäöüÄÖÜß-]+(?: [\wäöüÄÖÜß-]+){0,2}?)")
+DATIVE: tuple[Rule, ...] = (
+    rule(rf"^{_THING_DE} {_PLEASES} mir(?:\s+(?:sehr|total|echt|richtig|so|besonders|wirklich|"
+         r"gut|super))*\s*[.!]?$", "likes", unless=_NOT),
+    rule(rf"^{_THING_DE} {_PLEASES} mir (?:(?:gar|überhaupt|echt|wirklich) )*nicht(?! mehr)\b",
+         "dislikes"),
+    rule(rf"^mir {_PLEASES} (?:(?:sehr|total|echt|besonders) )*{_THING_DE}\s*[.!]?$", "likes",
+         unless=_NOT),
+)
