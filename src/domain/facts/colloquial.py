@@ -85,7 +85,7 @@ im am ein eine auf für von zu hier zwei drei wohn mag einer einem eines den dem
 wo wenn dass weil sehr gern bitte danke nur beim vom zum
 """)
 _ENGLISH = word_set("""
-i i'm im the and my is am at to of in for not with have work live just so but you a an
+i i'm the and my is am at to of in for not with have work live just so but you a an
 """)
 
 
@@ -111,6 +111,9 @@ def _respelled(sentence: str, german: bool) -> str:
         word = match.group(0)
         folded = word.lower()  # not casefold: "heiße" keeps its ß
         if folded in spellings and (german or folded != "i" or word == "i"):
+            # German "Im Krankenhaus" stays: "im" is "I'm" only before a lower-case word.
+            if folded == "im" and not re.match(r"\s+[a-z0-9]", sentence[match.end():]):
+                return word
             return _cased(word, spellings[folded])
         fixed = _typo_fixed(folded)
         return _cased(word, fixed) if fixed else word

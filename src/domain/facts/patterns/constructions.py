@@ -14,7 +14,7 @@ import re
 
 from memlane.domain.facts.patterns.de import occupation_de
 from memlane.domain.facts.patterns.en import occupation
-from memlane.domain.facts.patterns.kin import RELATIVES
+from memlane.domain.facts.patterns.kin import RELATIVES, age
 from memlane.domain.facts.patterns.lexicon import KIN
 from memlane.domain.facts.patterns.names import N
 from memlane.domain.facts.rules import ObjectKind, Rule, ended, rule
@@ -106,7 +106,7 @@ RULES: tuple[Rule, ...] = (
     rule(rf"\b(?:my|our) (?P<rel>{'|'.join(k for k in KIN if k.isascii())})'s name is "
          rf"(?P<o>{N})", KIN, kind=ObjectKind.NAME),
     # A stay with its duration is a workplace; a start at a named place too.
-    rule(rf"\bI(?:'ve| have) been (?:(?:working )?(?:at|with)) {ORG_EN}", "works_at",
+    rule(rf"\bI(?:'ve| have) been (?:working (?:at|with|for)|at) {ORG_EN}", "works_at",
          accept=_lasting, shape=_employer),
     rule(rf"\bI(?:'ve| have)? (?:just |recently |finally )?started (?:at|with) {ORG_EN}",
          "works_at"),
@@ -126,7 +126,16 @@ RULES: tuple[Rule, ...] = (
 _AGE = r"(?P<o>\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 # A name opening the sentence, not the speaker ("I turned 41" is the user's own age).
 _NAME = rf"(?!(?:I|Ich|We|Wir|My|Mein\w*)\b){N}"
-_NAMED_SUBJECT = {"subject": lambda m: m.group("name"), "keep_time": True, "confidence": 0.75}
+
+
+def _named_or_role(match: re.Match[str]) -> str:
+    """"Ben" is Ben; "Grandpa", "Opa" are roles, said in English."""
+    name = match.group("name")
+    return RELATIVES.get(name.casefold(), name)
+
+
+_NAMED_SUBJECT = {"subject": _named_or_role, "keep_time": True, "confidence": 0.75,
+                  "shape": age}
 MORE: tuple[Rule, ...] = (
     # Conditions and corrections of an allergy.
     rule(r"\bich leide (?:\w+ )?(?:unter|an) (?P<o>.+)", "condition", kind=LIST),
@@ -136,9 +145,9 @@ MORE: tuple[Rule, ...] = (
          "allergic_to", negated=True),
     # A field of work: "Ich arbeite in der IT", "im Marketing".
     rule(r"\bich arbeite (?:(?:jetzt|seit \w+|schon|inzwischen|mittlerweile) )*(?:in der|im) "
-         r"(?P<o>IT|[A-ZÄÖÜ][\wäöüß]*(?:branche|pflege|forschung|verwaltung|gastronomie|logistik|"
-         r"industrie|marketing|vertrieb|buchhaltung|personalwesen))(?![\w-])", "works_in",
-         confidence=0.7),
+         r"(?P<o>IT|(?=(?-i:[A-ZÄÖÜ]))[\wäöüß]*?(?:branche|pflege|forschung|verwaltung|"
+         r"gastronomie|logistik|industrie|marketing|vertrieb|buchhaltung|personalwesen))"
+         r"(?![\w-])", "works_in", confidence=0.7),
     # A new job named with its employer.
     rule(rf"\b(?:a|my|the) new job (?:at|with) {ORG_EN}", "works_at",
          accept=lambda m: re.search(r"\b(?:I|I've|I'm|my)\b", m.string) is not None),
@@ -160,7 +169,20 @@ _POSSESSED_DE = {"arbeitgeber": "works_at", "arbeitgeberin": "works_at", "firma"
                  "arbeitsplatz": "works_at", "heimatstadt": "comes_from",
                  "heimatort": "comes_from", "heimat": "comes_from", "geburtsort": "birthplace",
                  "wohnort": "lives_in", "zuhause": "lives_in"}
-_OWN = {"stops": ("and", "und", "but", "aber", "since", "seit", "for"), "confidence": 0.85}
+
+
+def _named(_: re.Match[str], value: str) -> str | None:
+    """A workplace or place by its name: "the NHS", "das Uniklinikum", not "remote-first" or
+    "in Berlin"."""
+    words = value.split()
+    head = words[1] if len(words) > 1 and words[0].casefold() in _ARTICLES else words[0]
+    return value if head[:1].isupper() else None
+
+
+_ARTICLES = frozenset({"the", "a", "an", "der", "die", "das", "dem", "den", "ein", "eine",
+                       "einer", "einem"})
+_OWN = {"stops": ("and", "und", "but", "aber", "since", "seit", "for"), "confidence": 0.85,
+        "shape": _named}
 POSSESSED: tuple[Rule, ...] = (
     rule(rf"\bmy (?:current |new )?(?P<rel>{'|'.join(_POSSESSED_EN)}) (?:is|'s) (?:now |still )?"
          r"(?P<o>.+)", _POSSESSED_EN, **_OWN),
