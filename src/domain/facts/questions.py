@@ -43,7 +43,7 @@ _QUESTIONS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
      frozenset({"birthday", "birth_year"})),
     (_cue(r"\b(?:how old am i|my age|wie alt bin ich|mein alter)\b"), AGE),
     (_cue(r"\b(?:my name|what am i called|what i'm called|what i am called|"
-          r"what do you call me|wie heiße ich|wie ich heiße|mein(?:en)? name|who am i)\b"),
+          r"what do you call me|wie heiße ich|wie ich heiße|mein(?:en)? name|^who am i\s*\??$)"),
      frozenset({"name"})),
     (_cue(r"\b(?:my (?:wife|husband|partner|spouse|girlfriend|boyfriend|fianc[ée]e?)|"
           r"am i married|who am i married to|am i (?:dating|engaged)|mein(?:e)? (?:frau|mann|"

@@ -93,7 +93,8 @@ IDENTITY: tuple[Rule, ...] = (
     rule(r"\bich heiße (?P<o>.+)", "name", kind=NAME, confidence=0.95),
     rule(r"\bmein (?:vor|nach|spitz|ruf)?name (?:ist|lautet) (?P<o>.+)", "name", kind=NAME,
          confidence=0.95),
-    rule(r"\b(?:nenn|nennt|nennen) mich (?:(?:doch|einfach|ruhig|bitte|gerne?|alle) )*(?P<o>.+)",
+    # Adverbs between "mich" and the name are lower case ("nenn mich lieber Hannes").
+    rule(r"\b(?:nenn|nennt|nennen) mich (?:(?-i:[a-zäöüß]+) ){0,3}(?P<o>.+)",
          "name", kind=NAME),
     rule(r"\b(?:ich|wir) (?:wohne|wohnen|lebe|leben) " + FILL + r"(?:in|im|auf|am) (?P<o>.+)",
          "lives_in", stops=("mit", "und", "seit", "zusammen"), confidence=0.9),
