@@ -50,6 +50,7 @@ RULES: tuple[Rule, ...] = (
     *fact_patterns_idioms.RULES, *fact_patterns_habits.RULES, *fact_patterns_work.RULES,
     *fact_patterns_constructions.RULES, *fact_patterns_constructions.MORE,
     *fact_patterns_constructions.POSSESSED, *fact_patterns_constructions.DATIVE,
+    *fact_patterns_constructions.LET_GO,
     *fact_patterns_en.IDENTITY, *fact_patterns_en.PREFERENCE,
     *fact_patterns_en_plans.COMMITMENT, *fact_patterns_en_plans.CONSTRAINT,
     *fact_patterns_en_plans.TRAIT,

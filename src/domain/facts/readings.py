@@ -76,11 +76,14 @@ _SAYS = re.compile(r"^\s*(?:says|said|thinks|meint|sagt|findet|glaubt)\b|\b(?:re
 _ENDED = re.compile(r"\b(?:no longer|any ?more|nicht mehr|nicht länger|nie mehr|nimmer|"
                     r"kein\w* (?:[\wäöüß-]+ ){0,3}?mehr)\b(?! als (?-i:[a-zäöüß\d]))",
                     re.IGNORECASE)
+_SUBJECT_AND_VERB = re.compile(r"^(?:I(?:'m| am| \w+)|ich \w+)(?= )", re.IGNORECASE)
+_OWN_SUBJECT = re.compile(r"^\s*(?:I|I'm|ich|we|wir|my|mein\w*|[A-ZÄÖÜ]\w*)\b")
 _SEGMENT = re.compile(r"\s*[,;]\s*|\s+(?:but|aber|sondern)\s+", re.IGNORECASE)
 _UNSAID = (
     (re.compile(r"\b(?:no longer|any ?more|nicht mehr|nicht länger|nie mehr|nimmer)\b", re.I), ""),
     (re.compile(r"\b(?:don't|do not|doesn't|does not)\s+", re.I), ""),
     (re.compile(r"\b(I'm|I am|I've been|I have been|is|are|am)\s+not\s+", re.I), r"\1 "),
+    (re.compile(r"\bnot\s+", re.I), ""),
     (re.compile(r"\bkein(?:e|en|er|em|es)?\s+", re.I), ""),
     (re.compile(r"\bmehr\b", re.I), ""),
 )
@@ -111,10 +114,15 @@ def relative_reading(clause: str) -> Reading | None:
 def ended_readings(clause: str) -> list[Reading]:
     """Each part of `clause` that says a state ended, read without its negation."""
     found = []
+    lead = _SUBJECT_AND_VERB.match(clause)
     for part in _SEGMENT.split(clause):
         if not _ENDED.search(part):
             continue
-        text = part
+        # "Ich bin jetzt bei Klarna, nicht mehr bei Spotify": the elided part borrows the
+        # clause's subject and verb.
+        text = part if lead is None or _OWN_SUBJECT.match(part) else f"{lead.group(0)} {part}"
+        if text != part:
+            found.append(Reading(text))  # as said, for the rules written with the negation
         for pattern, replacement in _UNSAID:
             text = pattern.sub(replacement, text)
         text = " ".join(text.split())

@@ -212,3 +212,9 @@ DATIVE: tuple[Rule, ...] = (
     rule(rf"^mir {_PLEASES} (?:(?:sehr|total|echt|besonders) )*{_THING_DE}\s*[.!]?$", "likes",
          unless=_NOT),
 )
+
+LET_GO: tuple[Rule, ...] = (
+    # "Spotify let me go": the employer is named first.
+    rule(rf"^{ORG_EN} (?:let me go|laid me off|fired me|sacked me|made me redundant)\b",
+         "works_at", negated=True),
+)
