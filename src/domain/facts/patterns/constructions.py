@@ -62,9 +62,10 @@ def _employer(_: re.Match[str], value: str) -> str | None:
 
 RULES: tuple[Rule, ...] = (
     # Appositions: the role the user speaks as.
-    rule(rf"^as an? (?P<o>[\w-]+(?: [\w-]+)?),? I\b(?:'m|'ve)?\s*{_PAST_EN}", "works_as",
-         shape=occupation, confidence=0.8),
-    rule(rf"^as an? (?P<o>{_DIETS_EN}),? I\b(?:'m|'ve)?\s*{_PAST_EN}", "diet", confidence=0.8),
+    rule(rf"^(?:as|being) an? (?P<o>[\w-]+(?: [\w-]+)?),? I\b(?:'m|'ve)?\s*{_PAST_EN}",
+         "works_as", shape=occupation, confidence=0.8),
+    rule(rf"^(?:as|being) (?:an? )?(?P<o>{_DIETS_EN}),? I\b(?:'m|'ve)?\s*{_PAST_EN}", "diet",
+         confidence=0.8),
     rule(rf"^als (?P<o>[A-ZÄÖÜ][\wäöüß-]+),? {_PAST_DE}[a-zäöüß]+ ich\b", "works_as",
          shape=occupation_de, confidence=0.8),
     rule(rf"^als (?P<o>{_DIETS_DE}),? {_PAST_DE}[a-zäöüß]+ ich\b", "diet", confidence=0.8,
