@@ -61,7 +61,7 @@ AHEAD = re.compile(
     rf"(?: {_year('y1')})?)"
     rf"|(?P<monthday>(?P<m2>{_MONTH}) (?P<d2>\d{{1,2}})(?:st|nd|rd|th)?(?:,? {_year('y2')})?)"
     rf"|(?P<next>(?:next|nächste[nrms]?|kommende[nrms]?) (?P<nextwhat>week|weekend|month|year|"
-    rf"woche|wochenende|monat|jahr|{_DAY}))"
+    rf"woche|wochenende|monat|jahr|{_DAY})(?![\wäöüß]))"
     rf"|(?P<weekend>this weekend|dieses wochenende|am wochenende)"
     # A weekday said once ("on Friday", "Freitag"), not every week ("Fridays", "freitags").
     rf"|(?P<weekday>(?P<wd>{_DAY})(?:morgen|mittag|nachmittag|abend|vormittag)?)(?![\wäöüß])"

@@ -25,6 +25,7 @@ from memlane.domain.facts.questions import relations_asked
 from memlane.domain.facts.readings import (
     Reading,
     ended_readings,
+    gapped_reading,
     relative_reading,
     subordinate_readings,
 )
@@ -152,8 +153,8 @@ def _readings(sentence: str) -> list[Reading]:
     found = [Reading(clause) for clause in plain]
     found += subordinate_readings(sentence)
     for clause in list(plain):
-        relative = relative_reading(clause)
-        found += [relative] if relative is not None else []
+        relative, gapped = relative_reading(clause), gapped_reading(clause)
+        found += [r for r in (relative, gapped) if r is not None]
         found += ended_readings(clause)
     return found
 

@@ -129,3 +129,18 @@ def ended_readings(clause: str) -> list[Reading]:
         if text and text != part:
             found.append(Reading(text, negated=True, relations=ENDED_STATES))
     return found
+
+
+_GAPPED = re.compile(
+    r"^(?P<first>.+?) (?P<verb>ist|is|sind|are) (?P<value>[^,]+?),? (?:und|and) "
+    r"(?P<second>(?:mein\w*|my|our|unser\w*) [\wäöüß-]+) (?P<value2>[\wäöüß-]+)\s*[.!]?$",
+    re.IGNORECASE,
+)
+
+
+def gapped_reading(clause: str) -> Reading | None:
+    """"Mein Sohn ist 12 und meine Tochter 9": the second subject gets its verb back."""
+    found = _GAPPED.match(clause)
+    if found is None:
+        return None
+    return Reading(f"{found['second']} {found['verb']} {found['value2']}")

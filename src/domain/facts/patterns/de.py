@@ -111,6 +111,8 @@ IDENTITY: tuple[Rule, ...] = (
     rule(r"\b(?:ich bin|ich wurde) (?:im jahre? )?(?P<o>(?:19|20)\d\d) geboren\b", "birth_year",
          keep_time=True),
     rule(r"\bich bin jahrgang (?P<o>(?:19|20)\d\d)\b", "birth_year", keep_time=True),
+    rule(r"\b(?:ich bin|ich wurde) am (?P<o>\d{1,2}\. ?" + W + r"(?: (?:19|20)\d\d)?) geboren\b",
+         "birthday", keep_time=True, confidence=0.9),
     rule(r"\bmein geburtstag ist (?:eigentlich |übrigens )?(?:am )?(?P<o>.+)", "birthday",
          keep_time=True, shape=_a_date, confidence=0.9),
     rule(r"\bich habe (?:eigentlich |übrigens )?(?:am )?(?P<o>\d{1,2}\. " + W + r") geburtstag",

@@ -153,7 +153,8 @@ COMMITMENT: tuple[Rule, ...] = (
     rule(r"\bI(?:'ve| have)? promised (?:\w+ ){0,3}?(?:that )?(?:I|we)(?:'d| would|'ll| will) "
          r"(?P<o>.+)", "commits_to", **COMMIT),
     rule(r"\bI(?:'ve| have)? promised (?:myself |\w+ )?to (?P<o>.+)", "commits_to", **COMMIT),
-    rule(r"\bI (?:have to|need to|must|have got to|'ve got to|gotta) (?P<o>.+)", "commits_to",
+    rule(r"\bI(?: have to| need to| must| have got to|'ve got to| gotta| got to) (?P<o>.+)",
+         "commits_to",
          shape=_with_deadline, **COMMIT),
     rule(r"\bI(?:'ve| have)? (?:agreed|committed|pledged|vowed|signed up) to (?P<o>.+)",
          "commits_to", **COMMIT),
@@ -178,7 +179,8 @@ CONSTRAINT: tuple[Rule, ...] = (
     rule(r"^(?:please )?(?P<o>(?:never|always|don't ever|do not ever|don't|do not|avoid)\s+"
          r"(?:ever\s+)?.+)", "rule", shape=_standing_rule, **_LIMIT,
          reject_pronouns=False, confidence=0.8),
-    rule(r"\bI (?:don't|do not|never|no longer) (?:eat|drink|consume|touch|smoke) (?P<o>.+)",
+    rule(r"\bI (?:don't|do not|never|no longer) (?:eat|drink|consume|touch|smoke) "
+         r"(?P<o>(?!(?:after|before|past|until|till|at|on|in|during|when|while)\b).+)",
          "avoids", **_LIMIT),
     rule(r"\bI(?:'m| am|'ve been| have been|'ve become| have become| became| went| turned|"
          r"'ve gone| have gone) (?:(?:a|now|strictly|"

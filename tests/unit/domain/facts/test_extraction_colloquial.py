@@ -154,6 +154,13 @@ def test_a_state_that_ended_keeps_its_negation(text: str, expected: Found) -> No
         ("Der Film gefällt mir.", set()),
         ("Me and my wife live in Bath.", {mine("lives_in", "Bath")}),
         ("Ich arbeite in der Logistik.", {mine("works_in", "Logistik")}),
+        # A gapped verb, "got to", a birthday with "am", a time that is no food.
+        ("Mein Sohn ist 12 und meine Tochter 9.",
+         {("son", "age", "12", False), ("daughter", "age", "9", False)}),
+        ("I've got to finish the report by Friday.",
+         {mine("commits_to", "finish the report by Friday")}),
+        ("Ich bin am 3. Mai 1990 geboren.", {mine("birthday", "3. Mai 1990")}),
+        ("I never eat after 8pm.", set()),
         ("Ich arbeite in der IT.", {mine("works_in", "IT")}),
     ],
 )
@@ -190,3 +197,8 @@ def test_a_name_or_an_acronym_is_no_filler(value: str) -> None:
 def test_a_question_in_other_words_still_asks_for_its_relations(question: str,
                                                                 relations: set[str]) -> None:
     assert relations_asked(question) == frozenset(relations)
+
+
+def test_next_weekend_is_the_weekend_not_the_week() -> None:
+    [fact] = extract_facts("I promised my mum I'd visit her next weekend.")
+    assert fact.when == "next weekend"
