@@ -14,14 +14,20 @@ from __future__ import annotations
 
 import re
 
-from memlane.domain.facts.patterns.lexicon import word_set
+from memlane.domain.facts.patterns.lexicon import (
+    FEMININE_SUFFIX_DE,
+    NATIONALITIES_DE,
+    OCCUPATION_STEMS_DE,
+    PETS_DE,
+    word_set,
+)
 
 # Standard spellings, whole words, case kept by `_cased` (German and English alike).
 _SPELLINGS_DE = {
     "hab": "habe", "'ne": "eine", "ne": "eine", "'nen": "einen", "nen": "einen", "vorm": "vor dem",
     "grad": "gerade", "heisse": "heiße", "heisst": "heißt", "weiss": "weiß", "gross": "groß",
     "grosse": "große", "grossen": "großen", "spass": "Spaß", "jänner": "Januar", "nich": "nicht",
-    "nix": "nichts", "is'": "ist",
+    "nix": "nichts", "is'": "ist", "heuer": "dieses Jahr", "gezügelt": "umgezogen",
 }
 _SPELLINGS_EN = {
     "im": "I'm", "ive": "I've", "dont": "don't", "cant": "can't", "didnt": "didn't",
@@ -76,6 +82,10 @@ allergic allergisch intolerant vegetarian vegetarier vegetarierin veganer vegane
 arbeite work works live lives name married verheiratet daughter tochter sister schwester
 brother bruder husband wife birthday geburtstag favourite favorite lieblings heiße called
 moved allergy allergie diabetic
+""")
+_JOB_STEMS_DE = frozenset(stem for stem in OCCUPATION_STEMS_DE if len(stem) >= 4)
+_NOUNS_DE = frozenset(w.casefold() for w in PETS_DE | NATIONALITIES_DE) | word_set("""
+vegetarier vegetarierin veganer veganerin nichtraucher nichtraucherin angst allergie
 """)
 _WORD = re.compile(r"[A-Za-zÄÖÜäöüß']+")
 _GERMAN = word_set("""
@@ -195,6 +205,22 @@ def _at_work(sentence: str) -> str:
                   sentence)
 
 
+def _nouns_in_lower_case(sentence: str) -> str:
+    """German typed all in lower case: a job, a pet or a nationality gets its capital back
+    ("ich bin lehrerin" -> "ich bin Lehrerin"), as the noun patterns expect."""
+    if any(ch.isupper() for ch in sentence):
+        return sentence
+
+    def capital(match: re.Match[str]) -> str:
+        word = match.group(0)
+        bare = word.removesuffix(FEMININE_SUFFIX_DE)
+        known = (word in _NOUNS_DE or any(bare.endswith(stem) or word.endswith(stem)
+                                          for stem in _JOB_STEMS_DE))
+        return word[:1].upper() + word[1:] if known else word
+
+    return re.sub(r"\b[a-zäöüß]{4,}\b", capital, sentence)
+
+
 def spelled_out(sentence: str) -> str:
     """`sentence` in the standard spelling and word order the fact patterns read."""
     german = is_german(sentence)
@@ -202,6 +228,11 @@ def spelled_out(sentence: str) -> str:
     greeting = GREETING.match(sentence)
     lead = greeting.group(0) if greeting else ""
     body = sentence[len(lead):]
+    if german:
+        body = re.sub(r"\bseit heuer\b", "seit diesem Jahr", body, flags=re.IGNORECASE)
     body = _respelled(body, german)
-    body = _at_work(_with_subject_de(_unclipped(body))) if german else _with_subject_en(body)
+    if german:
+        body = _nouns_in_lower_case(_at_work(_with_subject_de(_unclipped(body))))
+    else:
+        body = _with_subject_en(body)
     return _named_in_lower_case(lead + body)

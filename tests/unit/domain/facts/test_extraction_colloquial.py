@@ -65,6 +65,11 @@ def test_the_language_of_a_sentence_is_told_by_its_function_words() -> None:
          {mine("lives_in", "Bristol"), mine("works_at", "a bakery")}),
         ("i live in manchester and im 29", {mine("lives_in", "manchester"), mine("age", "29")}),
         ("Ich schaff beim Bosch in Feuerbach.", {mine("works_at", "Bosch")}),
+        # German typed in lower case: the nouns the patterns need get their capital back.
+        ("ich bin lehrerin", {mine("works_as", "Lehrerin")}),
+        ("ich hab eine katze", {mine("pet", "Katze")}),
+        ("ich bin total müde", set()),
+        ("ich bin nach bern gezügelt", {mine("lives_in", "bern")}),
         # A preamble about the conversation and a greeting before the subject.
         ("Keine Ahnung, ob ich das schon gesagt hab, aber ich wohne in Kassel.",
          {mine("lives_in", "Kassel")}),
