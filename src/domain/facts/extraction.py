@@ -145,6 +145,9 @@ def _readings(sentence: str) -> list[Reading]:
     its subordinate clauses verb second, a relative's clause and an ended state's clause
     (readings.py)."""
     plain: list[str] = []
+    # An opener can be the first constituent itself: "Übrigens bin ich Vegetarierin".
+    opened = subject_first(sentence)
+    plain += [opened] if opened is not None else []
     for clause in clauses(sentence):
         plain.append(clause)
         reordered = subject_first(clause)

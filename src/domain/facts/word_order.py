@@ -49,8 +49,8 @@ _KEEP = re.compile(r"^(?:am liebsten|lieber|gern|gerne|am meisten)\b", re.IGNORE
 
 # A fronted phrase some words need as their complement stays with them: "Vor dem Fliegen habe
 # ich keine Angst" is about flying, "Gegen Katzen bin ich allergisch" about cats.
-_GOVERNED = {"vor": "angst", "gegen": "allergisch", "auf": "allergisch", "mit": "aufgehört",
-             "für": "schwäche", "von": "genug"}
+_GOVERNED = {"vor": ("angst",), "gegen": ("allergisch",), "auf": ("allergisch",),
+             "mit": ("aufgehört", "probleme"), "für": ("schwäche",), "von": ("genug",)}
 _TOGETHER = re.compile(r"\b(?:zusammen|verheiratet|verlobt|liiert)\b", re.IGNORECASE)
 # Verbs whose place or employer may stand first: "In Graz wohne ich seit 2019", "Bei Bosch
 # arbeite ich", "Aus Polen komme ich" name where, not when.
@@ -79,7 +79,7 @@ def subject_first(clause: str) -> str | None:
     subject, verb = found["subject"], found["verb"]
     rest = found["rest"] if found["rest"] is not None else found["end"]
     first = front.split()[0].casefold()
-    if first in _GOVERNED and _GOVERNED[first] in rest.casefold():
+    if first in _GOVERNED and any(word in rest.casefold() for word in _GOVERNED[first]):
         return f"{subject} {verb} {rest.rstrip(' .!')} {front}".strip()
     if first == "mit" and _TOGETHER.search(rest):
         # "Mit Felix bin ich nicht mehr zusammen" -> "ich bin mit Felix nicht mehr zusammen".

@@ -140,6 +140,10 @@ _NAMED_SUBJECT = {"subject": _named_or_role, "keep_time": True, "confidence": 0.
 MORE: tuple[Rule, ...] = (
     # Conditions and corrections of an allergy.
     rule(r"\bich leide (?:\w+ )?(?:unter|an) (?P<o>.+)", "condition", kind=LIST),
+    # "Mit Laktose hab ich Probleme": trouble with a food is an intolerance.
+    rule(r"\b(?:ich habe|ich hab|i have) (?:\w+ )?(?:probleme|problems|trouble) (?:mit|with) "
+         r"(?P<o>laktose|lactose|gluten|fruktose|fructose|histamin|histamine|milch|milk|"
+         r"weizen|wheat|dairy)\b", "intolerant_to"),
     rule(r"\ballergisch (?:gegen|auf) [^,]+, (?:nur|sondern|aber) (?:gegen|auf) (?P<o>.+)",
          "allergic_to", kind=LIST),
     rule(r"\bich bin (?:doch |gar |überhaupt )?nicht (?:gegen|auf) (?P<o>.+?) allergisch\b",

@@ -26,7 +26,8 @@ W = r"[\wäöüÄÖÜß-]+"
 # Adverbs between verb and object that say nothing about it ("ich wohne seit 2018 in ...").
 FILL = (r"(?:(?:jetzt|mittlerweile|inzwischen|nun|seit kurzem|auch|noch|schon|eigentlich|"
         r"wirklich|gerade|derzeit|zurzeit|aktuell|momentan|immer noch|nach wie vor|"
-        r"seit \w+(?: \w+)?|aber|zurzeit|ja|übrigens) )*")
+        r"seit \w+(?: \w+)?|aber|zurzeit|ja|übrigens|teilzeit|vollzeit|nebenbei|hauptberuflich|"
+        r"ehrenamtlich|freiberuflich) )*")
 PETS = alternation(PETS_DE)
 # Up to four words of dates and adverbs, but no object of their own ("mein Abo bei Netflix
 # gekündigt" ends a subscription, not a job).

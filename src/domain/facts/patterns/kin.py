@@ -132,11 +132,23 @@ PARTNERS: tuple[Rule, ...] = (
 RULES: tuple[Rule, ...] = (*AGES, *PARTNERS)
 
 
+_LISTED = re.compile(
+    rf"(?P<names>{N}(?:,? (?:and|und|&) {N})+),? (?:(?:both|beide|just|gerade|jetzt|now) )*"
+    rf"(?:turned|are|sind|wurden|have turned|haben) {AGE}\b{_NOT_AN_AGE}"
+)
+
+
 def ages_of_named(statement: str, names: Iterable[str]) -> list[tuple[str, str]]:
     """(name, age) for each relative named in `statement` whose age it gives ("Mia who's 7",
     "Zoe, she's 9", "Lilly, die 8 ist", "Mia ist 7")."""
     found = []
-    for name in dict.fromkeys(names):
+    names = list(dict.fromkeys(names))
+    # "Ada and Eli, just turned 3": one age for a list of names.
+    for listed in _LISTED.finditer(statement):
+        years = age(listed, listed.group("o"))
+        found += [(name, years) for name in names
+                  if years is not None and re.search(rf"\b{re.escape(name)}\b", listed["names"])]
+    for name in names:
         pattern = re.compile(
             rf"\b{re.escape(name)}\b,?\s+(?:(?:(?:and|und)\s+)?(?:who|she|he|sie|er|die|der)"
             rf"(?:'s|\s+is|\s+ist)?"

@@ -23,7 +23,10 @@ tutor coach economist statistician mathematician physicist chemist biologist tec
 administrator sysadmin illustrator copywriter recruiter banker broker realtor optician
 hairdresser florist tailor janitor cleaner butcher welder gardener landscaper surveyor
 physiotherapist radiologist anaesthetist anesthetist optometrist pediatrician paediatrician
-freelancer radiographer midwife headteacher
+freelancer radiographer midwife headteacher tester agent clerk officer operator driver
+assistant specialist coordinator advisor adviser director supervisor inspector courier
+postman guard cook stylist scientist lead trainer instructor mentor translator interpreter
+planner buyer curator archivist dispatcher paralegal ranger sommelier carer
 """)
 # Words that make "I'm a good cook" a judgement rather than a job.
 JUDGEMENT_WORDS = word_set("good great bad terrible decent excellent amazing awful better best "
@@ -39,7 +42,10 @@ sozialarbeiter unternehmer gründer schulleiter buchhalter friseur friseurin mal
 fotograf redakteur informatiker physiker chemiker biologe biologin techniker
 administrator beamter beamtin richter richterin zahnarzt zahnärztin kaufmann kauffrau
 dozent grafiker installateur leiter leiterin sanitäter feuerwehrmann feuerwehrfrau
-analyst doktorand doktorandin pilot pilotin küchenchef küchenchefin erzieherin
+analyst doktorand doktorandin pilot pilotin küchenchef küchenchefin erzieherin tester
+fahrer fahrerin assistent assistentin referent referentin sachbearbeiter sachbearbeiterin
+verwalter betreuer betreuerin trainer trainerin lektor lektorin makler maklerin händler
+händlerin kellnerin kassiererin
 """)
 FEMININE_SUFFIX_DE = "in"
 

@@ -166,6 +166,12 @@ def test_a_state_that_ended_keeps_its_negation(text: str, expected: Found) -> No
          {mine("commits_to", "finish the report by Friday")}),
         ("Ich bin am 3. Mai 1990 geboren.", {mine("birthday", "3. Mai 1990")}),
         ("I never eat after 8pm.", set()),
+        ("My twins, Ada and Eli, just turned 3.",
+         {mine("children", "Ada"), mine("children", "Eli"), ("ada", "age", "3", False),
+          ("eli", "age", "3", False)}),
+        ("Übrigens bin ich Vegetarierin.", {mine("diet", "Vegetarierin")}),
+        ("Mit Laktose hab ich Probleme.", {mine("intolerant_to", "Laktose")}),
+        ("Ich habe Probleme mit meinem Chef.", set()),
         ("Ich arbeite in der IT.", {mine("works_in", "IT")}),
     ],
 )
