@@ -56,8 +56,9 @@ _DROPPED_EN = re.compile(
     r"^(?:(?P<have>been\b|got (?=an? |my |the ))|(?P<am>(?:totally |so |really |super |kinda )?"
     r"(?:obsessed|allergic|intolerant|into|vegan|vegetarian|married|engaged|based|"
     r"not (?=\w+ing\b)|(?:currently|now|still|just) (?:working|living|based|staying)\b))"
-    r"|(?P<plain>(?:just |recently |still |also )?(?:live|work|moved|love|hate|started|quit|"
-    r"teach|joined|prefer|adore)\b))",
+    r"|(?P<plain>(?:just |recently |still |also )?(?:(?:live|moved) (?=in\b|to\b|into\b|near\b|"
+    r"with\b|back\b|abroad\b)|work (?=at\b|for\b|in\b|as\b|from\b|nights\b)|(?:love|hate|"
+    r"started|quit|teach|joined|prefer|adore)\b)))",
     re.IGNORECASE,
 )
 _WE_EN = re.compile(r"^(?:me and (?:my|our) [\w-]+|(?:my|our) [\w-]+ and (?:I|me)) "

@@ -157,8 +157,10 @@ MORE: tuple[Rule, ...] = (
     rule(rf"\b(?:a|my|the) new job (?:at|with) {ORG_EN}", "works_at",
          accept=lambda m: re.search(r"\b(?:I|I've|I'm|my)\b", m.string) is not None),
     # A named relative's age that changed: "Ben turned 8 yesterday", "Paul ist jetzt 10".
-    rule(rf"^(?P<name>{_NAME}) (?:(?:has )?just |recently )?turned {_AGE}\b", "age",
-         **_NAMED_SUBJECT),
+    # Not "Apple turned 50 this year": a firm's age is counted in years, a person's birthday
+    # said with its day.
+    rule(rf"^(?P<name>{_NAME}) (?:(?:has )?just |recently )?turned {_AGE}\b"
+         r"(?! this year| in (?:19|20)\d\d)", "age", **_NAMED_SUBJECT),
     rule(rf"^(?P<name>{_NAME}) (?:ist|wird) (?:(?:gestern|heute|vorgestern|gerade|jetzt|nun|"
          rf"schon|letzte woche|am \w+|vor kurzem) )+{_AGE}(?: jahre(?: alt)?)?(?: geworden)?"
          r"\s*[.!]?$",
