@@ -41,7 +41,8 @@ _SUBORDINATE_DE = re.compile(
     # Adverbial clauses only: a "dass" clause hangs on a verb of saying, hoping or promising
     # ("Ich verspreche dir, dass ich pünktlich bin"), which states nothing yet.
     r"(?:^|[,;]\s*)(?:weil|da|seit|seitdem|obwohl|nachdem|zumal|wo|sodass)\s+"
-    r"(?P<who>ich|wir)\s+(?P<mid>[^,;]+?)\s+(?P<verb>bin|habe|sind|haben|[a-zäöüß]{2,}en?)"
+    r"(?P<who>ich|wir)\s+(?P<mid>[^,;]+?)\s+"
+    r"(?P<verb>bin|habe|sind|haben|mag|kann|muss|will|darf|[a-zäöüß]{2,}en?)"
     r"(?=\s*(?:[,;.!]|$))",
     re.IGNORECASE,
 )

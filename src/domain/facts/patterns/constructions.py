@@ -221,6 +221,11 @@ DATIVE: tuple[Rule, ...] = (
 )
 
 LET_GO: tuple[Rule, ...] = (
+    # Passive hires: "I was hired by Siemens", "Ich wurde von Bosch eingestellt".
+    rule(rf"\bI(?:'ve| have)? (?:was |been |got |just got |just been )?(?:hired|recruited|"
+         rf"taken on|employed) by {ORG_EN}", "works_at"),
+    rule(rf"\bich (?:wurde|bin) (?:[\wäöüß.]+ ){{0,3}}?von {ORG_DE} (?:eingestellt|übernommen|"
+         r"angestellt)\b", "works_at"),
     # "Spotify let me go": the employer is named first.
     rule(rf"^{ORG_EN} (?:let me go|laid me off|fired me|sacked me|made me redundant)\b",
          "works_at", negated=True),

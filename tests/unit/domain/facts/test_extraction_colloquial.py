@@ -176,6 +176,10 @@ def test_a_state_that_ended_keeps_its_negation(text: str, expected: Found) -> No
         ("Live music is the best.", set()),
         ("Moved the meeting to Friday.", set()),
         ("Apple turned 50 this year.", set()),
+        # Passive hires; a subordinate clause with a modal verb last.
+        ("I've been hired by Zalando.", {mine("works_at", "Zalando")}),
+        ("Ich wurde letzte Woche von Bosch eingestellt.", {mine("works_at", "Bosch")}),
+        ("Obwohl ich Hunde mag, habe ich keinen.", {mine("likes", "Hunde")}),
         ("Ich arbeite in der IT.", {mine("works_in", "IT")}),
     ],
 )
