@@ -27,7 +27,8 @@ _SPELLINGS_DE = {
     "hab": "habe", "'ne": "eine", "ne": "eine", "'nen": "einen", "nen": "einen", "vorm": "vor dem",
     "grad": "gerade", "heisse": "heiße", "heisst": "heißt", "weiss": "weiß", "gross": "groß",
     "grosse": "große", "grossen": "großen", "spass": "Spaß", "jänner": "Januar", "nich": "nicht",
-    "nix": "nichts", "hab's": "habe es", "is'": "ist", "heuer": "dieses Jahr", "gezügelt": "umgezogen",
+    "nix": "nichts", "hab's": "habe es", "is'": "ist", "heuer": "dieses Jahr",
+    "gezügelt": "umgezogen",
 }
 _SPELLINGS_EN = {
     "im": "I'm", "ive": "I've", "dont": "don't", "cant": "can't", "didnt": "didn't",
