@@ -62,6 +62,8 @@ _DROPPED_EN = re.compile(
     r"started|quit|teach|joined|prefer|adore)\b)))",
     re.IGNORECASE,
 )
+_WIR_DE = re.compile(r"^(?:ich und (?:mein|meine) [\wäöüß-]+|(?:mein|meine) [\wäöüß-]+ und ich) "
+                     r"(?=(?:sind|haben|wohnen|leben|ziehen)\b)", re.IGNORECASE)
 _WE_EN = re.compile(r"^(?:me and (?:my|our) [\w-]+|(?:my|our) [\w-]+ and (?:I|me)) "
                     r"(?=(?:live|moved|have|'ve|are|'re|rent|bought|got|just)\b)", re.IGNORECASE)
 # A preamble about what was said before is no hedge on the fact after it.
@@ -198,6 +200,11 @@ def _named_in_lower_case(sentence: str) -> str:
                   lambda m: f"{m.group(1)} {m.group(2).upper()}", sentence, flags=re.I)
 
 
+def _we_de(sentence: str) -> str:
+    """"Ich und mein Freund sind ... gezogen" -> "wir sind ... gezogen"."""
+    return _WIR_DE.sub("wir ", sentence)
+
+
 def _at_work(sentence: str) -> str:
     """Swabian/Swiss "ich schaffe beim Bosch" -> "ich arbeite bei Bosch" (a firm's name after
     "beim" at work; "beim Arzt" keeps its article, as it names no employer)."""
@@ -234,7 +241,7 @@ def spelled_out(sentence: str) -> str:
         body = re.sub(r"\bseit heuer\b", "seit diesem Jahr", body, flags=re.IGNORECASE)
     body = _respelled(body, german)
     if german:
-        body = _nouns_in_lower_case(_at_work(_with_subject_de(_unclipped(body))))
+        body = _nouns_in_lower_case(_at_work(_we_de(_with_subject_de(_unclipped(body)))))
     else:
         body = _with_subject_en(body)
     return _named_in_lower_case(lead + body)

@@ -70,7 +70,9 @@ _AND = re.compile(
     # German drops the subject after a comma too: "Ich bin Schwabe, wohne aber in Hamburg".
     r"|,\s+(?=(?:wohne|lebe|arbeite|bin|habe|komme|mag|liebe|esse|trinke|fahre)\b)"
     # ... and English in chat: "I live in Bristol now, work at a bakery".
-    r"|,\s+(?=(?:live|work|love|hate|like|adore|prefer|teach)\b)",
+    r"|,\s+(?=(?:live|work|love|hate|like|adore|prefer|teach)\b)"
+    # A contrast that keeps the verb: "I'm not vegan anymore, just vegetarian".
+    r"|,\s+(?=(?:just|only|nur|nur noch|sondern)\b)",
     re.IGNORECASE,
 )
 _NOT_A_PREDICATE = frozenset({

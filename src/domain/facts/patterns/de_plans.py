@@ -167,8 +167,8 @@ CONSTRAINT: tuple[Rule, ...] = (
          reject_pronouns=False, confidence=0.8),
     rule(r"\bich (?:esse|trinke|rauche|konsumiere) (?:(?:grundsätzlich|generell) )?(?:kein(?:e|en|"
          r"er)?|nie|niemals|nicht) (?P<o>.+)", "avoids"),
-    rule(r"\bich (?:bin|lebe) (?:(?:jetzt|mittlerweile|inzwischen|seit kurzem|schon lange|"
-         r"seit \w+(?: \w+)?|vor \w+ \w+|letzte[nsm]? \w+|im \w+|heute|gestern) )?"
+    rule(r"\bich (?:bin|lebe) (?:(?:jetzt|mittlerweile|inzwischen|seit kurzem|schon lange|nur noch|"
+         r"nur|seit \w+(?: \w+)?|vor \w+ \w+|letzte[nsm]? \w+|im \w+|heute|gestern) )?"
          r"(?:ein |eine |strenge[r]? )?(?P<o>vegetarier(?:in)?|veganer(?:in)?|pescetarier(?:in)?|"
          r"vegan|vegetarisch|pescetarisch)\b", "diet", confidence=0.9),
     rule(r"\bich ernähre mich (?:\w+ )?(?P<o>vegan|vegetarisch|pescetarisch|glutenfrei|"

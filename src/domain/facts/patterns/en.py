@@ -34,7 +34,10 @@ _NOT_AN_EMPLOYER = re.compile(
 )
 _NOT_A_HOME = re.compile(
     r"(?:fear|hope|denial|peace|harmony|luxury|poverty|sin|style|dread|terror|the (?:moment|past|"
-    r"present|future|now)|a (?:bubble|dream|world of my own)|my (?:own )?(?:head|bubble|world))\b"
+    r"present|future|now)|a (?:bubble|dream|world of my own)|my (?:own )?(?:head|bubble|world)"
+    # A count of places is none of them: "three countries", "several cities".
+    r"|(?:two|three|four|five|six|seven|several|many|multiple|a few|lots of|different|\d+) "
+    r"\w+s)\b"
 )
 _POINTED_AT = re.compile(
     r"^(?:(?:all )?the (?!odd\b|occasional\b|[A-Z])"
@@ -124,7 +127,7 @@ IDENTITY: tuple[Rule, ...] = (
          r"(?P<o>.+)", "lives_in", stops=("with", "for", "and", "since"), confidence=0.9,
          shape=_home),
     rule(r"\b(?:I|we)(?:'ve| have) (?:been living|lived) in (?P<o>.+)", "lives_in",
-         stops=("with", "for", "and")),
+         stops=("with", "for", "and"), shape=_home),
     rule(r"\b(?:I|we)(?:'ve| have)? " + NOW
          + r"(?:moved|relocated)(?: again)?,? (?:back )?to (?P<o>.+)",
          "lives_in", stops=("with", "for", "and")),

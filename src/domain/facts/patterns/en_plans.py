@@ -183,7 +183,7 @@ CONSTRAINT: tuple[Rule, ...] = (
          r"(?P<o>(?!(?:after|before|past|until|till|at|on|in|during|when|while)\b).+)",
          "avoids", **_LIMIT),
     rule(r"\bI(?:'m| am|'ve been| have been|'ve become| have become| became| went| turned|"
-         r"'ve gone| have gone) (?:(?:a|now|strictly|"
+         r"'ve gone| have gone) (?:(?:a|now|just|only|strictly|"
          r"fully|mostly|currently|also) )*(?P<o>vegan|vegetarian|pescatarian|pescetarian|keto|"
          r"kosher|halal|flexitarian)\b", "diet", confidence=0.9),
     rule(r"\bI(?:'m| am|'ve been| have been) (?P<o>diabetic|epileptic|asthmatic|pregnant|coeliac|"

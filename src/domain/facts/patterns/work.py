@@ -89,6 +89,10 @@ RULES: tuple[Rule, ...] = (
     rule(r"\b(?:I|we)(?:'ve| have)? (?:just |recently |finally )?moved into (?:a |our |my |the )?"
          r"(?:new |own )?(?:place|flat|apartment|house|home|condo)(?: of our own)? in (?P<o>.+)",
          "lives_in", **PLACE),
+    rule(r"\b(?:I|we)(?:'ve| have)? (?:just |recently |finally )?moved in together (?:in|to) "
+         r"(?P<o>.+)", "lives_in", **PLACE),
+    rule(r"\b(?:ich bin|wir sind) (?:[\w.]+ ){0,4}?in (?P<o>[A-ZÄÖÜ][\wäöüß-]+) zusammengezogen\b",
+         "lives_in", **PLACE),
     rule(r"\b(?:I|we)(?:'ve| have) (?:finally )?settled (?:down )?in (?P<o>.+)", "lives_in",
          **PLACE),
     rule(r"\b(?:I|we)(?:'ve| have)? (?:emigrated|immigrated) to (?P<o>.+)", "lives_in", **PLACE),

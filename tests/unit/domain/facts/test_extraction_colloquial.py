@@ -180,6 +180,12 @@ def test_a_state_that_ended_keeps_its_negation(text: str, expected: Found) -> No
         ("I've been hired by Zalando.", {mine("works_at", "Zalando")}),
         ("Ich wurde letzte Woche von Bosch eingestellt.", {mine("works_at", "Bosch")}),
         ("Obwohl ich Hunde mag, habe ich keinen.", {mine("likes", "Hunde")}),
+        # A contrast keeps its verb; a count of places is none; "we" said otherwise.
+        ("Ich bin nicht mehr vegan, nur noch vegetarisch.",
+         {mine("diet", "vegan", negated=True), mine("diet", "vegetarisch")}),
+        ("I've lived in three countries, currently Spain.", set()),
+        ("ich und mein freund sind grad in Utrecht zusammengezogen",
+         {mine("lives_in", "Utrecht")}),
         ("Ich arbeite in der IT.", {mine("works_in", "IT")}),
     ],
 )
