@@ -1,6 +1,6 @@
 """Format check of the blind evaluation sets (bench/data/fresh*/): keys, types, ids, shares.
 
-    .venv/bin/python bench/fresh_check.py [--dir DIR]    # DIR: bench/data/fresh (default), fresh2
+    .venv/bin/python bench/fresh_check.py [--dir DIR]    # DIR: one of FRESH_DIRS (default fresh)
 
 Standard library only, on purpose: it never imports the extractor or the supersession rules
 and never scores anything, so checking the files cannot show how the rules do on them. It
@@ -20,7 +20,7 @@ from typing import Any
 
 FRESH = Path(__file__).resolve().parent / "data" / "fresh"
 # Every blind set written so far; each folder's ids start with its name and a dash.
-FRESH_DIRS = (FRESH, FRESH.parent / "fresh2")
+FRESH_DIRS = (FRESH, FRESH.parent / "fresh2", FRESH.parent / "fresh3")
 LANGS = ("en", "de")
 MIN_GERMAN = 0.45
 # The label vocabulary of bench/data/facts_labelled.jsonl: each relation has one fact type.
