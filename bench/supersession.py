@@ -35,6 +35,7 @@ from uuid import UUID
 import numpy as np
 
 from halves import HALVES, TUNE, by_group, gap_points, in_half
+from memlane.adapters.embedding.catalog import ONNX_MODELS
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.domain.graph.supersession import DEFAULT_BAND, Candidate, judge_supersession
 from memlane.domain.graph.supersession_learned import LearnedJudge
@@ -62,7 +63,7 @@ Cosines = dict[str, list[list[float]]]
 async def cosines(scenarios: Sequence[Mapping[str, Any]], model: str | None = None) -> Cosines:
     """Per scenario, the cosines among its statements (older ones first, the new one last)."""
     texts = sorted({t for s in scenarios for t in (s["new"], *s["history"])})
-    adapter = OnnxEmbeddingAdapter() if model is None else OnnxEmbeddingAdapter(model=model)
+    adapter = OnnxEmbeddingAdapter() if model is None else OnnxEmbeddingAdapter(ONNX_MODELS[model])
     await adapter.warm_up()
     try:
         vectors = dict(zip(texts, np.asarray(await adapter.embed(texts)), strict=True))
