@@ -34,6 +34,7 @@ from memlane.adapters.postgres.security import (
     postgres_audit_ports,
 )
 from memlane.composition import resources
+from memlane.composition.served_model import served_settings
 from memlane.composition.services import memory_service
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.installation import InstallationPort
@@ -246,6 +247,10 @@ async def open_memlane(
     )
     try:
         installation = await container.installation.async_()
+        if check_embeddings:
+            served = await served_settings(container.settings(), installation)
+            if served is not container.settings():
+                container.settings.override(providers.Object(served))
         embedder = await container.embedder.async_()
         if check_embeddings:
             # Vectors of another model, even of the same dimension, would be compared with

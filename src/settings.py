@@ -29,7 +29,12 @@ from memlane.domain.facts import ProfileCaps, ProfileHeaders
 from memlane.domain.memories import CueBook
 from memlane.domain.policy import DetailTuning, GraphTuning, MemoryPolicy, RecallTuning
 from memlane.domain.retrieval import RelevanceWeights
-from memlane.domain.similarity import DEFAULT_EMBEDDING_MODEL, SimilarityScale, scale_of
+from memlane.domain.similarity import (
+    DEFAULT_EMBEDDING_MODEL,
+    DEFAULT_SCALE,
+    SimilarityScale,
+    scale_of,
+)
 from memlane.ports.embedding import EmbeddingProvider
 from memlane.ports.facts import ExtractionProvider
 from memlane.settings_extraction import LEGACY_FACT_SETTINGS, ExtractionSettings, with_legacy
@@ -91,7 +96,7 @@ class RelevanceSettings(_Section):
     def weights(self, scale: SimilarityScale | None = None) -> RelevanceWeights:
         similarity = self.similarity
         if similarity is None:
-            similarity = (scale or scale_of(DEFAULT_EMBEDDING_MODEL)).relevance_similarity
+            similarity = (scale or DEFAULT_SCALE).relevance_similarity
         return RelevanceWeights(similarity, self.importance, self.freshness)
 
     @model_validator(mode="after")
@@ -125,7 +130,7 @@ class RecallSettings(_Section):
     def tuning(self, scale: SimilarityScale | None = None) -> RecallTuning:
         values = self.model_dump()
         floor = values.pop("neighbour_floor")
-        lines = scale or scale_of(DEFAULT_EMBEDDING_MODEL)
+        lines = scale or DEFAULT_SCALE
         return RecallTuning(**values, neighbour_floor=_or(floor, lines.unrelated))
 
     @model_validator(mode="after")
@@ -169,6 +174,11 @@ class EmbeddingSettings(_Section):
     # The onnx provider's intra-op threads for a query that arrives while nothing else holds
     # the model (no write, backfill or worker run); 1: every query on one thread.
     query_threads: int = Field(2, ge=1, le=16)
+
+    def model_chosen(self) -> bool:
+        """Whether `model` was set (config file, environment or code), not left at the
+        default: an installation that never chose keeps the model of its stored vectors."""
+        return "model" in self.model_fields_set
 
 
 class MemorySettings(_Section):
@@ -276,7 +286,7 @@ class GraphSettings(_Section):
     cluster_weight: float = Field(_GRAPH.cluster_weight, ge=0, le=10)
 
     def tuning(self, scale: SimilarityScale | None = None) -> GraphTuning:
-        lines = scale or scale_of(DEFAULT_EMBEDDING_MODEL)
+        lines = scale or DEFAULT_SCALE
         values = self.model_dump(exclude={"supersession_judge"})
         values["semantic_threshold"] = _or(self.semantic_threshold, lines.semantic_threshold)
         values["supersession_band"] = _or(self.supersession_band, lines.supersession_band)

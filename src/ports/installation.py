@@ -38,5 +38,9 @@ class InstallationPort(ABC):
         `accepted` (the names sharing `model`'s space)."""
 
     @abstractmethod
+    async def embedding_models(self) -> list[str]:
+        """The models the stored vectors come from, most memories first (none: no vector)."""
+
+    @abstractmethod
     async def reset_embeddings(self, dimension: int) -> None:
         """Drop every embedding and size the column for `dimension` (`memlane reembed`)."""

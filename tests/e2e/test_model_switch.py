@@ -1,4 +1,5 @@
-"""Switching memory.embedding.model on an installation: refused at start until `memlane reembed`."""
+"""Switching memory.embedding.model on an installation: refused at start until `memlane reembed`;
+an installation that never chose its model keeps serving its stored vectors' model."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ pytestmark = pytest.mark.e2e
 
 EXIT_CONFIG = 78
 E5 = {"MEMLANE_MEMORY__EMBEDDING__MODEL": "multilingual-e5-small"}
+MINILM = {"MEMLANE_MEMORY__EMBEDDING__MODEL": "all-MiniLM-L6-v2"}
 
 
 @contextmanager
@@ -60,7 +62,8 @@ def home() -> Iterator[Path]:
 
 
 def test_a_new_model_is_refused_until_reembed_moves_every_memory_over(home: Path) -> None:
-    minilm = embedded_env(home, free_port())
+    unset = embedded_env(home, free_port())
+    minilm = {**unset, **MINILM}
     token = cli(minilm, "keys", "create", "--tenant", "default", "--user", "kai").stdout.strip()
     headers = {"Authorization": f"Bearer {token}"}
     with running(minilm) as base_url, httpx.Client(base_url=base_url, timeout=30) as http:
@@ -68,6 +71,13 @@ def test_a_new_model_is_refused_until_reembed_moves_every_memory_over(home: Path
                         "Meine Lieblingsfarbe ist Grün.", "I keep bees on the roof."):
             stored = http.post("/v1/memories", json={"content": content}, headers=headers)
             assert stored.status_code == 201, stored.text
+
+    # The model left unset (the default is e5 now): the installation keeps its own.
+    with running(unset) as base_url, httpx.Client(base_url=base_url, timeout=30) as http:
+        kept = http.get("/v1/memories/search", params={"q": "bees"}, headers=headers)
+        assert kept.status_code == 200, kept.text
+        assert {r["memory"]["embedding_model"] for r in kept.json()["results"]} == {
+            "all-MiniLM-L6-v2"}
 
     e5 = {**minilm, **E5}
     refused = start_serve(e5)
@@ -92,6 +102,7 @@ def test_a_new_model_is_refused_until_reembed_moves_every_memory_over(home: Path
         assert "Krankenpfleger" in best["memory"]["content"]
         assert {r["memory"]["embedding_model"] for r in found.json()["results"]} == {
             "multilingual-e5-small"}
-    # And back: the old model is now the foreign one.
+    # And back: the old model is now the foreign one; unset, e5 is served (no refusal).
     back = cli(minilm, "stats")
     assert back.returncode == EXIT_CONFIG and "'multilingual-e5-small' (3 memories)" in back.stderr
+    assert cli(unset, "stats").returncode == 0

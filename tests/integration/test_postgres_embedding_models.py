@@ -15,8 +15,11 @@ from memlane.adapters.embedding.catalog import MULTILINGUAL_E5
 from memlane.adapters.embedding.ollama import OllamaEmbeddingAdapter
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.postgres.installation import PostgresInstallationAdapter
+from memlane.composition.served_model import served_settings
 from memlane.domain.errors import EmbeddingModelMismatch
 from memlane.domain.model import NewMemory, Owner
+from memlane.domain.similarity import SCALES
+from memlane.settings import load_settings
 from tests.integration.conftest import build_service
 
 pytestmark = pytest.mark.integration
@@ -89,3 +92,33 @@ async def test_memories_not_yet_embedded_are_no_mismatch(
     # A memory waiting for `memlane backfill` has no vector to mix with any model's.
     assert [tuple(r) for r in await fresh_pool.fetch(MODELS)] == [(None, 1)]
     await installation.check_embedding_model(MINILM_NAME, frozenset({MINILM_NAME}))
+
+
+async def test_an_installation_that_never_chose_its_model_keeps_serving_its_own(
+    fresh_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("MEMLANE_MEMORY__EMBEDDING__MODEL", raising=False)
+    installation = PostgresInstallationAdapter(fresh_pool)
+    unset = load_settings()
+    assert unset.memory.embedding.model == E5_NAME and not unset.memory.embedding.model_chosen()
+    # A new installation: no vector yet, so the default is served.
+    assert await installation.embedding_models() == []
+    assert await served_settings(unset, installation) is unset
+
+    owner = Owner("default", f"u-{uuid4().hex[:8]}")
+    await build_service(fresh_pool, embedder, os.urandom(32)).remember(
+        owner, NewMemory("I keep bees on the roof."))
+    assert await installation.embedding_models() == [MINILM_NAME]
+    served = await served_settings(unset, installation)
+    assert served.memory.embedding.model == MINILM_NAME
+    # The cosine lines follow the model served, not the default's.
+    assert served.policy().rag_threshold == SCALES[MINILM_NAME].rag_threshold
+    # A model that was set is served as set (and refused by the check, as before).
+    chosen = load_settings(memory={"embedding": {"model": E5_NAME}})
+    assert await served_settings(chosen, installation) is chosen
+    # Vectors of two models: nothing to keep; the check refuses at start.
+    await fresh_pool.execute("UPDATE memories SET embedding_model = $1", E5_NAME)
+    await build_service(fresh_pool, embedder, os.urandom(32)).remember(
+        owner, NewMemory("My favourite colour is green."))
+    assert set(await installation.embedding_models()) == {MINILM_NAME, E5_NAME}
+    assert await served_settings(unset, installation) is unset

@@ -7,6 +7,7 @@ import dataclasses
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,14 @@ from memlane.domain.errors import ConfigurationError
 from memlane.domain.facts.profile import ProfileCaps
 from memlane.domain.policy import DetailTuning, GraphTuning, MemoryPolicy, RecallTuning
 from memlane.domain.retrieval.scoring import RelevanceWeights
-from memlane.domain.similarity import DEFAULT_SCALE, MINILM, MULTILINGUAL_E5, SCALES
+from memlane.domain.similarity import (
+    DEFAULT_EMBEDDING_MODEL,
+    DEFAULT_SCALE,
+    MINILM,
+    MULTILINGUAL_E5,
+    REFERENCE_MODEL,
+    SCALES,
+)
 from memlane.ports.embedding import EmbeddingProvider
 from memlane.ports.facts import ExtractionProvider
 from memlane.settings import (
@@ -81,8 +89,18 @@ def test_every_tuning_setting_defaults_to_the_domains_value(
             assert default == getattr(domain, name), name
 
 
-def test_default_settings_build_the_domains_defaults() -> None:
-    assert MemorySettings().policy() == MemoryPolicy()
+def test_default_settings_build_the_domains_defaults_with_the_default_models_lines() -> None:
+    # The domain's own defaults carry the reference model's lines (MiniLM's); settings carry
+    # the configured model's, which by default is multilingual-e5-small.
+    assert DEFAULT_SCALE == SCALES[REFERENCE_MODEL] == SCALES[MINILM]
+    assert DEFAULT_EMBEDDING_MODEL == MULTILINGUAL_E5 == MemorySettings().embedding.model
+    e5 = SCALES[MULTILINGUAL_E5]
+    assert MemorySettings().policy() == replace(
+        MemoryPolicy(), rag_threshold=e5.rag_threshold, merge_threshold=e5.merge_threshold,
+        active_context_similarity=e5.active_context,
+        weights=replace(RelevanceWeights(), similarity=e5.relevance_similarity),
+        recall=replace(RecallTuning(), neighbour_floor=e5.unrelated))
+    assert MemorySettings(embedding={"model": MINILM}).policy() == MemoryPolicy()
     assert GraphSettings().tuning() == GraphTuning()
     assert FactSettings().profile_caps() == ProfileCaps()
 

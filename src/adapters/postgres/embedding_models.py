@@ -22,12 +22,22 @@ WITH RECURSIVE found AS (
 )
 SELECT name FROM found WHERE name IS NOT NULL
 """
-# Only on the way to the error: how many memories hold a vector of each foreign model.
+# How many memories hold a vector of each model named (on the way to the error, and when an
+# installation that never chose its model is opened).
 COUNT_BY_MODEL = """
 SELECT embedding_model, count(*) AS memories FROM memories
 WHERE embedding_model = ANY($1::text[]) AND embedding IS NOT NULL
 GROUP BY embedding_model ORDER BY count(*) DESC, embedding_model
 """
+
+
+async def stored_embedding_models(pool: asyncpg.Pool) -> list[str]:
+    """The models the stored vectors come from, most memories first."""
+    async with connection_from(pool) as connection:
+        names = [r["name"] for r in await connection.fetch(STORED_MODELS)]
+        if not names:
+            return []
+        return [r["embedding_model"] for r in await connection.fetch(COUNT_BY_MODEL, names)]
 
 
 async def check_embedding_model(pool: asyncpg.Pool, model: str, accepted: Collection[str]) -> None:

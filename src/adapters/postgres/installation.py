@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import asyncpg
 
-from memlane.adapters.postgres.embedding_models import check_embedding_model
+from memlane.adapters.postgres.embedding_models import (
+    check_embedding_model,
+    stored_embedding_models,
+)
 from memlane.adapters.postgres.memories import sql
 from memlane.adapters.postgres.pool import check_embedding_dimension, connection_from
 from memlane.adapters.postgres.reembed import reset_embeddings
@@ -56,6 +59,9 @@ class PostgresInstallationAdapter(InstallationPort):
 
     async def check_embedding_model(self, model: str, accepted: frozenset[str]) -> None:
         await check_embedding_model(self._pool, model, accepted)
+
+    async def embedding_models(self) -> list[str]:
+        return await stored_embedding_models(self._pool)
 
     async def reset_embeddings(self, dimension: int) -> None:
         await reset_embeddings(self._pool, dimension)

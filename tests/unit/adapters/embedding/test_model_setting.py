@@ -9,8 +9,10 @@ from memlane.domain.errors import ConfigurationError
 from memlane.settings import EmbeddingSettings
 
 
-async def test_the_default_is_minilm_and_e5_is_one_setting_away() -> None:
-    assert EmbeddingSettings().model == "all-MiniLM-L6-v2"
+async def test_the_default_is_e5_and_minilm_is_one_setting_away() -> None:
+    assert EmbeddingSettings().model == "multilingual-e5-small"
+    assert not EmbeddingSettings().model_chosen()
+    assert EmbeddingSettings(model="all-MiniLM-L6-v2").model_chosen()
     assert onnx_model_names() == ("all-MiniLM-L6-v2", "multilingual-e5-small")
     for name, window in (("all-MiniLM-L6-v2", 256), ("multilingual-e5-small", 512)):
         # load_model=False: nothing is read or derived until the first embedding.
