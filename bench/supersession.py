@@ -7,7 +7,8 @@ Each scenario (bench/data/supersession_scenarios.jsonl) has 2-6 older statements
 first), a new one, and the index of the statement it supersedes (or null). Texts are
 embedded with the onnx adapter (`--model`: all-MiniLM-L6-v2, the adapter's own default,
 on which docs/supersession.md's figures were measured, or another model it ships); every
-older statement is a candidate with its cosine to the new one and the time it was said (an hour apart, in order), as the write path hands them to the judge.
+older statement is a candidate with its cosine to the new one and the time it was said (an
+hour apart, in order), as the write path hands them to the judge.
 A positive counts as detected when the detector names the labelled statement first; it is
 wrong when it fires on a negative or names another statement. Rates: detected / positives,
 wrong / scenarios. Every figure is given for the tuning half and the test half
