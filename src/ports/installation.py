@@ -39,7 +39,7 @@ class InstallationPort(ABC):
 
     @abstractmethod
     async def embedding_models(self) -> list[str]:
-        """The models the stored vectors come from, most memories first (none: no vector)."""
+        """The models the stored vectors come from, by name (none: no vector)."""
 
     @abstractmethod
     async def reset_embeddings(self, dimension: int) -> None:

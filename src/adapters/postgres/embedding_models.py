@@ -22,8 +22,7 @@ WITH RECURSIVE found AS (
 )
 SELECT name FROM found WHERE name IS NOT NULL
 """
-# How many memories hold a vector of each model named (on the way to the error, and when an
-# installation that never chose its model is opened).
+# Only on the way to the error: how many memories hold a vector of each foreign model.
 COUNT_BY_MODEL = """
 SELECT embedding_model, count(*) AS memories FROM memories
 WHERE embedding_model = ANY($1::text[]) AND embedding IS NOT NULL
@@ -31,13 +30,23 @@ GROUP BY embedding_model ORDER BY count(*) DESC, embedding_model
 """
 
 
+# Of the names given, those with at least one vector: one index probe each, at every start of
+# an installation that never chose its model (counting them would read the whole index).
+WITH_VECTORS = """
+SELECT n.name FROM unnest($1::text[]) AS n(name)
+WHERE EXISTS (SELECT 1 FROM memories AS m WHERE m.embedding_model = n.name
+              AND m.embedding IS NOT NULL)
+ORDER BY n.name
+"""
+
+
 async def stored_embedding_models(pool: asyncpg.Pool) -> list[str]:
-    """The models the stored vectors come from, most memories first."""
+    """The models the stored vectors come from, by name."""
     async with connection_from(pool) as connection:
         names = [r["name"] for r in await connection.fetch(STORED_MODELS)]
         if not names:
             return []
-        return [r["embedding_model"] for r in await connection.fetch(COUNT_BY_MODEL, names)]
+        return [r["name"] for r in await connection.fetch(WITH_VECTORS, names)]
 
 
 async def check_embedding_model(pool: asyncpg.Pool, model: str, accepted: Collection[str]) -> None:
