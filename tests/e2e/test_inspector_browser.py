@@ -25,6 +25,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.wait import WebDriverWait
 
+from memlane.domain.similarity import DEFAULT_EMBEDDING_MODEL
 from tests.e2e.test_serve_process import MEMLANE, REPO, Deployment, free_port
 
 pytestmark = pytest.mark.e2e
@@ -120,7 +121,9 @@ def embedder_down(deployment: Deployment) -> Callable[..., subprocess.CompletedP
     down = {
         **deployment.env,
         "MEMLANE_MEMORY__EMBEDDING__PROVIDER": "ollama",
-        "MEMLANE_MEMORY__EMBEDDING__MODEL": "all-minilm",
+        # The deployment's own model's name: nothing answers, and its stored vectors
+        # (from the onnx default) stay in one space with what this run stores.
+        "MEMLANE_MEMORY__EMBEDDING__MODEL": DEFAULT_EMBEDDING_MODEL,
         "MEMLANE_MEMORY__EMBEDDING__OLLAMA_URL": f"http://127.0.0.1:{free_port()}",
         "MEMLANE_MEMORY__EMBEDDING__TIMEOUT_MS": "500",
         "MEMLANE_MEMORY__EMBEDDING__MAX_RETRIES": "0",

@@ -19,6 +19,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from memlane.domain.similarity import DEFAULT_EMBEDDING_MODEL
+
 pytestmark = pytest.mark.e2e
 
 MEMLANE = str(Path(sys.executable).with_name("memlane"))
@@ -215,7 +217,9 @@ def test_writes_survive_an_embedder_outage_and_backfill_embeds_them(
     down = {
         **deployment.env,
         "MEMLANE_MEMORY__EMBEDDING__PROVIDER": "ollama",
-        "MEMLANE_MEMORY__EMBEDDING__MODEL": "all-minilm",
+        # The deployment's own model's name: nothing answers, and its stored vectors
+        # (from the onnx default) stay in one space with what this run stores.
+        "MEMLANE_MEMORY__EMBEDDING__MODEL": DEFAULT_EMBEDDING_MODEL,
         "MEMLANE_MEMORY__EMBEDDING__OLLAMA_URL": f"http://127.0.0.1:{free_port()}",
         "MEMLANE_MEMORY__EMBEDDING__TIMEOUT_MS": "500",
         "MEMLANE_MEMORY__EMBEDDING__MAX_RETRIES": "0",
