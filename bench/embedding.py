@@ -1,7 +1,7 @@
 """Embedding benchmark: each onnx model's conversion, latency, throughput, memory and fidelity.
 
     .venv/bin/python bench/embedding.py [--models all-MiniLM-L6-v2,multilingual-e5-small]
-        [--queries 300] [--documents 512] [--json]
+        [--queries 300] [--documents 512] [--turns FILE] [--json]
 
 Prints one JSON object: `cpu` (model name, cores, whether it has AVX-512 VNNI) and, per model,
 measured in a child process of its own (so that its memory is its own):
@@ -11,9 +11,10 @@ measured in a child process of its own (so that its memory is its own):
 - `query_p50_ms`: one short question at a time (each model run on one thread; the first
   20 left out); `query_p50_cpu_ms`: the CPU time it took, which other load on the machine
   does not inflate as much as the wall time;
-- `documents_per_s`: memories of the scale benchmark's 100-400 characters, one call, on the
-  adapter's default threads (`threads`: a run per core); `documents_per_cpu_s` per second of
-  CPU time; `mean_tokens` of those memories;
+- `documents_per_s`: memories of the scale benchmark's 100-400 characters (or, with
+  `--turns`, turns drawn from a LoCoMo-shaped file such as LongMemEval's, whose long turns
+  fill a model's window), one call, on the adapter's default threads (`threads`: a run per
+  core); `documents_per_cpu_s` per second of CPU time; `mean_tokens` of those texts;
 - `rss_mb`: resident memory of a process that loaded the prepared build and ran all this
   (`rss_model_mb`: less the same process before the model was loaded; the tokenizer is
   part of it);
@@ -45,6 +46,7 @@ import onnxruntime as ort
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import scale_data as data
+from bench.memory_sets import load_set
 
 from memlane.adapters.embedding.catalog import (
     MINILM,
@@ -111,10 +113,22 @@ def convert(model: OnnxModel, cache: Path) -> dict[str, Any]:
             "model_file_mb": round(derived.stat().st_size / MB, 1)}
 
 
-async def measure(model: OnnxModel, cache: Path, queries: int, documents: int) -> dict[str, Any]:
+def documents_of(turns: Path | None, documents: int, rng: random.Random) -> list[str]:
+    """The texts whose embedding is timed: synthetic memories, or a sample of real turns."""
+    if turns is None:
+        return [data.memory_text(rng.randrange(data.topic_count()), rng)
+                for _ in range(documents)]
+    said = sorted({t.text for c in load_set(turns).conversations for t in c.turns})
+    return rng.sample(said, min(documents, len(said)))
+
+
+async def measure(model: OnnxModel, cache: Path, queries: int, documents: int,
+                  turns: Path | None = None) -> dict[str, Any]:
     """A later start, from the prepared cache: latency, throughput, memory, fidelity."""
     rng = random.Random(3)
-    texts = [data.memory_text(rng.randrange(data.topic_count()), rng) for _ in range(documents)]
+    texts = documents_of(turns, documents, rng)
+    # Fidelity on short texts always: the reference graphs take no text past their window.
+    short = documents_of(None, 32, random.Random(3))
     questions = [data.query_text(rng.randrange(data.topic_count()), rng) for _ in range(queries)]
     before = rss_mb()
     # The adapter's default: one run per core, at most four; each run on one thread.
@@ -129,15 +143,16 @@ async def measure(model: OnnxModel, cache: Path, queries: int, documents: int) -
             latencies.append((time.perf_counter() - started) * 1000)
             cpu_ms.append((time.process_time() - cpu_started) * 1000)
         started, cpu_started = time.perf_counter(), time.process_time()
-        batched = np.asarray(await adapter.embed(texts))
+        await adapter.embed(texts)
         documents_per_s = len(texts) / (time.perf_counter() - started)
         documents_per_cpu_s = len(texts) / (time.process_time() - cpu_started)
-        alone = np.asarray([(await adapter.embed([text]))[0] for text in texts[:32]])
+        alone = np.asarray([(await adapter.embed([text]))[0] for text in short])
+        batched_short = np.asarray(await adapter.embed(short))
         tokens = await adapter.count_tokens(texts)
     finally:
         await adapter.close()
     after = rss_mb()
-    cosines = (alone * reference_vectors(model, texts[:32])).sum(axis=1)
+    cosines = (alone * reference_vectors(model, short)).sum(axis=1)
     return {
         "query_p50_ms": round(statistics.median(latencies[20:]), 2),
         "query_p50_cpu_ms": round(statistics.median(cpu_ms[20:]), 2),
@@ -147,7 +162,7 @@ async def measure(model: OnnxModel, cache: Path, queries: int, documents: int) -
         "mean_tokens": round(statistics.mean(tokens), 1),
         "rss_mb": round(after, 0),
         "rss_model_mb": round(after - before, 0),
-        "batch_vs_single_max_abs": float(np.abs(batched[:32] - alone).max()),
+        "batch_vs_single_max_abs": float(np.abs(batched_short - alone).max()),
         "cosine_to_reference_min": round(float(cosines.min()), 4),
         "cosine_to_reference_mean": round(float(cosines.mean()), 4),
     }
@@ -166,6 +181,8 @@ def main() -> None:
     parser.add_argument("--models", default=",".join(ONNX_MODELS))
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--documents", type=int, default=512)
+    parser.add_argument("--turns", type=Path, help="time documents drawn from this "
+                        "LoCoMo-shaped file's turns instead of synthetic memories")
     parser.add_argument("--convert", help=argparse.SUPPRESS)  # a child's step: derive
     parser.add_argument("--one", help=argparse.SUPPRESS)  # a child's step: measure
     parser.add_argument("--cache", type=Path, help=argparse.SUPPRESS)
@@ -176,9 +193,11 @@ def main() -> None:
         return
     if args.one:
         print(json.dumps(asyncio.run(measure(ONNX_MODELS[args.one], args.cache, args.queries,
-                                             args.documents))))
+                                             args.documents, args.turns))))
         return
-    results: dict[str, Any] = {"cpu": cpu(), "load_average": os.getloadavg()[0], "models": {}}
+    results: dict[str, Any] = {"cpu": cpu(), "load_average": os.getloadavg()[0],
+                               "documents_from": str(args.turns or "synthetic"), "models": {}}
+    turns = ["--turns", str(args.turns)] if args.turns else []
     for name in args.models.split(","):
         if name not in ONNX_MODELS:
             parser.error(f"unknown model {name!r}; use {', '.join(ONNX_MODELS)}")
@@ -186,7 +205,7 @@ def main() -> None:
             results["models"][name] = {
                 **child("--convert", name, "--cache", cache),
                 **child("--one", name, "--cache", cache, "--queries", str(args.queries),
-                        "--documents", str(args.documents)),
+                        "--documents", str(args.documents), *turns),
             }
     print(json.dumps(results))
 
