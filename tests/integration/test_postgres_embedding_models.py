@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import AsyncIterator
 from uuid import uuid4
@@ -95,7 +96,8 @@ async def test_memories_not_yet_embedded_are_no_mismatch(
 
 
 async def test_an_installation_that_never_chose_its_model_keeps_serving_its_own(
-    fresh_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter, monkeypatch: pytest.MonkeyPatch
+    fresh_pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     monkeypatch.delenv("MEMLANE_MEMORY__EMBEDDING__MODEL", raising=False)
     installation = PostgresInstallationAdapter(fresh_pool)
@@ -109,8 +111,13 @@ async def test_an_installation_that_never_chose_its_model_keeps_serving_its_own(
     await build_service(fresh_pool, embedder, os.urandom(32)).remember(
         owner, NewMemory("I keep bees on the roof."))
     assert await installation.embedding_models() == [MINILM_NAME]
-    served = await served_settings(unset, installation)
+    with caplog.at_level(logging.WARNING, logger="memlane.composition.served_model"):
+        served = await served_settings(unset, installation)
     assert served.memory.embedding.model == MINILM_NAME
+    # The owner is told, once, what is served, what the default is and how to move.
+    (notice,) = [r.getMessage() for r in caplog.records]
+    assert MINILM_NAME in notice and E5_NAME in notice and "`memlane reembed`" in notice
+    assert "bees" not in notice
     # The cosine lines follow the model served, not the default's.
     assert served.policy().rag_threshold == SCALES[MINILM_NAME].rag_threshold
     # A model that was set is served as set (and refused by the check, as before).
