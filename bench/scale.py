@@ -54,6 +54,7 @@ from memlane.settings import (
     DatabaseSettings,
     EmbeddingSettings,
     MemorySettings,
+    RecallSettings,
     Settings,
     WorkerSettings,
 )
@@ -220,11 +221,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     settings = Settings(
         database=DatabaseSettings(data_dir=data_dir / "pgdata"),
         memory=MemorySettings(encryption_key_path=data_dir / "memory_encryption.key",
-                              embedding=EmbeddingSettings(model=args.model)),
+                              embedding=EmbeddingSettings(model=args.model),
+                              recall=RecallSettings(skip_stages=tuple(args.skip_stages))),
         worker=WorkerSettings(enabled=False),
     )
     _log(f"data dir {data_dir}")
-    result: dict[str, Any] = {"cpu": scale_targets.cpu(), "model": args.model}
+    result: dict[str, Any] = {"cpu": scale_targets.cpu(), "model": args.model,
+                              "skip_stages": args.skip_stages}
     owner = Owner(TENANT, CONTEXT_USER)
     async with open_memlane(settings) as memlane:
         sealer = Sealer(
@@ -274,6 +277,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=DEFAULT_EMBEDDING_MODEL, choices=sorted(ONNX_MODELS),
                         help="the embedding model served (and drawn around: TopicSpace)")
+    parser.add_argument("--skip-stages", type=lambda v: [s for s in v.split(",") if s],
+                        default=[], help="retrieval stages left out (memory.recall.skip_stages)")
     parser.add_argument("--memories", type=int, default=100_000)
     parser.add_argument("--decay-memories", type=int, default=1_000_000)
     parser.add_argument("--queries", type=int, default=500)

@@ -1,7 +1,7 @@
 """Context latency and ingest at 100k memories under each embedding model, in one run.
 
     .venv/bin/python bench/scale_models.py [--models multilingual-e5-small,all-MiniLM-L6-v2]
-        [--memories 100000] [--data-dir DIR] [--json]
+        [--memories 100000] [--rounds 2] [--data-dir DIR] [--json]
 
 Runs bench/scale.py once per model (`--model M --ingest-only --skip-maintenance --curve ''`),
 each in its own data dir under DIR (kept, so a rerun reuses the loaded memories; the vectors
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -68,6 +69,20 @@ def run_model(model: str, args: argparse.Namespace) -> dict[str, Any]:
     return dict(json.loads(done.stdout))
 
 
+def _median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One run's shape, each figure the median over the rounds (the first run's other keys)."""
+    merged: dict[str, Any] = json.loads(json.dumps(runs[0]))
+    for _, path in FIGURES:
+        values = [v for v in (_dig(run, path) for run in runs) if v is not None]
+        if not values:
+            continue
+        target = merged
+        for key in path[:-1]:
+            target = target.setdefault(key, {})
+        target[path[-1]] = round(statistics.median(values), 2)
+    return merged
+
+
 def compare(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """Each model's figures, and their ratios to the first model's."""
     models = {name: {label: _dig(result, path) for label, path in FIGURES}
@@ -90,12 +105,21 @@ def main() -> None:
     parser.add_argument("--other-rows", type=int, default=100_000,
                         help="rows of 1,000 other users beside the measured user's")
     parser.add_argument("--queries", type=int, default=500)
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="runs per model, the order alternating; medians reported")
     parser.add_argument("--data-dir", default=None, help="keep and reuse data here")
     parser.add_argument("--json", action="store_true", help="JSON only (the default output)")
     args = parser.parse_args()
     args.data_dir = Path(args.data_dir or tempfile.mkdtemp(prefix="memlane-models-")).resolve()
-    results = {model: run_model(model, args) for model in args.models}
-    output = {"cpu": scale_targets.cpu(), "memories": args.memories, **compare(results)}
+    # Rounds alternate the order (A B, B A, ...): a machine whose load drifts during the
+    # run weighs on both models alike. Each figure is the median of its rounds.
+    runs: dict[str, list[dict[str, Any]]] = {model: [] for model in args.models}
+    for round_ in range(args.rounds):
+        for model in args.models if round_ % 2 == 0 else args.models[::-1]:
+            runs[model].append(run_model(model, args))
+    results = {model: _median_run(done) for model, done in runs.items()}
+    output = {"cpu": scale_targets.cpu(), "memories": args.memories, "rounds": args.rounds,
+              **compare(results)}
     print(json.dumps(output, indent=None if args.json else 2))
 
 
