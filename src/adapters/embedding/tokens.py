@@ -3,32 +3,22 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from abc import ABC, abstractmethod
 
-from tokenizers import Encoding, Tokenizer
+from tokenizers import Tokenizer
 
 
-class WindowTokenizer:
+class WindowTokenizer(ABC):
     """Token ids as the model reads them (cut to its window) and counts before the cut.
 
     The cut keeps the first `window_tokens - 1` ids and the closing special token, as the
-    tokenizers library truncates one sequence ([CLS] … [SEP], <s> … </s>). `normalise` runs
-    before the tokenizer's own normaliser: a character map the library cannot express.
+    tokenizers library truncates one sequence ([CLS] … [SEP], <s> … </s>).
     """
 
-    def __init__(
-        self,
-        tokenizer: Tokenizer,
-        window_tokens: int,
-        normalise: Callable[[str], str] | None = None,
-    ) -> None:
+    def __init__(self, window_tokens: int) -> None:
         if window_tokens < 2:
             raise ValueError("a window holds at least the two special tokens")
-        tokenizer.no_truncation()
-        tokenizer.no_padding()
-        self._tokenizer = tokenizer
         self._window_tokens = window_tokens
-        self._normalise = normalise
         self._cut = 0
         self._cut_lock = threading.Lock()  # the model's worker threads cut concurrently
 
@@ -37,10 +27,9 @@ class WindowTokenizer:
         """The most tokens of one text the model reads, special tokens included."""
         return self._window_tokens
 
+    @abstractmethod
     def all_ids(self, text: str) -> list[int]:
         """Every token id of `text`, special tokens included, nothing cut."""
-        ids: list[int] = self._encode(text).ids
-        return ids
 
     def ids(self, text: str) -> list[int]:
         """The ids the model reads: all of them when they fit its window, else the first
@@ -61,7 +50,16 @@ class WindowTokenizer:
         """How many tokens `text` makes, before any cut (more than window_tokens: cut)."""
         return len(self.all_ids(text))
 
-    def _encode(self, text: str) -> Encoding:
-        if self._normalise is not None:
-            text = self._normalise(text)
-        return self._tokenizer.encode(text)
+
+class LibraryTokenizer(WindowTokenizer):
+    """A tokenizer of the tokenizers library (MiniLM's WordPiece) in its window."""
+
+    def __init__(self, tokenizer: Tokenizer, window_tokens: int) -> None:
+        super().__init__(window_tokens)
+        tokenizer.no_truncation()
+        tokenizer.no_padding()
+        self._tokenizer = tokenizer
+
+    def all_ids(self, text: str) -> list[int]:
+        ids: list[int] = self._tokenizer.encode(text).ids
+        return ids
