@@ -10,6 +10,7 @@ import asyncpg
 import pytest
 import pytest_asyncio
 
+from memlane.adapters.embedding.catalog import MULTILINGUAL_E5
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
@@ -36,6 +37,16 @@ def ports(pg_pool: asyncpg.Pool) -> MemoryPorts:
 async def embedder() -> AsyncIterator[OnnxEmbeddingAdapter]:
     """The real model, loaded once for every integration test."""
     adapter = OnnxEmbeddingAdapter()
+    await adapter.warm_up()
+    yield adapter
+    await adapter.close()
+
+
+@pytest_asyncio.fixture(scope="session")
+async def e5() -> AsyncIterator[OnnxEmbeddingAdapter]:
+    """multilingual-e5-small, the default model, loaded once for the tests that name it
+    (its int8 build is derived into the user cache once, ~20 s)."""
+    adapter = OnnxEmbeddingAdapter(MULTILINGUAL_E5)
     await adapter.warm_up()
     yield adapter
     await adapter.close()

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import onnx
 import onnxruntime as ort
 import pytest
-import pytest_asyncio
 
 from memlane.adapters.embedding.catalog import MULTILINGUAL_E5, packaged_source
 from memlane.adapters.embedding.e5_graph import build_e5_graph
@@ -48,15 +47,6 @@ TOKEN_TEXTS = [
     "Trennlinie: ****************** und =======================================",
     "<s> and </s> and <mask> are text here",
 ]
-
-
-@pytest_asyncio.fixture(scope="module")
-async def e5() -> AsyncIterator[OnnxEmbeddingAdapter]:
-    """The converted model from the user cache (derived there once, ~20 s)."""
-    adapter = OnnxEmbeddingAdapter(MULTILINGUAL_E5)
-    await adapter.warm_up()
-    yield adapter
-    await adapter.close()
 
 
 @pytest.fixture(scope="module")

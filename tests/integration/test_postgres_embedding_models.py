@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import AsyncIterator
 from uuid import uuid4
 
 import asyncpg
 import pytest
-import pytest_asyncio
 
-from memlane.adapters.embedding.catalog import MULTILINGUAL_E5
 from memlane.adapters.embedding.ollama import OllamaEmbeddingAdapter
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.postgres.installation import PostgresInstallationAdapter
@@ -33,14 +30,6 @@ VALUES ($1, $2, $3, ARRAY['content'], now(), 'fact', '\\x00', '\\x00', ARRAY[]::
         false, $4, $5, now(), now())
 """
 MODELS = "SELECT embedding_model, count(*) FROM memories GROUP BY 1 ORDER BY 1 NULLS FIRST"
-
-
-@pytest_asyncio.fixture(scope="module")
-async def e5() -> AsyncIterator[OnnxEmbeddingAdapter]:
-    adapter = OnnxEmbeddingAdapter(MULTILINGUAL_E5)
-    await adapter.warm_up()
-    yield adapter
-    await adapter.close()
 
 
 async def test_memories_of_another_model_are_refused_until_reembedded(

@@ -6,14 +6,11 @@ language about something else, which the model rates higher for its language alo
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
 from uuid import uuid4
 
 import asyncpg
 import pytest
-import pytest_asyncio
 
-from memlane.adapters.embedding.catalog import MULTILINGUAL_E5
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
@@ -39,14 +36,6 @@ ASKED = (
     ("Wann ist das Gespräch mit meinem Chef?", MEMORIES[1]),
     ("Was plant mein Vermieter?", MEMORIES[2]),
 )
-
-
-@pytest_asyncio.fixture(scope="module")
-async def e5() -> AsyncIterator[OnnxEmbeddingAdapter]:
-    adapter = OnnxEmbeddingAdapter(MULTILINGUAL_E5)
-    await adapter.warm_up()
-    yield adapter
-    await adapter.close()
 
 
 def _service(pool: asyncpg.Pool, embedder: OnnxEmbeddingAdapter, skip: list[str]) -> MemoryService:
