@@ -195,9 +195,17 @@ def _named_in_lower_case(sentence: str) -> str:
     if any(ch.isupper() for ch in sentence.replace("I'm", "").replace("I've", "")
            .replace(" I ", " ")):
         return sentence
-    return re.sub(r"\b(my name is|my name's|I'm called|mein name ist|ich heiße|hi,? I'm|"
-                  r"hi,? ich bin) (\w)",
-                  lambda m: f"{m.group(1)} {m.group(2).upper()}", sentence, flags=re.I)
+    sentence = re.sub(r"\b(my name is|my name's|I'm called|mein name ist|ich heiße|hi,? I'm|"
+                      r"hi,? ich bin) (\w)",
+                      lambda m: f"{m.group(1)} {m.group(2).upper()}", sentence, flags=re.I)
+    # "meine schwester maren ist 34": the word between a relative and its verb is a name.
+    return _KIN_NAME.sub(lambda m: f"{m.group(1)}{m.group(2).upper()}", sentence)
+
+
+_KIN_NAME = re.compile(
+    r"\b((?:my|our|mein|meine|unser|unsere) (?:sister|brother|son|daughter|wife|husband|"
+    r"partner|schwester|bruder|sohn|tochter|frau|mann|partnerin) )([a-zäöüß])(?=[a-zäöüß]+ "
+    r"(?:is|ist|lives|wohnt|lebt|works|arbeitet)\b)", re.IGNORECASE)
 
 
 def _we_de(sentence: str) -> str:

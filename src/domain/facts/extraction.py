@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from memlane.domain.facts.antecedents import antecedent_readings, without_parenthetical_ages
 from memlane.domain.facts.colloquial import spelled_out
 from memlane.domain.facts.events import events
 from memlane.domain.facts.model import RELATION_TYPES, USER, ExtractedFact, FactType, normalise
@@ -18,6 +19,7 @@ from memlane.domain.facts.patterns import (
     kin as fact_patterns_kin,
     names as fact_patterns_names,
     plans as fact_patterns_plans,
+    roles as fact_patterns_roles,
     work as fact_patterns_work,
 )
 from memlane.domain.facts.patterns.lexicon import FIGURATIVE_ALLERGENS, PET_WORDS
@@ -51,7 +53,7 @@ RULES: tuple[Rule, ...] = (
     *fact_patterns_idioms.RULES, *fact_patterns_habits.RULES, *fact_patterns_work.RULES,
     *fact_patterns_constructions.RULES, *fact_patterns_constructions.MORE,
     *fact_patterns_constructions.POSSESSED, *fact_patterns_constructions.DATIVE,
-    *fact_patterns_constructions.LET_GO,
+    *fact_patterns_constructions.LET_GO, *fact_patterns_roles.RULES,
     *fact_patterns_en.IDENTITY, *fact_patterns_en.PREFERENCE,
     *fact_patterns_en_plans.COMMITMENT, *fact_patterns_en_plans.CONSTRAINT,
     *fact_patterns_en_plans.TRAIT,
@@ -172,6 +174,17 @@ def _read(reading: Reading) -> list[ExtractedFact]:
             if fact.relation in reading.relations and not (reading.negated and fact.negated)]
 
 
+def _lent(statement: str) -> list[ExtractedFact]:
+    """Facts about a relative or pet whose clause borrows it as subject (antecedents.py):
+    only those about the relative, never the user's."""
+    found = []
+    for text in antecedent_readings(statement):
+        for reading in _readings(text):
+            facts = _read(reading)
+            found += [f for f in (*facts, *_named_ages(text, facts)) if f.subject != USER]
+    return found
+
+
 def extract_facts(text: str) -> list[ExtractedFact]:
     """The facts a user states about themselves in `text`, in order, each once.
 
@@ -187,8 +200,9 @@ def extract_facts(text: str) -> list[ExtractedFact]:
         if statement is None:
             continue
         past = anchored_in_distant_past(statement)
-        for reading in _readings(statement):
-            facts = _read(reading)
+        listed = without_parenthetical_ages(statement)
+        for reading in [*_readings(listed), None]:
+            facts = _read(reading) if reading is not None else _lent(listed)
             for fact in (*facts, *_named_ages(statement, facts)):
                 if past and fact.fact_type in _STATES:
                     continue

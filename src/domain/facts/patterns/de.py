@@ -134,7 +134,8 @@ IDENTITY: tuple[Rule, ...] = (
     rule(r"\bich bin (?:(?:jetzt|seit \w+|inzwischen|mittlerweile) )?(?P<job>" + W + r") "
          r"(?:bei|an|am|im|in(?= (?:der|dem|den|einer|einem|eines)\b)) (?P<o>(?!ruhestand\b).+)",
          "works_at", stops=("und", "seit"), accept=_job_is_occupation),
-    rule(r"\bich habe " + _NO_THING + r"bei (?P<o>.+?) angefangen\b", "works_at"),
+    rule(r"\bich habe " + _NO_THING + r"bei (?P<o>.+?) angefangen\b", "works_at",
+         stops=("als",)),
     rule(r"\bich arbeite nicht mehr (?:bei|für) (?P<o>.+)", "works_at", negated=True),
     rule(r"\b(?:ich habe|habe ich) " + _NO_THING + r"bei (?P<o>.+?) gekündigt\b", "works_at",
          negated=True),
@@ -156,7 +157,7 @@ IDENTITY: tuple[Rule, ...] = (
          r"jüngerer|älteste|jüngste|ältester|jüngster) )?(?P<rel>schwester|bruder|mutter|mama|"
          r"vater|papa|sohn|tochter)(?: heißt|,)? (?P<o>[^\s,]+(?: [^\s,]+){0,2})", KIN,
          kind=NAME),
-    rule(r"\bich habe (?:eine|einen|ein|zwei|drei|vier) (?:(?:große|kleine|ältere|jüngere|"
+    rule(r"\b(?:ich habe|wir haben) (?:eine|einen|ein|zwei|drei|vier) (?:(?:große|kleine|ältere|jüngere|"
          r"großen|kleinen|älteren|jüngeren|\w+jährigen?) )?(?P<rel>schwester|schwestern|bruder|"
          r"brüder|sohn|söhne|tochter|töchter|kinder)(?:,? (?:sie|er|die|der) heiß(?:t|en)| namens|"
          r",|:)? (?P<o>.+)", {**KIN, "schwestern": "sister", "brüder": "brother"}, kind=NAMES),

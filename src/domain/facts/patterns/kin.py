@@ -162,4 +162,18 @@ def ages_of_named(statement: str, names: Iterable[str]) -> list[tuple[str, str]]
             years = age(match, match.group("o"))
             if years is not None:
                 found.append((name, years))
+        found += _listed_age(statement, name)
     return found
+
+
+def _listed_age(statement: str, name: str) -> list[tuple[str, str]]:
+    """"Ezra (8)"; "Lotte ist 14 und Greta 11": a name in a list of ages, its verb gapped."""
+    plain = rf"\b{re.escape(name)} \(\s*(?P<o>\d{{1,3}})\s*\)"
+    gapped = (rf"\b(?:is|ist) {AGE}{_NOT_AN_AGE}\b[^.!?;]*?\b(?:and|und|,) "
+              rf"{re.escape(name)} (?P<g>{AGE_WORDS})(?=\s*(?:[.!,;]|$))")
+    found = []
+    for match in re.finditer(plain, statement):
+        found.append((name, age(match, match.group("o"))))
+    for match in re.finditer(gapped, statement, re.IGNORECASE):
+        found.append((name, age(match, match.group("g"))))
+    return [(who, years) for who, years in found if years is not None]

@@ -98,12 +98,14 @@ dog dogs puppy cat cats kitten kittens parrot parrots hamster hamsters rabbit ra
 guinea_pig guinea_pigs horse horses fish goldfish turtle turtles tortoise budgie budgies
 retriever labrador poodle terrier beagle spaniel dachshund snake lizard ferret ferrets
 greyhound collie husky pug corgi shepherd bulldog chihuahua dalmatian rottweiler whippet
+greyhounds terriers rat rats mouse mice gecko pony ponies mare gelding hens chickens alpaca
 tabby tomcat
 """)
 PETS_DE = word_set("""
 Hund Hunde Katze Katzen Kater Wellensittich Wellensittiche Papagei Papageien Hamster
 Kaninchen Meerschweinchen Pferd Pferde Fisch Fische Goldfisch Goldfische Schildkröte
-Schildkröten Hase Hasen Dackel Pudel Labrador Terrier Windhund Welpe Kater
+Schildkröten Hase Hasen Dackel Pudel Labrador Terrier Windhund Welpe Kater Hündin Stute
+Wallach Pony Ponys Ratten Hühner
 """)
 PET_WORDS = frozenset(word.casefold() for word in PETS_EN | PETS_DE)
 KIN: Mapping[str, str] = {
