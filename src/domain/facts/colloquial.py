@@ -57,9 +57,12 @@ _DROPPED_EN = re.compile(
     r"^(?:(?P<have>been\b|got (?=an? |my |the ))|(?P<am>(?:totally |so |really |super |kinda )?"
     r"(?:obsessed|allergic|intolerant|into|vegan|vegetarian|married|engaged|based|"
     r"not (?=\w+ing\b)|(?:currently|now|still|just) (?:working|living|based|staying)\b))"
-    r"|(?P<plain>(?:just |recently |still |also )?(?:(?:live|moved) (?=in\b|to\b|into\b|near\b|"
+    r"|(?P<plain>(?:just |recently |still |also |honestly |really |absolutely |totally |"
+    r"genuinely |seriously )?(?:(?:live|moved) (?=in\b|to\b|into\b|near\b|"
     r"with\b|back\b|abroad\b)|work (?=at\b|for\b|in\b|as\b|from\b|nights\b)|(?:love|hate|"
-    r"started|quit|teach|joined|prefer|adore)\b)))",
+    r"started|quit|teach|joined|prefer|adore|enjoy|can't stand|cannot stand|can't eat)\b))"
+    # "Huge fan of the Cubs": a noun phrase that says what the user is.
+    r"|(?P<a>(?:huge|big|massive|great|total|lifelong) fan of\b))",
     re.IGNORECASE,
 )
 _WIR_DE = re.compile(r"^(?:ich und (?:mein|meine) [\wäöüß-]+|(?:mein|meine) [\wäöüß-]+ und ich) "
@@ -76,8 +79,9 @@ _TOLD_BEFORE = re.compile(
     re.IGNORECASE,
 )
 GREETING = re.compile(
-    r"^(?:(?:hi|hey|hello|hallo|moin|servus|grüezi|grüß gott|guten (?:morgen|tag|abend)|"
-    r"good (?:morning|evening|afternoon)|morning|thanks|danke)(?: zusammen| there| all)?[,!.]?\s+)",
+    r"^(?:(?:hi|hey|hello|hallo|moin|servus|grüezi|hoi|grüß gott|guten (?:morgen|tag|abend)|"
+    r"good (?:morning|evening|afternoon)|morning|thanks|danke)(?: zusammen| there| all| mitenand|"
+    r" zäme)?[,!.]?\s+)",
     re.IGNORECASE,
 )
 # Words whose letters are often swapped or a double letter dropped: the words patterns hang on.
@@ -96,7 +100,8 @@ _GERMAN = word_set("""
 ich und der die das nicht bin habe hab ist mein meine wohne arbeite mit bei seit auch aber
 wir sind kein keine noch schon mehr übrigens jetzt heiße heisse gerade grad als zum zur vom
 im am ein eine auf für von zu hier zwei drei wohn mag einer einem eines den dem sich wie was
-wo wenn dass weil sehr gern bitte danke nur beim vom zum
+wo wenn dass weil sehr gern bitte danke nur beim vom zum wohnen leben servus grüezi moin
+eigentlich isch nimmer mir
 """)
 _ENGLISH = word_set("""
 i i'm the and my is am at to of in for not with have work live just so but you a an
@@ -187,6 +192,8 @@ def _with_subject_en(sentence: str) -> str:
     rest = sentence[:1].lower() + sentence[1:]
     if found.group("have"):
         return "I've " + rest
+    if found.group("a"):
+        return "I'm a " + rest
     return ("I'm " if found.group("am") else "I ") + rest
 
 
@@ -209,7 +216,16 @@ _KIN_NAME = re.compile(
 
 
 def _we_de(sentence: str) -> str:
-    """"Ich und mein Freund sind ... gezogen" -> "wir sind ... gezogen"."""
+    """"Ich und mein Freund sind ... gezogen" -> "wir sind ... gezogen"; Swiss and Bavarian
+    "Mir wohnen in Thun" (a first person plural verb after it) -> "wir wohnen"; Bavarian
+    "i bin" -> "ich bin"; a dialect article before one's own name ("ich bin d'Corinne", "i
+    bin da Ferdl") falls off."""
+    sentence = re.sub(r"^mir(?= (?:wohnen|leben|sind|haben|ziehen|arbeiten)\b)", "wir",
+                      sentence, flags=re.IGNORECASE)
+    sentence = re.sub(r"(?:^|(?<=, ))i(?= (?:bin|hab|habe|wohn|wohne|arbeit|arbeite|mag)\b)",
+                      "ich", sentence, flags=re.IGNORECASE)
+    sentence = re.sub(r"\b(ich bin) (?:(?:da|de) |d')(?=[A-ZÄÖÜ])", r"\1 ", sentence,
+                      flags=re.IGNORECASE)
     return _WIR_DE.sub("wir ", sentence)
 
 

@@ -20,9 +20,11 @@ from memlane.domain.facts.patterns import (
     names as fact_patterns_names,
     plans as fact_patterns_plans,
     roles as fact_patterns_roles,
+    slots as fact_patterns_slots,
     work as fact_patterns_work,
 )
 from memlane.domain.facts.patterns.lexicon import FIGURATIVE_ALLERGENS, PET_WORDS
+from memlane.domain.facts.patterns.names import fuller_name
 from memlane.domain.facts.questions import relations_asked
 from memlane.domain.facts.readings import (
     Reading,
@@ -54,6 +56,7 @@ RULES: tuple[Rule, ...] = (
     *fact_patterns_constructions.RULES, *fact_patterns_constructions.MORE,
     *fact_patterns_constructions.POSSESSED, *fact_patterns_constructions.DATIVE,
     *fact_patterns_constructions.LET_GO, *fact_patterns_roles.RULES,
+    *fact_patterns_slots.RULES,
     *fact_patterns_en.IDENTITY, *fact_patterns_en.PREFERENCE,
     *fact_patterns_en_plans.COMMITMENT, *fact_patterns_en_plans.CONSTRAINT,
     *fact_patterns_en_plans.TRAIT,
@@ -206,6 +209,8 @@ def extract_facts(text: str) -> list[ExtractedFact]:
             for fact in (*facts, *_named_ages(statement, facts)):
                 if past and fact.fact_type in _STATES:
                     continue
+                if fact.relation == "name":
+                    fact = replace(fact, object=fuller_name(statement, fact.object))
                 key = (normalise(fact.subject), fact.relation, normalise(fact.object),
                        fact.negated)
                 found.setdefault(key, _dated(fact, statement))

@@ -194,7 +194,7 @@ PREFERENCE: tuple[Rule, ...] = (
          unless=_NEGATION),
     rule(r"^(?:inzwischen|mittlerweile|jetzt|neuerdings|seitdem|heute|besonders) (?:liebe|mag) "
          r"ich (?P<o>.+)", "likes", unless=_NEGATION),
-    rule(r"\bich bin (?:ein |eine )?(?:großer |riesiger |totaler |echter )?fan von (?P<o>.+)",
+    rule(r"\bich bin (?:ein |eine )?(?:großer |riesiger |totaler |echter )?fan (?:von|vom) (?P<o>.+)",
          "likes", kind=LIST),
     rule(r"\bich stehe (?:total |voll |sehr |echt |richtig )?auf (?P<o>.+)", "likes"),
     rule(r"\bmein(?:e)? lieblings[\wäöüß]+ (?:[\wäöüß]+ ){0,3}?(?:ist|sind) (?P<o>.+)", "likes",

@@ -1,0 +1,112 @@
+"""Constructions whose slot is open, read by the slot noun's shape (issue 23, fourth round).
+
+- **Health by head noun.** A diagnosis or "I have …" names an allergy, an intolerance or a
+  condition by its head: "-allergie"/"allergy" → allergic_to the rest ("Sojaallergie" →
+  Soja), "-intoleranz"/"-unverträglichkeit"/"intolerance" → intolerant_to, and a disease's
+  shape (-itis, -ose/-osis, -syndrom, -krankheit, -störung, disease, disorder, diabetes…) →
+  condition, the generic health relation. "Bei mir wurde eine Fruktoseunverträglichkeit
+  festgestellt", "I was diagnosed with Crohn's disease". A noun of no such shape ("I have a
+  car") says nothing.
+- **Habits given up, object anywhere.** "Ich esse seit Ostern kein Fleisch mehr", "Mit dem
+  Snooze-Knopf hab ich aufgehört", "I'm not on Twitter anymore" → avoids.
+- **Fronted objects** in English: "Latex I'm allergic to", "Jazz I love".
+- **Where one lives and comes from**, said without a verb: "Home for me is Tromsø", "Born in
+  Derry, raised in Belfast".
+"""
+
+from __future__ import annotations
+
+import re
+
+from memlane.domain.facts.rules import ObjectKind, Rule, rule
+
+LIST = ObjectKind.LIST
+_ALLERGY = re.compile(r"^(?P<stem>.+?)[- ]?(?:allergie|allergy)$", re.IGNORECASE)
+_INTOLERANCE = re.compile(r"^(?P<stem>.+?)[- ]?(?:intoleranz|unverträglichkeit|intolerance)$",
+                          re.IGNORECASE)
+_DISEASE = re.compile(
+    r"(?:itis|osis|ose|syndrom|syndrome|krankheit|störung|disease|disorder|diabetes(?: typ \d| "
+    r"type \d)?|type \d diabetes|asthma|migräne|migraines?|zöliakie|epilepsie|epilepsy|"
+    r"neurodermitis|psoriasis|tinnitus|anämie|anaemia|anemia|apnoe|apnea|apnoea|krebs|cancer)$",
+    re.IGNORECASE)
+_STEM_TOO_SHORT = 2
+
+
+def _stem(pattern: re.Pattern[str], noun: str) -> str | None:
+    """What an allergy or intolerance is to: "Sojaallergie" -> "Soja", "peanut allergy" ->
+    "peanut"; None when the head is another or nothing is left."""
+    found = pattern.match(noun.strip())
+    stem = found.group("stem").strip() if found else ""
+    if len(stem) <= _STEM_TOO_SHORT:
+        return None
+    return stem[:1].upper() + stem[1:] if noun[:1].isupper() else stem
+
+
+def _allergen(_: re.Match[str], noun: str) -> str | None:
+    return _stem(_ALLERGY, noun)
+
+
+def _intolerance(_: re.Match[str], noun: str) -> str | None:
+    return _stem(_INTOLERANCE, noun)
+
+
+def _condition(_: re.Match[str], noun: str) -> str | None:
+    noun = noun.strip()
+    if _ALLERGY.match(noun) or _INTOLERANCE.match(noun):
+        return None
+    return noun if _DISEASE.search(noun) else None
+
+
+_HAVE = (r"(?:\bI (?:have|'ve got|have got|was diagnosed with|'ve been diagnosed with|have been "
+         r"diagnosed with|suffer from|live with)|\bich (?:habe|leide an))")
+_DIAGNOSED_DE = r"\b(?:bei mir|mir) (?:wurde|wurden|hat man) (?:\w+ )?"
+_NOUN = r"(?:an? |eine |einen |ein )?(?:(?:chronic|chronische[rn]?|leichte[rn]?|mild|severe|" \
+        r"serious|bad|schwere[rn]?|starke[rn]?|heftige[rn]?) )?" \
+        r"(?P<o>[\w'äöüÄÖÜß-]+(?: (?:[\w'äöüÄÖÜß-]+)){0,2}?)"
+_END = (r"(?=\s*(?:[,.;!]|$|\b(?:and|und|so|also|but|aber|since|seit|last|this|in|when|at|vor|"
+        r"im|mit|for)\b))")
+_DIAGNOSED_END = r"(?= (?:festgestellt|diagnostiziert)\b)"
+_HEALTH = (("allergic_to", _allergen), ("intolerant_to", _intolerance),
+           ("condition", _condition))
+
+HEALTH: tuple[Rule, ...] = tuple(
+    rule(pattern, relation, shape=shape, confidence=0.8)
+    for relation, shape in _HEALTH
+    for pattern in (rf"{_HAVE} {_NOUN}{_END}", rf"{_DIAGNOSED_DE}{_NOUN}{_DIAGNOSED_END}")
+)
+
+_NOT_ANY_MORE_DE = r"kein(?:e|en|er|es|s)? (?P<o>[\wäöüÄÖÜß -]+?) mehr\b"
+GIVEN_UP: tuple[Rule, ...] = (
+    # "Ich esse seit Ostern kein Fleisch mehr": a time between the verb and its "kein".
+    rule(r"\bich (?:esse|trinke|rauche|nehme|kaufe) (?:seit [\wäöüß.]+(?: [\wäöüß]+)? |schon lange "
+         rf"|inzwischen |mittlerweile |jetzt )+{_NOT_ANY_MORE_DE}", "avoids"),
+    # "Bier trink ich keins mehr": the object fronted, its "kein" left behind.
+    rule(r"^(?P<o>(?-i:[A-ZÄÖÜ])[\wäöüß-]+) (?:esse|trinke|rauche|nehme) ich (?:\w+ )?"
+         r"kein(?:e|en|s|es)? mehr\b", "avoids"),
+    rule(r"^mit (?:dem |der |den )?(?P<o>(?-i:[A-ZÄÖÜ])[\wäöüß-]+(?: [\wäöüß-]+)?) "
+         r"(?:habe ich|hab ich) (?:\w+ )?aufgehört\b", "avoids"),
+    rule(r"\bI(?:'m| am) not on (?P<o>(?-i:[A-Z])[\w.-]+(?: (?-i:[A-Z])[\w.-]+)?) any ?more\b",
+         "avoids"),
+    rule(r"\bI(?:'m| am) no longer on (?P<o>(?-i:[A-Z])[\w.-]+(?: (?-i:[A-Z])[\w.-]+)?)\b",
+         "avoids"),
+)
+
+_FRONTED_EN = r"^(?P<o>(?:[\w'-]+ ){0,2}[\w'-]+),? I(?:'m| am)? (?:\w+ )?"
+FRONTED: tuple[Rule, ...] = (
+    rule(rf"{_FRONTED_EN}allergic to\s*[.!]?$", "allergic_to", reject_pronouns=True),
+    rule(rf"^(?P<o>(?:[\w'-]+ ){{0,2}}[\w'-]+),? I (?:really |absolutely )?(?:love|adore)"
+         r"\s*[.!]?$", "likes"),
+    rule(rf"^(?P<o>(?:[\w'-]+ ){{0,2}}[\w'-]+),? I (?:really )?(?:hate|can't stand)\s*[.!]?$",
+         "dislikes"),
+)
+
+_PLACE = r"(?P<o>(?-i:[A-ZÄÖÜ])[\w'-]*(?: (?-i:[A-ZÄÖÜ])[\w'-]*){0,2})"
+HOME: tuple[Rule, ...] = (
+    rule(rf"^home for me(?: (?:these days|now|nowadays))? is(?: now)? {_PLACE}", "lives_in"),
+    rule(rf"^home(?: these days| nowadays)? is(?: now)? {_PLACE}(?: for me| these days)\b",
+         "lives_in"),
+    rule(rf"^born (?:and raised |and bred )?in {_PLACE}", "birthplace"),
+    rule(rf"^born in [^,]+?,? (?:and )?(?:raised|brought up|grew up) in {_PLACE}", "comes_from"),
+)
+
+RULES: tuple[Rule, ...] = (*HEALTH, *GIVEN_UP, *FRONTED, *HOME)
