@@ -31,8 +31,11 @@ _FEMALE = frozenset({
     "großmutter", "nichte", "tante", "katze", "hündin", "stute", "freundin",
 })
 _PRONOUNS = {"he": _MALE, "er": _MALE, "she": _FEMALE, "sie": _FEMALE}
-_NOUNS = "|".join(sorted({*RELATIVES, *PET_WORDS, "hündin", "stute", "grandad"}, key=len,
-                         reverse=True))
+# One relative or pet: "my twins", "unsere Kinder" lend no singular predicate.
+_PLURALS = frozenset({"twins", "kids", "children", "kinder", "zwillinge", "dogs", "cats",
+                      "hunde", "katzen"})
+_NOUNS = "|".join(sorted({*RELATIVES, *PET_WORDS, "hündin", "stute", "grandad"} - _PLURALS,
+                         key=len, reverse=True))
 # "my sister Ruth", "Unser Kater Moritz", "my little brother": the user's own relative or
 # pet, never someone else's ("my neighbour's dog").
 _ANTECEDENT = re.compile(
