@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from memlane.domain.facts.patterns.kin import RELATIVES
+from memlane.domain.facts.patterns.kin import RELATIVES, ROLE_NAMES
 from memlane.domain.facts.patterns.lexicon import PET_WORDS
 from memlane.domain.facts.patterns.names import N
 
@@ -41,7 +41,11 @@ _NOUNS = "|".join(sorted({*RELATIVES, *PET_WORDS, "hündin", "stute", "grandad"}
 _ANTECEDENT = re.compile(
     rf"\b(?i:my|our|mein|meine|unser|unsere) (?:(?i:[a-zäöüß-]+) ){{0,2}}?"
     rf"(?P<noun>(?i:{_NOUNS}))(?: (?P<name>{N}))?(?=[\s,.!?]|$)"
+    # "Mama ist 70 und wohnt in Bielefeld": a role said as a name opens the sentence.
+    rf"|^(?P<role>(?i:{ROLE_NAMES}))(?= (?i:is|ist|lives|wohnt|lebt)\b)"
 )
+_OWNER_OF_ROLE = {"mama": "meine", "oma": "meine", "omi": "meine", "papa": "mein", "opa": "mein",
+                  "opi": "mein"}
 # Where a new predicate may start: after a comma, "and"/"und" or "but"/"aber".
 _JOINT = re.compile(r"(?:,\s+|\s+(?:and|und|but|aber)\s+)(?:(?:and|und)\s+)?")
 # A predicate with no subject: a third-person verb right after the joint.
@@ -70,6 +74,8 @@ def antecedent_readings(statement: str) -> list[str]:
     if found is None:
         return []
     subject = found.group(0)
+    if found.group("role"):
+        subject = f"{_OWNER_OF_ROLE.get(subject.casefold(), 'my')} {subject}"
     rest = statement[found.end():]
     # "Meine Tochter heißt Lena und ist sieben": the name given after it is the subject.
     called = _CALLED.match(rest) if found.group("name") is None else None
@@ -80,7 +86,7 @@ def antecedent_readings(statement: str) -> list[str]:
         clause = rest[joint.end():]
         pronoun = _PRONOUN_VERB.match(clause)
         if pronoun is not None:
-            if not _agrees(pronoun.group("pronoun"), found.group("noun"),
+            if not _agrees(pronoun.group("pronoun"), found.group("noun") or found.group("role"),
                            found.group("name") is not None):
                 continue
             verb = pronoun.group("verb")

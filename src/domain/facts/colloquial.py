@@ -60,7 +60,11 @@ _DROPPED_EN = re.compile(
     r"|(?P<plain>(?:just |recently |still |also |honestly |really |absolutely |totally |"
     r"genuinely |seriously )?(?:(?:live|moved) (?=in\b|to\b|into\b|near\b|"
     r"with\b|back\b|abroad\b)|work (?=at\b|for\b|in\b|as\b|from\b|nights\b)|(?:love|hate|"
-    r"started|quit|teach|joined|prefer|adore|enjoy|can't stand|cannot stand|can't eat)\b))"
+    r"started|quit|teach|joined|prefer|adore|enjoy|can't stand|cannot stand|can't eat)\b"
+    # A past tense before its object: "Sold my old Vespa", "Ran my first marathon".
+    r"|(?:[a-z]+ed|ran|won|sold|bought|met|left|took|made|swam|rode|drove|flew|wrote|built|"
+    r"broke|lost|found|began|became|saw|gave|passed|finally \w+ed) (?=(?:my|our|a|an|the|"
+    r"some|two|three)\b)))"
     # "Huge fan of the Cubs": a noun phrase that says what the user is.
     r"|(?P<a>(?:huge|big|massive|great|total|lifelong) fan of\b))",
     re.IGNORECASE,
@@ -78,6 +82,9 @@ _TOLD_BEFORE = re.compile(
     r"(?:(?:but|aber|also|so|anyway|jedenfalls)\s+)?",
     re.IGNORECASE,
 )
+# A discourse opener is no part of the statement after it ("Anyway, Tarek and I ...").
+_OPENER = re.compile(r"^(?:anyway|anyways|long story short|fun fact|btw|oh and|so yeah|"
+                     r"jedenfalls|naja|na ja|kurz gesagt|ach so|ach ja)[,:!]?\s+", re.IGNORECASE)
 GREETING = re.compile(
     r"^(?:(?:hi|hey|hello|hallo|moin|servus|grüezi|hoi|grüß gott|guten (?:morgen|tag|abend)|"
     r"good (?:morning|evening|afternoon)|morning|thanks|danke)(?: zusammen| there| all| mitenand|"
@@ -258,6 +265,7 @@ def spelled_out(sentence: str) -> str:
     """`sentence` in the standard spelling and word order the fact patterns read."""
     german = is_german(sentence)
     sentence = _TOLD_BEFORE.sub("", sentence.strip())
+    sentence = _OPENER.sub("", sentence)
     greeting = GREETING.match(sentence)
     lead = greeting.group(0) if greeting else ""
     body = sentence[len(lead):]

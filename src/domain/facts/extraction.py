@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from memlane.domain.facts.antecedents import antecedent_readings, without_parenthetical_ages
@@ -65,6 +66,7 @@ RULES: tuple[Rule, ...] = (
     *fact_patterns_de_plans.TRAIT,
 )
 EVENT_CONFIDENCE = 0.75
+_QUOTED = re.compile("\"[^\"]{3,}\"|\u201e[^\u201c\u201d]{3,}[\u201c\u201d]|\u201c[^\u201d]{3,}\u201d")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})  # typographic apostrophes
 # What holds now, which a statement about the distant past ("as a kid", "früher") never sets.
 _NAMED_RELATIONS = frozenset({"sister", "brother", "mother", "father", "son", "daughter",
@@ -197,7 +199,8 @@ def extract_facts(text: str) -> list[ExtractedFact]:
     patterns do not understand yields nothing.
     """
     found: dict[tuple[str, str, str, bool], ExtractedFact] = {}
-    for said in sentences(text.translate(_QUOTES)):
+    # Quoted words are someone's words to translate, correct or report, not a statement.
+    for said in sentences(_QUOTED.sub(" ", text.translate(_QUOTES))):
         sentence = spelled_out(said)
         statement = statement_part(sentence)
         if statement is None:

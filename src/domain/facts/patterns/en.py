@@ -197,8 +197,8 @@ IDENTITY: tuple[Rule, ...] = (
     rule(r"\b(?:I|we)(?: have|'ve got| have got| own| got|'ve) (?:a|an|one|two|three|four) "
          rf"(?:[\w-]+ ){{0,2}}(?:{PETS})(?: (?:named|called)|,)? (?P<o>.+)", "pet", kind=NAMES),
     rule(rf"\b(?:I|we)(?:'ve)? (?:got|adopted|rescued|bought|have|took in) (?:a|an) "
-         rf"(?:[\w-]+ ){{0,2}}?(?:{PETS})\b[^.]*?,? (?:his|her|its|their) name(?:'s| is) "
-         r"(?P<o>.+)", "pet", kind=NAME),
+         rf"(?:[\w-]+ ){{0,2}}?(?:{PETS})\b[^.]*?,? (?:(?:his|her|its|their) name(?:'s| is)|"
+         r"(?:she|he|it)(?:'s| is) (?:called|named)) (?P<o>.+)", "pet", kind=NAME),
     rule(rf"\b(?:my|our) (?P<o>{PETS})\b(?!'s name| is called| is named| named| called|,|\s+"
          r"(?-i:[A-Z]))", "pet", confidence=0.7),
     rule(r"\b(?:I|we)(?: have|'ve got| have got| own) (?:a|an|one|two|three|four) (?:[\w-]+ )?"

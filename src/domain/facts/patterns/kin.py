@@ -29,7 +29,8 @@ RELATIVES: Mapping[str, str] = {
     "vater": "father", "papa": "father", "sohn": "son", "tochter": "daughter",
     "frau": "partner", "mann": "partner", "ehefrau": "partner", "ehemann": "partner",
     "partnerin": "partner", "oma": "grandmother", "großmutter": "grandmother",
-    "opa": "grandfather", "großvater": "grandfather", "neffe": "nephew", "nichte": "niece",
+    "opa": "grandfather", "großvater": "grandfather", "omi": "grandmother", "opi": "grandfather",
+    "grandad": "grandfather", "neffe": "nephew", "nichte": "niece",
     "onkel": "uncle", "tante": "aunt", "zwillinge": "twins", "kinder": "children",
     "hund": "dog", "katze": "cat", "kater": "cat",
 }
@@ -68,6 +69,10 @@ def relative(match: re.Match[str]) -> str | None:
     return RELATIVES.get((match.group("rel") or "").casefold())
 
 
+# A relative called by their role, as a name: "Grandma is 97", "Opa ist 88".
+ROLE_NAMES = ("grandma|grandpa|grandad|granddad|granny|nan|mum|mom|dad|oma|opa|mama|papa|"
+              "omi|opi")
+
 AGED = {"shape": age, "subject": relative, "keep_time": True, "confidence": 0.85}
 
 AGES: tuple[Rule, ...] = (
@@ -81,6 +86,8 @@ AGES: tuple[Rule, ...] = (
          rf"letzten \w+|am \w+|vor kurzem|nun) )*{AGE}(?: jahre(?: alt)?(?! älter| jünger))?"
          r"(?: geworden)?\b"
          rf"{_NOT_AN_AGE}", "age", **AGED),
+    rule(rf"^(?P<rel>{ROLE_NAMES})(?:'s| is| ist| wird)(?: (?:now|jetzt|schon|gerade|bald))? "
+         rf"{AGE}\b{_NOT_AN_AGE}", "age", **AGED),
     rule(rf"\bich habe (?:einen|eine|ein) {AGE}[- ]?jährige[nrs]? (?P<rel>{_KIN})"
          rf"(?: namens (?P<name>{N}))?", "age", **AGED),
 )
@@ -112,6 +119,9 @@ PARTNERS: tuple[Rule, ...] = (
     rule(rf"\bich bin (?:[\w.]+ ){{0,5}}?mit (?P<o>{N}) (?:{_TOGETHER_DE})\b", "partner",
          unless=re.compile(r"\bnicht mehr\b", re.I), **_NAMED),
     rule(rf"\bich date (?P<o>{N})", "partner", **_NAMED),
+    # Right-dislocated: "Wir sind verlobt, Aylin und ich", "We're engaged, Chris and me".
+    rule(rf"^(?:wir sind|we're|we are) (?:\w+ )?(?:{_TOGETHER_DE}|engaged|married|together|a "
+         rf"couple),? (?P<o>{N}) (?:und|and) (?:ich|I|me)\b", "partner", **_NAMED),
     rule(rf"\b\w*beziehung mit (?P<o>{N})", "partner", **_NAMED),
     rule(rf"^(?P<o>{N}) und ich (?:sind|waren) (?:[\w.]+ ){{0,4}}?{_TOGETHER_DE}\b", "partner",
          unless=re.compile(r"\bnicht mehr\b", re.I), **_NAMED),

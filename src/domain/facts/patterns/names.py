@@ -65,7 +65,7 @@ RULES: tuple[Rule, ...] = (
     rule(rf"^(?:hi|hello|hey|oh hi|hi there)[,!]? (?:it's|it is|this is) (?P<o>{NAME2}){AFTER_EN}",
          "name", confidence=0.8, **OPTS),
     rule(rf"^this is (?P<o>{NAME2}) (?:from|speaking|here)\b", "name", confidence=0.8, **OPTS),
-    rule(rf"(?:^|\bmy |^the )name's (?P<o>{NAME2})", "name", confidence=0.9, **OPTS),
+    rule(rf"(?:^|\bmy |\bthe )name's (?P<o>{NAME2})", "name", confidence=0.9, **OPTS),
     rule(rf"\bI go by (?P<o>{NAME2})", "name", confidence=0.9, **OPTS),
     rule(r"\b(?:people|everyone|everybody|friends|most people|my friends|my family|they) "
          rf"(?:all )?calls? me (?P<o>{NAME2})", "name", **OPTS),
