@@ -66,7 +66,8 @@ RULES: tuple[Rule, ...] = (
     *fact_patterns_de_plans.TRAIT,
 )
 EVENT_CONFIDENCE = 0.75
-_QUOTED = re.compile("\"[^\"]{3,}\"|\u201e[^\u201c\u201d]{3,}[\u201c\u201d]|\u201c[^\u201d]{3,}\u201d")
+_QUOTED = re.compile("\"[^\"]{3,}\"|\u201e[^\u201c\u201d]{3,}[\u201c\u201d]"
+                     "|\u201c[^\u201d]{3,}\u201d")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})  # typographic apostrophes
 # What holds now, which a statement about the distant past ("as a kid", "früher") never sets.
 _NAMED_RELATIONS = frozenset({"sister", "brother", "mother", "father", "son", "daughter",

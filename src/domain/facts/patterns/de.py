@@ -158,7 +158,8 @@ IDENTITY: tuple[Rule, ...] = (
          r"jüngerer|älteste|jüngste|ältester|jüngster) )?(?P<rel>schwester|bruder|mutter|mama|"
          r"vater|papa|sohn|tochter)(?: heißt|,)? (?P<o>[^\s,]+(?: [^\s,]+){0,2})", KIN,
          kind=NAME),
-    rule(r"\b(?:ich habe|wir haben) (?:eine|einen|ein|zwei|drei|vier) (?:(?:große|kleine|ältere|jüngere|"
+    rule(r"\b(?:ich habe|wir haben) (?:eine|einen|ein|zwei|drei|vier) "
+         r"(?:(?:große|kleine|ältere|jüngere|"
          r"großen|kleinen|älteren|jüngeren|\w+jährigen?) )?(?P<rel>schwester|schwestern|bruder|"
          r"brüder|sohn|söhne|tochter|töchter|kinder)(?:,? (?:sie|er|die|der) heiß(?:t|en)| namens|"
          r",|:)? (?P<o>.+)", {**KIN, "schwestern": "sister", "brüder": "brother"}, kind=NAMES),
@@ -195,7 +196,8 @@ PREFERENCE: tuple[Rule, ...] = (
          unless=_NEGATION),
     rule(r"^(?:inzwischen|mittlerweile|jetzt|neuerdings|seitdem|heute|besonders) (?:liebe|mag) "
          r"ich (?P<o>.+)", "likes", unless=_NEGATION),
-    rule(r"\bich bin (?:ein |eine )?(?:großer |riesiger |totaler |echter )?fan (?:von|vom) (?P<o>.+)",
+    rule(r"\bich bin (?:ein |eine )?(?:großer |riesiger |totaler |echter )?fan (?:von|vom) "
+         r"(?P<o>.+)",
          "likes", kind=LIST),
     rule(r"\bich stehe (?:total |voll |sehr |echt |richtig )?auf (?P<o>.+)", "likes"),
     rule(r"\bmein(?:e)? lieblings[\wäöüß]+ (?:[\wäöüß]+ ){0,3}?(?:ist|sind) (?P<o>.+)", "likes",

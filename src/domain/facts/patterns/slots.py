@@ -94,9 +94,9 @@ GIVEN_UP: tuple[Rule, ...] = (
 _FRONTED_EN = r"^(?P<o>(?:[\w'-]+ ){0,2}[\w'-]+),? I(?:'m| am)? (?:\w+ )?"
 FRONTED: tuple[Rule, ...] = (
     rule(rf"{_FRONTED_EN}allergic to\s*[.!]?$", "allergic_to", reject_pronouns=True),
-    rule(rf"^(?P<o>(?:[\w'-]+ ){{0,2}}[\w'-]+),? I (?:really |absolutely )?(?:love|adore)"
+    rule(r"^(?P<o>(?:[\w'-]+ ){0,2}[\w'-]+),? I (?:really |absolutely )?(?:love|adore)"
          r"\s*[.!]?$", "likes"),
-    rule(rf"^(?P<o>(?:[\w'-]+ ){{0,2}}[\w'-]+),? I (?:really )?(?:hate|can't stand)\s*[.!]?$",
+    rule(r"^(?P<o>(?:[\w'-]+ ){0,2}[\w'-]+),? I (?:really )?(?:hate|can't stand)\s*[.!]?$",
          "dislikes"),
 )
 
