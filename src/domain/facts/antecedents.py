@@ -49,7 +49,8 @@ _OWNER_OF_ROLE = {"mama": "meine", "oma": "meine", "omi": "meine", "papa": "mein
 # Where a new predicate may start: after a comma, "and"/"und" or "but"/"aber".
 _JOINT = re.compile(r"(?:,\s+|\s+(?:and|und|but|aber)\s+)(?:(?:and|und)\s+)?")
 # A predicate with no subject: a third-person verb right after the joint.
-_BARE_VERB = re.compile(r"^(?:lives|is|works|turned|wohnt|lebt|ist|arbeitet|wird)\b",
+_BARE_VERB = re.compile(r"^(?:lives|is|works|turned|wohnt|lebt|ist|arbeitet|wird|heißt|"
+                        r"heisst)\b",
                         re.IGNORECASE)
 _PRONOUN_VERB = re.compile(
     r"^(?P<pronoun>he|she|er|sie)(?P<verb>'s|\s+(?:is|lives|works|turned|ist|wohnt|lebt|"

@@ -117,6 +117,8 @@ i i'm the and my is am at to of in for not with have work live just so but you a
 
 def is_german(sentence: str) -> bool:
     """Whether `sentence` reads as German: more German than English function words."""
+    # A lower-case "im" opening a chat line ("hey im Jonah") is English as often as German.
+    sentence = re.sub(r"^(?:(?:hi|hey|hello)\W*\s+)?im\b", "", sentence)
     words = [w.casefold() for w in _WORD.findall(sentence)]
     umlauts = bool(re.search(r"[äöüß]", sentence, re.IGNORECASE))
     # "ich" is never English: it counts twice.
@@ -138,7 +140,9 @@ def _respelled(sentence: str, german: bool) -> str:
         folded = word.lower()  # not casefold: "heiße" keeps its ß
         if folded in spellings and (german or folded != "i" or word == "i"):
             # German "Im Krankenhaus" stays: "im" is "I'm" only before a lower-case word.
-            if folded == "im" and not re.match(r"\s+[a-z0-9]", sentence[match.end():]):
+            # Opening an English sentence in lower case, "im Zara" is "I'm Zara".
+            if folded == "im" and not re.match(r"\s+[a-z0-9]", sentence[match.end():]) and not (
+                    word == "im" and not sentence[:match.start()].strip()):
                 return word
             return _cased(word, spellings[folded])
         fixed = _typo_fixed(folded)

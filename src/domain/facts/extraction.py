@@ -187,8 +187,23 @@ def _lent(statement: str) -> list[ExtractedFact]:
     for text in antecedent_readings(statement):
         for reading in _readings(text):
             facts = _read(reading)
-            found += [f for f in (*facts, *_named_ages(text, facts)) if f.subject != USER]
+            found += [f for f in (*facts, *_named_ages(text, facts))
+                      if f.subject != USER or _a_name_given(f)]
     return found
+
+
+def _a_name_given(fact: ExtractedFact) -> bool:
+    """A relative or pet given their name ("Mein Hund ... und heißt Otto")."""
+    return fact.relation in _NAMED_RELATIONS and fact.object.casefold() not in (
+        fact_patterns_kin.RELATIVES) and fact.object.casefold() not in PET_WORDS
+
+
+def _kinds_named(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A pet said by its kind and later by its name is its name: "Mein Hund ist ein Beagle
+    und heißt Otto" has the pet Otto, not also the pet "Hund"."""
+    if not any(f.relation == "pet" and _a_name_given(f) for f in facts):
+        return facts
+    return [f for f in facts if not (f.relation == "pet" and f.object.casefold() in PET_WORDS)]
 
 
 def extract_facts(text: str) -> list[ExtractedFact]:
@@ -218,4 +233,4 @@ def extract_facts(text: str) -> list[ExtractedFact]:
                 key = (normalise(fact.subject), fact.relation, normalise(fact.object),
                        fact.negated)
                 found.setdefault(key, _dated(fact, statement))
-    return list(found.values())
+    return _kinds_named(list(found.values()))

@@ -96,7 +96,8 @@ _TRAILING_FILLER = re.compile(
     r"lately|recently|these days|at the moment|at all|überhaupt|ever|after all|"
     r"jetzt|mittlerweile|inzwischen|nun|auch|noch|gerade|derzeit|zurzeit|aktuell|momentan|"
     r"wieder|eigentlich|schon|mehr|übrigens|ja|halt|doch|seit kurzem|bitte|sehr|total|"
-    r"wirklich|über alles|überhaupt|so|gerne?|besonders|ursprünglich|von beruf|sogar|even))+"
+    r"wirklich|über alles|überhaupt|so|gerne?|besonders|ursprünglich|von beruf|sogar|even|"
+    r"all my life|my (?:whole|entire) life|mein ganzes leben))+"
     r"[\s.!?]*$",
     re.IGNORECASE,
 )
@@ -117,6 +118,14 @@ _PRONOUN_START = re.compile(
 )
 _LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+|und\s+|or\s+|oder\s+)?|\s+(?:and|und|&|or|oder)\s+",
                          re.IGNORECASE)
+# "both latex and plasters", "beide, Katzen und Hunde": the list after it.
+_BOTH = re.compile(r"^(?:both|beide)\b,?\s+(?=\S)", re.IGNORECASE)
+# "my home village, Kilcoole", "meiner Geburtsstadt Gotha": the name the noun is given.
+_APPOSED = re.compile(r"^(?:my|our|mein\w*|unser\w*) (?:[\w-]+ ){0,2}?[\wäöüß-]+,? "
+                      r"(?P<name>(?-i:[A-ZÄÖÜ])[\w'-]+(?: (?-i:[A-ZÄÖÜ])[\w'-]+)?)$", re.IGNORECASE)
+_APPOSED_COMMA = re.compile(r"^(?i:my|our|mein\w*|unser\w*) (?:[\w-]+ ){0,2}?[\wäöüß-]+, "
+                            r"(?=[A-ZÄÖÜ])")
+_PLACES = frozenset({"lives_in", "comes_from", "birthplace", "works_at"})
 _NAME_TOKEN = re.compile(r"^[A-ZÄÖÜ][\w'-]*$")
 _NOT_NAMES = frozenset({"I", "Ich", "The", "Der", "Die", "Das", "And", "Und"})
 
@@ -196,6 +205,9 @@ def objects(match: re.Match[str], rule_: Rule) -> list[str]:
     raw = match.group(rule_.group)
     if raw is None or is_reported(match.string[:match.start()]):
         return []
+    raw = _BOTH.sub("", raw)
+    if rule_.relation_of(match) in _PLACES:
+        raw = _APPOSED_COMMA.sub("", raw)
     # A state said to have ended is no current one: "mit Felix nicht mehr zusammen" names
     # Felix only for a negated rule (or a negated reading, readings.py).
     if (not rule_.negated and rule_.relation_of(match) in ENDED_STATES
@@ -211,6 +223,8 @@ def objects(match: re.Match[str], rule_: Rule) -> list[str]:
         whole = cut(raw, rule_, keep_commas=rule_.kind is ObjectKind.LIST)
         parts = _list_items(whole) if rule_.kind is ObjectKind.LIST else [whole]
         names = [trim(part, keep_time=rule_.keep_time) for part in parts]
+        names = [apposed.group("name") if (apposed := _APPOSED.match(name)) else name
+                 for name in names]
     found = []
     for index, name in enumerate(names):
         # An acronym ("IT") is no pronoun.

@@ -26,7 +26,8 @@ W = r"[\wäöüÄÖÜß-]+"
 # Adverbs between verb and object that say nothing about it ("ich wohne seit 2018 in ...").
 FILL = (r"(?:(?:jetzt|mittlerweile|inzwischen|nun|seit kurzem|auch|noch|schon|eigentlich|"
         r"wirklich|gerade|derzeit|zurzeit|aktuell|momentan|immer noch|nach wie vor|"
-        r"schon ewig|schon lange|seit langem|allein|alleine|"
+        r"wieder|schon ewig|schon lange|schon immer|seit langem|allein|alleine|"
+        r"(?:schon )?mein ganzes leben|"
         r"seit \w+(?: \w+)?|aber|zurzeit|ja|übrigens|teilzeit|vollzeit|nebenbei|hauptberuflich|"
         r"ehrenamtlich|freiberuflich) )*")
 PETS = alternation(PETS_DE)
@@ -104,6 +105,8 @@ IDENTITY: tuple[Rule, ...] = (
          stops=("mit", "und", "seit", "zusammen")),
     rule(r"\b(?:ich bin|bin ich|wir sind|sind wir) (?:[\w.]+ ){0,7}?nach (?P<o>.+?) "
          r"(?:um)?gezogen\b", "lives_in"),
+    rule(r"\b(?:ich bin|bin ich|wir sind|sind wir) (?:[\w.]+ ){0,7}?in (?P<o>(?:mein|meine|unser|"
+         r"unsere) [\wäöüß-]+ [A-ZÄÖÜ][\wäöüß-]+) (?:um|ein)?gezogen\b", "lives_in"),
     rule(r"\bich (?:wohne|lebe) nicht mehr in (?P<o>.+)", "lives_in", negated=True),
     rule(r"\b(?:ich komme|komme ich|ich stamme|stamme ich) (?:(?:ursprünglich|eigentlich|"
          r"gebürtig) )?aus (?P<o>.+)", "comes_from", stops=("und",), shape=_origin),
@@ -166,7 +169,10 @@ IDENTITY: tuple[Rule, ...] = (
     rule(r"\b(?:ich habe|wir haben) " + FILL + rf"(?:einen|eine|ein|zwei|drei|vier) (?:{PETS})"
          r"(?: namens|,? (?:der|die|das) heiß(?:t|en)|,)? (?P<o>.+)", "pet", kind=NAMES),
     rule(r"\b(?:ich habe|wir haben) " + FILL + rf"(?:einen|eine|ein|zwei|drei|vier) (?P<o>{PETS})"
-         r"\b(?!\s*(?:namens|,|der heißt|die heißt))", "pet", confidence=0.8),
+         r"\b(?!\s*(?:namens|,)|[^.!?]*\b(?:der|die|das) heißt\b)", "pet", confidence=0.8),
+    # "eine Katze aus Spanien, die heißt Luna": named after a phrase about it.
+    rule(r"\b(?:ich habe|wir haben) " + FILL + rf"(?:einen|eine|ein) (?:{PETS}) [^,.!?]{{1,40}}?,? "
+         r"(?:der|die|das) heißt (?P<o>.+)", "pet", kind=NAME),
     rule(rf"\b(?:mein|meine|meinen|unser|unsere) (?:{PETS})(?: heißt|,| hört auf den namen)? "
          r"(?P<o>.+)", "pet", kind=NAME),
     rule(rf"\b(?:ich habe|wir haben) (?:[\w.]+ ){{0,3}}?(?:einen|eine|ein) (?:[\wäöüß-]+ )?"
@@ -174,7 +180,8 @@ IDENTITY: tuple[Rule, ...] = (
     rule(rf"\b(?:mein|meine|unser|unsere) (?P<o>{PETS})\b"
          r"(?! heißt| hört| namens|,|\s+(?-i:[A-ZÄÖÜ]))",
          "pet", confidence=0.7),
-    rule(rf"\bich bin (?P<o>{alternation(NATIONALITIES_DE)})\b(?=\s*(?:[.!,]|$|und\b|aber\b))",
+    rule(rf"\bich bin (?:ein |eine )?(?P<o>{alternation(NATIONALITIES_DE)})\b"
+         r"(?=\s*(?:[.!,]|$|und\b|aber\b))",
          "nationality", confidence=0.8),
 )
 

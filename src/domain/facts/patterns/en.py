@@ -207,6 +207,8 @@ IDENTITY: tuple[Rule, ...] = (
          r" called|,)? (?P<o>.+)", "pet", kind=NAME),
     rule(I_AM + rf" (?P<o>{alternation(NATIONALITIES_EN)})(?=\s*(?:[.!,]|$|and\b|but\b|by "
          r"birth))", "nationality", confidence=0.8),
+    rule(I_AM + rf" an? (?P<o>{alternation(NATIONALITIES_EN)})(?= (?:living|based|settled) in\b)",
+         "nationality", confidence=0.8),
 )
 
 PREFERENCE: tuple[Rule, ...] = (

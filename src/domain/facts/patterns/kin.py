@@ -81,13 +81,19 @@ AGES: tuple[Rule, ...] = (
          rf"{_NOT_AN_AGE}", "age", **AGED),
     rule(rf"\bI(?: have|'ve got| have got| got) (?:a|an|one) {AGE}[- ]year[- ]old "
          rf"(?P<rel>{_KIN})(?: (?:named|called) (?P<name>{N}))?", "age", **AGED),
-    rule(rf"\b(?:mein|meine|unser|unsere) {_ADJ_DE}*(?P<rel>{_KIN})(?: (?P<name>{N}))?,? "
+    rule(rf"\b(?:mein|meine|unser|unsere) {_ADJ_DE}*(?P<rel>{_KIN})(?:,? (?:der |die )?"
+         rf"(?P<name>{N}))?,? "
          r"(?:ist|wird) (?:(?:jetzt|gerade|schon|erst|gestern|heute|vorgestern|letzte woche|"
          rf"letzten \w+|am \w+|vor kurzem|nun) )*{AGE}(?: jahre(?: alt)?(?! älter| jünger))?"
          r"(?: geworden)?\b"
          rf"{_NOT_AN_AGE}", "age", **AGED),
     rule(rf"^(?P<rel>{ROLE_NAMES})(?:'s| is| ist| wird)(?: (?:now|jetzt|schon|gerade|bald))? "
          rf"{AGE}\b{_NOT_AN_AGE}", "age", **AGED),
+    # "I've got a 6-year-old called Freya": a child said by its age alone.
+    rule(rf"\b(?:I|we)(?: have|'ve got| have got| got|'ve) (?:a|an|one) {AGE}[- ]year[- ]old "
+         rf"(?:named|called) (?P<name>{N})", "age", **AGED),
+    rule(rf"\b(?:I|we)(?: have|'ve got| have got| got|'ve) (?:a|an|one) \w+[- ]year[- ]old "
+         rf"(?:named|called) (?P<o>{N})", "children", kind=NAME),
     rule(rf"\bich habe (?:einen|eine|ein) {AGE}[- ]?jährige[nrs]? (?P<rel>{_KIN})"
          rf"(?: namens (?P<name>{N}))?", "age", **AGED),
 )

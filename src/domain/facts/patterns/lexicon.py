@@ -122,7 +122,7 @@ Argentinian Chilean Colombian Peruvian German French Italian Spanish Portuguese 
 Belgian Swiss Austrian Polish Czech Slovak Hungarian Romanian Bulgarian Greek Turkish
 Russian Ukrainian Swedish Norwegian Danish Finnish Icelandic Indian Pakistani Chinese
 Japanese Korean Vietnamese Thai Filipino Indonesian Nigerian Kenyan Egyptian Moroccan
-Israeli Iranian Croatian Serbian
+Israeli Iranian Croatian Serbian Scot Brit Aussie
 """)
 NATIONALITIES_DE = word_set("""
 Deutscher Deutsche Schweizer Schweizerin Österreicher Österreicherin Italiener Italienerin

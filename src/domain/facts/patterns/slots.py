@@ -109,4 +109,35 @@ HOME: tuple[Rule, ...] = (
     rule(rf"^born in [^,]+?,? (?:and )?(?:raised|brought up|grew up) in {_PLACE}", "comes_from"),
 )
 
-RULES: tuple[Rule, ...] = (*HEALTH, *GIVEN_UP, *FRONTED, *HOME)
+# "My biggest fear is deep water", "Meine einzige Allergie ist gegen Pferdehaare": a possessed
+# noun that names the relation (the work and home nouns are in constructions.POSSESSED).
+_OWN_EN = {"allergy": "allergic_to", "allergies": "allergic_to", "intolerance": "intolerant_to",
+           "fear": "afraid_of", "phobia": "afraid_of"}
+_OWN_DE = {"allergie": "allergic_to", "allergien": "allergic_to", "angst": "afraid_of",
+           "unverträglichkeit": "intolerant_to", "phobie": "afraid_of"}
+_WHICH_EN = r"(?:(?:only|biggest|main|worst|one|greatest|real|severe) )?"
+_WHICH_DE = r"(?:(?:einzige|größte|schlimmste|wahre|schwere) )?"
+_DIETS = (r"vegan|vegetarian|pescatarian|pescetarian|keto|kosher|halal|gluten-free|plant-based|"
+          r"vegetarisch|pescetarisch|glutenfrei|laktosefrei|koscher")
+OWNED: tuple[Rule, ...] = (
+    rule(rf"\bmy {_WHICH_EN}(?P<rel>{'|'.join(_OWN_EN)}) (?:is|are|'s) (?:to |of )?(?P<o>.+)",
+         _OWN_EN, kind=LIST),
+    rule(rf"\b(?:mein|meine) {_WHICH_DE}(?P<rel>{'|'.join(_OWN_DE)}) (?:ist|sind) "
+         r"(?:gegen |auf |vor )?(?P<o>.+)", _OWN_DE, kind=LIST),
+    rule(rf"\b(?:my diet is|meine ernährung ist) (?:(?:mostly|strictly|mainly|basically|fully|"
+         rf"überwiegend|streng|hauptsächlich|komplett) )?(?P<o>{_DIETS})\b", "diet"),
+)
+# A home said as the reason or the setting: "Since moving to Leeds I ...", "Seit dem Umzug
+# nach Erfurt fahre ich ...", "I'm a nurse living in Bristol", "eine Österreicherin, die in
+# Prag lebt". The main clause must be the user's.
+MOVED: tuple[Rule, ...] = (
+    rule(rf"^(?:ever )?(?:since|after) (?:moving|I moved) (?:to|back to) {_PLACE},? I\b",
+         "lives_in"),
+    rule(rf"^seit (?:dem|meinem) umzug nach {_PLACE},? \w+ ich\b", "lives_in"),
+    rule(rf"\bI(?:'m| am) an? (?:[\w-]+ ){{1,3}}?(?:living|based|settled) in {_PLACE}",
+         "lives_in"),
+    rule(rf"\bich bin (?:ein|eine) [\wäöüß-]+,? (?:die|der) (?:seit \w+ )?in {_PLACE} "
+         r"(?:lebt|wohnt)\b", "lives_in"),
+)
+
+RULES: tuple[Rule, ...] = (*HEALTH, *GIVEN_UP, *FRONTED, *HOME, *OWNED, *MOVED)
