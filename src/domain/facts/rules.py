@@ -222,9 +222,9 @@ def objects(match: re.Match[str], rule_: Rule) -> list[str]:
     else:
         whole = cut(raw, rule_, keep_commas=rule_.kind is ObjectKind.LIST)
         parts = _list_items(whole) if rule_.kind is ObjectKind.LIST else [whole]
-        names = [trim(part, keep_time=rule_.keep_time) for part in parts]
+        trimmed = [trim(part, keep_time=rule_.keep_time) for part in parts]
         names = [apposed.group("name") if (apposed := _APPOSED.match(name)) else name
-                 for name in names]
+                 for name in trimmed]
     found = []
     for index, name in enumerate(names):
         # An acronym ("IT") is no pronoun.
