@@ -171,3 +171,30 @@ def test_fuller_name() -> None:
 )
 def test_questions_name_a_relation_by_its_own_word(question: str, relations: set[str]) -> None:
     assert relations_asked(question) == frozenset(relations)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A possessed noun that names the relation; someone else's is not the user's.
+        ("My biggest fear is deep water.", {("afraid_of", "deep water")}),
+        ("Meine einzige Allergie ist gegen Pferdehaare.", {("allergic_to", "pferdehaare")}),
+        ("My diet is mostly pescatarian.", {("diet", "pescatarian")}),
+        ("My sister's allergy is to nuts.", set()),
+        # A possessed place with its name; a pet named in a later clause.
+        ("I moved back to my home village, Kilcoole.", {("lives_in", "kilcoole")}),
+        ("Ich wohne wieder in meiner Geburtsstadt Gotha.", {("lives_in", "gotha")}),
+        ("Mein Hund ist ein Beagle und heißt Otto.", {("pet", "otto")}),
+        ("Wir haben eine Katze aus Spanien, die heißt Luna.", {("pet", "luna")}),
+        ("Unser Nachbar hat einen Hund, der heißt Rex.", set()),
+        # A home as the setting of the user's own clause only.
+        ("Since moving to Leeds I take the bus everywhere.", {("lives_in", "leeds")}),
+        ("Since moving to Leeds, my brother has been happier.", set()),
+        ("Ich bin eine Österreicherin, die in Prag lebt.",
+         {("nationality", "österreicherin"), ("lives_in", "prag")}),
+        ("I'm allergic to both latex and plasters.",
+         {("allergic_to", "latex"), ("allergic_to", "plasters")}),
+    ],
+)
+def test_possessed_nouns_and_names_given_later(text: str, expected: set[tuple[str, str]]) -> None:
+    assert {(r, o) for _s, r, o, _n in found(text)} == expected
