@@ -112,6 +112,13 @@ def _figurative(relation: str, obj: str) -> bool:
     return relation in _HEALTH and obj.casefold().split()[-1] in FIGURATIVE_ALLERGENS
 
 
+def _continuations(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A bare verb after another event of its sentence continues it ("bought a flat in Graz
+    and moved in", "hab gekündigt bei Tesla ... gekündigt"): no event of its own."""
+    told = [f for f in facts if f.relation == "event" and " " in f.object]
+    return [f for f in facts if not (f.relation == "event" and " " not in f.object and told)]
+
+
 def _event_facts(clause: str) -> list[ExtractedFact]:
     # Reported events ("she said I moved in 2019") are someone else's account.
     if is_reported(clause):
@@ -206,6 +213,23 @@ def _kinds_named(facts: list[ExtractedFact]) -> list[ExtractedFact]:
     return [f for f in facts if not (f.relation == "pet" and f.object.casefold() in PET_WORDS)]
 
 
+def _statement_facts(statement: str) -> list[ExtractedFact]:
+    """The facts of one statement, each reading's, dated; none of a state in the distant
+    past."""
+    past = anchored_in_distant_past(statement)
+    listed = without_parenthetical_ages(statement)
+    found = []
+    for reading in [*_readings(listed), None]:
+        facts = _read(reading) if reading is not None else _lent(listed)
+        for fact in (*facts, *_named_ages(statement, facts)):
+            if past and fact.fact_type in _STATES:
+                continue
+            if fact.relation == "name":
+                fact = replace(fact, object=fuller_name(statement, fact.object))
+            found.append(_dated(fact, statement))
+    return found
+
+
 def extract_facts(text: str) -> list[ExtractedFact]:
     """The facts a user states about themselves in `text`, in order, each once.
 
@@ -217,20 +241,10 @@ def extract_facts(text: str) -> list[ExtractedFact]:
     found: dict[tuple[str, str, str, bool], ExtractedFact] = {}
     # Quoted words are someone's words to translate, correct or report, not a statement.
     for said in sentences(_QUOTED.sub(" ", text.translate(_QUOTES))):
-        sentence = spelled_out(said)
-        statement = statement_part(sentence)
+        statement = statement_part(spelled_out(said))
         if statement is None:
             continue
-        past = anchored_in_distant_past(statement)
-        listed = without_parenthetical_ages(statement)
-        for reading in [*_readings(listed), None]:
-            facts = _read(reading) if reading is not None else _lent(listed)
-            for fact in (*facts, *_named_ages(statement, facts)):
-                if past and fact.fact_type in _STATES:
-                    continue
-                if fact.relation == "name":
-                    fact = replace(fact, object=fuller_name(statement, fact.object))
-                key = (normalise(fact.subject), fact.relation, normalise(fact.object),
-                       fact.negated)
-                found.setdefault(key, _dated(fact, statement))
+        for fact in _continuations(_statement_facts(statement)):
+            key = (normalise(fact.subject), fact.relation, normalise(fact.object), fact.negated)
+            found.setdefault(key, fact)
     return _kinds_named(list(found.values()))

@@ -69,8 +69,10 @@ _HARD_STOP = re.compile(
 )
 _LIST_END = re.compile(r"\b(?:and|und|or|oder)\b", re.IGNORECASE)
 _CONDITIONS = r"while|if|unless|when|as long as|wenn|falls|während"
+# A start point ends an object too: "Milch seit der Schwangerschaft" is about milk.
 _OTHER_CLAUSES = (r"because|since|so that|so|but|although|though|which|who|whereas|due to|weil|"
-                  r"da|aber|obwohl|denn|sondern|damit")
+                  r"da|aber|obwohl|denn|sondern|damit|seit (?:der|dem|den|meiner|meinem|unserer|"
+                  r"unserem)")
 # A new clause with its own subject ends a list: "fantasy films, they're a great escape".
 _NEW_SUBJECT = r"|,\s+(?:they|it|he|she|we|you|i|it's|they're|that's|es|sie|er|ich|wir)\b"
 _CLAUSE_STOP = re.compile(

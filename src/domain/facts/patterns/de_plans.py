@@ -152,7 +152,7 @@ COMMITMENT: tuple[Rule, ...] = (
 )
 
 CONSTRAINT: tuple[Rule, ...] = (
-    rule(r"\bich bin (?:(?!nicht\b|kein\w*\b)\w+ )?allergisch (?:gegen|auf) (?P<o>.+)",
+    rule(r"\bich bin (?:(?!nicht\b|kein\w*\b)\w+ ){0,3}?allergisch (?:gegen|auf) (?P<o>.+)",
          "allergic_to", kind=LIST, confidence=0.95),
     rule(r"\bich bin (?:(?!nicht\b|kein\w*\b)\w+ )?gegen (?P<o>.+?) (?:\w+ )?(?:hoch)?allergisch\b",
          "allergic_to", confidence=0.95),

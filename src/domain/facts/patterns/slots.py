@@ -140,4 +140,24 @@ MOVED: tuple[Rule, ...] = (
          r"(?:lebt|wohnt)\b", "lives_in"),
 )
 
-RULES: tuple[Rule, ...] = (*HEALTH, *GIVEN_UP, *FRONTED, *HOME, *OWNED, *MOVED)
+# A home acquired: one's own place, or one bought and moved into ("bought a cottage in Devon
+# and moved in"); buying alone is no move ("eine Ferienwohnung gekauft").
+_HOME_NOUN = (r"(?:flat|place|house|apartment|cottage|home|wohnung|haus|häuschen|"
+              r"eigentumswohnung)")
+ACQUIRED: tuple[Rule, ...] = (
+    rule(rf"\b(?:I(?:'ve| have)? )?got (?:my|our) own {_HOME_NOUN} in {_PLACE}", "lives_in"),
+    rule(rf"\b(?:ich|wir) (?:habe|haben) (?:\w+ )?(?:eine|ein) eigene[s]? {_HOME_NOUN} in {_PLACE}"
+         r"(?=\s*(?:[.!,]|$))", "lives_in"),
+    rule(rf"\bwe (?:bought|got) an? (?:[\w-]+ )?{_HOME_NOUN} in {_PLACE} and (?:\w+ )?moved in\b",
+         "lives_in"),
+    rule(rf"\bwir haben (?:ein|eine) (?:[\wäöüß-]+ )?{_HOME_NOUN} in {_PLACE} gekauft und sind "
+         r"(?:[\wäöüß.]+ ){0,3}?eingezogen\b", "lives_in"),
+)
+# "I've supported Celtic since I was a boy": a team the user supports.
+SUPPORTS: tuple[Rule, ...] = (
+    rule(r"\bI(?:'ve| have)? (?:always |long )?support(?:ed)? (?P<o>(?-i:[A-Z])[\w'.-]*"
+         r"(?: (?-i:[A-Z])[\w'.-]*){0,3})", "likes"),
+)
+
+RULES: tuple[Rule, ...] = (*HEALTH, *GIVEN_UP, *FRONTED, *HOME, *OWNED, *MOVED, *ACQUIRED,
+                           *SUPPORTS)

@@ -201,3 +201,23 @@ def test_questions_name_a_relation_by_its_own_word(question: str, relations: set
 )
 def test_possessed_nouns_and_names_given_later(text: str, expected: set[tuple[str, str]]) -> None:
     assert {(r, o) for _s, r, o, _n in found(text)} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A start point ends the object; a state since childhood holds now, one as a kid not.
+        ("Milch vertrag ich seit der Schwangerschaft nicht mehr.", {("intolerant_to", "milch")}),
+        ("Ich bin seit meiner Kindheit allergisch gegen Hausstaub.",
+         {("allergic_to", "hausstaub")}),
+        ("Als Kind hatte ich Angst vor Hunden.", set()),
+        # A home acquired and moved into; bought alone is no move.
+        ("We bought a cottage in Devon and moved in last month.",
+         {("lives_in", "devon"), ("event", "bought a cottage in devon")}),
+        ("Ich hab endlich eine eigene Wohnung in Marburg.", {("lives_in", "marburg")}),
+        ("Wir haben eine Ferienwohnung in Ahlbeck gekauft.", set()),
+        ("My brother bought a house in Reading and moved in.", set()),
+    ],
+)
+def test_start_points_and_homes_acquired(text: str, expected: set[tuple[str, str]]) -> None:
+    assert {(r, o) for _s, r, o, _n in found(text)} == expected
