@@ -3,7 +3,8 @@
     .venv/bin/python bench/fact_cost.py [--turns FILE] [--repeats N] [--src DIR]
 
 Times the pattern extractor over every turn of every session (all speakers), N times, and
-prints the best and median pass as microseconds per turn. `--src DIR` loads `memlane` from
+prints the best and median pass as microseconds of process CPU time per turn (CPU time, not
+wall time, so other processes on a loaded host count less). `--src DIR` loads `memlane` from
 another checkout's `src/` (an older commit unpacked with `git archive`), so two versions can
 be timed alternately in one sitting on a loaded machine; compare only figures of one sitting.
 """
@@ -56,9 +57,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     extract_facts(texts[0])  # compile the patterns outside the timed passes
     passes, facts = [], 0
     for _ in range(args.repeats):
-        start = time.perf_counter()
+        start = time.process_time()
         facts = sum(len(extract_facts(text)) for text in texts)
-        passes.append((time.perf_counter() - start) / len(texts) * 1e6)
+        passes.append((time.process_time() - start) / len(texts) * 1e6)
     print(json.dumps({"src": str(args.src or "installed"), "turns": len(texts), "facts": facts,
                       "us_per_turn_best": round(min(passes), 1),
                       "us_per_turn_median": round(statistics.median(passes), 1)}))
