@@ -24,7 +24,7 @@ _AGENT_EN = ("er", "or", "ist", "ian", "ant", "ent", "eer", "ier", "man", "woman
              "smith", "wright", "ista", "ess", "nurse", "chef", "cook", "medic", "pilot",
              "clerk", "guard", "tech", "owner", "lead", "head")
 _AGENT_DE = ("er", "eur", "ist", "ant", "ent", "loge", "lotse", "meister", "schmied", "frau",
-             "mann", "kraft", "angestellte", "angestellter", "wart", "arzt", "ärztin", "ologe",
+             "mann", "kraft", "angestellte", "angestellter", "arzt", "ärztin", "ologe",
              "pfleger", "hilfe", "leiter", "owner", "engineer", "manager", "koch", "köchin")
 # Agent nouns that name no job at the place they are said with.
 NOT_JOBS = word_set("""
@@ -79,12 +79,18 @@ def _workplace(_: re.Match[str], place: str) -> str | None:
     return named_employer(place)
 
 
+def _named_after_im(match: re.Match[str]) -> bool:
+    """German capitalises every noun, so after "im"/"am" a workplace needs a name besides its
+    noun ("im Kantonsspital Aarau", not "im Ruderverein"); "bei" names one by itself."""
+    return match.group("at").casefold() in ("bei", "beim") or len(match.group("o").split()) > 1
+
+
 _I_AM = r"\bI(?:'m| am|'ve been| have been)(?: (?:now|currently|still|also))?"
 _JOB_EN = r"(?P<job>[\w-]+(?: [\w-]+){0,2}?)"
 _ICH_BIN = (r"\b(?:ich bin|bin ich)(?: (?:jetzt|seit [\wäöüß]+|inzwischen|mittlerweile|halt|nun|"
             r"wieder|schon))*")
 _JOB_DE = r"(?P<job>(?-i:[A-ZÄÖÜ])[\wäöüß-]+(?: (?-i:[A-ZÄÖÜ])[\wäöüß-]+){0,2}?)"
-_AT_DE = r"(?:bei|beim|im|am)"
+_AT_DE = r"(?P<at>bei|beim|im|am)"
 _STARTED_DE = r"(?:angefangen|eingestiegen|gestartet|eingestellt worden|untergekommen)"
 _JOB = {"group": "job", "confidence": 0.75}
 _PLACE = {"shape": _workplace, "confidence": 0.75}
@@ -93,9 +99,9 @@ RULES: tuple[Rule, ...] = (
     rule(rf"{_I_AM} an? {_JOB_EN} at {ORG_EN}", "works_as", shape=agent_noun_en, **_JOB),
     rule(rf"{_I_AM} an? {_JOB_EN} at {ORG_EN}", "works_at", accept=_role_en, **_PLACE),
     rule(rf"{_ICH_BIN} {_JOB_DE} {_AT_DE} {ORG_DE}", "works_as", shape=agent_noun_de,
-         **_JOB),
-    rule(rf"{_ICH_BIN} {_JOB_DE} {_AT_DE} {ORG_DE}", "works_at", accept=_role_de,
-         **_PLACE),
+         accept=_named_after_im, **_JOB),
+    rule(rf"{_ICH_BIN} {_JOB_DE} {_AT_DE} {ORG_DE}", "works_at",
+         accept=lambda m: _role_de(m) and _named_after_im(m), **_PLACE),
     rule(rf"\b(?:bei|beim) {ORG_DE} als {_JOB_DE} {_STARTED_DE}", "works_as",
          shape=agent_noun_de, **_JOB),
     rule(rf"\b(?:bei|beim) {ORG_DE} als {_JOB_DE} {_STARTED_DE}", "works_at", accept=_role_de,

@@ -75,6 +75,15 @@ HEALTH: tuple[Rule, ...] = tuple(
     for pattern in (rf"{_HAVE} {_NOUN}{_END}", rf"{_DIAGNOSED_DE}{_NOUN}{_DIAGNOSED_END}")
 )
 
+# A diet given up is no food avoided: "Mit Keto habe ich aufgehört".
+_DIET_WORDS = re.compile(r"keto|diät|fasten|intervallfasten|low.?carb|paleo|vegan|vegetar\w*",
+                         re.IGNORECASE)
+
+
+def _not_a_diet(_: re.Match[str], habit: str) -> str | None:
+    return None if _DIET_WORDS.fullmatch(habit.strip()) else habit
+
+
 _NOT_ANY_MORE_DE = r"kein(?:e|en|er|es|s)? (?P<o>[\wäöüÄÖÜß -]+?) mehr\b"
 GIVEN_UP: tuple[Rule, ...] = (
     # "Ich esse seit Ostern kein Fleisch mehr": a time between the verb and its "kein".
@@ -84,7 +93,7 @@ GIVEN_UP: tuple[Rule, ...] = (
     rule(r"^(?P<o>(?-i:[A-ZÄÖÜ])[\wäöüß-]+) (?:esse|trinke|rauche|nehme) ich (?:\w+ )?"
          r"kein(?:e|en|s|es)? mehr\b", "avoids"),
     rule(r"^mit (?:dem |der |den )?(?P<o>(?-i:[A-ZÄÖÜ])[\wäöüß-]+(?: [\wäöüß-]+)?) "
-         r"(?:habe ich|hab ich) (?:\w+ )?aufgehört\b", "avoids"),
+         r"(?:habe ich|hab ich) (?:\w+ )?aufgehört\b", "avoids", shape=_not_a_diet),
     rule(r"\bI(?:'m| am) not on (?P<o>(?-i:[A-Z])[\w.-]+(?: (?-i:[A-Z])[\w.-]+)?) any ?more\b",
          "avoids"),
     rule(r"\bI(?:'m| am) no longer on (?P<o>(?-i:[A-Z])[\w.-]+(?: (?-i:[A-Z])[\w.-]+)?)\b",
@@ -142,8 +151,7 @@ MOVED: tuple[Rule, ...] = (
 
 # A home acquired: one's own place, or one bought and moved into ("bought a cottage in Devon
 # and moved in"); buying alone is no move ("eine Ferienwohnung gekauft").
-_HOME_NOUN = (r"(?:flat|place|house|apartment|cottage|home|wohnung|haus|häuschen|"
-              r"eigentumswohnung)")
+_HOME_NOUN = r"(?:flat|place|house|apartment|cottage|home|[\wäöüß]*wohnung|[\wäöüß]*haus|häuschen)"
 ACQUIRED: tuple[Rule, ...] = (
     rule(rf"\b(?:I(?:'ve| have)? )?got (?:my|our) own {_HOME_NOUN} in {_PLACE}", "lives_in"),
     rule(rf"\b(?:ich|wir) (?:habe|haben) (?:\w+ )?(?:eine|ein) eigene[s]? {_HOME_NOUN} in {_PLACE}"

@@ -74,6 +74,10 @@ def test_antecedent_readings_and_brackets() -> None:
         ("Ich bin Kundin bei der Sparkasse.", set()),
         ("Ich bin Mitglied beim TSV Milbertshofen.", set()),
         ("I'm a regular at the Red Lion.", set()),
+        # German capitalises every noun: after "im" a workplace needs a name besides it.
+        ("Ich bin Kassenwart im Ruderverein.", set()),
+        ("Ich bin Pflegerin im Klinikum Nord.",
+         {("works_as", "pflegerin"), ("works_at", "klinikum nord")}),
     ],
 )
 def test_a_job_with_its_named_workplace_is_read_by_the_nouns_shape(
@@ -111,6 +115,7 @@ def test_agent_nouns() -> None:
         ("Mit dem Snooze-Knopf hab ich aufgehört.", {("avoids", "snooze-knopf", False)}),
         ("I'm not on Twitter anymore.", {("avoids", "twitter", False)}),
         ("Mein Vater trinkt keinen Alkohol mehr.", set()),
+        ("Mit Keto habe ich aufgehört, ich esse wieder Kohlenhydrate.", set()),
         # Stop list: a pointer or a function word is no object.
         ("Das ess ich keins mehr.", set()),
         ("That I'm allergic to.", set()),
