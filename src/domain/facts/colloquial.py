@@ -29,7 +29,9 @@ _SPELLINGS_DE = {
     "grosse": "große", "grossen": "großen", "spass": "Spaß", "jänner": "Januar", "nich": "nicht",
     "nix": "nichts", "hab's": "habe es", "is'": "ist", "heuer": "dieses Jahr",
     "gezügelt": "umgezogen",
-}
+    "mei": "mein", "is": "ist", "isch": "ist", "spü": "spiele", "scho": "schon", "bi": "bin",
+    "hob": "habe", "mog": "mag", "uf": "auf", "nimmer": "nicht mehr", "bruada": "Bruder",
+}  # the last two lines: Bavarian, Austrian and Swiss forms with one standard reading
 _SPELLINGS_EN = {
     "im": "I'm", "ive": "I've", "dont": "don't", "cant": "can't", "didnt": "didn't",
     "doesnt": "doesn't", "isnt": "isn't", "wasnt": "wasn't", "havent": "haven't", "i": "I",
@@ -108,11 +110,18 @@ ich und der die das nicht bin habe hab ist mein meine wohne arbeite mit bei seit
 wir sind kein keine noch schon mehr übrigens jetzt heiße heisse gerade grad als zum zur vom
 im am ein eine auf für von zu hier zwei drei wohn mag einer einem eines den dem sich wie was
 wo wenn dass weil sehr gern bitte danke nur beim vom zum wohnen leben servus grüezi moin
-eigentlich isch nimmer mir
+eigentlich isch nimmer mir mei scho des hob mog wohnt lebt
 """)
 _ENGLISH = word_set("""
 i i'm the and my is am at to of in for not with have work live just so but you a an
 """)
+
+
+_DIALECT_I = re.compile(r"\b[iI] (?:bin|hab|habe|hob|wohn|wohne|spü|mog|mag|arbeit|schaff)\b")
+# Bavarian "i wohn": the German "ich" (read before clipped verbs are restored).
+_BAVARIAN_I = re.compile(r"(?:^|(?<=, ))i(?= (?:bin|hab|habe|wohn|wohne|arbeit|arbeite|mag|"
+                         r"spiele|fahr|fahre|geh|gehe|trink|trinke|ess|esse|leb|lebe)\b)",
+                         re.IGNORECASE)
 
 
 def is_german(sentence: str) -> bool:
@@ -123,6 +132,8 @@ def is_german(sentence: str) -> bool:
     umlauts = bool(re.search(r"[äöüß]", sentence, re.IGNORECASE))
     # "ich" is never English: it counts twice.
     german = sum(w in _GERMAN for w in words) + words.count("ich") + umlauts
+    # Bavarian "i" before a German verb ("i wohn", "i bin") is no English "I".
+    german += 2 * len(_DIALECT_I.findall(sentence))
     return german > sum(w in _ENGLISH for w in words)
 
 
@@ -228,13 +239,10 @@ _KIN_NAME = re.compile(
 
 def _we_de(sentence: str) -> str:
     """"Ich und mein Freund sind ... gezogen" -> "wir sind ... gezogen"; Swiss and Bavarian
-    "Mir wohnen in Thun" (a first person plural verb after it) -> "wir wohnen"; Bavarian
-    "i bin" -> "ich bin"; a dialect article before one's own name ("ich bin d'Corinne", "i
-    bin da Ferdl") falls off."""
+    "Mir wohnen in Thun" -> "wir wohnen"; a dialect article before one's own name ("ich bin
+    d'Corinne", "i bin da Ferdl") falls off."""
     sentence = re.sub(r"^mir(?= (?:wohnen|leben|sind|haben|ziehen|arbeiten)\b)", "wir",
                       sentence, flags=re.IGNORECASE)
-    sentence = re.sub(r"(?:^|(?<=, ))i(?= (?:bin|hab|habe|wohn|wohne|arbeit|arbeite|mag)\b)",
-                      "ich", sentence, flags=re.IGNORECASE)
     sentence = re.sub(r"\b(ich bin) (?:(?:da|de) |d')(?=[A-ZÄÖÜ])", r"\1 ", sentence,
                       flags=re.IGNORECASE)
     return _WIR_DE.sub("wir ", sentence)
@@ -277,6 +285,7 @@ def spelled_out(sentence: str) -> str:
         body = re.sub(r"\bseit heuer\b", "seit diesem Jahr", body, flags=re.IGNORECASE)
     body = _respelled(body, german)
     if german:
+        body = _BAVARIAN_I.sub("ich", body)
         body = _nouns_in_lower_case(_at_work(_we_de(_with_subject_de(_unclipped(body)))))
     else:
         body = _with_subject_en(body)

@@ -26,7 +26,7 @@ W = r"[\wäöüÄÖÜß-]+"
 # Adverbs between verb and object that say nothing about it ("ich wohne seit 2018 in ...").
 FILL = (r"(?:(?:jetzt|mittlerweile|inzwischen|nun|seit kurzem|auch|noch|schon|eigentlich|"
         r"wirklich|gerade|derzeit|zurzeit|aktuell|momentan|immer noch|nach wie vor|"
-        r"wieder|schon ewig|schon lange|schon immer|seit langem|allein|alleine|"
+        r"wieder|schon ewig|schon lange?|schon immer|seit langem|allein|alleine|"
         r"(?:schon )?mein ganzes leben|"
         r"seit \w+(?: \w+)?|aber|zurzeit|ja|übrigens|teilzeit|vollzeit|nebenbei|hauptberuflich|"
         r"ehrenamtlich|freiberuflich) )*")

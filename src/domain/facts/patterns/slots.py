@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from memlane.domain.facts.patterns.constructions import ORG_DE, employer as _employer
 from memlane.domain.facts.rules import ObjectKind, Rule, rule
 
 LIST = ObjectKind.LIST
@@ -167,5 +168,19 @@ SUPPORTS: tuple[Rule, ...] = (
          r"(?: (?-i:[A-Z])[\w'.-]*){0,3})", "likes"),
 )
 
+# "Nichts geht über frische Brezn": a like said as a comparison with everything (the user's
+# own when it opens the sentence; "Für meinen Bruder geht nichts über …" is his).
+BEATS: tuple[Rule, ...] = (
+    rule(r"^(?:(?:also|echt|ehrlich|ganz ehrlich|ich sag dir|ich sage dir)[, ]+)*nichts geht "
+         r"(?:doch |einfach )?über (?P<o>.+)", "likes"),
+)
+# A workplace fronted: "Bei Siemens bin ich nicht mehr", "Bei der Sparkasse bin ich seit …".
+FRONTED_WORK: tuple[Rule, ...] = (
+    rule(rf"^bei {ORG_DE} bin ich nicht mehr\b", "works_at", negated=True, shape=_employer),
+    rule(rf"^bei {ORG_DE} bin ich (?:schon )?seit\b", "works_at", shape=_employer),
+    rule(rf"\bseit [\wäöüß.]+(?: [\wäöüß]+)? bin ich bei {ORG_DE}(?=\s*(?:[.!,;]|$))", "works_at",
+         shape=_employer),
+)
+
 RULES: tuple[Rule, ...] = (*HEALTH, *GIVEN_UP, *FRONTED, *HOME, *OWNED, *MOVED, *ACQUIRED,
-                           *SUPPORTS)
+                           *SUPPORTS, *BEATS, *FRONTED_WORK)

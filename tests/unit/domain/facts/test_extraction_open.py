@@ -226,3 +226,25 @@ def test_possessed_nouns_and_names_given_later(text: str, expected: set[tuple[st
 )
 def test_start_points_and_homes_acquired(text: str, expected: set[tuple[str, str]]) -> None:
     assert {(r, o) for _s, r, o, _n in found(text)} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Nichts geht über einen Sonntag auf dem Segelboot.",
+         {("user", "likes", "sonntag auf dem segelboot", False)}),
+        ("Für meinen Bruder geht nichts über Fußball.", set()),
+        ("Bei Siemens bin ich nicht mehr, seit Juni bin ich bei Festo.",
+         {("user", "works_at", "siemens", True), ("user", "works_at", "festo", False)}),
+        ("Beim Zahnarzt bin ich seit Jahren nicht mehr gewesen.", set()),
+        # Bavarian and Austrian spellings read as standard German.
+        ("Mei Tochter is jetzt 12.", {("daughter", "age", "12", False)}),
+        ("I wohn scho lang in Graz.", {("user", "lives_in", "graz", False)}),
+        ("Mei Bruada wohnt in Linz.", {("brother", "lives_in", "linz", False)}),
+        ("Des is mir wurscht.", set()),
+    ],
+)
+def test_fronted_workplaces_likes_by_comparison_and_dialect(
+    text: str, expected: set[tuple[str, str, str, bool]]
+) -> None:
+    assert found(text) == expected
