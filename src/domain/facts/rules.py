@@ -142,9 +142,14 @@ def _strip_trailing_time(value: str) -> str:
     return _DURATION.sub("", value.rstrip(" .!?"))
 
 
+# Emoji and pictographs close a chat message, never an object: "test 😅".
+_EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")
+
+
 def trim(value: str, *, keep_time: bool = False) -> str:
     """Fillers, a trailing date (unless kept) and punctuation off both ends."""
     previous = None
+    value = _EMOJI.sub(" ", value)
     while previous != value:
         previous = value
         value = _TRAILING_FILLER.sub("", value.strip())

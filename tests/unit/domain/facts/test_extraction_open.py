@@ -150,6 +150,7 @@ def test_open_slots_by_the_slot_nouns_shape(
         ("Honestly can't stand reality TV.", {("dislikes", "reality tv")}),
         ("Sold my old Vespa last weekend.", {("event", "sold my old vespa")}),
         ("Looked great on you yesterday.", set()),
+        ("I love hiking 🏔️", {("likes", "hiking")}),
         ("Jedenfalls, Tarek und ich sind seit Mai zusammen.", {("partner", "tarek")}),
         ("Wir sind verheiratet, Jonas und ich, seit sieben Jahren.", {("partner", "jonas")}),
         # Quoted words are someone's words, not a statement.
