@@ -29,7 +29,9 @@ _SPELLINGS_DE = {
     "grosse": "große", "grossen": "großen", "spass": "Spaß", "jänner": "Januar", "nich": "nicht",
     "nix": "nichts", "hab's": "habe es", "is'": "ist", "heuer": "dieses Jahr",
     "gezügelt": "umgezogen",
-}
+    "mei": "mein", "is": "ist", "isch": "ist", "spü": "spiele", "scho": "schon", "bi": "bin",
+    "hob": "habe", "mog": "mag", "uf": "auf", "nimmer": "nicht mehr", "bruada": "Bruder",
+}  # the last two lines: Bavarian, Austrian and Swiss forms with one standard reading
 _SPELLINGS_EN = {
     "im": "I'm", "ive": "I've", "dont": "don't", "cant": "can't", "didnt": "didn't",
     "doesnt": "doesn't", "isnt": "isn't", "wasnt": "wasn't", "havent": "haven't", "i": "I",
@@ -57,9 +59,16 @@ _DROPPED_EN = re.compile(
     r"^(?:(?P<have>been\b|got (?=an? |my |the ))|(?P<am>(?:totally |so |really |super |kinda )?"
     r"(?:obsessed|allergic|intolerant|into|vegan|vegetarian|married|engaged|based|"
     r"not (?=\w+ing\b)|(?:currently|now|still|just) (?:working|living|based|staying)\b))"
-    r"|(?P<plain>(?:just |recently |still |also )?(?:(?:live|moved) (?=in\b|to\b|into\b|near\b|"
+    r"|(?P<plain>(?:just |recently |still |also |honestly |really |absolutely |totally |"
+    r"genuinely |seriously )?(?:(?:live|moved) (?=in\b|to\b|into\b|near\b|"
     r"with\b|back\b|abroad\b)|work (?=at\b|for\b|in\b|as\b|from\b|nights\b)|(?:love|hate|"
-    r"started|quit|teach|joined|prefer|adore)\b)))",
+    r"started|quit|teach|joined|prefer|adore|enjoy|can't stand|cannot stand|can't eat)\b"
+    # A past tense before its object: "Sold my old Vespa", "Ran my first marathon".
+    r"|(?:[a-z]+ed|ran|won|sold|bought|met|left|took|made|swam|rode|drove|flew|wrote|built|"
+    r"broke|lost|found|began|became|saw|gave|passed|finally \w+ed) (?=(?:my|our|a|an|the|"
+    r"some|two|three)\b)))"
+    # "Huge fan of the Cubs": a noun phrase that says what the user is.
+    r"|(?P<a>(?:huge|big|massive|great|total|lifelong) fan of\b))",
     re.IGNORECASE,
 )
 _WIR_DE = re.compile(r"^(?:ich und (?:mein|meine) [\wäöüß-]+|(?:mein|meine) [\wäöüß-]+ und ich) "
@@ -75,9 +84,13 @@ _TOLD_BEFORE = re.compile(
     r"(?:(?:but|aber|also|so|anyway|jedenfalls)\s+)?",
     re.IGNORECASE,
 )
+# A discourse opener is no part of the statement after it ("Anyway, Tarek and I ...").
+_OPENER = re.compile(r"^(?:anyway|anyways|long story short|fun fact|btw|oh and|so yeah|"
+                     r"jedenfalls|naja|na ja|kurz gesagt|ach so|ach ja)[,:!]?\s+", re.IGNORECASE)
 GREETING = re.compile(
-    r"^(?:(?:hi|hey|hello|hallo|moin|servus|grüezi|grüß gott|guten (?:morgen|tag|abend)|"
-    r"good (?:morning|evening|afternoon)|morning|thanks|danke)(?: zusammen| there| all)?[,!.]?\s+)",
+    r"^(?:(?:hi|hey|hello|hallo|moin|servus|grüezi|hoi|grüß gott|guten (?:morgen|tag|abend)|"
+    r"good (?:morning|evening|afternoon)|morning|thanks|danke)(?: zusammen| there| all| mitenand|"
+    r" zäme)?[,!.]?\s+)",
     re.IGNORECASE,
 )
 # Words whose letters are often swapped or a double letter dropped: the words patterns hang on.
@@ -96,19 +109,31 @@ _GERMAN = word_set("""
 ich und der die das nicht bin habe hab ist mein meine wohne arbeite mit bei seit auch aber
 wir sind kein keine noch schon mehr übrigens jetzt heiße heisse gerade grad als zum zur vom
 im am ein eine auf für von zu hier zwei drei wohn mag einer einem eines den dem sich wie was
-wo wenn dass weil sehr gern bitte danke nur beim vom zum
+wo wenn dass weil sehr gern bitte danke nur beim vom zum wohnen leben servus grüezi moin
+eigentlich isch nimmer mir mei scho des hob mog wohnt lebt
 """)
 _ENGLISH = word_set("""
 i i'm the and my is am at to of in for not with have work live just so but you a an
 """)
 
 
+_DIALECT_I = re.compile(r"\b[iI] (?:bin|hab|habe|hob|wohn|wohne|spü|mog|mag|arbeit|schaff)\b")
+# Bavarian "i wohn": the German "ich" (read before clipped verbs are restored).
+_BAVARIAN_I = re.compile(r"(?:^|(?<=, ))i(?= (?:bin|hab|habe|wohn|wohne|arbeit|arbeite|mag|"
+                         r"spiele|fahr|fahre|geh|gehe|trink|trinke|ess|esse|leb|lebe)\b)",
+                         re.IGNORECASE)
+
+
 def is_german(sentence: str) -> bool:
     """Whether `sentence` reads as German: more German than English function words."""
+    # A lower-case "im" opening a chat line ("hey im Jonah") is English as often as German.
+    sentence = re.sub(r"^(?:(?:hi|hey|hello)\W*\s+)?im\b", "", sentence)
     words = [w.casefold() for w in _WORD.findall(sentence)]
     umlauts = bool(re.search(r"[äöüß]", sentence, re.IGNORECASE))
     # "ich" is never English: it counts twice.
     german = sum(w in _GERMAN for w in words) + words.count("ich") + umlauts
+    # Bavarian "i" before a German verb ("i wohn", "i bin") is no English "I".
+    german += 2 * len(_DIALECT_I.findall(sentence))
     return german > sum(w in _ENGLISH for w in words)
 
 
@@ -126,7 +151,9 @@ def _respelled(sentence: str, german: bool) -> str:
         folded = word.lower()  # not casefold: "heiße" keeps its ß
         if folded in spellings and (german or folded != "i" or word == "i"):
             # German "Im Krankenhaus" stays: "im" is "I'm" only before a lower-case word.
-            if folded == "im" and not re.match(r"\s+[a-z0-9]", sentence[match.end():]):
+            # Opening an English sentence in lower case, "im Zara" is "I'm Zara".
+            if folded == "im" and not re.match(r"\s+[a-z0-9]", sentence[match.end():]) and not (
+                    word == "im" and not sentence[:match.start()].strip()):
                 return word
             return _cased(word, spellings[folded])
         fixed = _typo_fixed(folded)
@@ -187,6 +214,8 @@ def _with_subject_en(sentence: str) -> str:
     rest = sentence[:1].lower() + sentence[1:]
     if found.group("have"):
         return "I've " + rest
+    if found.group("a"):
+        return "I'm a " + rest
     return ("I'm " if found.group("am") else "I ") + rest
 
 
@@ -195,13 +224,27 @@ def _named_in_lower_case(sentence: str) -> str:
     if any(ch.isupper() for ch in sentence.replace("I'm", "").replace("I've", "")
            .replace(" I ", " ")):
         return sentence
-    return re.sub(r"\b(my name is|my name's|I'm called|mein name ist|ich heiße|hi,? I'm|"
-                  r"hi,? ich bin) (\w)",
-                  lambda m: f"{m.group(1)} {m.group(2).upper()}", sentence, flags=re.I)
+    sentence = re.sub(r"\b(my name is|my name's|I'm called|mein name ist|ich heiße|hi,? I'm|"
+                      r"hi,? ich bin) (\w)",
+                      lambda m: f"{m.group(1)} {m.group(2).upper()}", sentence, flags=re.I)
+    # "meine schwester maren ist 34": the word between a relative and its verb is a name.
+    return _KIN_NAME.sub(lambda m: f"{m.group(1)}{m.group(2).upper()}", sentence)
+
+
+_KIN_NAME = re.compile(
+    r"\b((?:my|our|mein|meine|unser|unsere) (?:sister|brother|son|daughter|wife|husband|"
+    r"partner|schwester|bruder|sohn|tochter|frau|mann|partnerin) )([a-zäöüß])(?=[a-zäöüß]+ "
+    r"(?:is|ist|lives|wohnt|lebt|works|arbeitet)\b)", re.IGNORECASE)
 
 
 def _we_de(sentence: str) -> str:
-    """"Ich und mein Freund sind ... gezogen" -> "wir sind ... gezogen"."""
+    """"Ich und mein Freund sind ... gezogen" -> "wir sind ... gezogen"; Swiss and Bavarian
+    "Mir wohnen in Thun" -> "wir wohnen"; a dialect article before one's own name ("ich bin
+    d'Corinne", "i bin da Ferdl") falls off."""
+    sentence = re.sub(r"^mir(?= (?:wohnen|leben|sind|haben|ziehen|arbeiten)\b)", "wir",
+                      sentence, flags=re.IGNORECASE)
+    sentence = re.sub(r"\b(ich bin) (?:(?:da|de) |d')(?=[A-ZÄÖÜ])", r"\1 ", sentence,
+                      flags=re.IGNORECASE)
     return _WIR_DE.sub("wir ", sentence)
 
 
@@ -234,6 +277,7 @@ def spelled_out(sentence: str) -> str:
     """`sentence` in the standard spelling and word order the fact patterns read."""
     german = is_german(sentence)
     sentence = _TOLD_BEFORE.sub("", sentence.strip())
+    sentence = _OPENER.sub("", sentence)
     greeting = GREETING.match(sentence)
     lead = greeting.group(0) if greeting else ""
     body = sentence[len(lead):]
@@ -241,6 +285,7 @@ def spelled_out(sentence: str) -> str:
         body = re.sub(r"\bseit heuer\b", "seit diesem Jahr", body, flags=re.IGNORECASE)
     body = _respelled(body, german)
     if german:
+        body = _BAVARIAN_I.sub("ich", body)
         body = _nouns_in_lower_case(_at_work(_we_de(_with_subject_de(_unclipped(body)))))
     else:
         body = _with_subject_en(body)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
+from memlane.domain.facts.antecedents import antecedent_readings, without_parenthetical_ages
 from memlane.domain.facts.colloquial import spelled_out
 from memlane.domain.facts.events import events
 from memlane.domain.facts.model import RELATION_TYPES, USER, ExtractedFact, FactType, normalise
@@ -18,9 +20,12 @@ from memlane.domain.facts.patterns import (
     kin as fact_patterns_kin,
     names as fact_patterns_names,
     plans as fact_patterns_plans,
+    roles as fact_patterns_roles,
+    slots as fact_patterns_slots,
     work as fact_patterns_work,
 )
 from memlane.domain.facts.patterns.lexicon import FIGURATIVE_ALLERGENS, PET_WORDS
+from memlane.domain.facts.patterns.names import fuller_name
 from memlane.domain.facts.questions import relations_asked
 from memlane.domain.facts.readings import (
     Reading,
@@ -51,7 +56,8 @@ RULES: tuple[Rule, ...] = (
     *fact_patterns_idioms.RULES, *fact_patterns_habits.RULES, *fact_patterns_work.RULES,
     *fact_patterns_constructions.RULES, *fact_patterns_constructions.MORE,
     *fact_patterns_constructions.POSSESSED, *fact_patterns_constructions.DATIVE,
-    *fact_patterns_constructions.LET_GO,
+    *fact_patterns_constructions.LET_GO, *fact_patterns_roles.RULES,
+    *fact_patterns_slots.RULES,
     *fact_patterns_en.IDENTITY, *fact_patterns_en.PREFERENCE,
     *fact_patterns_en_plans.COMMITMENT, *fact_patterns_en_plans.CONSTRAINT,
     *fact_patterns_en_plans.TRAIT,
@@ -60,6 +66,8 @@ RULES: tuple[Rule, ...] = (
     *fact_patterns_de_plans.TRAIT,
 )
 EVENT_CONFIDENCE = 0.75
+_QUOTED = re.compile("\"[^\"]{3,}\"|\u201e[^\u201c\u201d]{3,}[\u201c\u201d]"
+                     "|\u201c[^\u201d]{3,}\u201d")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "`": "'"})  # typographic apostrophes
 # What holds now, which a statement about the distant past ("as a kid", "früher") never sets.
 _NAMED_RELATIONS = frozenset({"sister", "brother", "mother", "father", "son", "daughter",
@@ -102,6 +110,13 @@ def _rule_facts(clause: str) -> list[ExtractedFact]:
 def _figurative(relation: str, obj: str) -> bool:
     """An allergy to something no body reacts to is a figure of speech."""
     return relation in _HEALTH and obj.casefold().split()[-1] in FIGURATIVE_ALLERGENS
+
+
+def _continuations(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A bare verb after another event of its sentence continues it ("bought a flat in Graz
+    and moved in", "hab gekündigt bei Tesla ... gekündigt"): no event of its own."""
+    told = [f for f in facts if f.relation == "event" and " " in f.object]
+    return [f for f in facts if not (f.relation == "event" and " " not in f.object and told)]
 
 
 def _event_facts(clause: str) -> list[ExtractedFact]:
@@ -172,6 +187,49 @@ def _read(reading: Reading) -> list[ExtractedFact]:
             if fact.relation in reading.relations and not (reading.negated and fact.negated)]
 
 
+def _lent(statement: str) -> list[ExtractedFact]:
+    """Facts about a relative or pet whose clause borrows it as subject (antecedents.py):
+    only those about the relative, never the user's."""
+    found = []
+    for text in antecedent_readings(statement):
+        for reading in _readings(text):
+            facts = _read(reading)
+            found += [f for f in (*facts, *_named_ages(text, facts))
+                      if f.subject != USER or _a_name_given(f)]
+    return found
+
+
+def _a_name_given(fact: ExtractedFact) -> bool:
+    """A relative or pet given their name ("Mein Hund ... und heißt Otto")."""
+    return fact.relation in _NAMED_RELATIONS and fact.object.casefold() not in (
+        fact_patterns_kin.RELATIVES) and fact.object.casefold() not in PET_WORDS
+
+
+def _kinds_named(facts: list[ExtractedFact]) -> list[ExtractedFact]:
+    """A pet said by its kind and later by its name is its name: "Mein Hund ist ein Beagle
+    und heißt Otto" has the pet Otto, not also the pet "Hund"."""
+    if not any(f.relation == "pet" and _a_name_given(f) for f in facts):
+        return facts
+    return [f for f in facts if not (f.relation == "pet" and f.object.casefold() in PET_WORDS)]
+
+
+def _statement_facts(statement: str) -> list[ExtractedFact]:
+    """The facts of one statement, each reading's, dated; none of a state in the distant
+    past."""
+    past = anchored_in_distant_past(statement)
+    listed = without_parenthetical_ages(statement)
+    found = []
+    for reading in [*_readings(listed), None]:
+        facts = _read(reading) if reading is not None else _lent(listed)
+        for fact in (*facts, *_named_ages(statement, facts)):
+            if past and fact.fact_type in _STATES:
+                continue
+            if fact.relation == "name":
+                fact = replace(fact, object=fuller_name(statement, fact.object))
+            found.append(_dated(fact, statement))
+    return found
+
+
 def extract_facts(text: str) -> list[ExtractedFact]:
     """The facts a user states about themselves in `text`, in order, each once.
 
@@ -181,18 +239,12 @@ def extract_facts(text: str) -> list[ExtractedFact]:
     patterns do not understand yields nothing.
     """
     found: dict[tuple[str, str, str, bool], ExtractedFact] = {}
-    for said in sentences(text.translate(_QUOTES)):
-        sentence = spelled_out(said)
-        statement = statement_part(sentence)
+    # Quoted words are someone's words to translate, correct or report, not a statement.
+    for said in sentences(_QUOTED.sub(" ", text.translate(_QUOTES))):
+        statement = statement_part(spelled_out(said))
         if statement is None:
             continue
-        past = anchored_in_distant_past(statement)
-        for reading in _readings(statement):
-            facts = _read(reading)
-            for fact in (*facts, *_named_ages(statement, facts)):
-                if past and fact.fact_type in _STATES:
-                    continue
-                key = (normalise(fact.subject), fact.relation, normalise(fact.object),
-                       fact.negated)
-                found.setdefault(key, _dated(fact, statement))
-    return list(found.values())
+        for fact in _continuations(_statement_facts(statement)):
+            key = (normalise(fact.subject), fact.relation, normalise(fact.object), fact.negated)
+            found.setdefault(key, fact)
+    return _kinds_named(list(found.values()))

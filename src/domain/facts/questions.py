@@ -86,11 +86,34 @@ _QUESTIONS: tuple[tuple[re.Pattern[str], frozenset[str]], ...] = (
           r"was für ein typ bin ich)\b"), frozenset({"trait"})),
     (_cue(r"\b(?:nationality|citizenship|staatsangehörigkeit|nationalität)\b"),
      frozenset({"nationality", "comes_from"})),
+    # A relation's own word in the question, EN and DE (issue 23, fourth round).
+    (_cue(r"\b(?:afraid|scared|frightened|fears?|phobia\w*|angst|fürchte\w*|wovor)\b"),
+     frozenset({"afraid_of"})),
+    (_cue(r"\b(?:health conditions?|medical conditions?|illness\w*|diagnos\w*|"
+          r"vorerkrankung\w*|krankheit\w*|erkrankung\w*)\b"), frozenset({"condition"})),
+    (_cue(r"\b(?:unable to|can't i do|what can't i|kann ich (?:gar )?nicht\s*\??$|"
+          r"was kann ich nicht)\b"), frozenset({"cannot"})),
+    (_cue(r"\b(?:rules?|regeln?)\b"), frozenset({"rule"})),
+    (_cue(r"\b(?:ernähr\w*)\b"), frozenset({"diet"})),
+    (_cue(r"\b(?:verzicht\w*|given up|gave up|do i avoid)\b"), frozenset({"avoids"})),
+    (_cue(r"\b(?:vertrage? ich)\b"), frozenset({"intolerant_to"})),
+    (_cue(r"\b(?:bin ich zusammen|mit wem bin ich|am i (?:seeing|with)|who am i with)\b"),
+     frozenset({"partner"})),
+    (_cue(r"\b(?:do i have an? (?:sister|brother)|hab(?:e)? ich eine schwester|"
+          r"hab(?:e)? ich einen bruder)\b"), frozenset()),
+    (_cue(r"\b(?:based in|where am i (?:living|based|staying))\b"), frozenset({"lives_in"})),
+    (_cue(r"\b(?:originally from|where (?:am i|do i come) originally from)\b"),
+     frozenset({"comes_from"})),
+    (_cue(r"\b(?:how many (?:kids|children)|wie viele kinder)\b"), KIDS),
+    (_cue(r"\b(?:what have i got on|what's on (?:for )?tomorrow|got on tomorrow)\b"),
+     frozenset({"commits_to"})),
 )
+_SIBLING = _cue(r"\b(?:do i have an? |hab(?:e)? ich (?:eine |einen )?)(?P<who>sister|brother|"
+                r"schwester|bruder)\b")
 # "When did I ...", asked of nothing more specific, asks for a dated event.
 _EVENT = _cue(r"\b(?:when did i|wann habe ich|wann bin ich|when was the last time i|"
               r"what did i do|what have i been up to|was habe ich (?:\w+ ){0,4}gemacht|"
-              r"was habe ich (?:\w+ ){0,4}erlebt|wo war ich)\b")
+              r"was habe ich (?:\w+ ){0,4}erlebt|wo war ich|get up to|got up to)\b")
 
 
 def relations_asked(query: str) -> frozenset[str]:
@@ -102,6 +125,10 @@ def relations_asked(query: str) -> frozenset[str]:
     for cue, relations in _QUESTIONS:
         if cue.search(query):
             asked |= relations
+    sibling = _SIBLING.search(query)
+    if sibling is not None:
+        asked.add("sister" if sibling.group("who").casefold() in ("sister", "schwester")
+                  else "brother")
     if not asked and _EVENT.search(query):
         asked.add("event")
     return frozenset(asked)

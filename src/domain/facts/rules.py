@@ -69,8 +69,10 @@ _HARD_STOP = re.compile(
 )
 _LIST_END = re.compile(r"\b(?:and|und|or|oder)\b", re.IGNORECASE)
 _CONDITIONS = r"while|if|unless|when|as long as|wenn|falls|während"
+# A start point ends an object too: "Milch seit der Schwangerschaft" is about milk.
 _OTHER_CLAUSES = (r"because|since|so that|so|but|although|though|which|who|whereas|due to|weil|"
-                  r"da|aber|obwohl|denn|sondern|damit")
+                  r"da|aber|obwohl|denn|sondern|damit|seit (?:der|dem|den|meiner|meinem|unserer|"
+                  r"unserem)")
 # A new clause with its own subject ends a list: "fantasy films, they're a great escape".
 _NEW_SUBJECT = r"|,\s+(?:they|it|he|she|we|you|i|it's|they're|that's|es|sie|er|ich|wir)\b"
 _CLAUSE_STOP = re.compile(
@@ -96,7 +98,8 @@ _TRAILING_FILLER = re.compile(
     r"lately|recently|these days|at the moment|at all|überhaupt|ever|after all|"
     r"jetzt|mittlerweile|inzwischen|nun|auch|noch|gerade|derzeit|zurzeit|aktuell|momentan|"
     r"wieder|eigentlich|schon|mehr|übrigens|ja|halt|doch|seit kurzem|bitte|sehr|total|"
-    r"wirklich|über alles|überhaupt|so|gerne?|besonders|ursprünglich|von beruf|sogar|even))+"
+    r"wirklich|über alles|überhaupt|so|gerne?|besonders|ursprünglich|von beruf|sogar|even|"
+    r"all my life|my (?:whole|entire) life|mein ganzes leben))+"
     r"[\s.!?]*$",
     re.IGNORECASE,
 )
@@ -117,6 +120,14 @@ _PRONOUN_START = re.compile(
 )
 _LIST_SPLIT = re.compile(r"\s*,\s*(?:and\s+|und\s+|or\s+|oder\s+)?|\s+(?:and|und|&|or|oder)\s+",
                          re.IGNORECASE)
+# "both latex and plasters", "beide, Katzen und Hunde": the list after it.
+_BOTH = re.compile(r"^(?:both|beide)\b,?\s+(?=\S)", re.IGNORECASE)
+# "my home village, Kilcoole", "meiner Geburtsstadt Gotha": the name the noun is given.
+_APPOSED = re.compile(r"^(?:my|our|mein\w*|unser\w*) (?:[\w-]+ ){0,2}?[\wäöüß-]+,? "
+                      r"(?P<name>(?-i:[A-ZÄÖÜ])[\w'-]+(?: (?-i:[A-ZÄÖÜ])[\w'-]+)?)$", re.IGNORECASE)
+_APPOSED_COMMA = re.compile(r"^(?i:my|our|mein\w*|unser\w*) (?:[\w-]+ ){0,2}?[\wäöüß-]+, "
+                            r"(?=[A-ZÄÖÜ])")
+_PLACES = frozenset({"lives_in", "comes_from", "birthplace", "works_at"})
 _NAME_TOKEN = re.compile(r"^[A-ZÄÖÜ][\w'-]*$")
 _NOT_NAMES = frozenset({"I", "Ich", "The", "Der", "Die", "Das", "And", "Und"})
 
@@ -131,9 +142,14 @@ def _strip_trailing_time(value: str) -> str:
     return _DURATION.sub("", value.rstrip(" .!?"))
 
 
+# Emoji and pictographs close a chat message, never an object: "test 😅".
+_EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")
+
+
 def trim(value: str, *, keep_time: bool = False) -> str:
     """Fillers, a trailing date (unless kept) and punctuation off both ends."""
     previous = None
+    value = _EMOJI.sub(" ", value)
     while previous != value:
         previous = value
         value = _TRAILING_FILLER.sub("", value.strip())
@@ -196,6 +212,9 @@ def objects(match: re.Match[str], rule_: Rule) -> list[str]:
     raw = match.group(rule_.group)
     if raw is None or is_reported(match.string[:match.start()]):
         return []
+    raw = _BOTH.sub("", raw)
+    if rule_.relation_of(match) in _PLACES:
+        raw = _APPOSED_COMMA.sub("", raw)
     # A state said to have ended is no current one: "mit Felix nicht mehr zusammen" names
     # Felix only for a negated rule (or a negated reading, readings.py).
     if (not rule_.negated and rule_.relation_of(match) in ENDED_STATES
@@ -210,7 +229,9 @@ def objects(match: re.Match[str], rule_: Rule) -> list[str]:
     else:
         whole = cut(raw, rule_, keep_commas=rule_.kind is ObjectKind.LIST)
         parts = _list_items(whole) if rule_.kind is ObjectKind.LIST else [whole]
-        names = [trim(part, keep_time=rule_.keep_time) for part in parts]
+        trimmed = [trim(part, keep_time=rule_.keep_time) for part in parts]
+        names = [apposed.group("name") if (apposed := _APPOSED.match(name)) else name
+                 for name in trimmed]
     found = []
     for index, name in enumerate(names):
         # An acronym ("IT") is no pronoun.

@@ -55,7 +55,7 @@ _NOT_EMPLOYERS = frozenset({*RELATIVES, "eltern", "freund", "freundin", "arzt", 
                             "zahnarzt", "friseur", "oma", "opa", "mama", "papa", "parents"})
 
 
-def _employer(_: re.Match[str], value: str) -> str | None:
+def employer(_: re.Match[str], value: str) -> str | None:
     """Not a relative or a visit: "seit Monaten bei Oma", "seit März beim Arzt"."""
     return None if value.split()[-1].casefold() in _NOT_EMPLOYERS else value
 
@@ -108,11 +108,11 @@ RULES: tuple[Rule, ...] = (
          rf"(?P<o>{N})", KIN, kind=ObjectKind.NAME),
     # A stay with its duration is a workplace; a start at a named place too.
     rule(rf"\bI(?:'ve| have) been (?:working (?:at|with|for)|at) {ORG_EN}", "works_at",
-         accept=_lasting, shape=_employer),
+         accept=_lasting, shape=employer),
     rule(rf"\bI(?:'ve| have)? (?:just |recently |finally )?started (?:at|with) {ORG_EN}",
          "works_at"),
     rule(rf"\bich bin (?:[\wäöüß.]+ ){{0,3}}?bei {ORG_DE}(?=\s*(?:[.!,;]|$|und\b|als\b))",
-         "works_at", accept=_lasting, shape=_employer),
+         "works_at", accept=_lasting, shape=employer),
     rule(rf"\bich bin (?:[\wäöüß.]+ ){{0,3}}?zu {ORG_DE} gewechselt\b", "works_at",
          accept=lambda m: re.search(r"\b(?:bei|job|stelle|arbeit\w*|firma)\b", m.string, re.I)
          is not None),

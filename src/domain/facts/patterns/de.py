@@ -26,6 +26,8 @@ W = r"[\wäöüÄÖÜß-]+"
 # Adverbs between verb and object that say nothing about it ("ich wohne seit 2018 in ...").
 FILL = (r"(?:(?:jetzt|mittlerweile|inzwischen|nun|seit kurzem|auch|noch|schon|eigentlich|"
         r"wirklich|gerade|derzeit|zurzeit|aktuell|momentan|immer noch|nach wie vor|"
+        r"wieder|schon ewig|schon lange?|schon immer|seit langem|allein|alleine|"
+        r"(?:schon )?mein ganzes leben|"
         r"seit \w+(?: \w+)?|aber|zurzeit|ja|übrigens|teilzeit|vollzeit|nebenbei|hauptberuflich|"
         r"ehrenamtlich|freiberuflich) )*")
 PETS = alternation(PETS_DE)
@@ -103,6 +105,8 @@ IDENTITY: tuple[Rule, ...] = (
          stops=("mit", "und", "seit", "zusammen")),
     rule(r"\b(?:ich bin|bin ich|wir sind|sind wir) (?:[\w.]+ ){0,7}?nach (?P<o>.+?) "
          r"(?:um)?gezogen\b", "lives_in"),
+    rule(r"\b(?:ich bin|bin ich|wir sind|sind wir) (?:[\w.]+ ){0,7}?in (?P<o>(?:mein|meine|unser|"
+         r"unsere) [\wäöüß-]+ [A-ZÄÖÜ][\wäöüß-]+) (?:um|ein)?gezogen\b", "lives_in"),
     rule(r"\bich (?:wohne|lebe) nicht mehr in (?P<o>.+)", "lives_in", negated=True),
     rule(r"\b(?:ich komme|komme ich|ich stamme|stamme ich) (?:(?:ursprünglich|eigentlich|"
          r"gebürtig) )?aus (?P<o>.+)", "comes_from", stops=("und",), shape=_origin),
@@ -134,7 +138,8 @@ IDENTITY: tuple[Rule, ...] = (
     rule(r"\bich bin (?:(?:jetzt|seit \w+|inzwischen|mittlerweile) )?(?P<job>" + W + r") "
          r"(?:bei|an|am|im|in(?= (?:der|dem|den|einer|einem|eines)\b)) (?P<o>(?!ruhestand\b).+)",
          "works_at", stops=("und", "seit"), accept=_job_is_occupation),
-    rule(r"\bich habe " + _NO_THING + r"bei (?P<o>.+?) angefangen\b", "works_at"),
+    rule(r"\bich habe " + _NO_THING + r"bei (?P<o>.+?) angefangen\b", "works_at",
+         stops=("als",)),
     rule(r"\bich arbeite nicht mehr (?:bei|für) (?P<o>.+)", "works_at", negated=True),
     rule(r"\b(?:ich habe|habe ich) " + _NO_THING + r"bei (?P<o>.+?) gekündigt\b", "works_at",
          negated=True),
@@ -156,14 +161,18 @@ IDENTITY: tuple[Rule, ...] = (
          r"jüngerer|älteste|jüngste|ältester|jüngster) )?(?P<rel>schwester|bruder|mutter|mama|"
          r"vater|papa|sohn|tochter)(?: heißt|,)? (?P<o>[^\s,]+(?: [^\s,]+){0,2})", KIN,
          kind=NAME),
-    rule(r"\bich habe (?:eine|einen|ein|zwei|drei|vier) (?:(?:große|kleine|ältere|jüngere|"
+    rule(r"\b(?:ich habe|wir haben) (?:eine|einen|ein|zwei|drei|vier) "
+         r"(?:(?:große|kleine|ältere|jüngere|"
          r"großen|kleinen|älteren|jüngeren|\w+jährigen?) )?(?P<rel>schwester|schwestern|bruder|"
          r"brüder|sohn|söhne|tochter|töchter|kinder)(?:,? (?:sie|er|die|der) heiß(?:t|en)| namens|"
          r",|:)? (?P<o>.+)", {**KIN, "schwestern": "sister", "brüder": "brother"}, kind=NAMES),
     rule(r"\b(?:ich habe|wir haben) " + FILL + rf"(?:einen|eine|ein|zwei|drei|vier) (?:{PETS})"
          r"(?: namens|,? (?:der|die|das) heiß(?:t|en)|,)? (?P<o>.+)", "pet", kind=NAMES),
     rule(r"\b(?:ich habe|wir haben) " + FILL + rf"(?:einen|eine|ein|zwei|drei|vier) (?P<o>{PETS})"
-         r"\b(?!\s*(?:namens|,|der heißt|die heißt))", "pet", confidence=0.8),
+         r"\b(?!\s*(?:namens|,)|[^.!?]*\b(?:der|die|das) heißt\b)", "pet", confidence=0.8),
+    # "eine Katze aus Spanien, die heißt Luna": named after a phrase about it.
+    rule(r"\b(?:ich habe|wir haben) " + FILL + rf"(?:einen|eine|ein) (?:{PETS}) [^,.!?]{{1,40}}?,? "
+         r"(?:der|die|das) heißt (?P<o>.+)", "pet", kind=NAME),
     rule(rf"\b(?:mein|meine|meinen|unser|unsere) (?:{PETS})(?: heißt|,| hört auf den namen)? "
          r"(?P<o>.+)", "pet", kind=NAME),
     rule(rf"\b(?:ich habe|wir haben) (?:[\w.]+ ){{0,3}}?(?:einen|eine|ein) (?:[\wäöüß-]+ )?"
@@ -171,7 +180,8 @@ IDENTITY: tuple[Rule, ...] = (
     rule(rf"\b(?:mein|meine|unser|unsere) (?P<o>{PETS})\b"
          r"(?! heißt| hört| namens|,|\s+(?-i:[A-ZÄÖÜ]))",
          "pet", confidence=0.7),
-    rule(rf"\bich bin (?P<o>{alternation(NATIONALITIES_DE)})\b(?=\s*(?:[.!,]|$|und\b|aber\b))",
+    rule(rf"\bich bin (?:ein |eine )?(?P<o>{alternation(NATIONALITIES_DE)})\b"
+         r"(?=\s*(?:[.!,]|$|und\b|aber\b))",
          "nationality", confidence=0.8),
 )
 
@@ -193,7 +203,8 @@ PREFERENCE: tuple[Rule, ...] = (
          unless=_NEGATION),
     rule(r"^(?:inzwischen|mittlerweile|jetzt|neuerdings|seitdem|heute|besonders) (?:liebe|mag) "
          r"ich (?P<o>.+)", "likes", unless=_NEGATION),
-    rule(r"\bich bin (?:ein |eine )?(?:großer |riesiger |totaler |echter )?fan von (?P<o>.+)",
+    rule(r"\bich bin (?:ein |eine )?(?:großer |riesiger |totaler |echter )?fan (?:von|vom) "
+         r"(?P<o>.+)",
          "likes", kind=LIST),
     rule(r"\bich stehe (?:total |voll |sehr |echt |richtig )?auf (?P<o>.+)", "likes"),
     rule(r"\bmein(?:e)? lieblings[\wäöüß]+ (?:[\wäöüß]+ ){0,3}?(?:ist|sind) (?P<o>.+)", "likes",

@@ -40,6 +40,11 @@ _INTENSIFIERS = frozenset({
     "wirklich", "so", "ein", "eine", "einer", "leider",
 })
 _INFLECTION = re.compile(r"(?:er|es|en|em|e)$")
+# Words of degree, inflected before a noun: "ein richtiger Morgenmensch", "totaler".
+_DEGREE_DE = re.compile(r"^(?:richtig|total|echt|absolut|riesig|groß|wahr|extrem|komplett|"
+                        r"typisch|halt|eben|einfach)(?:e|er|es|en)?$", re.IGNORECASE)
+_TRAIT_HEADS_DE = re.compile(r"(?:mensch|muffel|aufsteher|aufsteherin|"
+                             r"schläfer|schläferin|eule)$")
 COMMIT = {"keep_time": True, "reject_pronouns": False, "confidence": 0.8}
 
 # A limit keeps its date and its condition ("while on these meds", "wenn ich ...").
@@ -112,12 +117,14 @@ def trait_de(_: re.Match[str], phrase: str) -> str | None:
     lowered = phrase.casefold()
     marked = any(re.search(rf"\b{marker}\b", lowered) for marker in TRAIT_MARKERS)
     start = 0
-    while start < len(words) and words[start].casefold() in _INTENSIFIERS:
+    while start < len(words) and (words[start].casefold() in _INTENSIFIERS
+                                  or _DEGREE_DE.match(words[start])):
         start += 1
     rest = words[start:]
     if not rest:
         return None
-    if rest[0] in TRAIT_NOUNS_DE:
+    # A compound whose head names a kind of person: "Linkshänderin", "Morgenmuffel".
+    if rest[0] in TRAIT_NOUNS_DE or (rest[0][:1].isupper() and _TRAIT_HEADS_DE.search(rest[0])):
         return rest[0]
     pair = " ".join(w.casefold() for w in rest[:2])
     if pair in TRAIT_ADJECTIVES_DE:
@@ -145,9 +152,10 @@ COMMITMENT: tuple[Rule, ...] = (
 )
 
 CONSTRAINT: tuple[Rule, ...] = (
-    rule(r"\bich bin (?:(?!nicht\b|kein\w*\b)\w+ )?allergisch (?:gegen|auf) (?P<o>.+)",
+    rule(r"\bich bin (?:(?!nicht\b|kein\w*\b)\w+ ){0,3}?allergisch (?:gegen|auf) (?P<o>.+)",
          "allergic_to", kind=LIST, confidence=0.95),
-    rule(r"\bich bin (?:\w+ )?gegen (?P<o>.+?) allergisch\b", "allergic_to", confidence=0.95),
+    rule(r"\bich bin (?:(?!nicht\b|kein\w*\b)\w+ )?gegen (?P<o>.+?) (?:\w+ )?(?:hoch)?allergisch\b",
+         "allergic_to", confidence=0.95),
     rule(r"\bich reagiere (?:\w+ )?allergisch (?:auf|gegen) (?P<o>.+)", "allergic_to",
          kind=LIST),
     rule(r"\bich habe (?:eine |einige )?(?:\w+ )?allergien? (?:gegen|auf) (?P<o>.+)",

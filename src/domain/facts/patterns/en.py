@@ -49,6 +49,7 @@ _LIKE_NOT_A_THING = re.compile(r"^to (?:think|say|believe|imagine|know|admit|tel
 
 def occupation(_: re.Match[str], job: str) -> str | None:
     """`job` when its head noun names a job and no word judges it ("good cook")."""
+    job = re.sub(r"^(?:part|full)-time ", "", job, flags=re.IGNORECASE)
     words = job.casefold().split()
     if not words or (words[-1] not in OCCUPATIONS_EN and " ".join(words[-2:]) not in (
             OCCUPATIONS_EN)):
@@ -163,7 +164,8 @@ IDENTITY: tuple[Rule, ...] = (
          shape=_workplace, confidence=0.7),
     rule(I_AM + r" (?:now |currently )?(?:a|an|the new|the) (?P<job>[\w-]+(?: [\w-]+){0,2}?)"
          r"(?: now)?,? (?:at|for|with) (?P<o>.+)",
-         "works_at", stops=("and",), accept=_job_group_is_occupation),
+         "works_at", stops=("and",), accept=_job_group_is_occupation,
+         shape=lambda _m, place: named_employer(place)),
     rule(r"\bI (?:no longer|don't|do not) work (?:at|for) (?P<o>.+)", "works_at", negated=True,
          accept=ended),
     rule(r"\bI (?:just )?(?:quit|left) my job (?:at|with) (?P<o>.+)", "works_at", negated=True,
@@ -188,15 +190,15 @@ IDENTITY: tuple[Rule, ...] = (
     rule(r"\b(?:my|our) (?:(?:older|younger|little|big|elder|eldest|baby|twin|step|half-) ?)?"
          r"(?P<rel>sister|brother|mom|mum|mother|dad|father|son|daughter)(?:'s name is| is called|"
          r" is named| named| called|,)? (?P<o>[^\s,]+(?: [^\s,]+){0,2})", KIN_EN, kind=NAME),
-    rule(r"\bI(?: have|'ve got| have got| got) (?:a|an|one|two|three|four|five) "
+    rule(r"\b(?:I|we)(?: have|'ve got| have got| got|'ve) (?:a|an|one|two|three|four|five) "
          r"(?:(?:older|younger|little|big|twin|[\w-]+-year-old) )?"
          r"(?P<rel>sisters?|brothers?|sons?|daughters?|kids|children)(?: (?:called|named)|,|:)? "
          r"(?P<o>.+)", KIN_EN, kind=NAMES),
-    rule(r"\b(?:I|we)(?: have|'ve got| have got| own| got) (?:a|an|one|two|three|four) "
+    rule(r"\b(?:I|we)(?: have|'ve got| have got| own| got|'ve) (?:a|an|one|two|three|four) "
          rf"(?:[\w-]+ ){{0,2}}(?:{PETS})(?: (?:named|called)|,)? (?P<o>.+)", "pet", kind=NAMES),
     rule(rf"\b(?:I|we)(?:'ve)? (?:got|adopted|rescued|bought|have|took in) (?:a|an) "
-         rf"(?:[\w-]+ ){{0,2}}?(?:{PETS})\b[^.]*?,? (?:his|her|its|their) name(?:'s| is) "
-         r"(?P<o>.+)", "pet", kind=NAME),
+         rf"(?:[\w-]+ ){{0,2}}?(?:{PETS})\b[^.]*?,? (?:(?:his|her|its|their) name(?:'s| is)|"
+         r"(?:she|he|it)(?:'s| is) (?:called|named)) (?P<o>.+)", "pet", kind=NAME),
     rule(rf"\b(?:my|our) (?P<o>{PETS})\b(?!'s name| is called| is named| named| called|,|\s+"
          r"(?-i:[A-Z]))", "pet", confidence=0.7),
     rule(r"\b(?:I|we)(?: have|'ve got| have got| own) (?:a|an|one|two|three|four) (?:[\w-]+ )?"
@@ -205,6 +207,8 @@ IDENTITY: tuple[Rule, ...] = (
          r" called|,)? (?P<o>.+)", "pet", kind=NAME),
     rule(I_AM + rf" (?P<o>{alternation(NATIONALITIES_EN)})(?=\s*(?:[.!,]|$|and\b|but\b|by "
          r"birth))", "nationality", confidence=0.8),
+    rule(I_AM + rf" an? (?P<o>{alternation(NATIONALITIES_EN)})(?= (?:living|based|settled) in\b)",
+         "nationality", confidence=0.8),
 )
 
 PREFERENCE: tuple[Rule, ...] = (

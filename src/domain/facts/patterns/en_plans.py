@@ -48,7 +48,8 @@ _INTENSIFIERS = frozenset({
     "very", "quite", "pretty", "really", "rather", "extremely", "super", "so", "incredibly",
     "fairly", "generally", "usually", "naturally", "always", "bit", "little", "somewhat",
     "kind", "kinda", "too", "basically", "definitely", "honestly", "a", "an", "of", "by",
-    "nature", "at", "heart", "totally", "such", "much",
+    "nature", "at", "heart", "totally", "such", "much", "total", "huge", "massive", "real",
+    "proper", "complete", "absolute", "big", "true",
 })
 COMMIT = {"keep_time": True, "reject_pronouns": False, "confidence": 0.8}
 _POLARITY = re.compile(r"^(?:(?:never|always|don't|do not|ever|avoid|please)\s+)+", re.I)

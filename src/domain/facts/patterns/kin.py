@@ -29,7 +29,8 @@ RELATIVES: Mapping[str, str] = {
     "vater": "father", "papa": "father", "sohn": "son", "tochter": "daughter",
     "frau": "partner", "mann": "partner", "ehefrau": "partner", "ehemann": "partner",
     "partnerin": "partner", "oma": "grandmother", "großmutter": "grandmother",
-    "opa": "grandfather", "großvater": "grandfather", "neffe": "nephew", "nichte": "niece",
+    "opa": "grandfather", "großvater": "grandfather", "omi": "grandmother", "opi": "grandfather",
+    "grandad": "grandfather", "neffe": "nephew", "nichte": "niece",
     "onkel": "uncle", "tante": "aunt", "zwillinge": "twins", "kinder": "children",
     "hund": "dog", "katze": "cat", "kater": "cat",
 }
@@ -68,6 +69,10 @@ def relative(match: re.Match[str]) -> str | None:
     return RELATIVES.get((match.group("rel") or "").casefold())
 
 
+# A relative called by their role, as a name: "Grandma is 97", "Opa ist 88".
+ROLE_NAMES = ("grandma|grandpa|grandad|granddad|granny|nan|mum|mom|dad|oma|opa|mama|papa|"
+              "omi|opi")
+
 AGED = {"shape": age, "subject": relative, "keep_time": True, "confidence": 0.85}
 
 AGES: tuple[Rule, ...] = (
@@ -76,11 +81,19 @@ AGES: tuple[Rule, ...] = (
          rf"{_NOT_AN_AGE}", "age", **AGED),
     rule(rf"\bI(?: have|'ve got| have got| got) (?:a|an|one) {AGE}[- ]year[- ]old "
          rf"(?P<rel>{_KIN})(?: (?:named|called) (?P<name>{N}))?", "age", **AGED),
-    rule(rf"\b(?:mein|meine|unser|unsere) {_ADJ_DE}*(?P<rel>{_KIN})(?: (?P<name>{N}))?,? "
+    rule(rf"\b(?:mein|meine|unser|unsere) {_ADJ_DE}*(?P<rel>{_KIN})(?:,? (?:der |die )?"
+         rf"(?P<name>{N}))?,? "
          r"(?:ist|wird) (?:(?:jetzt|gerade|schon|erst|gestern|heute|vorgestern|letzte woche|"
          rf"letzten \w+|am \w+|vor kurzem|nun) )*{AGE}(?: jahre(?: alt)?(?! älter| jünger))?"
          r"(?: geworden)?\b"
          rf"{_NOT_AN_AGE}", "age", **AGED),
+    rule(rf"^(?P<rel>{ROLE_NAMES})(?:'s| is| ist| wird)(?: (?:now|jetzt|schon|gerade|bald))? "
+         rf"{AGE}\b{_NOT_AN_AGE}", "age", **AGED),
+    # "I've got a 6-year-old called Freya": a child said by its age alone.
+    rule(rf"\b(?:I|we)(?: have|'ve got| have got| got|'ve) (?:a|an|one) {AGE}[- ]year[- ]old "
+         rf"(?:named|called) (?P<name>{N})", "age", **AGED),
+    rule(rf"\b(?:I|we)(?: have|'ve got| have got| got|'ve) (?:a|an|one) \w+[- ]year[- ]old "
+         rf"(?:named|called) (?P<o>{N})", "children", kind=NAME),
     rule(rf"\bich habe (?:einen|eine|ein) {AGE}[- ]?jährige[nrs]? (?P<rel>{_KIN})"
          rf"(?: namens (?P<name>{N}))?", "age", **AGED),
 )
@@ -112,6 +125,9 @@ PARTNERS: tuple[Rule, ...] = (
     rule(rf"\bich bin (?:[\w.]+ ){{0,5}}?mit (?P<o>{N}) (?:{_TOGETHER_DE})\b", "partner",
          unless=re.compile(r"\bnicht mehr\b", re.I), **_NAMED),
     rule(rf"\bich date (?P<o>{N})", "partner", **_NAMED),
+    # Right-dislocated: "Wir sind verlobt, Aylin und ich", "We're engaged, Chris and me".
+    rule(rf"^(?:wir sind|we're|we are) (?:\w+ )?(?:{_TOGETHER_DE}|engaged|married|together|a "
+         rf"couple),? (?P<o>{N}) (?:und|and) (?:ich|I|me)\b", "partner", **_NAMED),
     rule(rf"\b\w*beziehung mit (?P<o>{N})", "partner", **_NAMED),
     rule(rf"^(?P<o>{N}) und ich (?:sind|waren) (?:[\w.]+ ){{0,4}}?{_TOGETHER_DE}\b", "partner",
          unless=re.compile(r"\bnicht mehr\b", re.I), **_NAMED),
@@ -162,4 +178,18 @@ def ages_of_named(statement: str, names: Iterable[str]) -> list[tuple[str, str]]
             years = age(match, match.group("o"))
             if years is not None:
                 found.append((name, years))
+        found += _listed_age(statement, name)
     return found
+
+
+def _listed_age(statement: str, name: str) -> list[tuple[str, str]]:
+    """"Ezra (8)"; "Lotte ist 14 und Greta 11": a name in a list of ages, its verb gapped."""
+    plain = rf"\b{re.escape(name)} \(\s*(?P<o>\d{{1,3}})\s*\)"
+    gapped = (rf"\b(?:is|ist) {AGE}{_NOT_AN_AGE}\b[^.!?;]*?\b(?:and|und|,) "
+              rf"{re.escape(name)} (?P<g>{AGE_WORDS})(?=\s*(?:[.!,;]|$))")
+    found = []
+    for match in re.finditer(plain, statement):
+        found.append((name, age(match, match.group("o"))))
+    for match in re.finditer(gapped, statement, re.IGNORECASE):
+        found.append((name, age(match, match.group("g"))))
+    return [(who, years) for who, years in found if years is not None]

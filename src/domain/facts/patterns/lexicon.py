@@ -98,12 +98,14 @@ dog dogs puppy cat cats kitten kittens parrot parrots hamster hamsters rabbit ra
 guinea_pig guinea_pigs horse horses fish goldfish turtle turtles tortoise budgie budgies
 retriever labrador poodle terrier beagle spaniel dachshund snake lizard ferret ferrets
 greyhound collie husky pug corgi shepherd bulldog chihuahua dalmatian rottweiler whippet
+greyhounds terriers rat rats mouse mice gecko pony ponies mare gelding hens chickens alpaca
 tabby tomcat
 """)
 PETS_DE = word_set("""
 Hund Hunde Katze Katzen Kater Wellensittich Wellensittiche Papagei Papageien Hamster
 Kaninchen Meerschweinchen Pferd Pferde Fisch Fische Goldfisch Goldfische Schildkröte
-Schildkröten Hase Hasen Dackel Pudel Labrador Terrier Windhund Welpe Kater
+Schildkröten Hase Hasen Dackel Pudel Labrador Terrier Windhund Welpe Kater Hündin Stute
+Wallach Pony Ponys Ratten Hühner
 """)
 PET_WORDS = frozenset(word.casefold() for word in PETS_EN | PETS_DE)
 KIN: Mapping[str, str] = {
@@ -120,7 +122,7 @@ Argentinian Chilean Colombian Peruvian German French Italian Spanish Portuguese 
 Belgian Swiss Austrian Polish Czech Slovak Hungarian Romanian Bulgarian Greek Turkish
 Russian Ukrainian Swedish Norwegian Danish Finnish Icelandic Indian Pakistani Chinese
 Japanese Korean Vietnamese Thai Filipino Indonesian Nigerian Kenyan Egyptian Moroccan
-Israeli Iranian Croatian Serbian
+Israeli Iranian Croatian Serbian Scot Brit Aussie
 """)
 NATIONALITIES_DE = word_set("""
 Deutscher Deutsche Schweizer Schweizerin Österreicher Österreicherin Italiener Italienerin

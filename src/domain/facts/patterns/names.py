@@ -65,7 +65,7 @@ RULES: tuple[Rule, ...] = (
     rule(rf"^(?:hi|hello|hey|oh hi|hi there)[,!]? (?:it's|it is|this is) (?P<o>{NAME2}){AFTER_EN}",
          "name", confidence=0.8, **OPTS),
     rule(rf"^this is (?P<o>{NAME2}) (?:from|speaking|here)\b", "name", confidence=0.8, **OPTS),
-    rule(rf"(?:^|\bmy )name's (?P<o>{NAME2})", "name", confidence=0.9, **OPTS),
+    rule(rf"(?:^|\bmy |\bthe )name's (?P<o>{NAME2})", "name", confidence=0.9, **OPTS),
     rule(rf"\bI go by (?P<o>{NAME2})", "name", confidence=0.9, **OPTS),
     rule(r"\b(?:people|everyone|everybody|friends|most people|my friends|my family|they) "
          rf"(?:all )?calls? me (?P<o>{NAME2})", "name", **OPTS),
@@ -80,7 +80,8 @@ RULES: tuple[Rule, ...] = (
     # "Ich bin X" names the user only said as an introduction: after a greeting, with
     # "übrigens" or an article ("ich bin die Jana"), or going on "und ..." (German capitalises
     # every noun, so "Ich bin Ärztin" alone is a job).
-    rule(rf"^(?:hallo|hi|hey|moin|servus|guten tag)[,!]? ich bin {TITLE}(?P<o>{NAME2}){AFTER_DE}",
+    rule(rf"^(?:hallo|hi|hey|moin|servus|grüezi|hoi|guten tag)(?: zusammen| mitenand| zäme)?"
+         rf"[,!]? ich bin {TITLE}(?P<o>{NAME2}){AFTER_DE}",
          "name", confidence=0.8, **OPTS_DE),
     rule(rf"\bich bin (?:übrigens |nochmal |wieder |also )*(?:der |die |übrigens ){TITLE}"
          rf"(?P<o>{NAME2}){AFTER_DE}", "name", confidence=0.8, **OPTS_DE),
@@ -106,3 +107,19 @@ RULES: tuple[Rule, ...] = (
     rule(rf"\bmeinen (?:mädchen|geburts)namen,? (?P<o>{NAME2}),? wieder angenommen", "name",
          **OPTS),
 )
+
+
+# "Dev here, short for Devendra", "i bin da Ferdl, eigentlich Ferdinand": the fuller name.
+_CALL_ME = re.compile(r"\bcall me\b|\bnenn\w* mich\b|\bsag\w*\b(?![^.]*\bkeine?r?\b)[^.]{0,20}"
+                      r"\bzu mir\b", re.IGNORECASE)
+_FULLER = r",? (?i:short for|kurz für|eigentlich|full name(?: is)?) (?P<full>{name})"
+
+
+def fuller_name(statement: str, name: str) -> str:
+    """The fuller form the statement gives `name` right after it, else `name` (and `name`
+    when it is the name asked for: "call me Mo, short for Mohammed")."""
+    if _CALL_ME.search(statement):
+        return name
+    found = re.search(rf"\b{re.escape(name)}\b[^.!?,]{{0,12}}?" + _FULLER.format(name=NAME2),
+                      statement)
+    return found.group("full") if found is not None else name
