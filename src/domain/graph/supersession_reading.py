@@ -19,6 +19,9 @@ from memlane.domain.graph.supersession_words import compile_cues, content_words,
 SELF = "self"
 OTHER = "other"  # someone named only by "its"/"ihr": a company, a club, a person
 _WORD = re.compile(r"\w+")
+_ASKED_ABOUT = re.compile(r"\s+(?:der|die|das|dem|den|des|ein|eine|einen|dein\w*|euer|eure\w*|"
+                          r"ihr\w*|sein\w*|mein\w*|unser\w*|es|er|sie|wir|du|dies\w*|"
+                          r"jemand|alle\w*|heute|morgen)(?!\w)")
 _NUMBER_WORD = re.compile(rf"(?:{slots._NUMBER}|\d+(?:[.,]\d+)?)$")
 
 
@@ -47,6 +50,10 @@ class Reading:
     # "He moved to York", "Sie wohnt jetzt in Köln", "I bought my son a bike": what a person
     # other than the user holds.
     third_person: bool = False
+    # "I sold the Civic", "Den Kurs hab ich geschmissen", "Pepe ist gestorben": something ends.
+    ends: bool = False
+    # "We're not moving after all", "wir ziehen doch nicht nach Dortmund": no change happens.
+    denied: bool = False
     # The kinds of value it names ("10 bis 18 Uhr": a time; "am 3. Juli": a date; "€ 40": an
     # amount): a new value replaces one of the same kind.
     shapes: frozenset[str] = frozenset()
@@ -130,7 +137,11 @@ class SupersessionCues:
         # does not: an opener is skipped only when a comma closes it.
         while (opener := self._patterns["opener"].match(rest)) and rest[opener.end():][:1] == ",":
             rest = rest[opener.end() + 1:].lstrip()
-        return self._patterns["starter"].match(rest) is not None
+        starter = self._patterns["starter"].match(rest)
+        # Spoken German drops the subject of a statement ("Sind per 1. Mai nach Bern
+        # gezogen", "Ist jetzt erledigt"): "ist"/"sind" ask only before whom they ask about.
+        return starter is not None and not (
+            starter[0] in ("ist", "sind") and not _ASKED_ABOUT.match(rest[starter.end():]))
 
     def in_distant_past(self, text: str, said_year: int | None) -> bool:
         """Whether the statement speaks of a past that does not reach the present."""
@@ -188,6 +199,8 @@ class SupersessionCues:
             shapes=slots.shapes(norm),
             third_person=people.third_person(norm, found_slots)
             or self._patterns["recipient"].search(norm) is not None,
+            ends=self._patterns["ending"].search(norm) is not None,
+            denied=tense.DENIED_CHANGE.search(norm) is not None,
         )
 
     def _slots_in(self, text: str) -> frozenset[str]:
@@ -255,6 +268,7 @@ def plain(text: str) -> str:
     to another team", a clause opened by "also": German "so")."""
     norm = normalise(text)
     norm = tense.NOW_THAT.sub("because", tense.NOT_HISTORY.sub("accustomed to", norm))
+    norm = tense.FREE_OF.sub(" no longer", norm)
     norm = re.sub(r"(?<=\bto |in |zu )(?:another|ein anderes|eine andere|einen anderen)\b",
                   "a different", norm)
     return re.sub(r"(?:^|(?<=[,;:]))\s*also\b", " ", norm)

@@ -56,7 +56,8 @@ def silent(new_text: str, cue_set: SupersessionCues, said_at: datetime | None) -
         cue_set.has(family, new_text) for family in ("hedge", "continuity")
     ) or cue_set.in_distant_past(
         new_text, said_at.year if said_at else None
-    ) or (bool(tense.EPISODE.search(norm)) and not cue_set.has("state_change", new_text))
+    ) or (bool(tense.EPISODE.search(norm)) and not cue_set.has("state_change", new_text)
+          and not cue_set.has("ending", new_text))
 
 
 def cued(reading: Reading, text: str, cue_set: SupersessionCues) -> bool:

@@ -127,6 +127,11 @@ def same_topic(new: Reading, old: Reading, old_is_change: bool = False) -> bool:
             and not new.names & old.names):
         return True
     shared = shared_words(new, old)
+    # An end of a thing the older statement has ("I sold the Civic" / "I drive a Honda Civic",
+    # "Pepe ist gestorben" / "ein Wellensittich namens Pepe"): the thing itself is shared,
+    # whatever slots either names; not the name of someone acting ("Tom quit smoking").
+    if new.ends and not old.negative and shared - _acting(new):
+        return True
     if new.slots & old.slots:  # the same kind of thing, named in both ("the standup")
         return bool(shared)
     # Else a shared subject alone is one entity's two facts ("Tom is our designer" / "Tom now
@@ -136,6 +141,12 @@ def same_topic(new: Reading, old: Reading, old_is_change: bool = False) -> bool:
     # Büro ist in der Altstadt".
     said = shared - {new.subject}
     return len(said) >= (2 if new.slots and old.slots else 1)
+
+
+def _acting(new: Reading) -> set[str]:
+    """The named one a statement is about, who ends something rather than being ended."""
+    name = people.name_of(new.holder) if new.holder else None
+    return {name, stem(name)} if name else set()
 
 
 def partner_ended(new: Reading, old: Reading) -> bool:
