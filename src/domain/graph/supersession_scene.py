@@ -143,6 +143,8 @@ def may_replace(scene: Scene, candidate: Candidate, replaced: Collection[UUID]) 
     old = scene.read[candidate.id]
     return not (old.past or candidate.id in replaced or candidate.id in scene.merged or (
         old.refers and not scene.cued_by[candidate.id] and scene.new.holder != SELF)
-        or about_someone_named(scene.text, candidate.text, scene.new, old))
+        or (about_someone_named(scene.text, candidate.text, scene.new, old)
+            # (Unless the user ends the named thing: "Kroatien ist gestrichen", "Pepe died".)
+            and not (scene.new.ends and scene.new.holder in (SELF, None))))
 
 

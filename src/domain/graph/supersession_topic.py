@@ -106,6 +106,11 @@ def same_topic(new: Reading, old: Reading, old_is_change: bool = False) -> bool:
     # Someone's death ends all that was said of them.
     if new.died and new.holder == old.holder and new.holder not in (None, SELF, OTHER):
         return True
+    # An end of a thing the older statement has ("I sold the Civic" / "I drive a Honda Civic",
+    # "Pepe ist gestorben" / "ein Wellensittich namens Pepe"): the thing itself is shared,
+    # whatever slots either names; not the name of someone acting ("Tom quit smoking").
+    if new.ends and not old.negative and shared_words(new, old) - _acting(new):
+        return True
     # Different attributes, whatever names they share ("Lena is my girlfriend" / "Lena works
     # as a doctor now").
     if new.strong_slots and old.strong_slots and not new.strong_slots & old.strong_slots:
@@ -127,11 +132,6 @@ def same_topic(new: Reading, old: Reading, old_is_change: bool = False) -> bool:
             and not new.names & old.names):
         return True
     shared = shared_words(new, old)
-    # An end of a thing the older statement has ("I sold the Civic" / "I drive a Honda Civic",
-    # "Pepe ist gestorben" / "ein Wellensittich namens Pepe"): the thing itself is shared,
-    # whatever slots either names; not the name of someone acting ("Tom quit smoking").
-    if new.ends and not old.negative and shared - _acting(new):
-        return True
     if new.slots & old.slots:  # the same kind of thing, named in both ("the standup")
         return bool(shared)
     # Else a shared subject alone is one entity's two facts ("Tom is our designer" / "Tom now
