@@ -65,6 +65,17 @@ KIN_NAMES = re.compile(r"^(?:mum|mom|mama|mami|dad|papa|grandma|grandpa|granny|o
 # jetzt auf die Waldschule".
 THE_RELATIVES = re.compile(r"^(?:the|die|der)\s+(?P<holder>twins|kids|children|boys|girls|"
                            r"zwillinge|kinder|jungs|mädchen)(?!\w)")
+# Someone the user knows, named after a role no list holds ("Mein Kumpel Sven hat ...", "My
+# buddy Raj moved"): that person is the holder, under the role's name.
+APPOSITION = re.compile(r"^(?:(?:[Mm]y|[Oo]ur)\s+(?P<noun>[a-z]{3,})|(?:[Mm]ein|[Uu]nser)\w*\s+"
+                        r"(?P<nomen>[A-ZÄÖÜ][a-zäöüß]{2,}))\s+[A-ZÄÖÜ][a-zäöüß]+"
+                        r"\s+(?:hat|ist|has|is|was|war|got|wurde|\w+(?:ed|t))(?!\w)")
+# People named by a definite article ("Die Nachbarn haben ...", "The neighbours got ..."):
+# the holder, as "our neighbours" would be.
+DEFINITE_PEOPLE = re.compile(r"^(?:the|die|der)\s+(?P<holder>neighbou?rs|nachbarn|nachbar|"
+                             r"in-laws|schwiegereltern|landlord|vermieter\w*|kollegen|"
+                             r"colleagues|flatmates|mitbewohner\w*|grandparents|großeltern)"
+                             r"(?!\w)")
 # A death ends all that was said of someone: "Meine Oma ist gestorben" replaces "Meine Oma ist
 # 95" and where she lived.
 DEATH = re.compile(r"(?<!\w)(?:died|passed away|gestorben|verstorben|starb)(?!\w)")

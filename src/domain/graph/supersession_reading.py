@@ -22,6 +22,8 @@ _WORD = re.compile(r"\w+")
 _ASKED_ABOUT = re.compile(r"\s+(?:der|die|das|dem|den|des|ein|eine|einen|dein\w*|euer|eure\w*|"
                           r"ihr\w*|sein\w*|mein\w*|unser\w*|es|er|sie|wir|du|dies\w*|"
                           r"jemand|alle\w*|heute|morgen)(?!\w)")
+_DESTINATION = re.compile(r"(?<!\w)(?:to|into|for|zu|zur|zum|nach|auf|in|ins|bei|an)\s+"
+                          r"(?:the\s+|der\s+|die\s+|das\s+|den\s+|dem\s+)?([\w-]+)")
 _NUMBER_WORD = re.compile(rf"(?:{slots._NUMBER}|\d+(?:[.,]\d+)?)$")
 
 
@@ -54,6 +56,9 @@ class Reading:
     ends: bool = False
     # "We're not moving after all", "wir ziehen doch nicht nach Dortmund": no change happens.
     denied: bool = False
+    # Names it goes to ("moved to Lisbon", "zur Techniker gewechselt"): the new value, where
+    # another name it says may be the old one ("die AOK war mir zu teuer").
+    destinations: frozenset[str] = frozenset()
     # The kinds of value it names ("10 bis 18 Uhr": a time; "am 3. Juli": a date; "€ 40": an
     # amount): a new value replaces one of the same kind.
     shapes: frozenset[str] = frozenset()
@@ -201,6 +206,7 @@ class SupersessionCues:
             or self._patterns["recipient"].search(norm) is not None,
             ends=self._patterns["ending"].search(norm) is not None,
             denied=tense.DENIED_CHANGE.search(norm) is not None,
+            destinations=frozenset(m[1] for m in _DESTINATION.finditer(norm)),
         )
 
     def _slots_in(self, text: str) -> frozenset[str]:
@@ -226,8 +232,11 @@ class SupersessionCues:
             return None
         if kin := people.KIN_NAMES.match(norm):
             return people.SAME_HOLDER.get(kin[0], kin[0])
-        if relatives := people.THE_RELATIVES.match(norm):
-            return relatives["holder"]
+        if relatives := people.THE_RELATIVES.match(norm) or people.DEFINITE_PEOPLE.match(norm):
+            return people.SAME_HOLDER.get(relatives["holder"], relatives["holder"])
+        if (known := people.APPOSITION.match(text.strip())) and not self._patterns[
+                "holder"].fullmatch(role := (known["noun"] or known["nomen"]).casefold()):
+            return role
         if people.PRONOUN_SUBJECT.match(norm):
             return None
         person = people.FIRST_PERSON_SUBJECT.search(norm)

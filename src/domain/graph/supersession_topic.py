@@ -111,6 +111,11 @@ def same_topic(new: Reading, old: Reading, old_is_change: bool = False) -> bool:
     # whatever slots either names; not the name of someone acting ("Tom quit smoking").
     if new.ends and not old.negative and shared_words(new, old) - _acting(new):
         return True
+    # The old value named beside the new one ("Bin zur Techniker gewechselt, die AOK war mir zu
+    # teuer" / "Meine Krankenkasse ist die AOK"): a name both say that the new statement does
+    # not go to ("moved to Lisbon" / "flights to Lisbon" share only where it goes).
+    if new.holder == SELF and (new.names & old.names) - new.destinations - {new.subject}:
+        return True
     # Different attributes, whatever names they share ("Lena is my girlfriend" / "Lena works
     # as a doctor now").
     if new.strong_slots and old.strong_slots and not new.strong_slots & old.strong_slots:
