@@ -23,6 +23,9 @@ CHANGE_CUES: tuple[str, ...] = (
     "korrigier*", "ich meinte", "falsch", "moment", "neue*", "aufgehört", "abgebrochen",
     "gekündigt", "abgeschafft", "verkauft", "getrennt", "geschieden", "gestiegen", "gesunken",
     "umgestellt",
+    # An update asked for ("please update my address to ..."), a plan called off ("Crete's
+    # off"), a Swiss move.
+    "update", "updated", "aktualisier*", "'s off", "is off", "called off", "gezügelt",
     # A new value said from a point in time: "since March", "seit Januar", "ab Montag".
     "since", "ever since", "as of", "starting", "from this ~ on", "from next ~ on", "seit",
     "seitdem", "ab jetzt", "ab heute", "ab montag", "ab dienstag", "ab mittwoch",

@@ -175,6 +175,7 @@ _CALENDAR = re.compile(
 _TITLES = frozenset(("dr", "prof", "herr", "frau", "mr", "mrs", "ms", "i", "i'm", "i've", "i'd",
                      "i'll"))
 _TOKEN = re.compile(r"[\w'-]+|[.!?:;]")
+_ACRONYM = re.compile(r"[A-ZÄÖÜ]{2,5}$")
 
 
 def names_in(text: str) -> frozenset[str]:
@@ -188,7 +189,8 @@ def names_in(text: str) -> frozenset[str]:
         adjective = before.casefold() in _ARTICLES and re.search(r"[a-zäöüß]e[nrsm]?$", previous)
         if (word[:1].isupper() and previous not in ".!?:;" and not adjective
                 and not previous[:1].isdigit()
-                and previous.casefold() not in _ARTICLES
+                # (An acronym after an article is a name: "die AOK", "the BBC".)
+                and (previous.casefold() not in _ARTICLES or _ACRONYM.match(word))
                 and not _CALENDAR.match(word) and word.casefold() not in _TITLES
                 and not _holder_noun(word.casefold())):
             found.add(word.casefold())

@@ -84,7 +84,7 @@ ENDING_CUES: tuple[str, ...] = (
     "dropped", "dropped out", "passed away", "died", "got rid of", "unsubscribed",
     "geschmissen", "abgemeldet", "abgeschafft", "gestrichen", "abgebrochen", "aufgegeben",
     "ausgetreten", "gestorben", "verstorben", "kein* ~ mehr", "nicht mehr", "no longer",
-    "not ~ anymore", "no more",
+    "not ~ anymore", "no more", "'s off", "is off", "called off",
 )
 # A change denied ("we're not moving to Leeds after all", "wir ziehen doch nicht nach
 # Dortmund"): nothing current changes; only a plan said before is replaced by it.
