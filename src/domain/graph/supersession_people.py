@@ -10,7 +10,7 @@ HOLDER_NOUNS: tuple[str, ...] = (
     "husband", "partner", "girlfriend", "boyfriend", "son", "daughter", "friend", "neighbour",
     "neighbor", "boss", "manager", "colleague", "grandma", "grandpa", "aunt", "uncle", "cousin",
     "kids", "children", "twins", "youngest", "oldest", "eldest", "grandmother",
-    "grandfather", "nephew", "niece", "babysitter", "dog", "cat", "puppy", "flatmate",
+    "grandfather", "grandad", "granddad", "nephew", "niece", "babysitter", "dog", "cat", "puppy", "flatmate",
     "roommate", "housemate", "landlord", "landlady", "mitbewohner*", "vermieter*",
     "schwester", "bruder", "mutter", "mama", "vater", "papa", "eltern", "frau", "mann",
     "freundin", "freund", "sohn", "tochter", "nachbar*", "chef*", "kolleg*", "oma", "opa",
@@ -31,6 +31,7 @@ SAME_HOLDER = {
     "mum": "mother", "mom": "mother", "mama": "mother", "mutter": "mother", "dad": "father",
     "papa": "father", "vater": "father", "grandma": "grandmother", "oma": "grandmother",
     "großmutter": "grandmother", "grandpa": "grandfather", "opa": "grandfather",
+    "grandad": "grandfather", "granddad": "grandfather", "gran": "grandmother",
     "großvater": "grandfather", "husband": "partner", "wife": "partner", "frau": "partner",
     "mann": "partner", "boss": "boss", "manager": "boss", "chef": "boss", "chefin": "boss",
     "managerin": "boss", "kollegin": "kollege", "nachbarin": "nachbar",
@@ -60,7 +61,7 @@ NAMED_OWN = re.compile(
 )
 # Relatives addressed by the kin word as a name: "Mum celebrated her 69th", "Opa wird 90".
 KIN_NAMES = re.compile(r"^(?:mum|mom|mama|mami|dad|papa|grandma|grandpa|granny|oma|opa|"
-                       r"nana)(?!\w)")
+                       r"nana|grandad|granddad|gran)(?!\w)")
 # Relatives opening a statement with an article: "The twins turned two", "Die Kinder gehen
 # jetzt auf die Waldschule".
 THE_RELATIVES = re.compile(r"^(?:the|die|der)\s+(?P<holder>twins|kids|children|boys|girls|"

@@ -63,7 +63,7 @@ def silent(new_text: str, cue_set: SupersessionCues, said_at: datetime | None) -
 def cued(reading: Reading, text: str, cue_set: SupersessionCues) -> bool:
     """Whether a statement says a value changed: a correction naming the old value, change
     language, or a German future of a change ("werde ... ziehen")."""
-    return reading.names_old_value or cue_set.has("change", text) or bool(
+    return reading.names_old_value or reading.ends or cue_set.has("change", text) or bool(
         tense.FUTURE_CHANGE.search(normalise(text)))
 
 

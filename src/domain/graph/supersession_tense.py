@@ -82,7 +82,7 @@ ENDING_CUES: tuple[str, ...] = (
     # geschmissen", "our cat died"), and so is a value said to hold no more ("kein Bier mehr",
     # "no longer"; "alcohol-free" is read as "alcohol no longer").
     "dropped", "dropped out", "passed away", "died", "got rid of", "unsubscribed",
-    "geschmissen", "abgemeldet", "abgeschafft", "gestrichen", "abgebrochen", "aufgegeben",
+    "*geschmissen", "abgemeldet", "abgeschafft", "gestrichen", "abgebrochen", "aufgegeben",
     "ausgetreten", "gestorben", "verstorben", "kein* ~ mehr", "nicht mehr", "no longer",
     "not ~ anymore", "no more", "'s off", "is off", "called off",
 )
