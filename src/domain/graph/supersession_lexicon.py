@@ -17,7 +17,8 @@ SLOTS: Mapping[str, tuple[str, ...]] = {
                   "umzieh*", "nach ~ ziehen",
                   # Swiss German moves ("Wir sind nach Winterthur gezügelt"), houses bought.
                   "gezügelt", "zügeln", "zügle*", "reihenhaus", "einfamilienhaus",
-                  "doppelhaus*", "eigentumswohnung", "lease on", "signed a lease", "ziehen ~ nach", "zieht ~ nach", "zieht ~ um",
+                  "doppelhaus*", "eigentumswohnung", "lease on", "signed a lease",
+                  "ziehen ~ nach", "zieht ~ nach", "zieht ~ um",
                   "ziehen ~ um", "einziehen", "ausziehen", "zusammenziehen"),
     "work": ("work", "works", "working", "worked", "job*", "employ*", "company", "hired", "shift*",
              "career", "retired", "apprentice*", "intern*", "promot*", "staff engineer", "senior",
@@ -88,7 +89,9 @@ SLOTS: Mapping[str, tuple[str, ...]] = {
                      "relationship", "mit jemandem zusammen"),
     "colour": ("colour*", "color*", "*farbe"),
     "vehicle": ("car", "drive*", "auto", "fahre", "fährt", "fahrrad", "bike", "*bike", "*rad",
-                "bus", "*bus", "train", "s-bahn", "fahr", "bim", "öffis", "u-bahn", "tram", "bahn", "zug", "cycle",
+                "bus", "*bus", "train", "s-bahn", "u-bahn", "tram", "bahn", "zug", "cycle",
+                # Spoken and Austrian: "i fahr mit der Bim", "mit den Öffis".
+                "fahr", "bim", "öffis",
                 "cycling", "commut*", "pendl*", "pendel*", "e-scooter", "scooter", "garage",
                 "pedals", "car-free", "autofrei", "license", "führerschein*", "driving test",
                 "driving licence", "driver's licence", "fahrprüfung", "fahrstunde*",

@@ -19,11 +19,6 @@ from memlane.domain.graph.supersession_words import compile_cues, content_words,
 SELF = "self"
 OTHER = "other"  # someone named only by "its"/"ihr": a company, a club, a person
 _WORD = re.compile(r"\w+")
-_ASKED_ABOUT = re.compile(r"\s+(?:der|die|das|dem|den|des|ein|eine|einen|dein\w*|euer|eure\w*|"
-                          r"ihr\w*|sein\w*|mein\w*|unser\w*|es|er|sie|wir|du|dies\w*|"
-                          r"jemand|alle\w*|heute|morgen)(?!\w)")
-_DESTINATION = re.compile(r"(?<!\w)(?:to|into|for|zu|zur|zum|nach|auf|in|ins|bei|an)\s+"
-                          r"(?:the\s+|der\s+|die\s+|das\s+|den\s+|dem\s+)?([\w-]+)")
 _NUMBER_WORD = re.compile(rf"(?:{slots._NUMBER}|\d+(?:[.,]\d+)?)$")
 
 
@@ -146,7 +141,7 @@ class SupersessionCues:
         # Spoken German drops the subject of a statement ("Sind per 1. Mai nach Bern
         # gezogen", "Ist jetzt erledigt"): "ist"/"sind" ask only before whom they ask about.
         return starter is not None and not (
-            starter[0] in ("ist", "sind") and not _ASKED_ABOUT.match(rest[starter.end():]))
+            starter[0] in ("ist", "sind") and not cues.ASKED_ABOUT.match(rest[starter.end():]))
 
     def in_distant_past(self, text: str, said_year: int | None) -> bool:
         """Whether the statement speaks of a past that does not reach the present."""
@@ -171,7 +166,7 @@ class SupersessionCues:
         # What it asserts keeps the verbs that are also cues ("I am divorced", "married").
         said = content_words(self._patterns["adverb"].sub(" ", unnamed))
         # The first content word, past "my friend" ("My friend Jonas moved": Jonas).
-        first = next((w for w in _WORD.findall(_without_leading_time(norm))
+        first = next((w for w in _WORD.findall(slots.LEADING_TIME_SUBJECT.sub("", norm))
                       if w in words or w.isdigit()), None)
         first = first if first in words else None
         holder = self._holder(text, main_clause(norm))
@@ -206,7 +201,7 @@ class SupersessionCues:
             or self._patterns["recipient"].search(norm) is not None,
             ends=self._patterns["ending"].search(norm) is not None,
             denied=tense.DENIED_CHANGE.search(norm) is not None,
-            destinations=frozenset(m[1] for m in _DESTINATION.finditer(norm)),
+            destinations=frozenset(m[1] for m in slots.DESTINATION.finditer(norm)),
         )
 
     def _slots_in(self, text: str) -> frozenset[str]:
@@ -288,12 +283,6 @@ def _slot_text(norm: str) -> str:
     for pattern, replacement in slots.SLOT_MISREADINGS:
         norm = pattern.sub(replacement, norm)
     return norm
-
-
-def _without_leading_time(norm: str) -> str:
-    """'since last week nils has ...' -> 'nils has ...': the subject comes after the time."""
-    return re.sub(r"^(?:since|seit|from|ab|as of|starting)\s+(?:\S+\s+){0,3}?(?=\S+\s+"
-                  r"(?:has|have|is|was|hat|ist|lässt|wohnt|lives|works|arbeitet))", "", norm)
 
 
 def main_clause(text: str, flags: int = 0) -> str:

@@ -117,3 +117,12 @@ SHAPES: dict[str, re.Pattern[str]] = {
 def shapes(norm: str) -> frozenset[str]:
     """The kinds of value a normalised statement names (a time, a date, an amount)."""
     return frozenset(name for name, shape in SHAPES.items() if shape.search(norm))
+
+
+# The names a change goes to ("moved to Lisbon", "zur Techniker gewechselt").
+DESTINATION = re.compile(r"(?<!\w)(?:to|into|for|zu|zur|zum|nach|auf|in|ins|bei|an)\s+"
+                         r"(?:the\s+|der\s+|die\s+|das\s+|den\s+|dem\s+)?([\w-]+)")
+# A time before the subject: "since last week nils has ..." is about nils.
+LEADING_TIME_SUBJECT = re.compile(
+    r"^(?:since|seit|from|ab|as of|starting)\s+(?:\S+\s+){0,3}?(?=\S+\s+"
+    r"(?:has|have|is|was|hat|ist|lässt|wohnt|lives|works|arbeitet))")
