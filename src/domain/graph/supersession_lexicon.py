@@ -130,7 +130,8 @@ SLOTS: Mapping[str, tuple[str, ...]] = {
     # Being off work, and being back: "I'm on sick leave" / "I went back to work on Monday".
     "leave": ("sick leave", "krankgeschrieben", "krank geschrieben", "parental leave",
               "maternity leave", "paternity leave", "elternzeit", "mutterschutz", "back to work",
-              "back at work", "arbeite* ~ wieder", "wieder ~ arbeit*"),
+              "back at work", "back in the office", "wieder im büro", "zurück im büro",
+              "arbeite* ~ wieder", "wieder ~ arbeit*"),
     # Where the user works: "im Büro" / "komplett im Homeoffice" (not "ins Büro": a way there).
     "workplace": ("in the office", "at the office", "im büro", "homeoffice", "home office",
                   "from home", "von zu hause", "remote*", "hybrid"),
@@ -156,7 +157,8 @@ SLOTS: Mapping[str, tuple[str, ...]] = {
                "prepaid", "mbit*"),
     "favourite": ("go-to", "favourite", "favorite", "lieblings*"),
     # How much the user works: "part-time", "eine Vier-Tage-Woche", "32 Stunden".
-    "workload": ("part-time", "full-time", "teilzeit", "vollzeit", "four-day week",
+    "workload": ("part-time", "full-time", "my hours", "meine stunden", "working hours",
+                 "arbeitszeit", "teilzeit", "vollzeit", "four-day week",
                  "vier-tage-woche", "*-stunden-vertrag", "stunden pro woche", "stunden die woche",
                  "hours a week", "days a week", "tage die woche", "*-tage-woche"),
     # The club a fan supports, and the part a player takes in a band: one at a time.

@@ -54,6 +54,7 @@ class Reading:
     # Names it goes to ("moved to Lisbon", "zur Techniker gewechselt"): the new value, where
     # another name it says may be the old one ("die AOK war mir zu teuer").
     destinations: frozenset[str] = frozenset()
+    enters: bool = False  # "I qualified as ...", "got the keys": a new state entered
     # The kinds of value it names ("10 bis 18 Uhr": a time; "am 3. Juli": a date; "€ 40": an
     # amount): a new value replaces one of the same kind.
     shapes: frozenset[str] = frozenset()
@@ -89,6 +90,7 @@ class SupersessionCues:
             "continuity": self.continuity, "hedge": self.hedge, "past": self.past,
             "history": cues.HISTORY_CUES, "anchor": self.anchors, "adverb": cues.ADVERB_CUES,
             "state_change": tense.STATE_CHANGE_CUES, "ending": tense.ENDING_CUES,
+            "entry": tense.ENTRY_CUES,
             "opener": cues.DISCOURSE_OPENERS, "starter": cues.QUESTION_STARTERS,
             "holder": self.holders,
             # Everything that is a cue rather than a topic, removed before content is read;
@@ -202,6 +204,7 @@ class SupersessionCues:
             ends=self._patterns["ending"].search(norm) is not None,
             denied=tense.DENIED_CHANGE.search(norm) is not None,
             destinations=frozenset(m[1] for m in slots.DESTINATION.finditer(norm)),
+            enters=self._patterns["entry"].search(norm) is not None,
         )
 
     def _slots_in(self, text: str) -> frozenset[str]:

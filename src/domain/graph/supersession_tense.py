@@ -73,6 +73,15 @@ STATE_CHANGE_CUES: tuple[str, ...] = (
     "beendet", "eingestellt", "entlassen", "pensioniert", "diagnostiziert", "entbunden",
     "verloren", "angemeldet", "eingeschrieben", "abgeschlossen", "in rente",
 )
+# Entering a new state of a slot that holds one value ("I qualified as a paramedic", "We got
+# the keys to our own house", "I start at Sage on Monday", "SAP hat mich übernommen"): a
+# change when the older statement holds that slot too.
+ENTRY_CUES: tuple[str, ...] = (
+    "qualified", "got the keys", "start at", "start on", "starting at", "promoted",
+    "befördert", "übernommen", "eingezogen", "einzug", "bestanden", "passed", "graduated",
+    "married", "geheiratet", "retired", "in rente", "hired", "eingestellt", "signed",
+    "unterschrieben", "reduced", "reduziert", "erhöht", "cut my",
+)
 # Changes that end what was held ("I sold the Golf too", "das Gravelbike wurde auch
 # geklaut"): "too" then says the change came again, not that a value was added.
 ENDING_CUES: tuple[str, ...] = (
