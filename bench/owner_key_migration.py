@@ -103,8 +103,7 @@ async def _populate(url: str, memories: int, users: int) -> dict[str, float]:
         await register_vector(connection)
         embedder = OnnxEmbeddingAdapter()
         await embedder.warm_up()
-        texts = [data.topic_text(t) for t in range(data.topic_count())]
-        centres = np.asarray(await embedder.embed(texts, kind="document"), dtype=np.float32)
+        space = await data.topic_space(embedder)
         await embedder.close()
         sealer = Sealer(XChaChaEncryptionAdapter(os.urandom(32)), SnowballKeywordAdapter(),
                         MemoryPolicy().base_rate)
@@ -112,11 +111,11 @@ async def _populate(url: str, memories: int, users: int) -> dict[str, float]:
         rows: list[tuple[object, ...]] = []
         for user in range(users):
             count = memories // users
-            topics = np.asarray([rng.randrange(len(centres)) for _ in range(count)])
+            topics = np.asarray([rng.randrange(len(space.centres)) for _ in range(count)])
             rows += data.sealed_rows(
                 sealer, Owner(TENANT, f"user-{user}"),
                 [data.memory_text(int(t), rng) for t in topics],
-                data.noisy_unit(centres, topics, user), rng, data.unit_now())
+                space.draw(topics, user), rng, data.unit_now(), space.model)
         await data.stage(connection, rows)
         await data.move_stage(connection, rebuild_hnsw=True)
         load_s = time.perf_counter() - started

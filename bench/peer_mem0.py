@@ -70,12 +70,14 @@ async def export_rows(memlane: Memlane, settings: Settings, owner: Owner, rows: 
         if stored.embedding is not None:
             texts.append(sealer.open(stored, stored.updated_at).content)
             vectors.append(np.asarray(stored.embedding, dtype=np.float32))
-    _write(rows, texts, np.stack(vectors))
+    _write(rows, texts, np.stack(vectors), memlane.embedder.model)
 
 
-def _write(rows: Path, texts: list[str], vectors: np.ndarray) -> None:
+def _write(rows: Path, texts: list[str], vectors: np.ndarray, model: str) -> None:
     rows.mkdir(parents=True, exist_ok=True)
     (rows / "texts.json").write_text(json.dumps(texts))
+    # mem0's side embeds its queries with the model the rows were embedded with.
+    (rows / "model.txt").write_text(model)
     np.save(rows / "vectors.npy", vectors)
 
 

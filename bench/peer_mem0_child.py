@@ -29,6 +29,7 @@ from mem0 import Memory
 from mem0.embeddings.base import EmbeddingBase
 from psycopg_pool import ConnectionPool
 
+from memlane.adapters.embedding.catalog import MINILM, ONNX_MODELS
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 
 COLLECTION = "mem0_peer"
@@ -36,12 +37,13 @@ USER = "peer-user"
 
 
 class MemlaneEmbedder(EmbeddingBase):
-    """mem0's embedder interface on memlane's ONNX adapter (the same int8 MiniLM, no torch)."""
+    """mem0's embedder interface on memlane's ONNX adapter (the rows' own int8 model, no
+    torch)."""
 
-    def __init__(self) -> None:
+    def __init__(self, model: str = MINILM.name) -> None:
         super().__init__()
         self._loop = asyncio.new_event_loop()
-        self._adapter = OnnxEmbeddingAdapter()
+        self._adapter = OnnxEmbeddingAdapter(ONNX_MODELS[model])
 
     def embed(self, text: Any, memory_action: Any = None) -> list[float]:
         kind = "query" if memory_action == "search" else "document"
@@ -93,7 +95,10 @@ def main() -> None:
             "connection_pool": pool, "hnsw": True}},
         "embedder": {"provider": "openai", "config": {"embedding_dims": 384}},
     })
-    memory.embedding_model = MemlaneEmbedder()
+    # Rows exported before the model was written down are MiniLM's.
+    named = args.rows / "model.txt"
+    memory.embedding_model = MemlaneEmbedder(
+        named.read_text().strip() if named.exists() else MINILM.name)
     memory.vector_store.create_col()  # mem0 creates it lazily, on its first insert
     loaded = load(pool, args.rows)
     questions = json.loads(args.queries.read_text())

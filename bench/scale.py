@@ -40,15 +40,24 @@ from bench import (
 from bench.scale_cpu import CpuMeter
 from bench.scale_stats import Stopwatch, TimedEmbedder, TimedMemories, covered_ms, percentile
 
+from memlane.adapters.embedding.catalog import ONNX_MODELS
 from memlane.adapters.encryption.keyfile import load_or_create_key
 from memlane.adapters.encryption.xchacha import XChaChaEncryptionAdapter
 from memlane.adapters.keywords.snowball import SnowballKeywordAdapter
 from memlane.composition.services import memory_service as build_memory_service
 from memlane.container import Memlane, open_memlane
 from memlane.domain.model import Owner
+from memlane.domain.similarity import DEFAULT_EMBEDDING_MODEL
 from memlane.ports.storage import MemoryPorts
 from memlane.service.security.sealing import Sealer
-from memlane.settings import DatabaseSettings, MemorySettings, Settings, WorkerSettings
+from memlane.settings import (
+    DatabaseSettings,
+    EmbeddingSettings,
+    MemorySettings,
+    RecallSettings,
+    Settings,
+    WorkerSettings,
+)
 
 TENANT = "bench"
 CONTEXT_USER = "context-user"
@@ -66,12 +75,9 @@ def _log(message: str) -> None:
     print(f"[scale] {message}", file=sys.stderr, flush=True)
 
 
-async def _topic_centres(memlane: Memlane) -> np.ndarray:
-    texts = [data.topic_text(t) for t in range(data.topic_count())]
-    return np.asarray(await memlane.embedder.embed(texts, kind="document"), dtype=np.float32)
-
-
-async def load_context_user(memlane: Memlane, sealer: Sealer, count: int, seed: int) -> None:
+async def load_context_user(
+    memlane: Memlane, sealer: Sealer, space: data.TopicSpace, count: int, seed: int,
+) -> None:
     owner = Owner(TENANT, CONTEXT_USER)
     async with memlane.database.pool.acquire() as connection:
         have = await connection.fetchval(
@@ -81,7 +87,11 @@ async def load_context_user(memlane: Memlane, sealer: Sealer, count: int, seed: 
         indexed = await connection.fetchval(
             "SELECT count(*) FROM pg_indexes WHERE indexname = 'memories_embedding_hnsw_idx'"
         )
-        if have == count and indexed:
+        models = await connection.fetchval(
+            "SELECT array_agg(DISTINCT embedding_model) FROM memories"
+            " WHERE tenant = $1 AND embedding_model IS NOT NULL", owner.tenant,
+        )
+        if have == count and indexed and models == [space.model]:
             _log(f"reusing {count} memories of {owner.user_id}")
             return
         for table in ("memory_heat", "memories"):
@@ -89,13 +99,12 @@ async def load_context_user(memlane: Memlane, sealer: Sealer, count: int, seed: 
                 f"DELETE FROM {table} WHERE tenant = $1", TENANT, timeout=LONG_S
             )
     rng = random.Random(seed)
-    centres = await _topic_centres(memlane)
-    topics = np.asarray([rng.randrange(len(centres)) for _ in range(count)])
-    vectors = data.noisy_unit(centres, topics, seed)
+    topics = np.asarray([rng.randrange(len(space.centres)) for _ in range(count)])
+    vectors = space.draw(topics, seed)
     started = time.perf_counter()
     rows = data.sealed_rows(
         sealer, owner, [data.memory_text(int(t), rng) for t in topics], vectors, rng,
-        data.unit_now(),
+        data.unit_now(), space.model,
     )
     _log(f"sealed {count} rows in {time.perf_counter() - started:.1f}s; loading")
     async with memlane.database.pool.acquire() as connection:
@@ -211,18 +220,24 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     data_dir: Path = args.data_dir
     settings = Settings(
         database=DatabaseSettings(data_dir=data_dir / "pgdata"),
-        memory=MemorySettings(encryption_key_path=data_dir / "memory_encryption.key"),
+        memory=MemorySettings(encryption_key_path=data_dir / "memory_encryption.key",
+                              embedding=EmbeddingSettings(model=args.model),
+                              recall=RecallSettings(skip_stages=tuple(args.skip_stages))),
         worker=WorkerSettings(enabled=False),
     )
     _log(f"data dir {data_dir}")
-    result: dict[str, Any] = {"cpu": scale_targets.cpu()}
+    result: dict[str, Any] = {"cpu": scale_targets.cpu(), "model": args.model,
+                              "skip_stages": args.skip_stages}
     owner = Owner(TENANT, CONTEXT_USER)
     async with open_memlane(settings) as memlane:
         sealer = Sealer(
             XChaChaEncryptionAdapter(load_or_create_key(settings.memory.encryption_key_path)),
             SnowballKeywordAdapter(), settings.memory.policy().base_rate,
         )
-        await load_context_user(memlane, sealer, args.memories, seed=1)
+        space = await data.topic_space(memlane.embedder)
+        result["synthetic_cosines"] = space.realism
+        _log(f"synthetic vectors against embedded ones: {space.realism}")
+        await load_context_user(memlane, sealer, space, args.memories, seed=1)
         await load_other_users(memlane, sealer, args.decay_memories)
         if not args.no_graph_data:
             result["data"] = await scale_graph.load_graph(memlane, settings, owner)
@@ -239,19 +254,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             result["context"] = {**context, **split}
             _log(f"context: {result['context']}")
         if args.curve:
-            centres = await _topic_centres(memlane)
             result["curve"] = await scale_curve.measure(
-                memlane, sealer, TENANT, CONTEXT_USER, args.curve, centres, args.queries)
+                memlane, sealer, TENANT, CONTEXT_USER, args.curve, space, args.queries)
             result["disk"] = await scale_curve.disk(memlane)
         if args.graph:
             result["graph"] = await scale_graph.measure(memlane, settings, owner, args.queries)
         if args.detail:
             result["detail"] = await scale_detail.measure(memlane, settings, owner, args.queries)
-        if not args.skip_http:
+        if not args.skip_http or args.ingest_only:
             result.update(await scale_serve.measure(
                 memlane, settings, TENANT, CONTEXT_USER, seconds=args.http_seconds,
                 warmup_s=args.warmup_seconds, step_s=args.step_seconds,
-                ingest_s=args.ingest_seconds))
+                ingest_s=args.ingest_seconds, load=not args.ingest_only))
         if not args.skip_maintenance:
             result.update(await scale_maintenance.measure(memlane, owner))
     result["cpu"]["load_average_end"] = round(os.getloadavg()[0], 2)
@@ -261,6 +275,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default=DEFAULT_EMBEDDING_MODEL, choices=sorted(ONNX_MODELS),
+                        help="the embedding model served (and drawn around: TopicSpace)")
+    parser.add_argument("--skip-stages", type=lambda v: [s for s in v.split(",") if s],
+                        default=[], help="retrieval stages left out (memory.recall.skip_stages)")
     parser.add_argument("--memories", type=int, default=100_000)
     parser.add_argument("--decay-memories", type=int, default=1_000_000)
     parser.add_argument("--queries", type=int, default=500)
@@ -281,6 +299,8 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="JSON only (the default output)")
     parser.add_argument("--skip-context", action="store_true")
     parser.add_argument("--skip-http", action="store_true")
+    parser.add_argument("--ingest-only", action="store_true",
+                        help="of the HTTP figures only the pinned ingest and the server's RSS")
     parser.add_argument("--skip-maintenance", action="store_true")
     parser.add_argument("--graph", action="store_true",
                         help="graph figures: context with/without the graph, write cost")

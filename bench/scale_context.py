@@ -16,6 +16,7 @@ from bench import scale_data as data
 from bench.scale_cpu import CpuMeter
 from bench.scale_stats import percentile
 
+from memlane.adapters.embedding.catalog import ONNX_MODELS
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
 from memlane.container import Memlane
 from memlane.domain.model import Owner
@@ -67,7 +68,8 @@ async def model_figures(memlane: Memlane, queries: int) -> dict[str, Any]:
     questions = [data.query_text(rng.randrange(data.topic_count()), rng) for _ in range(queries)]
     texts = [data.memory_text(rng.randrange(data.topic_count()), rng)
              for _ in range(MODEL_DOCUMENTS)]
-    narrow = OnnxEmbeddingAdapter(query_threads=1)
+    # The served model's, on one thread: the adapter's own default is MiniLM.
+    narrow = OnnxEmbeddingAdapter(ONNX_MODELS[memlane.embedder.model], query_threads=1)
     try:
         await narrow.warm_up()
         for question in questions[:WARM]:

@@ -42,23 +42,26 @@ def _log(message: str) -> None:
 
 
 async def load_user(memlane: Memlane, sealer: Sealer, owner: Owner, count: int,
-                    centres: np.ndarray) -> None:
+                    space: data.TopicSpace) -> None:
     pool = memlane.database.pool
     have = int(await pool.fetchval(
         "SELECT count(*) FROM memory_heat WHERE tenant = $1 AND user_id = $2",
         owner.tenant, owner.user_id))
-    if have == count:
+    models = await pool.fetchval(
+        "SELECT array_agg(DISTINCT embedding_model) FROM memories"
+        " WHERE tenant = $1 AND user_id = $2", owner.tenant, owner.user_id)
+    if have == count and models == [space.model]:
         return
     async with pool.acquire() as connection:
         for table in ("memory_heat", "memories"):
             await connection.execute(f"DELETE FROM {table} WHERE tenant = $1 AND user_id = $2",
                                      owner.tenant, owner.user_id, timeout=data.LONG_S)
     rng = random.Random(count)
-    topics = np.asarray([rng.randrange(len(centres)) for _ in range(count)])
-    vectors = data.noisy_unit(centres, topics, count)
+    topics = np.asarray([rng.randrange(len(space.centres)) for _ in range(count)])
+    vectors = space.draw(topics, count)
     started = time.perf_counter()
     rows = data.sealed_rows(sealer, owner, [data.memory_text(int(t), rng) for t in topics],
-                            vectors, rng, data.unit_now())
+                            vectors, rng, data.unit_now(), space.model)
     async with pool.acquire() as connection:
         await data.stage(connection, rows)
         await data.move_stage(connection, rebuild_hnsw=False)
@@ -121,12 +124,12 @@ async def disk(memlane: Memlane) -> dict[str, float]:
 
 
 async def measure(memlane: Memlane, sealer: Sealer, tenant: str, context_user: str,
-                  sizes: list[int], centres: np.ndarray, queries: int) -> list[dict[str, Any]]:
+                  sizes: list[int], space: data.TopicSpace, queries: int) -> list[dict[str, Any]]:
     curve = []
     context_count = await _count(memlane, Owner(tenant, context_user))
     for size in sizes:
         owner = Owner(tenant, context_user if size == context_count else f"curve-{size}")
-        await load_user(memlane, sealer, owner, size, centres)
+        await load_user(memlane, sealer, owner, size, space)
         curve.append(await point(memlane, sealer, owner, queries))
         _log(f"curve: {curve[-1]}")
     return curve

@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import asyncpg
 import numpy as np
@@ -19,9 +21,8 @@ LONG_S = 3600.0
 HNSW_DDL = (
     "CREATE INDEX memories_embedding_hnsw_idx ON memories USING hnsw (embedding vector_cosine_ops)"
 )
-# Per-dimension noise around a topic vector: cosine to the topic centre is about 0.8,
-# so a query about the topic finds its memories above rag_threshold, as in real use.
-NOISE_PER_DIM = 0.038
+# Real memories embedded to learn how they scatter around their topic centres (TopicSpace).
+SCATTER_SAMPLE = 768
 TYPES = [t for t in MemoryType]
 TYPE_WEIGHTS = [0.35, 0.2, 0.05, 0.1, 0.3]  # fact, preference, correction, tool_result, context
 
@@ -128,12 +129,62 @@ def topic_count() -> int:
     return len(_SUBJECTS) * len(_VERBS) * len(_OBJECTS)
 
 
-def noisy_unit(centres: np.ndarray, topics: np.ndarray, seed: int) -> np.ndarray:
-    """Unit vectors scattered around their topic centres."""
-    rng = np.random.default_rng(seed)
-    vectors = centres[topics] + rng.normal(0, NOISE_PER_DIM, (len(topics), DIMENSION))
-    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
-    return vectors.astype(np.float32)
+@dataclass(frozen=True)
+class TopicSpace:
+    """Topic centres and how real memories scatter around them, under one model.
+
+    A model's vectors are not isotropic: multilingual-e5-small gives a question and an
+    unrelated memory ~0.81, MiniLM ~0.2. Noise of one fixed size around the centres put
+    e5's memories below its own rag line (a question met its topic's memories at 0.73),
+    so each model's synthetic vectors are drawn with the mean and covariance of real
+    memories' offsets from their centres: `SCATTER_SAMPLE` memory texts embedded by the
+    model itself. `realism` says how close the drawn vectors come to embedded ones.
+    """
+
+    model: str
+    centres: np.ndarray
+    offset: np.ndarray  # the mean of (memory - its centre)
+    spread: np.ndarray  # the centred offsets / sqrt(n): a draw is z @ spread, z ~ N(0, I)
+    realism: dict[str, float]
+
+    def draw(self, topics: np.ndarray, seed: int) -> np.ndarray:
+        """Unit vectors for memories about `topics`."""
+        rng = np.random.default_rng(seed)
+        noise = rng.normal(0, 1, (len(topics), len(self.spread))) @ self.spread
+        vectors = self.centres[topics] + self.offset + noise
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        return vectors.astype(np.float32)
+
+
+async def topic_space(embedder: Any) -> TopicSpace:
+    """The served model's topic centres and scatter, measured on embedded memory texts."""
+    centres = np.asarray(await embedder.embed(
+        [topic_text(t) for t in range(topic_count())], kind="document"), dtype=np.float64)
+    rng = random.Random(5)
+    topics = np.asarray([rng.randrange(len(centres)) for _ in range(SCATTER_SAMPLE)])
+    real = np.asarray(await embedder.embed(
+        [memory_text(int(t), rng) for t in topics], kind="document"), dtype=np.float64)
+    offsets = real - centres[topics]
+    mean = offsets.mean(axis=0)
+    space = TopicSpace(embedder.model, centres, mean,
+                       (offsets - mean) / np.sqrt(len(offsets)), {})
+    probe = np.asarray([rng.randrange(len(centres)) for _ in range(256)])
+    held = np.asarray(await embedder.embed(
+        [memory_text(int(t), rng) for t in probe], kind="document"), dtype=np.float64)
+    questions = np.asarray(await embedder.embed(
+        [query_text(int(t), rng) for t in probe], kind="query"), dtype=np.float64)
+    realism = {**_cosines("embedded", questions, held, probe),
+               **_cosines("drawn", questions, space.draw(probe, 9), probe)}
+    return TopicSpace(space.model, centres, mean, space.spread, realism)
+
+
+def _cosines(label: str, questions: np.ndarray, memories: np.ndarray,
+             topics: np.ndarray) -> dict[str, float]:
+    """Mean cosine of a question to a memory of its own topic and of another topic."""
+    pairs = questions @ np.asarray(memories, dtype=np.float64).T
+    own = topics[:, None] == topics[None, :]
+    return {f"{label}_own_topic": round(float(pairs[own].mean()), 3),
+            f"{label}_other_topic": round(float(pairs[~own].mean()), 3)}
 
 
 def random_heat(rng: random.Random, now: datetime) -> Heat:
@@ -179,7 +230,7 @@ FROM bench_stage
 
 def sealed_rows(
     sealer: Sealer, owner: Owner, texts: Sequence[str], vectors: np.ndarray | None,
-    rng: random.Random, now: datetime,
+    rng: random.Random, now: datetime, model: str | None = None,
 ) -> list[tuple[object, ...]]:
     """Rows sealed by the real Sealer (real encryption, real blinded index terms)."""
     rows = []
@@ -191,7 +242,7 @@ def sealed_rows(
             id=uuid.uuid4(), owner=owner, memory_type=memory_type, content=text,
             summary=text.split(".")[0][:200], importance=heat.base_importance, heat=heat,
             created_at=created, updated_at=created, tags=("bench",), metadata={"source": "bench"},
-            pinned=rng.random() < 0.02, embedding_model="all-MiniLM-L6-v2",
+            pinned=rng.random() < 0.02, embedding_model=model,
         )
         vector = None if vectors is None else vectors[index]
         # Materialised a day ago: the next decay run has real work to do.

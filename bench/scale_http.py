@@ -28,7 +28,7 @@ def free_port() -> int:
 class Server:
     """`memlane serve` on 127.0.0.1 against the bench's data dir (the embedded server is shared)."""
 
-    def __init__(self, data_dir: Path, key_path: Path) -> None:
+    def __init__(self, data_dir: Path, key_path: Path, model: str | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self._env = {
@@ -38,6 +38,8 @@ class Server:
             # The daily decay worker would start a full decay 30 s in: not what is measured here.
             "MEMLANE_WORKER__ENABLED": "false",
             "MEMLANE_LOGGING__LEVEL": "WARNING",
+            # The model the bench loaded its vectors for (unset: the default's).
+            **({"MEMLANE_MEMORY__EMBEDDING__MODEL": model} if model else {}),
         }
         self._process: subprocess.Popen[bytes] | None = None
 

@@ -44,8 +44,9 @@ def _log(message: str) -> None:
 
 async def measure(
     memlane: Memlane, settings: Settings, tenant: str, user: str, *, seconds: float,
-    warmup_s: float, step_s: float, ingest_s: float,
+    warmup_s: float, step_s: float, ingest_s: float, load: bool = True,
 ) -> dict[str, Any]:
+    """Every HTTP figure; with `load` off only the pinned ingest and the server's RSS."""
     created = await memlane.keys.create(tenant, [Scope.READ, Scope.WRITE], name="bench")
     pool = memlane.database.pool
     ids = [r["id"] for r in await pool.fetch(
@@ -53,7 +54,7 @@ async def measure(
     rng = random.Random(11)
     queries = [data.query_text(rng.randrange(data.topic_count()), rng) for _ in range(4000)]
     pgdata = Path(settings.database.data_dir)
-    server = Server(pgdata, settings.memory.encryption_key_path)
+    server = Server(pgdata, settings.memory.encryption_key_path, settings.memory.embedding.model)
     await server.start()
     try:
         def context(client: Any, n: int) -> Any:
@@ -64,6 +65,9 @@ async def measure(
             return client.get(f"/v1/memories/{ids[n % len(ids)]}", params={"user_id": user})
 
         token = created.token
+        if not load:
+            ingest = await _ingest(memlane, server.url, token, tenant, user, ingest_s)
+            return {**ingest, "rss_mb": round(server.peak_rss_mb(), 1)}
         await open_loop(server.url, token, context, rate=RATES[0], duration_s=warmup_s)
         rates = []
         for rate in RATES:

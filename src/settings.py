@@ -131,7 +131,8 @@ class RecallSettings(_Section):
         values = self.model_dump()
         floor = values.pop("neighbour_floor")
         lines = scale or DEFAULT_SCALE
-        return RecallTuning(**values, neighbour_floor=_or(floor, lines.unrelated))
+        return RecallTuning(**values, neighbour_floor=_or(floor, lines.unrelated),
+                            language_offsets=lines.language_offsets)
 
     @model_validator(mode="after")
     def _domain_rules(self) -> RecallSettings:

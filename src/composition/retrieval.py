@@ -28,6 +28,7 @@ from memlane.service.retrieval import (
     GraphExpansion,
     Join,
     JoinExpansion,
+    LanguageBias,
     LevelOfDetail,
     Neighbours,
     Opening,
@@ -82,6 +83,10 @@ FIRST: Declared = (
     # "Four weeks ago", "letzte Woche": the time a question points at ranks too (recall.md).
     ("rankings", lambda p: FirstRankings(
         p.memories.search, p.embedder, p.sealer, p.names, p.policy.recall.time_weight > 0)),
+    # A multilingual model's cosines less what each pair of languages adds (recall.md).
+    ("language", lambda p: LanguageBias(
+        p.memories.search, p.embedder, p.policy.recall.language_offsets)
+     if p.policy.recall.language_offsets else None),
     ("fusion", lambda p: Fusion(p.policy.recall, p.entity_weight)),
     # Clusters (docs/graph.md): the question's nearest summaries bring their best members.
     ("cluster_recall", lambda p: p.clusters),
@@ -141,7 +146,7 @@ PROMPT: Declared = (
 )
 # Stages a deployment may leave out (`memory.recall.skip_stages`): ranking choices only.
 OPTIONAL = frozenset({"cluster_recall", "fact_recall", "conversation_prior", "focus",
-                      "graph_expansion", "neighbours", "prefetch"})
+                      "graph_expansion", "language", "neighbours", "prefetch"})
 
 
 def retriever(parts: RetrievalParts, skip: Collection[str] = ()) -> Retriever:

@@ -72,6 +72,8 @@ class RecallTuning:
     reply_weight: float = 0.5
     time_weight: float = 1.0
     whose_weight: float = 0.8
+    # The model's (question language, memory language, cosine offset)s: `SimilarityScale`.
+    language_offsets: tuple[tuple[str, str, float], ...] = ()
     # Retrieval stages left out (composition/retrieval.py names the optional ones).
     skip_stages: tuple[str, ...] = ()
 

@@ -53,7 +53,8 @@ MODEL_LINES = {
 # not settings (built from other sections, or fixed by the rules).
 SECTIONS: list[tuple[type[BaseModel], Any, set[str]]] = [
     (RelevanceSettings, RelevanceWeights(), set()),
-    (RecallSettings, RecallTuning(), set()),
+    # The model's offsets per pair of languages come with its cosine lines, never set alone.
+    (RecallSettings, RecallTuning(), {"language_offsets"}),
     # The learned judge's weights are loaded by the composition root when
     # `graph.supersession_judge` is "learned"; they are no setting themselves.
     (GraphSettings, GraphTuning(), {"learned_judge"}),
@@ -99,7 +100,8 @@ def test_default_settings_build_the_domains_defaults_with_the_default_models_lin
         MemoryPolicy(), rag_threshold=e5.rag_threshold, merge_threshold=e5.merge_threshold,
         active_context_similarity=e5.active_context,
         weights=replace(RelevanceWeights(), similarity=e5.relevance_similarity),
-        recall=replace(RecallTuning(), neighbour_floor=e5.unrelated))
+        recall=replace(RecallTuning(), neighbour_floor=e5.unrelated,
+                       language_offsets=e5.language_offsets))
     assert MemorySettings(embedding={"model": MINILM}).policy() == MemoryPolicy()
     assert GraphSettings().tuning() == GraphTuning()
     assert FactSettings().profile_caps() == ProfileCaps()
@@ -116,6 +118,7 @@ def test_every_cosine_line_follows_the_configured_model(elsewhere: Path, model: 
     assert policy.graph.semantic_threshold == scale.semantic_threshold
     assert policy.graph.supersession_band == scale.supersession_band
     assert policy.recall.neighbour_floor == scale.unrelated
+    assert policy.recall.language_offsets == scale.language_offsets
 
 
 def test_a_cosine_line_set_in_the_config_wins_over_the_models(

@@ -37,6 +37,11 @@ if TYPE_CHECKING:
         focus_factor as focus_factor,
         resumed_match as resumed_match,
     )
+    from memlane.domain.retrieval.language import (
+        PARALLEL as PARALLEL,
+        LanguageAxis as LanguageAxis,
+        language_axis as language_axis,
+    )
     from memlane.domain.retrieval.plain import (
         PlainBlock as PlainBlock,
         fit_plain as fit_plain,
@@ -61,8 +66,10 @@ _FACE = Face(__name__, {
     "FocusLine": "detail",
     "FocusQuery": "focus",
     "FocusView": "focus",
+    "LanguageAxis": "language",
     "Layers": "detail",
     "MAX_ACTIVE_CONTEXT": "context",
+    "PARALLEL": "language",
     "PREAMBLE": "context",
     "PlainBlock": "plain",
     "Window": "when",
@@ -78,6 +85,7 @@ _FACE = Face(__name__, {
     "focus_factor": "focus",
     "in_order": "context",
     "is_hint": "plain",
+    "language_axis": "language",
     "pointed_window": "when",
     "relevance": "scoring",
     "reply_share": "scoring",

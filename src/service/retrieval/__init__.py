@@ -46,6 +46,9 @@ if TYPE_CHECKING:
         JoinExpansion as JoinExpansion,
         StartExpansion as StartExpansion,
     )
+    from memlane.service.retrieval.language import (
+        LanguageBias as LanguageBias,
+    )
     from memlane.service.retrieval.level_of_detail import (
         LevelOfDetail as LevelOfDetail,
     )
@@ -108,6 +111,7 @@ _FACE = Face(__name__, {
     "Fusion": "fusion",
     "GraphExpansion": "graph_expansion",
     "Join": "filters",
+    "LanguageBias": "language",
     "JoinExpansion": "graph_expansion",
     "Neighbours": "neighbours",
     "Opening": "opening",

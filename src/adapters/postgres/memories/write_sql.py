@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from memlane.adapters.postgres.cosine import cosine
+from memlane.adapters.postgres.cosine import cosine, similarity_from_distance
 from memlane.adapters.postgres.memories.sql import COLUMNS
 
 _SIMILARITY = cosine("m.embedding", "q.embedding")
+_FROM_DISTANCE = similarity_from_distance("d.distance")
 
 # Per-row arrays of different lengths (tags, terms) cannot be unnested as a text[][]; they
 # arrive as JSON text, one document per row. $1, $2: tenant, user_id; then one array per
@@ -95,15 +96,18 @@ owner_size AS MATERIALIZED (
 ),
 near AS MATERIALIZED (
     (
+        -- Only the distance is sorted on and carried (OFFSET 0 keeps the subquery's narrow
+        -- rows): flattened, the aggregate's sort carried both vectors of every pair (220 MB
+        -- spilled to disk for 32 drafts against 2,242 memories: 360 ms).
         SELECT d.ord,
                (array_agg(d.id ORDER BY d.distance, d.id))[1:$5] AS ids,
-               (array_agg(d.similarity ORDER BY d.distance, d.id))[1:$5] AS similarities
+               (array_agg({_FROM_DISTANCE} ORDER BY d.distance, d.id))[1:$5] AS similarities
         FROM (
-            SELECT q.ord, m.id, m.embedding <=> q.embedding AS distance,
-                   {_SIMILARITY} AS similarity
+            SELECT q.ord, m.id, m.embedding <=> q.embedding AS distance
             FROM q CROSS JOIN memories AS m
             WHERE (SELECT n FROM owner_size) <= $4
               AND m.tenant = $1 AND m.user_id = $2 AND m.embedding IS NOT NULL
+            OFFSET 0
         ) AS d
         GROUP BY d.ord
     )

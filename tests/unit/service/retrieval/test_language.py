@@ -1,0 +1,99 @@
+"""The language stage: a German question finds the English memory that answers it before
+a German memory about something else that the model rates higher only for its language,
+in search and context; without offsets (MiniLM's lines) or with the stage skipped, the
+cosines rank as they are."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+
+from memlane.composition.retrieval import OPTIONAL
+from memlane.domain.model import NewMemory, Vector
+from memlane.domain.policy import MemoryPolicy
+from memlane.domain.retrieval.language import PARALLEL
+from memlane.domain.similarity import MULTILINGUAL_E5, scale_of
+from tests.fakes.embedder import FakeEmbedder
+from tests.fakes.world import DIMENSION, FakeWorld, new_owner
+
+QUESTION = "Wann ist das Teamtreffen?"
+ANSWER = "The team meeting is every Monday at 10."
+OTHER = "Zahnarzt am Donnerstag um neun."
+
+
+def _unit(parts: dict[int, float]) -> Vector:
+    vector = [parts.get(i, 0.0) for i in range(DIMENSION)]
+    norm = math.sqrt(sum(x * x for x in vector))
+    return [x / norm for x in vector]
+
+
+# Dimension 0 is the language: the parallel sentences differ only there. The German
+# memory's raw cosine to the German question beats the answer's by 0.033, less than the
+# 0.051 that e5's offsets take from it and give to the answer (0.037 + 0.014).
+PINNED = {
+    **{english: _unit({0: -0.3, 1: 1.0}) for english, _ in PARALLEL},
+    **{german: _unit({0: 0.3, 1: 1.0}) for _, german in PARALLEL},
+    QUESTION: _unit({0: 0.3, 5: 1.0, 6: 0.6}),
+    ANSWER: _unit({0: -0.3, 5: 1.0, 6: 0.45, 7: 0.3}),
+    OTHER: _unit({0: 0.3, 5: 1.0, 6: 0.3, 8: 0.55}),
+}
+
+
+async def _first(offsets: tuple[tuple[str, str, float], ...], skip: tuple[str, ...] = ()
+                 ) -> tuple[str, str]:
+    policy = MemoryPolicy()
+    recall = replace(policy.recall, language_offsets=offsets, skip_stages=skip)
+    world = FakeWorld(policy=replace(policy, recall=recall),
+                      embedder=FakeEmbedder(DIMENSION, PINNED))
+    owner = new_owner()
+    await world.service.remember_many(owner, [NewMemory(ANSWER), NewMemory(OTHER)])
+    found = await world.service.search(owner, QUESTION, limit=2)
+    context = await world.service.retrieve_context(owner, QUESTION, 1)
+    return found[0].memory.content, context[0].content
+
+
+async def test_without_offsets_the_german_memory_about_something_else_comes_first() -> None:
+    assert await _first(()) == (OTHER, OTHER)
+
+
+async def test_with_e5s_offsets_the_english_answer_comes_first_in_search_and_context() -> None:
+    assert await _first(scale_of(MULTILINGUAL_E5).language_offsets) == (ANSWER, ANSWER)
+
+
+async def test_the_stage_can_be_left_out() -> None:
+    assert "language" in OPTIONAL
+    offsets = scale_of(MULTILINGUAL_E5).language_offsets
+    assert await _first(offsets, skip=("language",)) == (OTHER, OTHER)
+
+
+async def test_the_search_reports_the_corrected_cosine() -> None:
+    policy = MemoryPolicy()
+    offsets = scale_of(MULTILINGUAL_E5).language_offsets
+    world = FakeWorld(policy=replace(policy, recall=replace(policy.recall,
+                                                            language_offsets=offsets)),
+                      embedder=FakeEmbedder(DIMENSION, PINNED))
+    owner = new_owner()
+    await world.service.remember_many(owner, [NewMemory(ANSWER), NewMemory(OTHER)])
+    found = {h.memory.content: h.similarity for h in await world.service.search(
+        owner, QUESTION, limit=2)}
+    raw = {text: sum(a * b for a, b in zip(PINNED[QUESTION], PINNED[text], strict=True))
+           for text in (ANSWER, OTHER)}
+    e5 = scale_of(MULTILINGUAL_E5)
+    assert found[ANSWER] == pytest.approx(raw[ANSWER] - e5.language_offset("de", "en"))
+    assert found[OTHER] == pytest.approx(raw[OTHER] - e5.language_offset("de", "de"))
+
+
+async def test_an_embedder_down_leaves_the_search_to_the_words() -> None:
+    policy = MemoryPolicy()
+    offsets = scale_of(MULTILINGUAL_E5).language_offsets
+    embedder = FakeEmbedder(DIMENSION, PINNED)
+    world = FakeWorld(policy=replace(policy, recall=replace(policy.recall,
+                                                            language_offsets=offsets)),
+                      embedder=embedder)
+    owner = new_owner()
+    await world.service.remember_many(owner, [NewMemory(ANSWER), NewMemory(OTHER)])
+    embedder.available = False
+    found = await world.service.search(owner, "team meeting", limit=2)
+    assert [h.memory.content for h in found] == [ANSWER]
