@@ -55,6 +55,7 @@ class Reading:
     # another name it says may be the old one ("die AOK war mir zu teuer").
     destinations: frozenset[str] = frozenset()
     enters: bool = False  # "I qualified as ...", "got the keys": a new state entered
+    companions: frozenset[str] = frozenset()  # "mit Hanna", "Hanna und ich": company
     # The kinds of value it names ("10 bis 18 Uhr": a time; "am 3. Juli": a date; "€ 40": an
     # amount): a new value replaces one of the same kind.
     shapes: frozenset[str] = frozenset()
@@ -172,7 +173,7 @@ class SupersessionCues:
                       if w in words or w.isdigit()), None)
         first = first if first in words else None
         holder = self._holder(text, main_clause(norm))
-        main = _slot_text(main_clause(norm))
+        main = slots.slot_text(main_clause(norm))
         found_slots = self._slots_in(main)
         return Reading(
             words=frozenset(words),
@@ -205,6 +206,7 @@ class SupersessionCues:
             denied=tense.DENIED_CHANGE.search(norm) is not None,
             destinations=frozenset(m[1] for m in slots.DESTINATION.finditer(norm)),
             enters=self._patterns["entry"].search(norm) is not None,
+            companions=slots.companions(norm),
         )
 
     def _slots_in(self, text: str) -> frozenset[str]:
@@ -279,13 +281,6 @@ def plain(text: str) -> str:
     norm = re.sub(r"(?<=\bto |in |zu )(?:another|ein anderes|eine andere|einen anderen)\b",
                   "a different", norm)
     return re.sub(r"(?:^|(?<=[,;:]))\s*also\b", " ", norm)
-
-
-def _slot_text(norm: str) -> str:
-    norm = slots.TIME_ANCHOR.sub(" ", slots.LEADING_TIME.sub(" ", norm.strip()))
-    for pattern, replacement in slots.SLOT_MISREADINGS:
-        norm = pattern.sub(replacement, norm)
-    return norm
 
 
 def main_clause(text: str, flags: int = 0) -> str:

@@ -114,7 +114,10 @@ def same_topic(new: Reading, old: Reading, old_is_change: bool = False) -> bool:
     # The old value named beside the new one ("Bin zur Techniker gewechselt, die AOK war mir zu
     # teuer" / "Meine Krankenkasse ist die AOK"): a name both say that the new statement does
     # not go to ("moved to Lisbon" / "flights to Lisbon" share only where it goes).
-    if new.holder == SELF and (new.names & old.names) - new.destinations - {new.subject}:
+    # (Not someone the user is with: "Hanna und ich sind zum HIIT gewechselt" / "Ich gehe
+    # mit Hanna hin".)
+    if new.holder == SELF and (new.names & old.names) - new.destinations - {new.subject} - (
+            new.companions | old.companions):
         return True
     # Different attributes, whatever names they share ("Lena is my girlfriend" / "Lena works
     # as a doctor now").

@@ -141,3 +141,13 @@ def test_a_club_supported_and_a_band_part_hold_one_value(
 ])
 def test_a_dislike_said_with_stand_is_no_past_and_flips(new: str, older: list[str]) -> None:
     assert replaced(new, older) == 0
+
+
+@pytest.mark.parametrize(("new", "older"), [
+    ("Sam and I switched to the Monday pottery class now.",
+     ["I go climbing with Sam.", "I live in Hove."]),
+    ("Jonas und ich sind jetzt im Töpferkurs am Montag.",
+     ["Ich gehe mit Jonas klettern.", "Ich wohne in Jena."]),
+])
+def test_someone_the_user_is_with_is_no_old_value(new: str, older: list[str]) -> None:
+    assert replaced(new, older) is None
