@@ -1,7 +1,8 @@
 """Supersession benchmark: hand-labelled EN/DE scenarios through the detector, real embeddings.
 
     .venv/bin/python bench/supersession.py [--data FILE] [--band LOW HIGH] [--no-facts] [--sweep]
-                                           [--model NAME] [--errors] [--learned] [--json]
+                                           [--model NAME] [--errors [all]] [--learned]
+                                           [--json]
 
 Each scenario (bench/data/supersession_scenarios.jsonl) has 2-6 older statements (oldest
 first), a new one, and the index of the statement it supersedes (or null). Texts are
@@ -161,10 +162,11 @@ def report(scenarios: Sequence[Mapping[str, Any]], picks: Picks) -> dict[str, An
     return result
 
 
-def errors(scenarios: Sequence[Mapping[str, Any]], picks: Picks) -> list[str]:
-    """The tuning half's misses and wrongs, one line each (the test half is not listed)."""
+def errors(scenarios: Sequence[Mapping[str, Any]], picks: Picks, half: str = TUNE) -> list[str]:
+    """One half's misses and wrongs, one line each (by default the tuning half: the test half
+    is not listed; `all` only for a set already declared read, such as a run blind set)."""
     lines = []
-    for s in in_half(scenarios, TUNE):
+    for s in in_half(scenarios, half):
         got, want = picks[s["id"]][0], s["supersedes"]
         if got != want:
             what = "miss " if got is None else "wrong"
@@ -241,7 +243,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-facts", action="store_true",
                         help="leave out fact conflicts (the service finds them when facts are on)")
     parser.add_argument("--sweep", action="store_true", help="also sweep band floors/ceilings")
-    parser.add_argument("--errors", action="store_true", help="list the tuning half's errors")
+    parser.add_argument("--errors", nargs="?", const=TUNE, choices=(TUNE, "all"),
+                        help="list the tuning half's errors (`all`: every row, for a set "
+                             "declared read)")
     parser.add_argument("--learned", action="store_true",
                         help="the learned judge (shipped weights) where the rules find nothing")
     parser.add_argument("--json", action="store_true", help="one compact JSON object")
@@ -264,7 +268,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.sweep:
         result["sweep"] = sweep(scenarios, cos, conflicts)
     if args.errors:
-        print("\n".join(errors(scenarios, picks)))
+        print("\n".join(errors(scenarios, picks, args.errors)))
     print(json.dumps(result, ensure_ascii=False, indent=None if args.json else 2))
     return 0
 

@@ -79,7 +79,13 @@ def _reasons(
     if (not low <= cosine <= high or not holders_agree(new, old)
             or not same_topic(new, old, old_is_change)):
         return None
+    # A change denied ("wir ziehen doch nicht nach Dortmund") ends only a plan said before.
+    if new.denied and not old_is_change:
+        return None
     flip = flips(new, old)
+    # A new state entered in a slot both hold one value of ("qualified as a paramedic" after
+    # "training to be one") is a change without change words.
+    cued = cued or (new.enters and bool(new.slots & old.slots & lexicon.SINGLE_VALUED_SLOTS))
     # A restatement asserts the same; anything else may replace ("Jan moved away, my partner is
     # now Mira" still names Jan). When the new one only adds, replacing loses nothing.
     replaced = old.asserted != new.asserted

@@ -23,6 +23,9 @@ CHANGE_CUES: tuple[str, ...] = (
     "korrigier*", "ich meinte", "falsch", "moment", "neue*", "aufgehört", "abgebrochen",
     "gekündigt", "abgeschafft", "verkauft", "getrennt", "geschieden", "gestiegen", "gesunken",
     "umgestellt",
+    # An update asked for ("please update my address to ..."), a plan called off ("Crete's
+    # off"), a Swiss move.
+    "update", "updated", "aktualisier*", "'s off", "is off", "called off", "gezügelt",
     # A new value said from a point in time: "since March", "seit Januar", "ab Montag".
     "since", "ever since", "as of", "starting", "from this ~ on", "from next ~ on", "seit",
     "seitdem", "ab jetzt", "ab heute", "ab montag", "ab dienstag", "ab mittwoch",
@@ -203,3 +206,9 @@ REFERRING = re.compile(
     r"|(?:meistens|mostly|usually|at|with|mit|am|im|on|for|für|bei|ein|eine|einen|a|an)\b"
     r"(?!.*\b(?:is|are|was|ist|sind|war|have|has|habe|hat|bin)\b))"
 )
+
+# Whom a German question opened by "ist"/"sind" asks about; without it the subject was
+# dropped from a statement ("Sind per 1. Mai nach Bern gezogen").
+ASKED_ABOUT = re.compile(r"\s+(?:der|die|das|dem|den|des|ein|eine|einen|dein\w*|euer|eure\w*|"
+                         r"ihr\w*|sein\w*|mein\w*|unser\w*|es|er|sie|wir|du|dies\w*|"
+                         r"jemand|alle\w*|heute|morgen)(?!\w)")

@@ -14,7 +14,11 @@ SLOTS: Mapping[str, tuple[str, ...]] = {
                   "moved in", "roommate*", "flatmate*", "mitbewohner*", "dorm", "wohnheim",
                   "live alone", "alleine", "allein", "eigenheim", "hypothek",
                   # German moves said ahead, the verb last or split ("nach Köln ziehen").
-                  "umzieh*", "nach ~ ziehen", "ziehen ~ nach", "zieht ~ nach", "zieht ~ um",
+                  "umzieh*", "nach ~ ziehen",
+                  # Swiss German moves ("Wir sind nach Winterthur gezügelt"), houses bought.
+                  "gezügelt", "zügeln", "zügle*", "reihenhaus", "einfamilienhaus",
+                  "doppelhaus*", "eigentumswohnung", "lease on", "signed a lease",
+                  "ziehen ~ nach", "zieht ~ nach", "zieht ~ um",
                   "ziehen ~ um", "einziehen", "ausziehen", "zusammenziehen"),
     "work": ("work", "works", "working", "worked", "job*", "employ*", "company", "hired", "shift*",
              "career", "retired", "apprentice*", "intern*", "promot*", "staff engineer", "senior",
@@ -64,7 +68,8 @@ SLOTS: Mapping[str, tuple[str, ...]] = {
     "drinks": ("coffee", "tea", "*kaffee", "tee", "beer", "*bier", "wine", "*wein", "alcohol*",
                "alkohol*", "drink*", "trink*", "*wasser", "water", "cortado", "flatwhite",
                "espresso", "decaf", "entkoffeiniert*", "latte", "cappuccino", "matcha", "cola",
-               "juice", "saft", "oat milk", "hafermilch", "sojamilch", "soy milk"),
+               "juice", "saft", "oat milk", "hafermilch", "sojamilch", "soy milk", "caffeine",
+               "koffein*"),
     "smoking": ("smok*", "rauch*", "cigarette*", "*zigarette*", "nichtraucher*", "vape", "vaping",
                 "dampf*", "nicotine", "nikotin*", "snus", "quit smoking", "rauchfrei"),
     "contact": ("phone", "number", "mobile", "email", "e-mail", "*nummer", "handy*", "telefon*",
@@ -85,6 +90,8 @@ SLOTS: Mapping[str, tuple[str, ...]] = {
     "colour": ("colour*", "color*", "*farbe"),
     "vehicle": ("car", "drive*", "auto", "fahre", "fährt", "fahrrad", "bike", "*bike", "*rad",
                 "bus", "*bus", "train", "s-bahn", "u-bahn", "tram", "bahn", "zug", "cycle",
+                # Spoken and Austrian: "i fahr mit der Bim", "mit den Öffis".
+                "fahr", "bim", "öffis",
                 "cycling", "commut*", "pendl*", "pendel*", "e-scooter", "scooter", "garage",
                 "pedals", "car-free", "autofrei", "license", "führerschein*", "driving test",
                 "driving licence", "driver's licence", "fahrprüfung", "fahrstunde*",
@@ -123,7 +130,8 @@ SLOTS: Mapping[str, tuple[str, ...]] = {
     # Being off work, and being back: "I'm on sick leave" / "I went back to work on Monday".
     "leave": ("sick leave", "krankgeschrieben", "krank geschrieben", "parental leave",
               "maternity leave", "paternity leave", "elternzeit", "mutterschutz", "back to work",
-              "back at work", "arbeite* ~ wieder", "wieder ~ arbeit*"),
+              "back at work", "back in the office", "wieder im büro", "zurück im büro",
+              "arbeite* ~ wieder", "wieder ~ arbeit*"),
     # Where the user works: "im Büro" / "komplett im Homeoffice" (not "ins Büro": a way there).
     "workplace": ("in the office", "at the office", "im büro", "homeoffice", "home office",
                   "from home", "von zu hause", "remote*", "hybrid"),
@@ -149,9 +157,16 @@ SLOTS: Mapping[str, tuple[str, ...]] = {
                "prepaid", "mbit*"),
     "favourite": ("go-to", "favourite", "favorite", "lieblings*"),
     # How much the user works: "part-time", "eine Vier-Tage-Woche", "32 Stunden".
-    "workload": ("part-time", "full-time", "teilzeit", "vollzeit", "four-day week",
+    "workload": ("part-time", "full-time", "my hours", "meine stunden", "working hours",
+                 "arbeitszeit", "teilzeit", "vollzeit", "four-day week",
                  "vier-tage-woche", "*-stunden-vertrag", "stunden pro woche", "stunden die woche",
                  "hours a week", "days a week", "tage die woche", "*-tage-woche"),
+    # The club a fan supports, and the part a player takes in a band: one at a time.
+    "fandom": ("support", "supporter", "allegiance", "fan of", "fan von", "halte zu",
+               "season ticket", "dauerkarte"),
+    "instrument": ("bass", "drums", "drummer", "schlagzeug*", "guitar*", "gitarr*", "keyboard*",
+                   "piano", "klavier", "vocals", "gesang", "sänger*", "singer", "geige",
+                   "violin", "cello", "trumpet", "trompete", "saxophon*", "sax"),
     # The one health insurer: "bei der AOK versichert" / "Techniker Krankenkasse".
     "insurer": ("krankenkasse", "krankenversicherung", "health insurance", "health insurer",
                 "versichert", "insured with", "insured by", "insurance"),
@@ -163,5 +178,5 @@ SLOTS: Mapping[str, tuple[str, ...]] = {
 SINGLE_VALUED_SLOTS: frozenset[str] = frozenset({
     "residence", "work", "identity", "relationship", "colour", "diet", "smoking", "sleep",
     "vehicle", "education", "age", "family", "leave", "workplace", "mobility", "tariff",
-    "workload", "insurer",
+    "workload", "insurer", "fandom", "instrument",
 })

@@ -10,7 +10,8 @@ HOLDER_NOUNS: tuple[str, ...] = (
     "husband", "partner", "girlfriend", "boyfriend", "son", "daughter", "friend", "neighbour",
     "neighbor", "boss", "manager", "colleague", "grandma", "grandpa", "aunt", "uncle", "cousin",
     "kids", "children", "twins", "youngest", "oldest", "eldest", "grandmother",
-    "grandfather", "nephew", "niece", "babysitter", "dog", "cat", "puppy", "flatmate",
+    "grandfather", "grandad", "granddad", "nephew", "niece", "babysitter", "dog", "cat", "puppy",
+    "flatmate",
     "roommate", "housemate", "landlord", "landlady", "mitbewohner*", "vermieter*",
     "schwester", "bruder", "mutter", "mama", "vater", "papa", "eltern", "frau", "mann",
     "freundin", "freund", "sohn", "tochter", "nachbar*", "chef*", "kolleg*", "oma", "opa",
@@ -31,6 +32,7 @@ SAME_HOLDER = {
     "mum": "mother", "mom": "mother", "mama": "mother", "mutter": "mother", "dad": "father",
     "papa": "father", "vater": "father", "grandma": "grandmother", "oma": "grandmother",
     "großmutter": "grandmother", "grandpa": "grandfather", "opa": "grandfather",
+    "grandad": "grandfather", "granddad": "grandfather", "gran": "grandmother",
     "großvater": "grandfather", "husband": "partner", "wife": "partner", "frau": "partner",
     "mann": "partner", "boss": "boss", "manager": "boss", "chef": "boss", "chefin": "boss",
     "managerin": "boss", "kollegin": "kollege", "nachbarin": "nachbar",
@@ -60,11 +62,22 @@ NAMED_OWN = re.compile(
 )
 # Relatives addressed by the kin word as a name: "Mum celebrated her 69th", "Opa wird 90".
 KIN_NAMES = re.compile(r"^(?:mum|mom|mama|mami|dad|papa|grandma|grandpa|granny|oma|opa|"
-                       r"nana)(?!\w)")
+                       r"nana|grandad|granddad|gran)(?!\w)")
 # Relatives opening a statement with an article: "The twins turned two", "Die Kinder gehen
 # jetzt auf die Waldschule".
 THE_RELATIVES = re.compile(r"^(?:the|die|der)\s+(?P<holder>twins|kids|children|boys|girls|"
                            r"zwillinge|kinder|jungs|mädchen)(?!\w)")
+# Someone the user knows, named after a role no list holds ("Mein Kumpel Sven hat ...", "My
+# buddy Raj moved"): that person is the holder, under the role's name.
+APPOSITION = re.compile(r"^(?:(?:[Mm]y|[Oo]ur)\s+(?P<noun>[a-z]{3,})|(?:[Mm]ein|[Uu]nser)\w*\s+"
+                        r"(?P<nomen>[A-ZÄÖÜ][a-zäöüß]{2,}))\s+[A-ZÄÖÜ][a-zäöüß]+"
+                        r"\s+(?:hat|ist|has|is|was|war|got|wurde|\w+(?:ed|t))(?!\w)")
+# People named by a definite article ("Die Nachbarn haben ...", "The neighbours got ..."):
+# the holder, as "our neighbours" would be.
+DEFINITE_PEOPLE = re.compile(r"^(?:the|die|der)\s+(?P<holder>neighbou?rs|nachbarn|nachbar|"
+                             r"in-laws|schwiegereltern|landlord|vermieter\w*|kollegen|"
+                             r"colleagues|flatmates|mitbewohner\w*|grandparents|großeltern)"
+                             r"(?!\w)")
 # A death ends all that was said of someone: "Meine Oma ist gestorben" replaces "Meine Oma ist
 # 95" and where she lived.
 DEATH = re.compile(r"(?<!\w)(?:died|passed away|gestorben|verstorben|starb)(?!\w)")
@@ -164,6 +177,7 @@ _CALENDAR = re.compile(
 _TITLES = frozenset(("dr", "prof", "herr", "frau", "mr", "mrs", "ms", "i", "i'm", "i've", "i'd",
                      "i'll"))
 _TOKEN = re.compile(r"[\w'-]+|[.!?:;]")
+_ACRONYM = re.compile(r"[A-ZÄÖÜ]{2,5}$")
 
 
 def names_in(text: str) -> frozenset[str]:
@@ -177,7 +191,8 @@ def names_in(text: str) -> frozenset[str]:
         adjective = before.casefold() in _ARTICLES and re.search(r"[a-zäöüß]e[nrsm]?$", previous)
         if (word[:1].isupper() and previous not in ".!?:;" and not adjective
                 and not previous[:1].isdigit()
-                and previous.casefold() not in _ARTICLES
+                # (An acronym after an article is a name: "die AOK", "the BBC".)
+                and (previous.casefold() not in _ARTICLES or _ACRONYM.match(word))
                 and not _CALENDAR.match(word) and word.casefold() not in _TITLES
                 and not _holder_noun(word.casefold())):
             found.add(word.casefold())

@@ -47,6 +47,15 @@ class Reading:
     # "He moved to York", "Sie wohnt jetzt in Köln", "I bought my son a bike": what a person
     # other than the user holds.
     third_person: bool = False
+    # "I sold the Civic", "Den Kurs hab ich geschmissen", "Pepe ist gestorben": something ends.
+    ends: bool = False
+    # "We're not moving after all", "wir ziehen doch nicht nach Dortmund": no change happens.
+    denied: bool = False
+    # Names it goes to ("moved to Lisbon", "zur Techniker gewechselt"): the new value, where
+    # another name it says may be the old one ("die AOK war mir zu teuer").
+    destinations: frozenset[str] = frozenset()
+    enters: bool = False  # "I qualified as ...", "got the keys": a new state entered
+    companions: frozenset[str] = frozenset()  # "mit Hanna", "Hanna und ich": company
     # The kinds of value it names ("10 bis 18 Uhr": a time; "am 3. Juli": a date; "€ 40": an
     # amount): a new value replaces one of the same kind.
     shapes: frozenset[str] = frozenset()
@@ -82,6 +91,7 @@ class SupersessionCues:
             "continuity": self.continuity, "hedge": self.hedge, "past": self.past,
             "history": cues.HISTORY_CUES, "anchor": self.anchors, "adverb": cues.ADVERB_CUES,
             "state_change": tense.STATE_CHANGE_CUES, "ending": tense.ENDING_CUES,
+            "entry": tense.ENTRY_CUES,
             "opener": cues.DISCOURSE_OPENERS, "starter": cues.QUESTION_STARTERS,
             "holder": self.holders,
             # Everything that is a cue rather than a topic, removed before content is read;
@@ -130,7 +140,11 @@ class SupersessionCues:
         # does not: an opener is skipped only when a comma closes it.
         while (opener := self._patterns["opener"].match(rest)) and rest[opener.end():][:1] == ",":
             rest = rest[opener.end() + 1:].lstrip()
-        return self._patterns["starter"].match(rest) is not None
+        starter = self._patterns["starter"].match(rest)
+        # Spoken German drops the subject of a statement ("Sind per 1. Mai nach Bern
+        # gezogen", "Ist jetzt erledigt"): "ist"/"sind" ask only before whom they ask about.
+        return starter is not None and not (
+            starter[0] in ("ist", "sind") and not cues.ASKED_ABOUT.match(rest[starter.end():]))
 
     def in_distant_past(self, text: str, said_year: int | None) -> bool:
         """Whether the statement speaks of a past that does not reach the present."""
@@ -155,11 +169,11 @@ class SupersessionCues:
         # What it asserts keeps the verbs that are also cues ("I am divorced", "married").
         said = content_words(self._patterns["adverb"].sub(" ", unnamed))
         # The first content word, past "my friend" ("My friend Jonas moved": Jonas).
-        first = next((w for w in _WORD.findall(_without_leading_time(norm))
+        first = next((w for w in _WORD.findall(slots.LEADING_TIME_SUBJECT.sub("", norm))
                       if w in words or w.isdigit()), None)
         first = first if first in words else None
         holder = self._holder(text, main_clause(norm))
-        main = _slot_text(main_clause(norm))
+        main = slots.slot_text(main_clause(norm))
         found_slots = self._slots_in(main)
         return Reading(
             words=frozenset(words),
@@ -188,6 +202,11 @@ class SupersessionCues:
             shapes=slots.shapes(norm),
             third_person=people.third_person(norm, found_slots)
             or self._patterns["recipient"].search(norm) is not None,
+            ends=self._patterns["ending"].search(norm) is not None,
+            denied=tense.DENIED_CHANGE.search(norm) is not None,
+            destinations=frozenset(m[1] for m in slots.DESTINATION.finditer(norm)),
+            enters=self._patterns["entry"].search(norm) is not None,
+            companions=slots.companions(norm),
         )
 
     def _slots_in(self, text: str) -> frozenset[str]:
@@ -213,8 +232,11 @@ class SupersessionCues:
             return None
         if kin := people.KIN_NAMES.match(norm):
             return people.SAME_HOLDER.get(kin[0], kin[0])
-        if relatives := people.THE_RELATIVES.match(norm):
-            return relatives["holder"]
+        if relatives := people.THE_RELATIVES.match(norm) or people.DEFINITE_PEOPLE.match(norm):
+            return people.SAME_HOLDER.get(relatives["holder"], relatives["holder"])
+        if (known := people.APPOSITION.match(text.strip())) and not self._patterns[
+                "holder"].fullmatch(role := (known["noun"] or known["nomen"]).casefold()):
+            return role
         if people.PRONOUN_SUBJECT.match(norm):
             return None
         person = people.FIRST_PERSON_SUBJECT.search(norm)
@@ -255,22 +277,10 @@ def plain(text: str) -> str:
     to another team", a clause opened by "also": German "so")."""
     norm = normalise(text)
     norm = tense.NOW_THAT.sub("because", tense.NOT_HISTORY.sub("accustomed to", norm))
+    norm = tense.FREE_OF.sub(" no longer", norm)
     norm = re.sub(r"(?<=\bto |in |zu )(?:another|ein anderes|eine andere|einen anderen)\b",
                   "a different", norm)
     return re.sub(r"(?:^|(?<=[,;:]))\s*also\b", " ", norm)
-
-
-def _slot_text(norm: str) -> str:
-    norm = slots.TIME_ANCHOR.sub(" ", slots.LEADING_TIME.sub(" ", norm.strip()))
-    for pattern, replacement in slots.SLOT_MISREADINGS:
-        norm = pattern.sub(replacement, norm)
-    return norm
-
-
-def _without_leading_time(norm: str) -> str:
-    """'since last week nils has ...' -> 'nils has ...': the subject comes after the time."""
-    return re.sub(r"^(?:since|seit|from|ab|as of|starting)\s+(?:\S+\s+){0,3}?(?=\S+\s+"
-                  r"(?:has|have|is|was|hat|ist|lässt|wohnt|lives|works|arbeitet))", "", norm)
 
 
 def main_clause(text: str, flags: int = 0) -> str:

@@ -56,13 +56,14 @@ def silent(new_text: str, cue_set: SupersessionCues, said_at: datetime | None) -
         cue_set.has(family, new_text) for family in ("hedge", "continuity")
     ) or cue_set.in_distant_past(
         new_text, said_at.year if said_at else None
-    ) or (bool(tense.EPISODE.search(norm)) and not cue_set.has("state_change", new_text))
+    ) or (bool(tense.EPISODE.search(norm)) and not cue_set.has("state_change", new_text)
+          and not cue_set.has("ending", new_text))
 
 
 def cued(reading: Reading, text: str, cue_set: SupersessionCues) -> bool:
     """Whether a statement says a value changed: a correction naming the old value, change
     language, or a German future of a change ("werde ... ziehen")."""
-    return reading.names_old_value or cue_set.has("change", text) or bool(
+    return reading.names_old_value or reading.ends or cue_set.has("change", text) or bool(
         tense.FUTURE_CHANGE.search(normalise(text)))
 
 
@@ -142,6 +143,8 @@ def may_replace(scene: Scene, candidate: Candidate, replaced: Collection[UUID]) 
     old = scene.read[candidate.id]
     return not (old.past or candidate.id in replaced or candidate.id in scene.merged or (
         old.refers and not scene.cued_by[candidate.id] and scene.new.holder != SELF)
-        or about_someone_named(scene.text, candidate.text, scene.new, old))
+        or (about_someone_named(scene.text, candidate.text, scene.new, old)
+            # (Unless the user ends the named thing: "Kroatien ist gestrichen", "Pepe died".)
+            and not (scene.new.ends and scene.new.holder in (SELF, None))))
 
 

@@ -117,3 +117,27 @@ SHAPES: dict[str, re.Pattern[str]] = {
 def shapes(norm: str) -> frozenset[str]:
     """The kinds of value a normalised statement names (a time, a date, an amount)."""
     return frozenset(name for name, shape in SHAPES.items() if shape.search(norm))
+
+
+# The names a change goes to ("moved to Lisbon", "zur Techniker gewechselt").
+DESTINATION = re.compile(r"(?<!\w)(?:to|into|for|zu|zur|zum|nach|auf|in|ins|bei|an)\s+"
+                         r"(?:the\s+|der\s+|die\s+|das\s+|den\s+|dem\s+)?([\w-]+)")
+# A time before the subject: "since last week nils has ..." is about nils.
+LEADING_TIME_SUBJECT = re.compile(
+    r"^(?:since|seit|from|ab|as of|starting)\s+(?:\S+\s+){0,3}?(?=\S+\s+"
+    r"(?:has|have|is|was|hat|ist|lässt|wohnt|lives|works|arbeitet))")
+# Someone the user is with ("mit Hanna", "Hanna und ich", "with Sam"): company, no value.
+COMPANION = re.compile(r"(?<!\w)(?:mit|with)\s+([\w-]+)|([\w-]+)\s+(?:und|and)\s+(?:ich|i)(?!\w)")
+
+
+def companions(norm: str) -> frozenset[str]:
+    """Whom a normalised statement says the user is with."""
+    return frozenset(w for m in COMPANION.finditer(norm) for w in m.groups() if w)
+
+
+def slot_text(norm: str) -> str:
+    """The text slots are read from: no time said, no phrase that misreads as a slot."""
+    norm = TIME_ANCHOR.sub(" ", LEADING_TIME.sub(" ", norm.strip()))
+    for pattern, replacement in SLOT_MISREADINGS:
+        norm = pattern.sub(replacement, norm)
+    return norm

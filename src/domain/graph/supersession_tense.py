@@ -37,7 +37,9 @@ PAST_STATE = re.compile(
     r"verschoben|verlegt|rebooked|cancelled|canceled|\w+iert)\b)"
     # Preterites of states ("I drove a Polo", "das Futter stand in der Garage"), and the
     # German perfect of living and working ("ich habe in Leeds gewohnt").
-    r"|lived|worked|drove|rode|drank|weighed|had|ran|stood|wohnte|arbeitete|lebte|hieß|stand|"
+    r"|lived|worked|drove|rode|drank|weighed|had|ran|stood|wohnte|arbeitete|lebte|hieß|"
+    # (Not the English "can't stand olives".)
+    r"(?<!can't )(?<!cannot )(?<!not )stand|"
     r"lag|fuhr|trank|hatte|wog|(?:habe|hatte|hat) (?:\w+ ){0,3}(?:gewohnt|gearbeitet|gelebt|"
     r"geheißen))(?!\w)"
 )
@@ -71,12 +73,39 @@ STATE_CHANGE_CUES: tuple[str, ...] = (
     "beendet", "eingestellt", "entlassen", "pensioniert", "diagnostiziert", "entbunden",
     "verloren", "angemeldet", "eingeschrieben", "abgeschlossen", "in rente",
 )
+# Entering a new state of a slot that holds one value ("I qualified as a paramedic", "We got
+# the keys to our own house", "I start at Sage on Monday", "SAP hat mich übernommen"): a
+# change when the older statement holds that slot too.
+ENTRY_CUES: tuple[str, ...] = (
+    "qualified", "got the keys", "start at", "start on", "starting at", "promoted",
+    "befördert", "übernommen", "eingezogen", "einzug", "bestanden", "passed", "graduated",
+    "married", "geheiratet", "retired", "in rente", "hired", "eingestellt", "signed",
+    "unterschrieben", "reduced", "reduziert", "erhöht", "cut my",
+)
 # Changes that end what was held ("I sold the Golf too", "das Gravelbike wurde auch
 # geklaut"): "too" then says the change came again, not that a value was added.
 ENDING_CUES: tuple[str, ...] = (
     "sold", "stolen", "quit", "left", "cancelled", "canceled", "gave up", "broke up",
     "verkauft", "geklaut", "gestohlen", "gekündigt", "verlassen", "abgesagt", "aufgehört",
+    # A thing given up, ended or gone is an end as well ("Den Kletterkurs hab ich
+    # geschmissen", "our cat died"), and so is a value said to hold no more ("kein Bier mehr",
+    # "no longer"; "alcohol-free" is read as "alcohol no longer").
+    "dropped", "dropped out", "passed away", "died", "got rid of", "unsubscribed",
+    "*geschmissen", "abgemeldet", "abgeschafft", "gestrichen", "abgebrochen", "aufgegeben",
+    "ausgetreten", "gestorben", "verstorben", "kein* ~ mehr", "nicht mehr", "no longer",
+    "not ~ anymore", "no more", "'s off", "is off", "called off",
 )
+# A change denied ("we're not moving to Leeds after all", "wir ziehen doch nicht nach
+# Dortmund"): nothing current changes; only a plan said before is replaced by it.
+DENIED_CHANGE = re.compile(
+    r"(?<!\w)(?:not|never|n't)\s+(?:\w+\s+){0,2}?(?:moving|relocating|switching|changing|"
+    r"leaving|taking|selling|quitting|starting)\b.*\bafter all\b"
+    r"|(?<!\w)(?:fell through|nothing came of it|daraus wird nichts|hat sich zerschlagen)(?!\w)"
+    r"|(?<!\w)(?:ziehen|ziehe|zieht|wechseln|wechsle|wechselt|kündigen|kündige|verkaufen|"
+    r"verkaufe|nehmen|nehme|fangen|fange)\s+(?:\w+\s+){0,2}?doch\s+nicht(?!\w)"
+)
+# "X-free", "X-frei" (vape-free, alkoholfrei): without X now.
+FREE_OF = re.compile(r"(?<=\w)-?(?:free|frei)(?!\w)")
 # A change said again ("Pushed again", "schon wieder geändert"): the chain's current value is
 # the one replaced, whatever words it shares.
 AGAIN = re.compile(r"(?<!\w)(?:again|once more|yet again|wieder|erneut|nochmal|noch einmal)"

@@ -106,6 +106,19 @@ def same_topic(new: Reading, old: Reading, old_is_change: bool = False) -> bool:
     # Someone's death ends all that was said of them.
     if new.died and new.holder == old.holder and new.holder not in (None, SELF, OTHER):
         return True
+    # An end of a thing the older statement has ("I sold the Civic" / "I drive a Honda Civic",
+    # "Pepe ist gestorben" / "ein Wellensittich namens Pepe"): the thing itself is shared,
+    # whatever slots either names; not the name of someone acting ("Tom quit smoking").
+    if new.ends and not old.negative and shared_words(new, old) - _acting(new):
+        return True
+    # The old value named beside the new one ("Bin zur Techniker gewechselt, die AOK war mir zu
+    # teuer" / "Meine Krankenkasse ist die AOK"): a name both say that the new statement does
+    # not go to ("moved to Lisbon" / "flights to Lisbon" share only where it goes).
+    # (Not someone the user is with: "Hanna und ich sind zum HIIT gewechselt" / "Ich gehe
+    # mit Hanna hin".)
+    if new.holder == SELF and (new.names & old.names) - new.destinations - {new.subject} - (
+            new.companions | old.companions):
+        return True
     # Different attributes, whatever names they share ("Lena is my girlfriend" / "Lena works
     # as a doctor now").
     if new.strong_slots and old.strong_slots and not new.strong_slots & old.strong_slots:
@@ -136,6 +149,12 @@ def same_topic(new: Reading, old: Reading, old_is_change: bool = False) -> bool:
     # Büro ist in der Altstadt".
     said = shared - {new.subject}
     return len(said) >= (2 if new.slots and old.slots else 1)
+
+
+def _acting(new: Reading) -> set[str]:
+    """The named one a statement is about, who ends something rather than being ended."""
+    name = people.name_of(new.holder) if new.holder else None
+    return {name, stem(name)} if name else set()
 
 
 def partner_ended(new: Reading, old: Reading) -> bool:

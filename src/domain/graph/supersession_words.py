@@ -35,6 +35,9 @@ def stem(word: str) -> str:
         if not suffix:
             break
         word = word[: -len(suffix)]
+    # An English consonant doubled before -ing/-ed: "shopping"/"shop", "stopped"/"stop".
+    if len(word) >= 4 and word[-1] == word[-2] and word[-1] in "bdgmnprt":
+        word = word[:-1]
     return word
 
 
