@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -37,7 +36,6 @@ class LanguageBias:
         self._embedder = embedder
         self._offsets = {(asked, stored): value for asked, stored, value in offsets}
         self._axis: LanguageAxis | None = None
-        self._lock = asyncio.Lock()
 
     async def __call__(self, r: Retrieval) -> None:
         ranked = list(r.rankings.similarities)
@@ -64,22 +62,22 @@ class LanguageBias:
 
     async def _axis_of(self) -> LanguageAxis | None:
         """The model's axis, from `PARALLEL` embedded once (again later if the embedder
-        was down)."""
-        async with self._lock:
-            if self._axis is None:
-                english = [e for e, _ in PARALLEL]
-                german = [g for _, g in PARALLEL]
-                try:
-                    documents = await self._embedder.embed([*english, *german])
-                    questions = await self._embedder.embed([*english, *german], kind="query")
-                except EmbeddingUnavailable as error:
-                    log.warning("language axis not read, cosines left as they are: %s", error)
-                    return None
-                half = len(PARALLEL)
-                self._axis = language_axis(
-                    documents[:half], documents[half:], questions[:half], questions[half:]
-                )
-            return self._axis
+        was down). No lock: two first questions at once both build the same axis, and a
+        lock would tie the stage to the event loop that first waited on it."""
+        if self._axis is None:
+            english = [e for e, _ in PARALLEL]
+            german = [g for _, g in PARALLEL]
+            try:
+                documents = await self._embedder.embed([*english, *german])
+                questions = await self._embedder.embed([*english, *german], kind="query")
+            except EmbeddingUnavailable as error:
+                log.warning("language axis not read, cosines left as they are: %s", error)
+                return None
+            half = len(PARALLEL)
+            self._axis = language_axis(
+                documents[:half], documents[half:], questions[:half], questions[half:]
+            )
+        return self._axis
 
 
 def _reranked(

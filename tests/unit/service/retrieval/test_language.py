@@ -6,15 +6,18 @@ cosines rank as they are."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
 
 from memlane.composition.retrieval import OPTIONAL
+from memlane.domain.errors import EmbeddingUnavailable
 from memlane.domain.model import NewMemory, Vector
 from memlane.domain.policy import MemoryPolicy
 from memlane.domain.retrieval.language import PARALLEL
 from memlane.domain.similarity import MULTILINGUAL_E5, scale_of
+from memlane.ports.embedding import EmbedKind
 from tests.fakes.embedder import FakeEmbedder
 from tests.fakes.world import DIMENSION, FakeWorld, new_owner
 
@@ -97,3 +100,29 @@ async def test_an_embedder_down_leaves_the_search_to_the_words() -> None:
     embedder.available = False
     found = await world.service.search(owner, "team meeting", limit=2)
     assert [h.memory.content for h in found] == [ANSWER]
+
+
+class _AxisDown(FakeEmbedder):
+    """Down for the parallel sentences only, until `failing` is cleared."""
+
+    failing = True
+
+    async def embed(self, texts: Sequence[str], kind: EmbedKind = "document") -> list[Vector]:
+        if self.failing and PARALLEL[0][0] in texts:
+            raise EmbeddingUnavailable("down for the axis")
+        return await super().embed(texts, kind)
+
+
+async def test_an_axis_not_read_leaves_the_cosines_and_is_read_at_a_later_question() -> None:
+    policy = MemoryPolicy()
+    offsets = scale_of(MULTILINGUAL_E5).language_offsets
+    embedder = _AxisDown(DIMENSION, PINNED)
+    world = FakeWorld(policy=replace(policy, recall=replace(policy.recall,
+                                                            language_offsets=offsets)),
+                      embedder=embedder)
+    owner = new_owner()
+    await world.service.remember_many(owner, [NewMemory(ANSWER), NewMemory(OTHER)])
+    first = await world.service.search(owner, QUESTION, limit=2)
+    embedder.failing = False
+    again = await world.service.search(owner, QUESTION, limit=2)
+    assert (first[0].memory.content, again[0].memory.content) == (OTHER, ANSWER)
