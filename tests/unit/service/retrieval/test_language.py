@@ -13,7 +13,7 @@ import pytest
 
 from memlane.composition.retrieval import OPTIONAL
 from memlane.domain.errors import EmbeddingUnavailable
-from memlane.domain.model import NewMemory, Vector
+from memlane.domain.model import NewMemory, Owner, Vector
 from memlane.domain.policy import MemoryPolicy
 from memlane.domain.retrieval.language import PARALLEL
 from memlane.domain.similarity import MULTILINGUAL_E5, scale_of
@@ -44,14 +44,26 @@ PINNED = {
 }
 
 
-async def _first(offsets: tuple[tuple[str, str, float], ...], skip: tuple[str, ...] = ()
-                 ) -> tuple[str, str]:
+E5_OFFSETS = scale_of(MULTILINGUAL_E5).language_offsets
+
+
+async def _stored(
+    offsets: tuple[tuple[str, str, float], ...] = E5_OFFSETS, skip: tuple[str, ...] = (),
+    embedder: FakeEmbedder | None = None,
+) -> tuple[FakeWorld, Owner]:
+    """A user holding the English answer and the German memory about something else."""
     policy = MemoryPolicy()
     recall = replace(policy.recall, language_offsets=offsets, skip_stages=skip)
     world = FakeWorld(policy=replace(policy, recall=recall),
-                      embedder=FakeEmbedder(DIMENSION, PINNED))
+                      embedder=embedder or FakeEmbedder(DIMENSION, PINNED))
     owner = new_owner()
     await world.service.remember_many(owner, [NewMemory(ANSWER), NewMemory(OTHER)])
+    return world, owner
+
+
+async def _first(offsets: tuple[tuple[str, str, float], ...], skip: tuple[str, ...] = ()
+                 ) -> tuple[str, str]:
+    world, owner = await _stored(offsets, skip)
     found = await world.service.search(owner, QUESTION, limit=2)
     context = await world.service.retrieve_context(owner, QUESTION, 1)
     return found[0].memory.content, context[0].content
@@ -62,23 +74,16 @@ async def test_without_offsets_the_german_memory_about_something_else_comes_firs
 
 
 async def test_with_e5s_offsets_the_english_answer_comes_first_in_search_and_context() -> None:
-    assert await _first(scale_of(MULTILINGUAL_E5).language_offsets) == (ANSWER, ANSWER)
+    assert await _first(E5_OFFSETS) == (ANSWER, ANSWER)
 
 
 async def test_the_stage_can_be_left_out() -> None:
     assert "language" in OPTIONAL
-    offsets = scale_of(MULTILINGUAL_E5).language_offsets
-    assert await _first(offsets, skip=("language",)) == (OTHER, OTHER)
+    assert await _first(E5_OFFSETS, skip=("language",)) == (OTHER, OTHER)
 
 
 async def test_the_search_reports_the_corrected_cosine() -> None:
-    policy = MemoryPolicy()
-    offsets = scale_of(MULTILINGUAL_E5).language_offsets
-    world = FakeWorld(policy=replace(policy, recall=replace(policy.recall,
-                                                            language_offsets=offsets)),
-                      embedder=FakeEmbedder(DIMENSION, PINNED))
-    owner = new_owner()
-    await world.service.remember_many(owner, [NewMemory(ANSWER), NewMemory(OTHER)])
+    world, owner = await _stored()
     found = {h.memory.content: h.similarity for h in await world.service.search(
         owner, QUESTION, limit=2)}
     raw = {text: sum(a * b for a, b in zip(PINNED[QUESTION], PINNED[text], strict=True))
@@ -89,14 +94,8 @@ async def test_the_search_reports_the_corrected_cosine() -> None:
 
 
 async def test_an_embedder_down_leaves_the_search_to_the_words() -> None:
-    policy = MemoryPolicy()
-    offsets = scale_of(MULTILINGUAL_E5).language_offsets
     embedder = FakeEmbedder(DIMENSION, PINNED)
-    world = FakeWorld(policy=replace(policy, recall=replace(policy.recall,
-                                                            language_offsets=offsets)),
-                      embedder=embedder)
-    owner = new_owner()
-    await world.service.remember_many(owner, [NewMemory(ANSWER), NewMemory(OTHER)])
+    world, owner = await _stored(embedder=embedder)
     embedder.available = False
     found = await world.service.search(owner, "team meeting", limit=2)
     assert [h.memory.content for h in found] == [ANSWER]
@@ -114,14 +113,8 @@ class _AxisDown(FakeEmbedder):
 
 
 async def test_an_axis_not_read_leaves_the_cosines_and_is_read_at_a_later_question() -> None:
-    policy = MemoryPolicy()
-    offsets = scale_of(MULTILINGUAL_E5).language_offsets
     embedder = _AxisDown(DIMENSION, PINNED)
-    world = FakeWorld(policy=replace(policy, recall=replace(policy.recall,
-                                                            language_offsets=offsets)),
-                      embedder=embedder)
-    owner = new_owner()
-    await world.service.remember_many(owner, [NewMemory(ANSWER), NewMemory(OTHER)])
+    world, owner = await _stored(embedder=embedder)
     first = await world.service.search(owner, QUESTION, limit=2)
     embedder.failing = False
     again = await world.service.search(owner, QUESTION, limit=2)
