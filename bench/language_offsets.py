@@ -2,7 +2,7 @@
 a memory's language.
 
     .venv/bin/python bench/language_offsets.py [--models all-MiniLM-L6-v2,multilingual-e5-small]
-        [--turns FILE ...] [--json]
+        [--turns FILE ...] [--document-share 0.5] [--json]
 
 Offsets (`SimilarityScale.language_offsets`, domain/similarity.py): the hand-labelled
 relation questions (bench/data/relation_questions.jsonl, EN and DE) against the labelled
@@ -15,7 +15,8 @@ unrelated mean less English-English's. None of these sentences is in the German 
 The axis (domain/retrieval/language.py): built from its parallel sentences as the service
 builds it, then the share of the labelled statements it puts on the wrong side, and with
 `--turns` (LoCoMo-shaped files: the development sets, English) the share of their turns it
-calls German.
+calls German (turns written as the conversation route stores them, embedded through the
+recall bench's cache, bench/embedding_cache.py).
 """
 
 from __future__ import annotations
@@ -30,7 +31,10 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.embedding_cache import CachingEmbedder, EmbeddingCacheStore
+from bench.locomo import DEFAULT_CACHE
 from bench.memory_sets import load_set
+from bench.similarity_scales import stored_text
 
 from memlane.adapters.embedding.catalog import ONNX_MODELS
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
@@ -45,7 +49,8 @@ def _rows(name: str) -> list[dict[str, Any]]:
     return [row for row in map(json.loads, lines) if row.get("lang") in LANGUAGES]
 
 
-async def measure(model: str, turn_files: list[Path]) -> dict[str, Any]:
+async def measure(model: str, turn_files: list[Path], document_share: float | None = None
+                  ) -> dict[str, Any]:
     embedder = OnnxEmbeddingAdapter(ONNX_MODELS[model])
     try:
         questions = _rows("relation_questions.jsonl")
@@ -71,7 +76,8 @@ async def measure(model: str, turn_files: list[Path]) -> dict[str, Any]:
         documents = await embedder.embed([*english, *german])
         queries = await embedder.embed([*english, *german], kind="query")
         half = len(PARALLEL)
-        axis = language_axis(documents[:half], documents[half:], queries[:half], queries[half:])
+        axis = language_axis(documents[:half], documents[half:], queries[:half], queries[half:],
+                             document_share)
         direction = np.asarray(axis.direction)
         wrong = [axis.of_document(float(p)) != s["lang"]
                  for p, s in zip(stated @ direction, statements, strict=True)]
@@ -85,9 +91,11 @@ async def measure(model: str, turn_files: list[Path]) -> dict[str, Any]:
                          axis.of_question(v) != q["lang"]
                          for v, q in zip(asked, questions, strict=True)) / len(questions), 4)},
         }
+        # Turns as the conversation route stores them, from the recall bench's cache.
+        turns = CachingEmbedder(embedder, EmbeddingCacheStore(DEFAULT_CACHE))
         for path in turn_files:
-            texts = [t.text for c in load_set(path).conversations for t in c.turns]
-            projected = np.asarray(await embedder.embed(texts)) @ direction
+            texts = [stored_text(t) for c in load_set(path).conversations for t in c.turns]
+            projected = np.asarray(await turns.embed(texts)) @ direction
             out["axis"][f"turns_called_german:{path.name}"] = round(float(np.mean(
                 [axis.of_document(float(p)) == GERMAN for p in projected])), 4)
         return out
@@ -100,9 +108,13 @@ def main() -> None:
     parser.add_argument("--models", default=",".join(ONNX_MODELS))
     parser.add_argument("--turns", type=Path, nargs="*", default=[],
                         help="LoCoMo-shaped files whose turns the axis should call English")
+    parser.add_argument("--document-share", type=float, default=None,
+                        help="where a document turns German on the axis (default: the "
+                        "service's DOCUMENT_CUT; 0.5 is the midpoint)")
     parser.add_argument("--json", action="store_true", help="JSON only (the default output)")
     args = parser.parse_args()
-    result = {m: asyncio.run(measure(m, args.turns)) for m in args.models.split(",")}
+    result = {m: asyncio.run(measure(m, args.turns, args.document_share))
+              for m in args.models.split(",")}
     print(json.dumps(result, indent=None if args.json else 2))
 
 

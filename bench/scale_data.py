@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -175,7 +175,7 @@ async def topic_space(embedder: Any) -> TopicSpace:
         [query_text(int(t), rng) for t in probe], kind="query"), dtype=np.float64)
     realism = {**_cosines("embedded", questions, held, probe),
                **_cosines("drawn", questions, space.draw(probe, 9), probe)}
-    return TopicSpace(space.model, centres, mean, space.spread, realism)
+    return replace(space, realism=realism)
 
 
 def _cosines(label: str, questions: np.ndarray, memories: np.ndarray,

@@ -77,10 +77,12 @@ class LanguageAxis:
 def language_axis(
     english: Sequence[Vector], german: Sequence[Vector],
     english_questions: Sequence[Vector], german_questions: Sequence[Vector],
+    document_share: float | None = None,
 ) -> LanguageAxis:
     """The axis from the vectors of `PARALLEL`'s sentences as documents and as questions:
-    the mean German-minus-English difference of the documents, and the midpoints of each
-    kind's two means on it."""
+    the mean German-minus-English difference of the documents; a document turns German
+    `document_share` (default `DOCUMENT_CUT`) of the way from the English documents' mean
+    projection to the German ones', a question halfway."""
     if not english or len(english) != len(german):
         raise ValueError("the axis needs the same sentences in both languages")
     width = len(english[0])
@@ -92,16 +94,18 @@ def language_axis(
     direction = tuple(x / norm for x in mean)
     return LanguageAxis(
         direction,
-        _cut(english, german, direction, DOCUMENT_CUT),
+        _cut(english, german, direction,
+             DOCUMENT_CUT if document_share is None else document_share),
         _cut(english_questions, german_questions, direction, 0.5),
     )
 
 
 # Where a document turns German: this share of the way from the English sentences' mean
 # projection to the German ones'. A long chat turn in English wanders toward German (names,
-# foreign words) more than a German statement toward English: under e5, the midpoint put
-# 5.7 % of the development sets' English turns on the German side, this 0.7 %, with 0.8 % of
-# the labelled German sentences on the English side (docs/recall.md, "Two languages").
+# foreign words) more than a German statement toward English: under e5 the midpoint called
+# 9.3 / 3.1 / 30.2 % of the LoCoMo / LongMemEval / REALTALK development turns German, this
+# cut 0.04 / 0.01 / 0.48 %, with 0.5 % of the labelled statements on the wrong side
+# (bench/language_offsets.py; docs/recall.md, "Two languages").
 DOCUMENT_CUT = 0.75
 
 
