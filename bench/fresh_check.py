@@ -20,7 +20,8 @@ from typing import Any
 
 FRESH = Path(__file__).resolve().parent / "data" / "fresh"
 # Every blind set written so far; each folder's ids start with its name and a dash.
-FRESH_DIRS = (FRESH, FRESH.parent / "fresh2", FRESH.parent / "fresh3", FRESH.parent / "fresh4")
+FRESH_DIRS = (FRESH, FRESH.parent / "fresh2", FRESH.parent / "fresh3", FRESH.parent / "fresh4",
+              FRESH.parent / "fresh5")
 LANGS = ("en", "de")
 MIN_GERMAN = 0.45
 # The label vocabulary of bench/data/facts_labelled.jsonl: each relation has one fact type.
