@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 from bench import scale_data as data
 
+from memlane.adapters.postgres.memories.lexical_reading import LexicalReading
 from memlane.adapters.postgres.memories.search import PostgresCandidateSearchAdapter
 from memlane.container import Memlane
 from memlane.domain.model import Owner
@@ -87,7 +88,8 @@ async def point(memlane: Memlane, sealer: Sealer, owner: Owner, queries: int) ->
 async def quality(memlane: Memlane, sealer: Sealer, owner: Owner, texts: list[str]
                   ) -> dict[str, float]:
     pool = memlane.database.pool
-    exact = PostgresCandidateSearchAdapter(pool, lexical_postings_per_term=EVERY_POSTING)
+    exact = PostgresCandidateSearchAdapter(pool, lexical_reading=LexicalReading(
+        first_depth=EVERY_POSTING, postings_per_term=EVERY_POSTING))
     capped = PostgresCandidateSearchAdapter(pool)
     lexical, dense = [], []
     vectors = await memlane.embedder.embed(texts, kind="query")

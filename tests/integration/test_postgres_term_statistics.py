@@ -8,6 +8,7 @@ from dataclasses import replace
 import asyncpg
 import pytest
 
+from memlane.adapters.postgres.memories.lexical_reading import LexicalReading
 from memlane.adapters.postgres.memories.ports import postgres_memory_ports
 from memlane.adapters.postgres.pool import restore_postings
 from memlane.domain.memories.cleanup import CleanupRule
@@ -124,7 +125,7 @@ async def test_a_term_rarer_than_the_cap_is_read_whole_and_a_commoner_one_best_f
 ) -> None:
     # 5 postings per term: "zebra" (2 memories) is read whole; of "common" (31 memories) the
     # 5 best for BM25 are read: the shortest memories holding it.
-    port = postgres_memory_ports(pg_pool, lexical_postings_per_term=5)
+    port = postgres_memory_ports(pg_pool, lexical_reading=LexicalReading(5, 5))
     crowd = [stored(owner, keywords=("common", *(f"w{i}-{j}" for j in range(1 + i % 10))))
              for i in range(30)]
     both = stored(owner, keywords=("common", "zebra"))
@@ -141,7 +142,7 @@ async def test_a_term_rarer_than_the_cap_is_read_whole_and_a_commoner_one_best_f
 async def test_a_small_owner_gets_every_term_matched_as_in_full_bm25(
     pg_pool: asyncpg.Pool, owner: Owner
 ) -> None:
-    port = postgres_memory_ports(pg_pool, lexical_postings_per_term=50)
+    port = postgres_memory_ports(pg_pool, lexical_reading=LexicalReading(50, 50))
     crowd = [stored(owner, keywords=("common", f"w{i}")) for i in range(30)]
     rare = stored(owner, keywords=("zebra", "stripe"))
     await insert(port.store, *crowd, rare)

@@ -9,6 +9,7 @@ from uuid import UUID
 import asyncpg
 
 from memlane.adapters.postgres.cosine import cosine, similarity_from_distance
+from memlane.adapters.postgres.memories.lexical_reading import LexicalReading
 from memlane.adapters.postgres.memories.rows import traits_of_row, vector_param
 from memlane.adapters.postgres.memories.sql import SEARCH_LEXICAL_SCORED
 from memlane.domain.model import Heat, MemoryType, Owner, SearchCandidate, Vector
@@ -137,10 +138,11 @@ async def dense(
 
 async def lexical(
     connection: asyncpg.Connection, owner: Owner, terms: Sequence[str], limit: int,
-    postings_per_term: int,
+    reading: LexicalReading,
 ) -> list[SearchCandidate]:
     records = await connection.fetch(
-        LEXICAL, owner.tenant, owner.user_id, list(terms), limit, postings_per_term
+        LEXICAL, owner.tenant, owner.user_id, list(terms), limit, reading.first_depth,
+        reading.postings_per_term, reading.exact_top, reading.checks,
     )
     return [to_candidate(r) for r in records]
 

@@ -8,14 +8,12 @@ from memlane.adapters.postgres.facts import PostgresTopicAdapter
 from memlane.adapters.postgres.memories.consolidation import PostgresConsolidationAdapter
 from memlane.adapters.postgres.memories.faded import PostgresFadedMemoriesAdapter
 from memlane.adapters.postgres.memories.focus import PostgresFocusAdapter
+from memlane.adapters.postgres.memories.lexical_reading import DEFAULT_READING, LexicalReading
 from memlane.adapters.postgres.memories.maintenance import (
     MAINTENANCE_SHARES,
     PostgresMaintenanceAdapter,
 )
-from memlane.adapters.postgres.memories.search import (
-    LEXICAL_POSTINGS_PER_TERM,
-    PostgresCandidateSearchAdapter,
-)
+from memlane.adapters.postgres.memories.search import PostgresCandidateSearchAdapter
 from memlane.adapters.postgres.memories.sleep import PostgresSleepAdapter
 from memlane.adapters.postgres.memories.store import PostgresMemoryStoreAdapter
 from memlane.adapters.postgres.memories.supersession import PostgresSupersessionAdapter
@@ -27,7 +25,7 @@ def postgres_memory_ports(
     *,
     dimension: int | None = None,
     access_flush_ms: int | None = None,
-    lexical_postings_per_term: int = LEXICAL_POSTINGS_PER_TERM,
+    lexical_reading: LexicalReading = DEFAULT_READING,
     maintenance_shares: int = MAINTENANCE_SHARES,
 ) -> MemoryPorts:
     """Store, candidate search and maintenance on `pool` (see each adapter for the knobs).
@@ -37,7 +35,7 @@ def postgres_memory_ports(
     """
     return MemoryPorts(
         store=PostgresMemoryStoreAdapter(pool),
-        search=PostgresCandidateSearchAdapter(pool, dimension, lexical_postings_per_term),
+        search=PostgresCandidateSearchAdapter(pool, dimension, lexical_reading),
         maintenance=PostgresMaintenanceAdapter(pool, access_flush_ms, maintenance_shares),
         faded=PostgresFadedMemoriesAdapter(pool),
         consolidation=PostgresConsolidationAdapter(pool),

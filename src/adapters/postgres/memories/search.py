@@ -9,15 +9,11 @@ from uuid import UUID
 import asyncpg
 
 from memlane.adapters.postgres.memories import candidates
+from memlane.adapters.postgres.memories.lexical_reading import DEFAULT_READING, LexicalReading
 from memlane.adapters.postgres.pool import connection_from
 from memlane.adapters.postgres.vector_checks import check_query_dimension, dimension_errors
 from memlane.domain.model import Owner, SearchCandidate, Vector
 from memlane.ports.memories import CandidateSearchPort
-
-# A lexical search reads at most this many postings of each query term, best first (sql.py
-# SEARCH_LEXICAL_SCORED): exact BM25 for terms held by at most this many of the owner's
-# memories, so for every term of an owner with at most this many memories.
-LEXICAL_POSTINGS_PER_TERM = 1000
 
 
 class PostgresCandidateSearchAdapter(CandidateSearchPort):
@@ -27,15 +23,13 @@ class PostgresCandidateSearchAdapter(CandidateSearchPort):
         self,
         pool: asyncpg.Pool,
         dimension: int | None = None,
-        lexical_postings_per_term: int = LEXICAL_POSTINGS_PER_TERM,
+        lexical_reading: LexicalReading = DEFAULT_READING,
     ) -> None:
         """`dimension`, when given, is checked on every query vector before the database sees
-        it. `lexical_postings_per_term` bounds the postings a lexical search reads per query
-        term (see LEXICAL_POSTINGS_PER_TERM); a larger one is closer to full BM25 for big
-        owners."""
+        it. `lexical_reading` is the lexical search's budget (see LexicalReading)."""
         self._pool = pool
         self._dimension = dimension
-        self._postings_per_term = lexical_postings_per_term
+        self._lexical_reading = lexical_reading
 
     async def dense_candidates(
         self, owner: Owner, embedding: Vector, limit: int, min_similarity: float = -1.0,
@@ -55,7 +49,7 @@ class PostgresCandidateSearchAdapter(CandidateSearchPort):
             return []
         async with connection_from(self._pool) as connection:
             return await candidates.lexical(
-                connection, owner, terms, limit, self._postings_per_term
+                connection, owner, terms, limit, self._lexical_reading
             )
 
     async def neighbour_candidates(

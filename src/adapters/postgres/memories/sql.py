@@ -50,40 +50,14 @@ ORDER BY m.created_at DESC, m.id DESC
 LIMIT $9
 """
 
-# BM25 over the (blinded) terms from stored statistics (migration 0040): df per term, and
-# the owner's N and total length, are index lookups, never counted over the owner's rows.
-# Each query term reads its first $5 postings (migration 0050) as an index-only scan: best
-# first for BM25 within one term (more occurrences, then shorter memories), so a term held by
-# at most $5 of the owner's memories contributes exactly, and a commoner term contributes
-# its best-scoring postings. A memory's score sums what was read. k1 = 1.2, b = 0.75
-# (Robertson / Sparck Jones defaults); document length is the count of distinct terms.
+# The owner's BM25 top $4 for the (blinded) terms $3, its first $7 exact (migration 0250):
+# each query term's postings are read best first, $5 of them, four times deeper per pass up to
+# $6, scoring at most $8 memories exactly per pass, until no unread posting can change the
+# first $7; idf and the average length from the stored statistics (migration 0040). k1 = 1.2,
+# b = 0.75; document length is the count of distinct terms.
 SEARCH_LEXICAL_SCORED = """
-WITH owner_stats AS MATERIALIZED (
-    SELECT s.n::float8 AS n, greatest(s.total_length::float8 / greatest(s.n, 1), 1) AS avgdl
-    FROM memory_owner_stats AS s WHERE s.tenant = $1 AND s.user_id = $2
-),
-q AS MATERIALIZED (
-    SELECT memlane_term_hash(t.term) AS term,
-           ln(1 + (o.n - t.df + 0.5) / (t.df + 0.5)) AS idf
-    FROM memory_terms AS t, owner_stats AS o
-    WHERE t.tenant = $1 AND t.user_id = $2 AND t.term = ANY($3::text[])
-),
-hits AS (
-    SELECT p.id, -p.neg_tf::float8 AS tf, p.dl::float8 AS dl, q.idf
-    FROM q CROSS JOIN LATERAL (
-        SELECT p.id, p.neg_tf, p.dl
-        FROM memory_postings AS p
-        WHERE p.owner_key = memlane_owner_hash($1, $2) AND p.term = q.term
-        ORDER BY p.neg_tf, p.dl, p.id
-        LIMIT $5
-    ) AS p
-),
-scored AS (
-    SELECT h.id, sum(h.idf * h.tf * 2.2 / (h.tf + 1.2 * (0.25 + 0.75 * h.dl / o.avgdl))) AS score
-    FROM hits AS h, owner_stats AS o
-    GROUP BY h.id
-    ORDER BY score DESC, h.id
-    LIMIT $4
+WITH scored AS (
+    SELECT t.id, t.score FROM memlane_lexical_top($1, $2, $3::text[], $4, $5, $6, $7, $8) AS t
 )"""
 DELETE = """
 WITH heat AS (
