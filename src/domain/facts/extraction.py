@@ -26,7 +26,7 @@ from memlane.domain.facts.patterns import (
 )
 from memlane.domain.facts.patterns.lexicon import FIGURATIVE_ALLERGENS, PET_WORDS
 from memlane.domain.facts.patterns.names import fuller_name
-from memlane.domain.facts.prefilter import Prefilter
+from memlane.domain.prefilter import Prefilter
 from memlane.domain.facts.questions import relations_asked
 from memlane.domain.facts.readings import (
     Reading,
@@ -66,7 +66,7 @@ RULES: tuple[Rule, ...] = (
     *fact_patterns_de_plans.COMMITMENT, *fact_patterns_de_plans.CONSTRAINT,
     *fact_patterns_de_plans.TRAIT,
 )
-# A rule runs only on a clause holding a string every match of it needs (prefilter.py).
+# A rule runs only on a clause holding a string every match of it needs (domain/prefilter.py).
 _CAN_MATCH = Prefilter([r.pattern for r in RULES])
 EVENT_CONFIDENCE = 0.75
 _QUOTED = re.compile("\"[^\"]{3,}\"|\u201e[^\u201c\u201d]{3,}[\u201c\u201d]"

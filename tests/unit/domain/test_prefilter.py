@@ -14,10 +14,10 @@ from hypothesis import given, strategies as st
 
 from memlane.domain.facts import extraction
 from memlane.domain.facts.extraction import RULES, extract_facts
-from memlane.domain.facts.prefilter import SAFE, Prefilter, fold, needles
+from memlane.domain.prefilter import SAFE, Prefilter, fold, needles
 
 PREFILTER = Prefilter([r.pattern for r in RULES])
-DATA = Path(__file__).resolve().parents[4] / "bench" / "data"
+DATA = Path(__file__).resolve().parents[3] / "bench" / "data"
 # Every code point but the surrogates, once: what IGNORECASE matches is read off it.
 EVERY_CHARACTER = "".join(chr(c) for c in range(sys.maxunicode + 1)
                           if not 0xD800 <= c <= 0xDFFF)

@@ -4,7 +4,7 @@ A fact rule's regex runs over every clause of every sentence written; most rules
 ("allergic", "ich") the clause does not hold. Each pattern is read once (its parse tree) for
 sets of strings one of which every match contains; a text lacking all of a set cannot match,
 so its regex is not run. Exact: a pattern with no such set always runs, and no match is lost
-(tests/unit/test_fact_prefilter.py checks every labelled sentence and every code point the
+(tests/unit/domain/test_prefilter.py checks every labelled sentence and every code point the
 comparison folds).
 """
 
