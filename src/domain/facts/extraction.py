@@ -26,7 +26,6 @@ from memlane.domain.facts.patterns import (
 )
 from memlane.domain.facts.patterns.lexicon import FIGURATIVE_ALLERGENS, PET_WORDS
 from memlane.domain.facts.patterns.names import fuller_name
-from memlane.domain.prefilter import Prefilter
 from memlane.domain.facts.questions import relations_asked
 from memlane.domain.facts.readings import (
     Reading,
@@ -49,6 +48,7 @@ from memlane.domain.facts.time import (
     time_span,
 )
 from memlane.domain.facts.word_order import subject_first
+from memlane.domain.prefilter import Prefilter
 
 __all__ = ["RULES", "extract_facts", "relations_asked"]
 
