@@ -88,6 +88,18 @@ for _kind, _text in (("place", PLACES), ("organisation", ORGANISATIONS), ("produ
     for _key, _value in _entries(_kind, _text):
         GAZETTEER.setdefault(_key, _value)
 LONGEST_ENTRY_WORDS = max(len(key.split()) for key in GAZETTEER)
+# The first word of every key: a chunk whose first word folds to none of them is no entry.
+_STARTS = frozenset(key.split()[0] for key in GAZETTEER)
+
+
+def may_start(word: str) -> bool:
+    """Whether a chunk beginning with this word can be an entry (False: `lookup` of any
+    chunk it begins finds nothing), as `fold` folds a first word: alone, casefolded; before
+    others, its adjective ending dropped too."""
+    if any(c.isspace() for c in word):
+        return True  # fold would split it: no shortcut
+    folded = word.casefold()
+    return folded in _STARTS or _INFLECTION.sub("", folded) in _STARTS
 
 
 def lookup(words: list[str], *, capitalised: bool) -> tuple[str, str] | None:

@@ -6,7 +6,12 @@ import re
 from dataclasses import dataclass
 
 from memlane.domain.entities import cues as cues
-from memlane.domain.entities.gazetteer import CASE_SENSITIVE, LONGEST_ENTRY_WORDS, lookup
+from memlane.domain.entities.gazetteer import (
+    CASE_SENSITIVE,
+    LONGEST_ENTRY_WORDS,
+    lookup,
+    may_start,
+)
 
 TOKEN = re.compile(r"\w+(?:['&.\-]\w+)*")
 SENTENCE_BREAK = re.compile(r"[.!?:;\n]|\s[-•*]\s")
@@ -122,6 +127,9 @@ def gazetteer_spans(tokens: list[Token], german: bool, cased: bool) -> list[Span
     spans: list[Span] = []
     i = 0
     while i < len(tokens):
+        if not may_start(tokens[i].text):  # no entry begins here: no lookup can hit
+            i += 1
+            continue
         hit = None
         for size in range(min(LONGEST_ENTRY_WORDS, len(tokens) - i), 0, -1):
             chunk = tokens[i : i + size]

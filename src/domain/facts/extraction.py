@@ -48,6 +48,7 @@ from memlane.domain.facts.time import (
     time_span,
 )
 from memlane.domain.facts.word_order import subject_first
+from memlane.domain.prefilter import Prefilter
 
 __all__ = ["RULES", "extract_facts", "relations_asked"]
 
@@ -65,6 +66,8 @@ RULES: tuple[Rule, ...] = (
     *fact_patterns_de_plans.COMMITMENT, *fact_patterns_de_plans.CONSTRAINT,
     *fact_patterns_de_plans.TRAIT,
 )
+# A rule runs only on a clause holding a string every match of it needs (domain/prefilter.py).
+_CAN_MATCH = Prefilter([r.pattern for r in RULES])
 EVENT_CONFIDENCE = 0.75
 _QUOTED = re.compile("\"[^\"]{3,}\"|\u201e[^\u201c\u201d]{3,}[\u201c\u201d]"
                      "|\u201c[^\u201d]{3,}\u201d")
@@ -91,7 +94,7 @@ def _fact(relation: str, obj: str, confidence: float, *, negated: bool = False,
 
 def _rule_facts(clause: str) -> list[ExtractedFact]:
     found: list[ExtractedFact] = []
-    for rule_ in RULES:
+    for rule_ in (RULES[i] for i in _CAN_MATCH.candidates(clause)):
         if rule_.unless is not None and rule_.unless.search(clause):
             continue
         for match in rule_.pattern.finditer(clause):

@@ -15,6 +15,7 @@ from memlane.domain.graph import (
     supersession_tense as tense,
 )
 from memlane.domain.graph.supersession_words import compile_cues, content_words, normalise, stem
+from memlane.domain.prefilter import Prefilter
 
 SELF = "self"
 OTHER = "other"  # someone named only by "its"/"ihr": a company, a club, a person
@@ -128,6 +129,11 @@ class SupersessionCues:
     def _slots(self) -> dict[str, re.Pattern[str]]:
         return {name: compile_cues(words) for name, words in lexicon.SLOTS.items()}
 
+    @cached_property
+    def _slot_filter(self) -> tuple[list[str], Prefilter]:
+        # A slot's words are searched for only in a text holding one (domain/prefilter.py).
+        return list(self._slots), Prefilter(list(self._slots.values()))
+
     def has(self, family: str, text: str) -> bool:
         return self._patterns[family].search(plain(text)) is not None
 
@@ -210,7 +216,8 @@ class SupersessionCues:
         )
 
     def _slots_in(self, text: str) -> frozenset[str]:
-        found = {name for name, pattern in self._slots.items() if pattern.search(text)}
+        names, prefilter = self._slot_filter
+        found = {names[i] for i in prefilter.candidates(text) if self._slots[names[i]].search(text)}
         if slots.AGE_STATEMENT.search(text):
             found.add("age")
         return frozenset(found)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from memlane.domain.graph.supersession_slots import STOPWORDS
 
@@ -26,6 +27,7 @@ def content_words(text: str) -> list[str]:
 
 
 
+@lru_cache(maxsize=1 << 16)  # a word's stem is asked for again and again, a few thousand words
 def stem(word: str) -> str:
     """A crude EN/DE stem: only ever compared with other stems made the same way."""
     feminine = next((s for s in _FEMININE if word.endswith("er" + s) and len(word) > 7), "")
