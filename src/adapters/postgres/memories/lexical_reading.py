@@ -18,12 +18,12 @@ class LexicalReading:
 
     # One pass of 1,000 by default: an owner whose every query term is held by fewer memories
     # gets full BM25 and no exact scoring at all (nothing is left unread), as before the safe
-    # stop; a bigger owner gets its best candidates scored exactly at ~15 us each
+    # stop; a bigger owner gets up to 2,000 hopeful memories scored exactly, index-only
     # (docs/recall.md, "The lexical search's budget").
     first_depth: int = 1000
     postings_per_term: int = 1000
     exact_top: int = 10
-    checks: int = 500
+    checks: int = 2000
 
     def __post_init__(self) -> None:
         if min(self.first_depth, self.postings_per_term, self.exact_top, self.checks) < 1:
