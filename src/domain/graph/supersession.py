@@ -8,7 +8,7 @@ from datetime import datetime
 from enum import StrEnum
 from uuid import UUID
 
-from memlane.domain.graph import supersession_lexicon as lexicon
+from memlane.domain.graph import supersession_lexicon as lexicon, supersession_voice as voice
 from memlane.domain.graph.supersession_learned import LearnedJudge, PairContext, pair_features
 from memlane.domain.graph.supersession_reading import OTHER, SELF, Reading, SupersessionCues
 from memlane.domain.graph.supersession_scene import (
@@ -88,13 +88,20 @@ def _reasons(
     cued = cued or (new.enters and bool(new.slots & old.slots & lexicon.SINGLE_VALUED_SLOTS))
     # A restatement asserts the same; anything else may replace ("Jan moved away, my partner is
     # now Mira" still names Jan). When the new one only adds, replacing loses nothing.
-    replaced = old.asserted != new.asserted
+    replaced = old.asserted != new.asserted and not _same_figures(new, old)
     if not (flip or (cued and replaced)):
         return None
     found = (("cue", cued), ("polarity", flip), ("replaced", replaced))
     return tuple(r for r, present in found if present) + tuple(
         f"slot:{slot}" for slot in sorted(new.slots & old.slots)
     )
+
+
+def _same_figures(new: Reading, old: Reading) -> bool:
+    """Whether the new statement names figures, all of them the older one's: the same value
+    said again ("passport's good till 2031" after "valid until 2031")."""
+    return bool(new.figures) and new.figures <= old.figures and not any(
+        voice.CALENDAR_WORD.match(word) for word in new.words - old.words)
 
 
 def _score(new: Reading, old: Reading, cosine: float, is_fact: bool, referring: bool) -> float:

@@ -17,6 +17,8 @@ HOLDER_NOUNS: tuple[str, ...] = (
     "freundin", "freund", "sohn", "tochter", "nachbar*", "chef*", "kolleg*", "oma", "opa",
     "tante", "onkel", "kinder", "zwillinge", "jüngste", "älteste", "großmutter", "großvater",
     "neffe", "nichte", "babysitterin", "hund", "katze", "kater",
+    # Swiss and Bavarian kin words.
+    "schwöschter", "schwöster", "brüeder", "bruader", "muetter", "vatter",
     # An ex is someone else: "Mein Ex ist jetzt mit Laura zusammen" is not the user's news.
     "ex", "ex-*", "exfreund*", "exmann", "exfrau",
     # Plurals and in-laws: "Our neighbours are moving to Spain", "my brother-in-law".
@@ -25,7 +27,9 @@ HOLDER_NOUNS: tuple[str, ...] = (
     "großeltern", "schwiegereltern", "schwieger*",
 )
 FIRST_PERSON_SUBJECT = re.compile(r"(?<!\w)(?:i|i'm|i've|i'd|i'll|we|we're|we've|ich|wir)(?!\w)")
-POSSESSIVE = r"(?:my|our|mein|meine|meinen|meinem|meiner|meines|unser|unsere|unseren|unserem)"
+# (Swiss "mini", Bavarian and Austrian "mei": "Mini Schwöschter hät gwechslet".)
+POSSESSIVE = (r"(?:my|our|mein|meine|meinen|meinem|meiner|meines|unser|unsere|unseren|unserem|"
+              r"mini|mei)")
 OBJECT_SELF = re.compile(r"(?<!\w)(?:me|us|mich|mir|uns)(?!\w)")
 # Relatives named in several ways are one holder ("mum" and "my mother", "Chefin" and "Chef").
 SAME_HOLDER = {
@@ -97,7 +101,8 @@ USER_NAMED = re.compile(r"(?<!\w)(?:me|us|mich|mir|uns|my|our|mein\w*|unser\w*|i
 # Someone else's relative: "Omar's brother", "Annas Schwester".
 OTHERS = re.compile(
     r"(?<!\w)\w+(?:'s|s) (?P<holder>brother|sister|mother|father|wife|husband|partner|son|"
-    r"daughter|boss|bruder|schwester|mutter|vater|frau|mann|sohn|tochter|chef|chefin)(?!\w)"
+    r"daughter|boss|bruder|schwester|mutter|vater|frau|mann|sohn|tochter|chef|chefin|"
+    r"neighbou?r|friend|colleague|nachbarin|nachbar|freundin|freund|kollegin|kollege)(?!\w)"
 )
 # A third party's own things ("The bus company changed its logo", "Die ING hat ihr
 # App-Design geändert"): about them, not about the user.

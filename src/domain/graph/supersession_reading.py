@@ -13,12 +13,15 @@ from memlane.domain.graph import (
     supersession_people as people,
     supersession_slots as slots,
     supersession_tense as tense,
+    supersession_voice as voice,
 )
 from memlane.domain.graph.supersession_words import compile_cues, content_words, normalise, stem
 
 SELF = "self"
 OTHER = "other"  # someone named only by "its"/"ihr": a company, a club, a person
 _WORD = re.compile(r"\w+")
+# A year or a measured value ("2031", "5,4"), not a time of day or a count.
+_FIGURE = re.compile(r"(?<![\w.,:])(?:(?:19|20)\d\d|\d+[.,]\d+)(?![\w.,:]*\w)")
 _NUMBER_WORD = re.compile(rf"(?:{slots._NUMBER}|\d+(?:[.,]\d+)?)$")
 
 
@@ -59,6 +62,9 @@ class Reading:
     # The kinds of value it names ("10 bis 18 Uhr": a time; "am 3. Juli": a date; "€ 40": an
     # amount): a new value replaces one of the same kind.
     shapes: frozenset[str] = frozenset()
+    # The figures it names ("2031", "5,4"): a statement naming only figures the older one
+    # names says the same value again ("Checked, passport's good till 2031").
+    figures: frozenset[str] = frozenset()
 
     def joined(self, antecedent: Reading) -> Reading:
         """A referring statement read with the one it points back at ("It's called
@@ -207,6 +213,7 @@ class SupersessionCues:
             destinations=frozenset(m[1] for m in slots.DESTINATION.finditer(norm)),
             enters=self._patterns["entry"].search(norm) is not None,
             companions=slots.companions(norm),
+            figures=frozenset(_FIGURE.findall(norm)),
         )
 
     def _slots_in(self, text: str) -> frozenset[str]:
@@ -230,6 +237,9 @@ class SupersessionCues:
             return SELF
         if slots.ROLE_ACTING.match(norm) and not people.THIRD_PARTY.search(norm):
             return None
+        # A relative's own people are theirs: "Mum's neighbour moved" is the neighbour's news.
+        if people.KIN_NAMES.match(norm) and (theirs := people.OTHERS.match(norm)):
+            return people.SAME_HOLDER.get(theirs["holder"], theirs["holder"])
         if kin := people.KIN_NAMES.match(norm):
             return people.SAME_HOLDER.get(kin[0], kin[0])
         if relatives := people.THE_RELATIVES.match(norm) or people.DEFINITE_PEOPLE.match(norm):
@@ -278,6 +288,7 @@ def plain(text: str) -> str:
     norm = normalise(text)
     norm = tense.NOW_THAT.sub("because", tense.NOT_HISTORY.sub("accustomed to", norm))
     norm = tense.FREE_OF.sub(" no longer", norm)
+    norm = voice.NEGATIVE_IDIOM.sub(" ", norm)
     norm = re.sub(r"(?<=\bto |in |zu )(?:another|ein anderes|eine andere|einen anderen)\b",
                   "a different", norm)
     return re.sub(r"(?:^|(?<=[,;:]))\s*also\b", " ", norm)

@@ -12,7 +12,11 @@ from itertools import pairwise
 from typing import NamedTuple
 from uuid import UUID
 
-from memlane.domain.graph import supersession_cues as cues, supersession_tense as tense
+from memlane.domain.graph import (
+    supersession_cues as cues,
+    supersession_tense as tense,
+    supersession_voice as voice,
+)
 from memlane.domain.graph.supersession_reading import SELF, Reading, SupersessionCues
 from memlane.domain.graph.supersession_topic import about_someone_named
 from memlane.domain.graph.supersession_words import normalise
@@ -52,7 +56,9 @@ def silent(new_text: str, cue_set: SupersessionCues, said_at: datetime | None) -
     # too"), not that a value was added.
     adds = (cue_set.has("addition", new_text) or bool(cues.TRAILING_ADDITION.search(norm))) and (
         not cue_set.has("ending", new_text))
-    return not new_text.strip() or cue_set.is_question(new_text) or adds or any(
+    # A stay that ends by itself, or the old value said to stay, replaces nothing.
+    bounded = bool(voice.TEMPORARY.search(norm) or voice.KEPT.search(norm))
+    return not new_text.strip() or cue_set.is_question(new_text) or adds or bounded or any(
         cue_set.has(family, new_text) for family in ("hedge", "continuity")
     ) or cue_set.in_distant_past(
         new_text, said_at.year if said_at else None
@@ -123,12 +129,15 @@ class Scene:
 
 def scene_of(new_text: str, candidates: Sequence[tuple[UUID, str, float] | Candidate],
              said_at: datetime | None, cue_set: SupersessionCues) -> Scene | None:
-    """The reading of a statement and its candidates; None when it replaces nothing."""
+    """The reading of a statement and its candidates; None when it replaces nothing. What
+    either reports of someone else's words is not read."""
+    new_text = voice.unreported(new_text)
     if silent(new_text, cue_set, said_at):
         return None
     new = read_text(cue_set, new_text)
     said_change = cued(new, new_text, cue_set)
     pool = [Candidate(*c) for c in candidates]
+    pool = [c._replace(text=voice.unreported(c.text)) for c in pool]
     read = {c.id: read_text(cue_set, c.text) for c in pool}
     cued_by = {c.id: cued(read[c.id], c.text, cue_set) for c in pool}
     merged = with_antecedents(pool, read, cued_by)

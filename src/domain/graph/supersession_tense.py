@@ -37,7 +37,9 @@ PAST_STATE = re.compile(
     r"verschoben|verlegt|rebooked|cancelled|canceled|\w+iert)\b)"
     # Preterites of states ("I drove a Polo", "das Futter stand in der Garage"), and the
     # German perfect of living and working ("ich habe in Leeds gewohnt").
-    r"|lived|worked|drove|rode|drank|weighed|had|ran|stood|wohnte|arbeitete|lebte|hieß|"
+    # (A present perfect reaches the present: "I've had hay fever since I was a kid".)
+    r"|lived|worked|drove|rode|drank|weighed|(?<!'ve )(?<!have )(?<!has )(?<!'s )had|ran|"
+    r"stood|wohnte|arbeitete|lebte|hieß|"
     # (Not the English "can't stand olives".)
     r"(?<!can't )(?<!cannot )(?<!not )stand|"
     r"lag|fuhr|trank|hatte|wog|(?:habe|hatte|hat) (?:\w+ ){0,3}(?:gewohnt|gearbeitet|gelebt|"
@@ -101,6 +103,11 @@ DENIED_CHANGE = re.compile(
     r"(?<!\w)(?:not|never|n't)\s+(?:\w+\s+){0,2}?(?:moving|relocating|switching|changing|"
     r"leaving|taking|selling|quitting|starting)\b.*\bafter all\b"
     r"|(?<!\w)(?:fell through|nothing came of it|daraus wird nichts|hat sich zerschlagen)(?!\w)"
+    # A change that was only feared: "Neither of my flatmates is moving out, it was a false
+    # alarm", "Fehlalarm, der Vermieter verkauft doch nicht".
+    r"|(?<!\w)(?:false alarm|fehlalarm|blinder alarm)(?!\w)"
+    r"|(?<!\w)neither\s+(?:of\s+)?(?:\w+\s+){0,3}?(?:is|are|was|were)\s+(?:\w+\s+)?(?:moving|"
+    r"leaving|selling|quitting)(?!\w)"
     r"|(?<!\w)(?:ziehen|ziehe|zieht|wechseln|wechsle|wechselt|kündigen|kündige|verkaufen|"
     r"verkaufe|nehmen|nehme|fangen|fange)\s+(?:\w+\s+){0,2}?doch\s+nicht(?!\w)"
 )

@@ -1,0 +1,63 @@
+"""Whose words and for how long (EN/DE): reported speech, idioms, stays, kept and handed-on values."""
+
+from __future__ import annotations
+
+import re
+
+# Someone else's words, quoted ("Meine Ärztin sagt: 'Intervallfasten ist kein Problem.'", "A
+# recruiter rang saying 'go for accountant roles'"): what they say is not what the user says
+# holds. A quote opens after a space, a colon or the start and closes before a space or a
+# punctuation mark, so an apostrophe ("you'd", "passport's") neither opens nor closes one.
+_QUOTE = re.compile(
+    r"(?:(?<=\s)|(?<=^)|(?<=:))[\"„“”‚‘'«»]"
+    r"[^\"„“”«»]*?[\w.!?,…][\"“”‘’'«»](?=[\s.,!?;:)]|$)"
+)
+# "..., die Ärztin sagt, von Prädiabetes kann keine Rede mehr sein", "my brother says: ...":
+# a report of another's words, to the end of its sentence. (The user's own "I said" reports
+# the user; "says so on the card" reports nothing.)
+_REPORTED = re.compile(
+    r"(?:^|(?<=[,;.!?]))\s*(?:(?!i\s|ich\s)[\w.'-]+\s+){1,3}"
+    r"(?:says|said|sagt|sagte|meint|meinte|reckons|findet|told me|hat gesagt)\s*[:,]"
+    r"[^.!?]*",
+    re.IGNORECASE,
+)
+# Negative idioms that deny nothing about the topic ("no need to renew", "kein Problem", "no
+# worries"): no polarity for a flip to rest on.
+NEGATIVE_IDIOM = re.compile(
+    r"(?<!\w)(?:no need(?: to)?|no problem|no worries|not bad|not a problem|no wonder|"
+    r"no doubt|kein problem|keine sorge|kein wunder|nicht schlecht|kein thema|"
+    r"keine frage)(?!\w)"
+)
+# A stay bounded by a short span ("Tom was in London for the whole weekend", "für ein paar
+# Tage bei Oma", "vorübergehend bei meinen Eltern"): it ends by itself and replaces nothing
+# that holds. (When a change happened, "over the weekend", is no bound: "migrated every note
+# to Obsidian over the weekend".)
+TEMPORARY = re.compile(
+    r"(?<!\w)(?:for the (?:whole |entire )?(?:weekend|week|night|day|evening)|"
+    r"for (?:a|one|two|three|a few|a couple of) (?:days|nights|weeks|day|night|week)|"
+    r"temporarily|"
+    r"für (?:ein paar|einige|zwei|drei|eine|ein) (?:tage|tag|nächte|nacht|wochen|woche)|"
+    r"vorübergehend|vorläufig nur)(?!\w)"
+)
+# The old value said to stay beside what is new ("das Akkordeon bleibt aber", "I'm keeping
+# the allotment though"): an addition, not a replacement.
+KEPT = re.compile(
+    r"(?<!\w)(?:bleibt|bleiben|behalte|behalten)\s+(?:\w+\s+)?(?:aber|trotzdem|weiterhin|"
+    r"bestehen|auch)(?!\w)|(?<!\w)(?:\w+\s+)?(?:bleibt|bleiben)\s*(?:[,.;!]|$)"
+    r"|(?<!\w)(?:i'm|i am|we're|we are)\s+still\s+keeping(?!\w)"
+    r"|(?<!\w)keeping\s+(?:the|my|our)\s+(?:\w+\s+){1,2}?(?:though|too|as well)(?!\w)"
+    r"|(?<!\w)(?:stays|is staying|are staying)\s*(?:though|too|as well)?\s*(?:[,.;!]|$)"
+)
+
+# A word that dates a value ("September", "Montag", "tomorrow"): with one the older statement
+# lacks, the same year is no restatement ("postponed the wedding to September 2025").
+CALENDAR_WORD = re.compile(
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mär|mai|okt|dez)\w*$"
+    r"|\w*(?:day|days|tag|tage|morgen|week|woche|month|monat|night|nacht)$"
+)
+
+
+def unreported(text: str) -> str:
+    """The statement without the words it reports of someone else."""
+    without = _QUOTE.sub(" ", text)
+    return _REPORTED.sub(" ", without).strip()

@@ -1,0 +1,111 @@
+"""Supersession mechanisms of the fifth round, on sentences of their own (none from a bench
+set): someone else's words, negative idioms, bounded stays, kept values, feared changes, a
+relative's own people, the same figure said again."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from uuid import UUID
+
+import pytest
+
+from memlane.domain.graph.supersession import DEFAULT_CUES, Candidate, judge_supersession
+from memlane.domain.graph.supersession_voice import unreported
+
+NOW = datetime(2025, 6, 11, 10, tzinfo=UTC)
+
+
+def replaced(new: str, older: list[str]) -> int | None:
+    """Which older statement (an hour apart, oldest first) `new` replaces, if any."""
+    candidates = [Candidate(UUID(int=i + 1), text, 0.5, NOW - timedelta(hours=30 - i))
+                  for i, text in enumerate(older)]
+    decisions = judge_supersession(new, candidates, said_at=NOW - timedelta(hours=30 - len(older)))
+    return decisions[0].replaces.int - 1 if decisions else None
+
+
+@pytest.mark.parametrize(("new", "older", "expected"), [
+    # A quote, or a report of what someone else says, is their view, not the user's news.
+    ("My physio says: 'you don't need the brace any more'. We'll see.",
+     ["I wear a knee brace for running.", "I live in Hove."], None),
+    ("Mein Steuerberater meinte: „Den Dienstwagen brauchen Sie nicht mehr.“ Mal sehen.",
+     ["Ich fahre einen Dienstwagen.", "Ich wohne in Kiel."], None),
+    ("A headhunter called saying 'a nurse like you should be in management'. Not for me.",
+     ["I work as a nurse.", "I live in Bath."], None),
+    # What the user says beside the report still counts.
+    ("Ich fahre jetzt Rad zur Arbeit, mein Kollege sagt, das sei zu gefährlich.",
+     ["Ich fahre mit dem Auto zur Arbeit.", "Ich wohne in Ulm."], 0),
+])
+def test_someone_elses_words_replace_nothing(new: str, older: list[str],
+                                             expected: int | None) -> None:
+    assert replaced(new, older) == expected
+
+
+def test_a_report_is_read_without_the_words_it_reports() -> None:
+    assert unreported("Meine Ärztin sagt: 'Laufen ist kein Problem.' Na gut.") == "."
+    assert unreported("I'd had it wrong, says so on the card.") == (
+        "I'd had it wrong, says so on the card.")
+
+
+@pytest.mark.parametrize(("new", "older"), [
+    # "no need", "kein Problem" deny nothing about the value.
+    ("Looked it up: the visa runs till 2029, no need to do anything.",
+     ["My visa is valid until 2029.", "I work in Osaka."]),
+    ("Nachgeschaut, die Garantie läuft bis 2027, kein Problem also.",
+     ["Die Garantie meines Laptops läuft bis 2027.", "Ich studiere in Jena."]),
+])
+def test_the_same_figure_checked_again_is_a_restatement(new: str, older: list[str]) -> None:
+    assert replaced(new, older) is None
+
+
+def test_a_new_month_of_the_same_year_is_a_change() -> None:
+    assert replaced("We moved the party to October 2026.",
+                    ["Our party is in August 2026.", "I live in Leeds."]) == 0
+
+
+@pytest.mark.parametrize(("new", "older"), [
+    # A stay bounded by a short span ends by itself.
+    ("Priya stayed in Oxford for the whole week, heaven, back to phone calls now.",
+     ["I live in Oxford.", "My girlfriend Priya lives in Pune."]),
+    ("Ich bin für ein paar Tage bei meinen Eltern in Trier.",
+     ["Ich wohne in Mainz.", "Ich arbeite als Lehrer."]),
+    ("I'm temporarily working from my sister's flat.",
+     ["I work from the office in Leeds.", "I cycle."]),
+])
+def test_a_bounded_stay_replaces_nothing(new: str, older: list[str]) -> None:
+    assert replaced(new, older) is None
+
+
+@pytest.mark.parametrize(("new", "older"), [
+    # The old value said to stay: an addition.
+    ("Hab mit Cello angefangen, die Geige bleibt aber.",
+     ["Ich spiele Geige.", "Ich wohne in Graz."]),
+    ("Started on the banjo, the guitar stays though.",
+     ["I play the guitar.", "I live in Cork."]),
+])
+def test_an_old_value_said_to_stay_is_kept(new: str, older: list[str]) -> None:
+    assert replaced(new, older) is None
+
+
+@pytest.mark.parametrize(("new", "older"), [
+    ("Neither of my housemates is leaving, it was a false alarm.",
+     ["I share a house with two housemates.", "I work in Hull."]),
+    ("Fehlalarm, unser Vermieter verkauft das Haus nicht.",
+     ["Wir wohnen zur Miete in Kassel.", "Ich arbeite bei VW."]),
+])
+def test_a_feared_change_that_did_not_come_replaces_nothing(new: str, older: list[str]) -> None:
+    assert replaced(new, older) is None
+
+
+@pytest.mark.parametrize(("new", "older"), [
+    ("Dad's friend moved into a care home, Dad visits him on Sundays.",
+     ["My dad lives in Carlisle.", "I'm a teacher."]),
+    ("Mini Schwöschter isch uf Basel zoge.",
+     ["Ich wohne in Zürich.", "Ich bin Pflegefachfrau."]),
+])
+def test_a_relatives_own_people_are_not_the_user(new: str, older: list[str]) -> None:
+    assert replaced(new, older) is None
+
+
+def test_a_present_perfect_reaches_the_present_where_a_preterite_is_history() -> None:
+    assert not DEFAULT_CUES.read("I've had eczema since I was little.").past
+    assert DEFAULT_CUES.read("I had eczema.").past
