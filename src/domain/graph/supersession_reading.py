@@ -195,7 +195,8 @@ class SupersessionCues:
             negative=bool(self._patterns["negation"].search(unnamed)
                           or cues.CONTRACTED_NEGATION.search(unnamed)),
             past=bool(self._patterns["history"].search(norm) or cues.TRAILING_BEFORE.search(norm)
-                      or tense.PAST_STATE.search(norm)),
+                      # (Of the main clause: "since I was a kid" only dates it.)
+                      or tense.PAST_STATE.search(main_clause(norm))),
             refines=cues.REFINEMENT.search(norm) is not None,
             refers=cues.REFERRING.match(norm) is not None,
             names=people.names_in(text.strip()) | people.opening_name(text),
