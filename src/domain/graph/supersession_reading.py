@@ -65,6 +65,9 @@ class Reading:
     # The figures it names ("2031", "5,4"): a statement naming only figures the older one
     # names says the same value again ("Checked, passport's good till 2031").
     figures: frozenset[str] = frozenset()
+    # Whom it says left a place another now takes ("Herr Faber ist in Rente, jetzt macht das
+    # Frau Lutz"): what named them is replaced, whoever the sentence is about.
+    departed: frozenset[str] = frozenset()
 
     def joined(self, antecedent: Reading) -> Reading:
         """A referring statement read with the one it points back at ("It's called
@@ -195,8 +198,11 @@ class SupersessionCues:
             negative=bool(self._patterns["negation"].search(unnamed)
                           or cues.CONTRACTED_NEGATION.search(unnamed)),
             past=bool(self._patterns["history"].search(norm) or cues.TRAILING_BEFORE.search(norm)
-                      # (Of the main clause: "since I was a kid" only dates it.)
-                      or tense.PAST_STATE.search(main_clause(norm))),
+                      # (Of the main clause: "since I was a kid" only dates it; a reason in
+                      # the past beside a present state is no history: "Frau Lutz war zu
+                      # teuer, ich bin beim Lohnsteuerhilfeverein".)
+                      or (tense.PAST_STATE.search(main_clause(norm)) is not None
+                          and not tense.PRESENT_SELF.search(norm))),
             refines=cues.REFINEMENT.search(norm) is not None,
             refers=cues.REFERRING.match(norm) is not None,
             names=people.names_in(text.strip()) | people.opening_name(text),
@@ -215,6 +221,7 @@ class SupersessionCues:
             enters=self._patterns["entry"].search(norm) is not None,
             companions=slots.companions(norm),
             figures=frozenset(_FIGURE.findall(norm)),
+            departed=voice.departed(text),
         )
 
     def _slots_in(self, text: str) -> frozenset[str]:

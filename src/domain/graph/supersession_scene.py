@@ -18,7 +18,7 @@ from memlane.domain.graph import (
     supersession_voice as voice,
 )
 from memlane.domain.graph.supersession_reading import SELF, Reading, SupersessionCues
-from memlane.domain.graph.supersession_topic import about_someone_named
+from memlane.domain.graph.supersession_topic import about_someone_named, handed_on
 from memlane.domain.graph.supersession_words import normalise
 
 # How soon after another statement a referring one ("It's called Boulderwelt") is read as
@@ -153,6 +153,7 @@ def may_replace(scene: Scene, candidate: Candidate, replaced: Collection[UUID]) 
     return not (old.past or candidate.id in replaced or candidate.id in scene.merged or (
         old.refers and not scene.cued_by[candidate.id] and scene.new.holder != SELF)
         or (about_someone_named(scene.text, candidate.text, scene.new, old)
+            and not handed_on(scene.new, old)
             # (Unless the user ends the named thing: "Kroatien ist gestrichen", "Pepe died".)
             and not (scene.new.ends and scene.new.holder in (SELF, None))))
 

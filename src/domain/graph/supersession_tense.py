@@ -45,6 +45,12 @@ PAST_STATE = re.compile(
     r"lag|fuhr|trank|hatte|wog|(?:habe|hatte|hat) (?:\w+ ){0,3}(?:gewohnt|gearbeitet|gelebt|"
     r"geheißen))(?!\w)"
 )
+# A clause after the first that says what holds for the user now ("..., ich bin beim Verein",
+# "..., so I'm at Aldi now").
+PRESENT_SELF = re.compile(
+    r"[,;]\s*(?:\w+\s+)?(?:ich bin|ich habe|ich hab|ich wohne|ich arbeite|wir sind|wir haben|"
+    r"wir wohnen|i'm|i am|i have|i've|we're|we are|we have|we've|i live|i work|we live)(?!\w)"
+)
 # Words that open a clause that only says when or why: "Seit Dr. Okafor in Rente ist, gehe
 # ich ..."; "Oslo has changed so much since I moved here" is about Oslo.
 LEADING_CLAUSE = re.compile(

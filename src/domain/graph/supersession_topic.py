@@ -157,6 +157,12 @@ def _acting(new: Reading) -> set[str]:
     return {name, stem(name)} if name else set()
 
 
+def handed_on(new: Reading, old: Reading) -> bool:
+    """Whether the new statement says someone the older one names left the place it spoke
+    of, and another took it ("Frau Kowalski ist in Rente, neuer Hausmeister ist Herr Demir")."""
+    return bool(new.departed & (old.names | old.words))
+
+
 def partner_ended(new: Reading, old: Reading) -> bool:
     """"Frank and I got divorced" after "my husband is Frank": the relationship with a
     partner the older statement named."""

@@ -61,3 +61,38 @@ def unreported(text: str) -> str:
     """The statement without the words it reports of someone else."""
     without = _QUOTE.sub(" ", text)
     return _REPORTED.sub(" ", without).strip()
+
+
+# Someone the user named leaves a place in the user's life and another takes it ("Herr Faber
+# ist in Rente, jetzt macht das Frau Lutz", "Dr. Okafor has gone on sabbatical and Professor
+# Lindqvist has taken over", "Sami ist ausgezogen, sein Zimmer hat jetzt Mareike"): the
+# statement that named the one who left is replaced, whoever the sentence is about.
+_DEPARTURE = re.compile(
+    r"(?:^|(?<=[,;.!?]\s)|(?<=\band\s)|(?<=\bund\s))"
+    r"(?:(?:frau|herr|dr\.?|mr\.?|mrs\.?|ms\.?|prof\.?|professor)\s+)?(?P<who>[^\W\d][\w-]+)\s+"
+    # (German puts the participle last: "ist zum Monatsende ausgezogen".)
+    r"(?:(?:has|have|had|is|was)\s+|(?:ist|hat|war)\s+(?:[\w-]+\s+){0,3}?)?"
+    r"(?:left|retired|quit|resigned|stepped down|handed|gone|went|moved out|moved away|"
+    r"passed away|died|ausgezogen|weggezogen|in rente|im ruhestand|raus|weg|gegangen|"
+    r"nach\s+\w+\s*(?:gezogen|gegangen)?|hat aufgehört|aufgehört|gekündigt|übergeben|"
+    r"abgegeben|aufgegeben|in elternzeit|in mutterschutz)(?!\w)",
+    re.IGNORECASE,
+)
+# The place taken: by someone new, by the user, or a new value now.
+_TAKEN = re.compile(
+    r"(?<!\w)(?:now|jetzt|nun|new|neue[rsnm]?|taken over|took over|takes over|übernommen|"
+    r"übernimmt|eingezogen|moved in|to me|an mich|mir|instead|stattdessen)(?!\w)",
+    re.IGNORECASE,
+)
+
+_PRONOUNS = frozenset(("i", "we", "he", "she", "it", "they", "ich", "wir", "er", "sie", "es",
+                       "you", "du", "ihr", "man", "that", "this", "das", "der", "die"))
+
+
+def departed(text: str) -> frozenset[str]:
+    """Who the statement says left a place another now takes (casefolded), else nothing."""
+    found = set()
+    for match in _DEPARTURE.finditer(text):
+        if _TAKEN.search(text, match.end()) and match["who"].casefold() not in _PRONOUNS:
+            found.add(match["who"].casefold())
+    return frozenset(found)

@@ -109,3 +109,29 @@ def test_a_relatives_own_people_are_not_the_user(new: str, older: list[str]) -> 
 def test_a_present_perfect_reaches_the_present_where_a_preterite_is_history() -> None:
     assert not DEFAULT_CUES.read("I've had eczema since I was little.").past
     assert DEFAULT_CUES.read("I had eczema.").past
+
+
+@pytest.mark.parametrize(("new", "older", "expected"), [
+    # Someone the user named leaves their place and another takes it: whoever the sentence
+    # is about, the statement that named the one who left is replaced.
+    ("Mrs Hale retired at Easter, the new head of year is Mr Osei.",
+     ["I live in Luton.", "My daughter's head of year is Mrs Hale."], 1),
+    ("Herr Brandt ist in den Ruhestand gegangen, jetzt betreut mich Frau Yilmaz.",
+     ["Mein Hausarzt ist Herr Brandt.", "Ich wohne in Gera."], 0),
+    ("Lukas ist im März ausgezogen, sein Zimmer hat jetzt Ines.",
+     ["Ich studiere in Bonn.", "Ich wohne mit Lukas und Pia in einer WG."], 1),
+    ("Maeve handed the allotment committee over to me, I'm the secretary now.",
+     ["Maeve runs our allotment committee.", "I grow leeks."], 0),
+    # A place taken elsewhere: the one who left named nothing of the user's.
+    ("Mr Grant retired, the new head of year is Mr Osei.",
+     ["I live in Luton.", "I teach maths."], None),
+])
+def test_someone_leaving_a_place_another_takes_replaces_what_named_them(
+        new: str, older: list[str], expected: int | None) -> None:
+    assert replaced(new, older) == expected
+
+
+def test_a_past_reason_beside_a_present_state_is_no_history() -> None:
+    assert not DEFAULT_CUES.read("Frau Roth war zu teuer, ich bin jetzt beim Mieterverein.").past
+    assert not DEFAULT_CUES.read("Tesco was too far, I'm at Aldi now.").past
+    assert DEFAULT_CUES.read("Mein Zahnarzt war Dr. Roth.").past
