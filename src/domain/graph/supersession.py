@@ -48,7 +48,8 @@ _REFERRING_PENALTY = 0.3
 # A new value of the same kind (a time for a time, a date for a date) points at the candidate.
 _SHAPE_WEIGHT = 0.15
 _HOLDER_WEIGHT = 0.3
-# Someone the older statement names, said to have left their place to another, points at it.
+# Someone the older statement names, said to have left their place to another, or the old
+# value named ("not at the Alm but ..."), points at it.
 _HANDOVER_WEIGHT = 0.3
 class SupersessionKind(StrEnum):
     SUPERSEDES = "supersedes"  # a new value for the same thing: Berlin -> Lisbon
@@ -117,7 +118,7 @@ def _score(new: Reading, old: Reading, cosine: float, is_fact: bool, referring: 
     # A shared name says more than a shared word ("Tanja" / "Tanja").
     score += 0.1 * min(len(shared_words(new, old)), 4) + 0.1 * len(new.names & old.names)
     score += 0.5 * is_fact + _SHAPE_WEIGHT * len(new.shapes & old.shapes)
-    score += _HANDOVER_WEIGHT * handed_on(new, old)
+    score += _HANDOVER_WEIGHT * (handed_on(new, old) or bool(new.old_value & old.stems))
     # What the user says of themselves replaces a relative's value last ("Ich bin nach Halle
     # gezogen": my Leipzig, not my sister's Halle), unless it ends the bond with them.
     score -= _HOLDER_WEIGHT * (new.holder == SELF and old.holder not in (None, SELF, OTHER)

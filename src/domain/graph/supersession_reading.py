@@ -68,6 +68,9 @@ class Reading:
     # Whom it says left a place another now takes ("Herr Faber ist in Rente, jetzt macht das
     # Frau Lutz"): what named them is replaced, whoever the sentence is about.
     departed: frozenset[str] = frozenset()
+    # The old value it names ("nicht auf der Alm, sondern ...", "resigned as a special"): it
+    # points at the statement that says it.
+    old_value: frozenset[str] = frozenset()
 
     def joined(self, antecedent: Reading) -> Reading:
         """A referring statement read with the one it points back at ("It's called
@@ -222,6 +225,7 @@ class SupersessionCues:
             companions=slots.companions(norm),
             figures=frozenset(_FIGURE.findall(norm)),
             departed=voice.departed(text),
+            old_value=frozenset(stem(w) for w in named),
         )
 
     def _slots_in(self, text: str) -> frozenset[str]:

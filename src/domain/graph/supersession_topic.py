@@ -103,6 +103,9 @@ def same_topic(new: Reading, old: Reading, old_is_change: bool = False) -> bool:
     and its name, a repeated change, a provider, a nickname, or words said about it."""
     if new.slots & old.slots & lexicon.SINGLE_VALUED_SLOTS:
         return True
+    # The old value named beside the new ("nicht auf der Alm, sondern im Shop").
+    if new.old_value & old.stems:
+        return True
     # Someone's death ends all that was said of them.
     if new.died and new.holder == old.holder and new.holder not in (None, SELF, OTHER):
         return True

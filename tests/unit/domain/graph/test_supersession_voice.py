@@ -135,3 +135,22 @@ def test_a_past_reason_beside_a_present_state_is_no_history() -> None:
     assert not DEFAULT_CUES.read("Frau Roth war zu teuer, ich bin jetzt beim Mieterverein.").past
     assert not DEFAULT_CUES.read("Tesco was too far, I'm at Aldi now.").past
     assert DEFAULT_CUES.read("Mein Zahnarzt war Dr. Roth.").past
+
+
+@pytest.mark.parametrize(("new", "older", "expected"), [
+    # The old value named beside the new one points at the statement that says it.
+    ("Stepped down as treasurer in May, I'm the club's welfare officer now.",
+     ["I'm the treasurer of our rowing club.", "I work as a surveyor."], 0),
+    ("Ich hab als Kassenwart aufgehört, jetzt bin ich Jugendleiter.",
+     ["Ich arbeite als Schreiner.", "Ich bin Kassenwart im Schützenverein."], 1),
+    ("Diesen Winter arbeite ich nicht in der Skischule, sondern an der Liftkasse.",
+     ["Ich bin Bergführerin.", "Im Winter arbeite ich in der Skischule."], 1),
+])
+def test_the_old_value_named_points_at_its_statement(
+        new: str, older: list[str], expected: int | None) -> None:
+    assert replaced(new, older) == expected
+
+
+def test_a_fronted_time_before_a_subject_is_a_clause_not_a_fragment() -> None:
+    assert not DEFAULT_CUES.read("Im Sommer arbeite ich auf der Alm.").refers
+    assert DEFAULT_CUES.read("Im Sommer meistens.").refers
