@@ -63,7 +63,7 @@ def silent(new_text: str, cue_set: SupersessionCues, said_at: datetime | None) -
     ) or cue_set.in_distant_past(
         new_text, said_at.year if said_at else None
     ) or (bool(tense.EPISODE.search(norm)) and not cue_set.has("state_change", new_text)
-          and not cue_set.has("ending", new_text))
+          and not cue_set.has("ending", new_text) and not tense.STATE_NOW.search(norm))
 
 
 def cued(reading: Reading, text: str, cue_set: SupersessionCues) -> bool:

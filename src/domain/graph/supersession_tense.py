@@ -69,6 +69,10 @@ TRAILING_CLAUSE = re.compile(
 EPISODE = re.compile(r"(?<!\w)(?<!as of )(?<!from )(?<!ab )(?<!seit )(?:yesterday|gestern|"
                      r"last night|letzte nacht|this morning|heute morgen|today|heute|"
                      r"vorgestern)(?!\w)")
+# What holds after the episode, said beside it ("ceremony was yesterday, I'm officially
+# British", "last payment yesterday, it's all mine now"): a state changed.
+STATE_NOW = re.compile(r"(?<!\w)(?:now|officially|jetzt|nun|offiziell|ab sofort|from now on)"
+                       r"(?!\w)")
 STATE_CHANGE_CUES: tuple[str, ...] = (
     "moved", "married", "divorced", "born", "died", "passed away", "turned", "promoted",
     "retired", "graduated", "quit", "left", "sold", "bought", "adopted", "started", "switched",
@@ -102,6 +106,10 @@ ENDING_CUES: tuple[str, ...] = (
     "*geschmissen", "abgemeldet", "abgeschafft", "gestrichen", "abgebrochen", "aufgegeben",
     "ausgetreten", "gestorben", "verstorben", "kein* ~ mehr", "nicht mehr", "no longer",
     "not ~ anymore", "no more", "'s off", "is off", "called off",
+    # Debts paid, plans deferred, a couple parted; Bavarian and Austrian "nimma" (no more)
+    # and participles without "ge-" ("hab i kündigt").
+    "called it quits", "deferred", "paid off", "repaid", "cleared", "be gone", "abbezahlt",
+    "abgelöst", "getilgt", "zurückgezahlt", "zurückgestellt", "kündigt", "nimma", "nimmer",
 )
 # A change denied ("we're not moving to Leeds after all", "wir ziehen doch nicht nach
 # Dortmund"): nothing current changes; only a plan said before is replaced by it.

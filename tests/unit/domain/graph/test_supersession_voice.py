@@ -154,3 +154,43 @@ def test_the_old_value_named_points_at_its_statement(
 def test_a_fronted_time_before_a_subject_is_a_clause_not_a_fragment() -> None:
     assert not DEFAULT_CUES.read("Im Sommer arbeite ich auf der Alm.").refers
     assert DEFAULT_CUES.read("Im Sommer meistens.").refers
+
+
+@pytest.mark.parametrize(("new", "older"), [
+    # An episode with what holds after it said beside it changes the state.
+    ("The hearing was this morning, I'm officially divorced now.",
+     ["I'm separated from my husband.", "I live in Hull."]),
+    ("Gestern die letzte Rate überwiesen, das Auto gehört jetzt mir.",
+     ["Ich zahle mein Auto noch in Raten ab.", "Ich wohne in Hof."]),
+])
+def test_an_episode_with_the_state_after_it_is_a_change(new: str, older: list[str]) -> None:
+    assert replaced(new, older) == 0
+
+
+def test_an_episode_alone_changes_nothing() -> None:
+    assert replaced("Yesterday I worked from the library.",
+                    ["I work from home.", "I live in Hull."]) is None
+
+
+@pytest.mark.parametrize(("new", "older", "expected"), [
+    # Debts paid, plans deferred, a faith left, a return to duty, dialect endings.
+    ("Paid off the credit card at last, not a penny owed.",
+     ["I live in Crewe.", "I've got about £900 on my credit card."], 1),
+    ("Das Darlehen für die Küche haben wir getilgt.",
+     ["Wir zahlen ein Darlehen für die Küche ab.", "Wir wohnen in Fürth."], 0),
+    ("Rafe and I called it quits in April.",
+     ["My boyfriend Rafe lives in Perth.", "I teach yoga."], 0),
+    ("I've deferred my place on the PGCE until next year.",
+     ["I'm starting a PGCE in September.", "I live in Stoke."], 0),
+    ("Ich bin aus der Kirche ausgetreten.",
+     ["Ich bin katholisch.", "Ich wohne in Passau."], 0),
+    ("We've been going to the Methodist church since the move, not St Mary's.",
+     ["I go to mass at St Mary's.", "I live in Truro."], 0),
+    ("Seit gestern bin ich wieder im Dienst.",
+     ["Ich bin krankgeschrieben.", "Ich arbeite bei der Polizei."], 0),
+    ("Des Abo hob i kündigt, i geh nimma hin.",
+     ["I bin Maurer.", "I hob a Abo fürs Hallenbad."], 1),
+])
+def test_endings_and_returns_of_more_domains(new: str, older: list[str],
+                                             expected: int | None) -> None:
+    assert replaced(new, older) == expected
