@@ -57,7 +57,10 @@ LEADING_CLAUSE = re.compile(
     r"^(?:since|ever since|seit|seitdem|when|als|after|nachdem|because|weil|while|während)\b"
     # Not a German main clause opened by a time ("Seit Oktober arbeite ich ..., die Nächte
     # sind vorbei"): its verb comes second, before the subject.
-    r"(?!\s+\S+(?:\s+\S+)?\s+\S+\s+(?:ich|wir)\b)[^,]*,\s*"
+    # Nor an English one opened by a time phrase: "Since Easter we've been going to ...".
+    r"(?!\s+\S+(?:\s+\S+)?\s+\S+\s+(?:ich|wir)\b"
+    r"|\s+(?!(?:i|we|he|she|they|it|you)\b)[a-z]\S*(?:\s+\S+)?\s+"
+    r"(?:i|we|i've|we've|i'm|we're|i'd|we'd)\b)[^,]*,\s*"
 )
 TRAILING_CLAUSE = re.compile(
     r",?\s+(?:since|seit|because|weil|when|als|after|nachdem|while|während|although|obwohl)"

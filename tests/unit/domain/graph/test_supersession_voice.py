@@ -194,3 +194,22 @@ def test_an_episode_alone_changes_nothing() -> None:
 def test_endings_and_returns_of_more_domains(new: str, older: list[str],
                                              expected: int | None) -> None:
     assert replaced(new, older) == expected
+
+
+@pytest.mark.parametrize(("new", "older"), [
+    # Who looks after the user's home fitting or replacing what is in it acts on the user's
+    # thing.
+    ("The housing association fitted double glazing in March, the draughty sash windows "
+     "are gone.", ["Our flat has draughty sash windows.", "I work nights."]),
+    ("Die Hausverwaltung hat neue Fenster einbauen lassen, die alten Holzfenster sind raus.",
+     ["Unsere Wohnung hat alte Holzfenster.", "Ich arbeite im Schichtdienst."]),
+])
+def test_who_looks_after_the_home_acts_on_the_users_thing(new: str, older: list[str]) -> None:
+    assert replaced(new, older) == 0
+
+
+def test_an_english_time_phrase_before_the_subject_opens_the_main_clause() -> None:
+    assert replaced("Since Christmas we've been shopping at the Co-op instead, it's closer.",
+                    ["I do our big shop at Tesco.", "I live in Ely."]) == 0
+    # A clause opened by "since" and its own subject only says when.
+    assert DEFAULT_CUES.holder("Since I moved here, Oslo has changed so much.") != "self"
