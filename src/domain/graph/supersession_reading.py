@@ -71,6 +71,9 @@ class Reading:
     # The old value it names ("nicht auf der Alm, sondern ...", "resigned as a special"): it
     # points at the statement that says it.
     old_value: frozenset[str] = frozenset()
+    # Things it says are new ("New passport came", "Neuer Perso"): the one the user had is
+    # replaced.
+    renewed: frozenset[str] = frozenset()
 
     def joined(self, antecedent: Reading) -> Reading:
         """A referring statement read with the one it points back at ("It's called
@@ -205,7 +208,8 @@ class SupersessionCues:
                       # the past beside a present state is no history: "Frau Lutz war zu
                       # teuer, ich bin beim Lohnsteuerhilfeverein".)
                       or (tense.PAST_STATE.search(main_clause(norm)) is not None
-                          and not tense.PRESENT_SELF.search(norm))),
+                          and not tense.PRESENT_SELF.search(norm)
+                          and not tense.LATEST.search(norm))),
             refines=cues.REFINEMENT.search(norm) is not None,
             refers=cues.REFERRING.match(norm) is not None,
             names=people.names_in(text.strip()) | people.opening_name(text),
@@ -226,6 +230,7 @@ class SupersessionCues:
             figures=frozenset(_FIGURE.findall(norm)),
             departed=voice.departed(text),
             old_value=frozenset(stem(w) for w in named),
+            renewed=frozenset(stem(w) for w in voice.renewed(norm, self._patterns["holder"])),
         )
 
     def _slots_in(self, text: str) -> frozenset[str]:

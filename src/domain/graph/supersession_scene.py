@@ -56,14 +56,16 @@ def silent(new_text: str, cue_set: SupersessionCues, said_at: datetime | None) -
     # too"), not that a value was added.
     adds = (cue_set.has("addition", new_text) or bool(cues.TRAILING_ADDITION.search(norm))) and (
         not cue_set.has("ending", new_text))
-    # A stay that ends by itself, or the old value said to stay, replaces nothing.
+    # A stay that ends by itself, or the old value said to stay, replaces nothing. (An episode
+    # that brings a new thing, said as its subject, is a change: "New passport came today".)
     bounded = bool(voice.TEMPORARY.search(norm) or voice.KEPT.search(norm))
     return not new_text.strip() or cue_set.is_question(new_text) or adds or bounded or any(
         cue_set.has(family, new_text) for family in ("hedge", "continuity")
     ) or cue_set.in_distant_past(
         new_text, said_at.year if said_at else None
     ) or (bool(tense.EPISODE.search(norm)) and not cue_set.has("state_change", new_text)
-          and not cue_set.has("ending", new_text) and not tense.STATE_NOW.search(norm))
+          and not cue_set.has("ending", new_text) and not tense.STATE_NOW.search(norm)
+          and not voice.RENEWED_SUBJECT.match(norm))
 
 
 def cued(reading: Reading, text: str, cue_set: SupersessionCues) -> bool:

@@ -66,6 +66,9 @@ ROLE_ACTING = re.compile(
 # Sunday no move of home.
 SLOT_MISREADINGS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"flat white"), "flatwhite"),
+    # A morning as a time ("this morning", "on Saturday mornings") says nothing of sleep.
+    (re.compile(r"(?<!\w)(this|every|each|tomorrow|yesterday|in the|\w+day)\s+mornings?(?!\w)"),
+     r"\1 "),
     (re.compile(r"(?<!\w)mov(?:e|ed|ing)\s+(?:\S+\s+){0,3}?(?:to|on|auf)\s+(?=(?:\w+day|the \d|"
                 r"\d|next|\w+tag|\w+woch))"), "rescheduled "),
     # A thing moved is no move of home ("we moved the sofa to the bedroom"; "moved house" and

@@ -51,6 +51,10 @@ PRESENT_SELF = re.compile(
     r"[,;]\s*(?:\w+\s+)?(?:ich bin|ich habe|ich hab|ich wohne|ich arbeite|wir sind|wir haben|"
     r"wir wohnen|i'm|i am|i have|i've|we're|we are|we have|we've|i live|i work|we live)(?!\w)"
 )
+# The latest of a series, said in the past ("My last HbA1c was 52", "Mein letzter Wert war
+# zu hoch"): it holds until the next one.
+LATEST = re.compile(r"(?<!\w)(?:my|our|mein\w*|unser\w*)\s+(?:last|latest|most recent|"
+                    r"letzte[rsnm]?|neueste[rsnm]?|aktuelle[rsnm]?)\s+")
 # Words that open a clause that only says when or why: "Seit Dr. Okafor in Rente ist, gehe
 # ich ..."; "Oslo has changed so much since I moved here" is about Oslo.
 LEADING_CLAUSE = re.compile(

@@ -106,6 +106,9 @@ def same_topic(new: Reading, old: Reading, old_is_change: bool = False) -> bool:
     # The old value named beside the new ("nicht auf der Alm, sondern im Shop").
     if new.old_value & old.stems:
         return True
+    # A new one of a thing the older statement has ("Neuer Perso" / "Mein Personalausweis").
+    if renewal(new, old):
+        return True
     # Someone's death ends all that was said of them.
     if new.died and new.holder == old.holder and new.holder not in (None, SELF, OTHER):
         return True
@@ -158,6 +161,13 @@ def _acting(new: Reading) -> set[str]:
     """The named one a statement is about, who ends something rather than being ended."""
     name = people.name_of(new.holder) if new.holder else None
     return {name, stem(name)} if name else set()
+
+
+def renewal(new: Reading, old: Reading) -> bool:
+    """Whether the new statement says a thing the older one has is new: the same stem, or
+    one the start of the other ("perso" / "personalausweis")."""
+    return any(len(min(a, b, key=len)) >= 4 and (a.startswith(b) or b.startswith(a))
+               for a in new.renewed for b in old.stems)
 
 
 def handed_on(new: Reading, old: Reading) -> bool:

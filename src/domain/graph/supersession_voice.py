@@ -56,6 +56,23 @@ CALENDAR_WORD = re.compile(
     r"|\w*(?:day|days|tag|tage|morgen|week|woche|month|monat|night|nacht)$"
 )
 
+# A new one of a thing ("New passport came through the post", "Neuer Perso ist abgeholt"):
+# the thing the user had is replaced by it.
+RENEWED = re.compile(r"(?<!\w)(?:new|brand-new|brand new|neue[rsnm]?|nagelneue[rsnm]?)\s+"
+                      r"(?:(?:own|eigene[rsnm]?|\w+-)\s+)?(?P<thing>[^\W\d]{3,})")
+
+# The new thing as what the statement opens with ("New passport came through the post today",
+# "Mein neuer Perso ist da"), not one tried or reached ("test-drove a new Volvo").
+RENEWED_SUBJECT = re.compile(r"^(?:(?:my|our|the|mein\w*|unser\w*|der|die|das)\s+)?"
+                             + RENEWED.pattern)
+
+
+def renewed(norm: str, holder_noun: re.Pattern[str]) -> frozenset[str]:
+    """The things a normalised statement says are new, not people ("a new colleague" adds
+    one)."""
+    return frozenset(m["thing"] for m in RENEWED.finditer(norm)
+                     if not holder_noun.fullmatch(m["thing"]))
+
 
 def unreported(text: str) -> str:
     """The statement without the words it reports of someone else."""

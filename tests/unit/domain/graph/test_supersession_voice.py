@@ -213,3 +213,28 @@ def test_an_english_time_phrase_before_the_subject_opens_the_main_clause() -> No
                     ["I do our big shop at Tesco.", "I live in Ely."]) == 0
     # A clause opened by "since" and its own subject only says when.
     assert DEFAULT_CUES.holder("Since I moved here, Oslo has changed so much.") != "self"
+
+
+@pytest.mark.parametrize(("new", "older", "expected"), [
+    # A new one of a thing the user has replaces it, a German short form included.
+    ("New bank card arrived today, the old one is shredded.",
+     ["My bank card expires in May.", "I live in Hove."], 0),
+    ("Die neue Gesundheitskarte ist da.",
+     ["Ich arbeite in Hof.", "Meine Gesundheitskarte ist abgelaufen."], 1),
+    # A new person adds one; a new thing only tried or reached is an episode.
+    ("I have a new colleague, Priya.", ["My colleague Tom sits next to me.", "I run."], None),
+    ("Tried out a new e-bike yesterday, just for fun.", ["I ride a Brompton.", "I run."], None),
+])
+def test_a_new_one_of_a_thing_replaces_the_users(new: str, older: list[str],
+                                                 expected: int | None) -> None:
+    assert replaced(new, older) == expected
+
+
+def test_the_latest_of_a_series_holds_until_the_next() -> None:
+    assert not DEFAULT_CUES.read("My last cholesterol reading was 6.1.").past
+    assert not DEFAULT_CUES.read("Mein letzter Blutdruckwert war zu hoch.").past
+
+
+def test_a_morning_as_a_time_is_no_sleep() -> None:
+    assert "sleep" not in DEFAULT_CUES.read("I swim on Saturday mornings.").slots
+    assert "sleep" in DEFAULT_CUES.read("I'm a morning person.").slots
