@@ -47,7 +47,13 @@ SAME_HOLDER = {
 # ("ein Pflegeheim bei uns in Göttingen" is near the user, not with them.)
 WITH_USER = re.compile(r"(?<!\w)(?:(?:moved|moving|move|moves) in with|(?:lives|living) with) "
                        r"(?:me|us)(?!\w)|(?<!\w)(?:zu|bei) (?:mir|uns) (?:ein)?gezogen(?!\w)"
-                       r"|(?<!\w)wohnt (?:\w+ )?bei (?:mir|uns)(?!\w)(?! in\b)")
+                       r"|(?<!\w)wohnt (?:\w+ )?bei (?:mir|uns)(?!\w)(?! in\b)"
+                       # Living together is the user's household: "seit Mai wohnen wir
+                       # zusammen", "we moved in together".
+                       r"|(?<!\w)(?:wohnen|leben) wir (?:\w+ )?zusammen(?!\w)"
+                       r"|(?<!\w)wir (?:wohnen|leben) (?:\w+ )?zusammen(?!\w)"
+                       r"|(?<!\w)we(?:'ve| have)? (?:moved in|live|are living|now live) together"
+                       r"(?!\w)")
 # A venue or group as the subject that has something new ("Unser Verein hat jetzt einen neuen
 # Trainer", "The gym has new opening hours", "Der Bäcker an der Ecke hat sonntags zu"): its own
 # news, even when the user calls it theirs.

@@ -238,3 +238,14 @@ def test_the_latest_of_a_series_holds_until_the_next() -> None:
 def test_a_morning_as_a_time_is_no_sleep() -> None:
     assert "sleep" not in DEFAULT_CUES.read("I swim on Saturday mornings.").slots
     assert "sleep" in DEFAULT_CUES.read("I'm a morning person.").slots
+
+
+@pytest.mark.parametrize(("new", "older"), [
+    # Living together is the user's household, whoever else the sentence speaks of.
+    ("Jonas hat seine Stelle in Kiel gekündigt, seit März wohnen wir zusammen.",
+     ["Mein Freund Jonas wohnt in Kiel, wir pendeln.", "Ich arbeite in Hamburg."]),
+    ("Ama finished her PhD in Leeds and we've moved in together.",
+     ["My girlfriend Ama lives in Leeds.", "I work in York."]),
+])
+def test_living_together_is_the_users_household(new: str, older: list[str]) -> None:
+    assert replaced(new, older) == 0
