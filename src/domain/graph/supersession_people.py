@@ -114,6 +114,9 @@ OTHERS = re.compile(
 # App-Design geändert"): about them, not about the user.
 THIRD_PARTY = re.compile(r"(?<!\w)(?:its|their|his|her|ihr|ihre|ihren|ihrem|sein|seine|seinen|"
                          r"seinem)(?!\w)")
+# A person's thing by a person's possessive (not "its"/"their", which may be a company's).
+PERSONS_THING = re.compile(r"(?<!\w)(?:his|her|sein|seine|seinen|seinem|ihre|ihren|ihrem)"
+                           r"(?!\w)")
 # A place or business as the subject is a third party too ("The vegan place around the corner
 # closed down", "Seit Montag hat die Schule einen neuen Spielplatz").
 VENUE_SUBJECT = re.compile(

@@ -74,6 +74,10 @@ class Reading:
     # Things it says are new ("New passport came", "Neuer Perso"): the one the user had is
     # replaced.
     renewed: frozenset[str] = frozenset()
+    # The people it names by a kin or role word ("I take my son to swimming": "son").
+    people: frozenset[str] = frozenset()
+    # A person's thing said by "his"/"her"/"sein"/"ihr" ("his swimming is on Sunday now").
+    theirs: bool = False
 
     def joined(self, antecedent: Reading) -> Reading:
         """A referring statement read with the one it points back at ("It's called
@@ -231,6 +235,9 @@ class SupersessionCues:
             departed=voice.departed(text),
             old_value=frozenset(stem(w) for w in named),
             renewed=frozenset(stem(w) for w in voice.renewed(norm, self._patterns["holder"])),
+            people=frozenset(people.SAME_HOLDER.get(m[0], m[0])
+                             for m in self._patterns["holder"].finditer(norm)),
+            theirs=people.PERSONS_THING.search(norm) is not None,
         )
 
     def _slots_in(self, text: str) -> frozenset[str]:

@@ -55,6 +55,10 @@ def holders_agree(new: Reading, old: Reading) -> bool:
                     or beyond_names)
     # What the user said about themselves is not replaced by what a third party did with its
     # own things: "The bus company changed its logo" leaves "I take the bus" standing.
+    # "His swimming is on Sunday now" after "I take my son to swimming": a person's thing,
+    # said of someone the older statement names, is what it spoke of.
+    if old.holder == SELF and new.holder == OTHER and new.theirs and old.people:
+        return True
     if old.holder == SELF and new.holder == OTHER:
         return False
     # An age or school of a relative the user named: "Mein Sohn ist jetzt elf" / "Ich habe

@@ -249,3 +249,17 @@ def test_a_morning_as_a_time_is_no_sleep() -> None:
 ])
 def test_living_together_is_the_users_household(new: str, older: list[str]) -> None:
     assert replaced(new, older) == 0
+
+
+@pytest.mark.parametrize(("new", "older", "expected"), [
+    # "his"/"ihr" point at the person the older statement names.
+    ("Her piano lesson is on Thursdays from now on.",
+     ["I drive my daughter to her piano lesson on Tuesdays.", "I work in Derby."], 0),
+    ("Ab sofort ist sein Training mittwochs.",
+     ["Ich arbeite in Celle.", "Ich bringe meinen Sohn dienstags zum Training."], 1),
+    # Not when the older statement names nobody but the user.
+    ("Her flat is in Leith now.", ["I live in Leith.", "I work in Leith."], None),
+])
+def test_a_persons_thing_points_at_the_person_the_older_statement_names(
+        new: str, older: list[str], expected: int | None) -> None:
+    assert replaced(new, older) == expected
