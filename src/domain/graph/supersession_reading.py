@@ -78,6 +78,8 @@ class Reading:
     people: frozenset[str] = frozenset()
     # A person's thing said by "his"/"her"/"sein"/"ihr" ("his swimming is on Sunday now").
     theirs: bool = False
+    # A state waiting for its end: a search, a waiting list, an application.
+    pending: bool = False
 
     def joined(self, antecedent: Reading) -> Reading:
         """A referring statement read with the one it points back at ("It's called
@@ -238,6 +240,7 @@ class SupersessionCues:
             people=frozenset(people.SAME_HOLDER.get(m[0], m[0])
                              for m in self._patterns["holder"].finditer(norm)),
             theirs=people.PERSONS_THING.search(norm) is not None,
+            pending=voice.PENDING.search(norm) is not None,
         )
 
     def _slots_in(self, text: str) -> frozenset[str]:

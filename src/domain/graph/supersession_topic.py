@@ -110,6 +110,11 @@ def same_topic(new: Reading, old: Reading, old_is_change: bool = False) -> bool:
     # The old value named beside the new ("nicht auf der Alm, sondern im Shop").
     if new.old_value & old.stems:
         return True
+    # What a waiting state waited for, arriving ("Hab endlich einen Therapieplatz" / "Ich bin
+    # auf der Warteliste für eine Psychotherapie"; a first day at work after a job search).
+    if old.pending and not new.pending and new.holder in (SELF, None) and (
+            new.enters or new.slots & old.slots or shared_words(new, old)):
+        return True
     # A new one of a thing the older statement has ("Neuer Perso" / "Mein Personalausweis").
     if renewal(new, old):
         return True

@@ -66,6 +66,16 @@ RENEWED = re.compile(r"(?<!\w)(?:new|brand-new|brand new|neue[rsnm]?|nagelneue[r
 RENEWED_SUBJECT = re.compile(r"^(?:(?:my|our|the|mein\w*|unser\w*|der|die|das)\s+)?"
                              + RENEWED.pattern)
 
+# A state that waits for its end ("on the waiting list for a kidney", "ich bin arbeitsuchend
+# gemeldet", "I'm looking for work"): what it waits for, arriving, replaces it.
+PENDING = re.compile(
+    r"(?<!\w)(?:looking for (?:a |some |new )?(?:work|job|jobs|flat|place|house|room)|"
+    r"job[- ]?hunting|job[- ]?seeking|(?:on|on the|on a) waiting list|waiting list|"
+    r"warteliste|arbeitsuchend|arbeitssuchend|arbeitslos|unemployed|jobsuche|"
+    r"such\w* (?:\w+ ){0,2}(?:job|stelle|arbeit|wohnung|was neues|etwas neues)|"
+    r"applying for|applied for|beantragt|waiting for (?:a|my|the)|warte auf)(?!\w)"
+)
+
 
 def renewed(norm: str, holder_noun: re.Pattern[str]) -> frozenset[str]:
     """The things a normalised statement says are new, not people ("a new colleague" adds

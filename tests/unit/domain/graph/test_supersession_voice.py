@@ -263,3 +263,20 @@ def test_living_together_is_the_users_household(new: str, older: list[str]) -> N
 def test_a_persons_thing_points_at_the_person_the_older_statement_names(
         new: str, older: list[str], expected: int | None) -> None:
     assert replaced(new, older) == expected
+
+
+@pytest.mark.parametrize(("new", "older", "expected"), [
+    # What a waiting state waited for, arriving, replaces it.
+    ("Got a place at the allotments at last, plot 14 is mine.",
+     ["I'm on the waiting list for an allotment.", "I live in Frome."], 0),
+    ("Ich hab endlich einen Kitaplatz, ab August geht Mila in die Kita Sonnenschein.",
+     ["Ich wohne in Gotha.", "Ich bin auf der Warteliste für einen Kitaplatz."], 1),
+    ("Signed with Arup on Friday, I start in September.",
+     ["I'm looking for work since the redundancy.", "I cycle."], 0),
+    # Another search is no arrival.
+    ("I'm looking for a flat in Bristol now.",
+     ["I'm looking for work since the redundancy.", "I cycle."], None),
+])
+def test_what_a_waiting_state_waited_for_replaces_it(new: str, older: list[str],
+                                                     expected: int | None) -> None:
+    assert replaced(new, older) == expected
