@@ -11,6 +11,7 @@ import pytest
 
 from memlane.domain.graph.supersession import DEFAULT_CUES, Candidate, judge_supersession
 from memlane.domain.graph.supersession_voice import unreported
+from memlane.domain.graph.supersession_words import stem
 
 NOW = datetime(2025, 6, 11, 10, tzinfo=UTC)
 
@@ -280,3 +281,9 @@ def test_a_persons_thing_points_at_the_person_the_older_statement_names(
 def test_what_a_waiting_state_waited_for_replaces_it(new: str, older: list[str],
                                                      expected: int | None) -> None:
     assert replaced(new, older) == expected
+
+
+def test_a_german_ung_noun_meets_its_agent_and_verb() -> None:
+    assert stem("kassenführung") == stem("kassenführer") == stem("kassenführen")
+    assert replaced("Die Kassenführung macht jetzt Petra, ich bin Zweiter Vorsitzender.",
+                    ["Ich wohne in Lahr.", "Ich bin Kassenführer im Turnverein."]) == 1
