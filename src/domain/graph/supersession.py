@@ -19,9 +19,11 @@ from memlane.domain.graph.supersession_scene import (
 )
 from memlane.domain.graph.supersession_topic import (
     flips,
+    entered_there,
     handed_on,
     holders_agree,
     partner_ended,
+    redone,
     same_topic,
     shared_words,
 )
@@ -90,7 +92,7 @@ def _reasons(
     flip = flips(new, old)
     # A new state entered in a slot both hold one value of ("qualified as a paramedic" after
     # "training to be one") is a change without change words.
-    cued = cued or handover or (
+    cued = cued or handover or redone(new, old) or entered_there(new, old) or (
         new.enters and bool(new.slots & old.slots & lexicon.SINGLE_VALUED_SLOTS))
     # A restatement asserts the same; anything else may replace ("Jan moved away, my partner is
     # now Mira" still names Jan). When the new one only adds, replacing loses nothing.

@@ -115,6 +115,8 @@ def same_topic(new: Reading, old: Reading, old_is_change: bool = False) -> bool:
     if old.pending and not new.pending and new.holder in (SELF, None) and (
             new.enters or new.slots & old.slots or shared_words(new, old)):
         return True
+    if redone(new, old) or entered_there(new, old):
+        return True
     # A new one of a thing the older statement has ("Neuer Perso" / "Mein Personalausweis").
     if renewal(new, old):
         return True
@@ -177,6 +179,22 @@ def renewal(new: Reading, old: Reading) -> bool:
     one the start of the other ("perso" / "personalausweis")."""
     return any(len(min(a, b, key=len)) >= 4 and (a.startswith(b) or b.startswith(a))
                for a in new.renewed for b in old.stems)
+
+
+def redone(new: Reading, old: Reading) -> bool:
+    """Whether the new statement does again what the older one has ("We remortgaged" /
+    "Our mortgage is ...", "re-registered the car"): a "re-" verb on the older one's word."""
+    return any(len(w) > 6 and w.startswith("re") and any(
+        len(b) >= 5 and stem(w.removeprefix("re").lstrip("-")).startswith(b) for b in old.stems)
+        for w in new.words)
+
+
+def entered_there(new: Reading, old: Reading) -> bool:
+    """A new state entered where the older one's value is ("Qualified! newly minted associate
+    at Pinsents" / "trainee solicitor at Pinsent Masons"): the same place, a new standing."""
+    named_there = {stem(n) for n in old.names}
+    return new.enters and bool(old.slots & lexicon.SINGLE_VALUED_SLOTS) and bool(
+        shared_words(new, old) & named_there)
 
 
 def handed_on(new: Reading, old: Reading) -> bool:

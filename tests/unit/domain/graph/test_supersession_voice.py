@@ -287,3 +287,18 @@ def test_a_german_ung_noun_meets_its_agent_and_verb() -> None:
     assert stem("kassenführung") == stem("kassenführer") == stem("kassenführen")
     assert replaced("Die Kassenführung macht jetzt Petra, ich bin Zweiter Vorsitzender.",
                     ["Ich wohne in Lahr.", "Ich bin Kassenführer im Turnverein."]) == 1
+
+
+@pytest.mark.parametrize(("new", "older", "expected"), [
+    # Doing again what the older statement has is a change of it.
+    ("We refinanced in March, the new rate is 3.2%.",
+     ["We have two kids.", "Our financing runs at 4.5% until 2026."], 1),
+    # A new standing entered where the older value is: the same place, a new role.
+    ("Passed my finals! junior doctor at Addenbrooke's from August.",
+     ["I'm a medical student at Addenbrooke's.", "I live in Cambridge."], 0),
+    ("Prüfung bestanden, jetzt Meisterin bei der Bäckerei Ruf.",
+     ["Ich wohne in Aalen.", "Ich bin Gesellin bei der Bäckerei Ruf."], 1),
+])
+def test_doing_again_or_entering_a_standing_at_the_same_place(
+        new: str, older: list[str], expected: int | None) -> None:
+    assert replaced(new, older) == expected
