@@ -18,8 +18,8 @@ from memlane.domain.graph.supersession_scene import (
     scene_of,
 )
 from memlane.domain.graph.supersession_topic import (
-    flips,
     entered_there,
+    flips,
     handed_on,
     holders_agree,
     partner_ended,
@@ -83,8 +83,8 @@ def _reasons(
     """Why `new` replaces `old`, or None when it does not."""
     low, high = band
     handover = handed_on(new, old)
-    if not low <= cosine <= high or not handover and (
-            not holders_agree(new, old) or not same_topic(new, old, old_is_change)):
+    if not low <= cosine <= high or (not handover and (
+            not holders_agree(new, old) or not same_topic(new, old, old_is_change))):
         return None
     # A change denied ("wir ziehen doch nicht nach Dortmund") ends only a plan said before.
     if new.denied and not old_is_change:

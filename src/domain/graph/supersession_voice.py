@@ -1,4 +1,4 @@
-"""Whose words and for how long (EN/DE): reported speech, idioms, stays, kept and handed-on values."""
+"""Whose words and for how long (EN/DE): reports, idioms, stays, kept and handed-on values."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ import re
 # holds. A quote opens after a space, a colon or the start and closes before a space or a
 # punctuation mark, so an apostrophe ("you'd", "passport's") neither opens nor closes one.
 _QUOTE = re.compile(
-    r"(?:(?<=\s)|(?<=^)|(?<=:))[\"„“”‚‘'«»]"
-    r"[^\"„“”«»]*?[\w.!?,…][\"“”‘’'«»](?=[\s.,!?;:)]|$)"
+    # (German, English and French quotation marks and the ellipsis, by code point.)
+    r"(?:(?<=\s)|(?<=^)|(?<=:))[\"\u201e\u201c\u201d\u201a\u2018'\u00ab\u00bb]"
+    r"[^\"\u201e\u201c\u201d\u00ab\u00bb]*?[\w.!?,\u2026]"
+    r"[\"\u201c\u201d\u2018\u2019'\u00ab\u00bb](?=[\s.,!?;:)]|$)"
 )
 # "..., die Ärztin sagt, von Prädiabetes kann keine Rede mehr sein", "my brother says: ...":
 # a report of another's words, to the end of its sentence. (The user's own "I said" reports
