@@ -53,6 +53,11 @@ WITH_USER = re.compile(r"(?<!\w)(?:(?:moved|moving|move|moves) in with|(?:lives|
                        r"|(?<!\w)(?:wohnen|leben) wir (?:\w+ )?zusammen(?!\w)"
                        r"|(?<!\w)wir (?:wohnen|leben) (?:\w+ )?zusammen(?!\w)"
                        r"|(?<!\w)we(?:'ve| have)? (?:moved in|live|are living|now live) together"
+                       r"(?!\w)"
+                       # The user moving in with someone: "moved in with my girlfriend",
+                       # "zu meiner Freundin (ge)zogen".
+                       r"|(?<!\w)(?:moved|moving|move) in with (?:my|our)(?!\w)"
+                       r"|(?<!\w)zu (?:meiner|meinem|unserer|unserem) \w+ (?:\w+ ){0,3}?(?:ge)?zogen"
                        r"(?!\w)")
 # A venue or group as the subject that has something new ("Unser Verein hat jetzt einen neuen
 # Trainer", "The gym has new opening hours", "Der Bäcker an der Ecke hat sonntags zu"): its own

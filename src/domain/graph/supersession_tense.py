@@ -117,6 +117,8 @@ ENDING_CUES: tuple[str, ...] = (
     # and participles without "ge-" ("hab i kündigt").
     "called it quits", "deferred", "paid off", "repaid", "cleared", "be gone", "abbezahlt",
     "abgelöst", "getilgt", "zurückgezahlt", "zurückgestellt", "kündigt", "nimma", "nimmer",
+    # A thing said to be history: "die WG ist Geschichte", "the old car is history".
+    "is history", "'s history", "ist geschichte", "is geschichte",
 )
 # A change denied ("we're not moving to Leeds after all", "wir ziehen doch nicht nach
 # Dortmund"): nothing current changes; only a plan said before is replaced by it.

@@ -302,3 +302,14 @@ def test_a_german_ung_noun_meets_its_agent_and_verb() -> None:
 def test_doing_again_or_entering_a_standing_at_the_same_place(
         new: str, older: list[str], expected: int | None) -> None:
     assert replaced(new, older) == expected
+
+
+@pytest.mark.parametrize(("new", "older"), [
+    # The user moving in with someone, and a thing said to be history.
+    ("Moved in with my boyfriend in Salford, the house share is history.",
+     ["I live in a house share in Didsbury.", "I work at the BBC."]),
+    ("Bin im März zu meinem Freund nach Linz zogen, die alte Wohnung is Geschichte.",
+     ["I wohn in ana Wohnung in Wels.", "I bin Krankenpflegerin."]),
+])
+def test_moving_in_with_someone_is_the_users_move(new: str, older: list[str]) -> None:
+    assert replaced(new, older) == 0
