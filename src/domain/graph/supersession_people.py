@@ -57,8 +57,8 @@ WITH_USER = re.compile(r"(?<!\w)(?:(?:moved|moving|move|moves) in with|(?:lives|
                        # The user moving in with someone: "moved in with my girlfriend",
                        # "zu meiner Freundin (ge)zogen".
                        r"|(?<!\w)(?:moved|moving|move) in with (?:my|our)(?!\w)"
-                       r"|(?<!\w)zu (?:meiner|meinem|unserer|unserem) \w+ (?:\w+ ){0,3}?(?:ge)?zogen"
-                       r"(?!\w)")
+                       r"|(?<!\w)zu (?:meiner|meinem|unserer|unserem) \w+ (?:\w+ ){0,3}?"
+                       r"(?:ge)?zogen(?!\w)")
 # A venue or group as the subject that has something new ("Unser Verein hat jetzt einen neuen
 # Trainer", "The gym has new opening hours", "Der Bäcker an der Ecke hat sonntags zu"): its own
 # news, even when the user calls it theirs.
