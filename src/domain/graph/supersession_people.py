@@ -78,6 +78,15 @@ NAMED_OWN = re.compile(
 # Relatives addressed by the kin word as a name: "Mum celebrated her 69th", "Opa wird 90".
 KIN_NAMES = re.compile(r"^(?:mum|mom|mama|mami|dad|papa|grandma|grandpa|granny|oma|opa|"
                        r"nana|grandad|granddad|gran)(?!\w)")
+# A relative the user moves somewhere ("Wir haben Papa in ein Heim hier geholt", "We moved
+# Mum into a care home"): the relative's home changed, not the user's.
+KIN_MOVED = re.compile(
+    r"(?<!\w)(?:moved|brought|took|got|moving|bringing)\s+(?:my\s+|our\s+)?"
+    r"(?P<kin>mum|mom|dad|gran|grandma|grandpa|nan|nana|mother|father)\s+(?:in)?to(?!\w)"
+    r"|(?<!\w)(?:haben|habe|hab|hat)\s+(?:(?:meine[nm]?|unsere[nm]?)\s+)?"
+    r"(?P<kind>papa|mama|oma|opa|vater|mutter)\s+(?:\S+\s+){1,6}?"
+    r"(?:geholt|gebracht|verlegt|untergebracht)(?!\w)"
+)
 # Relatives opening a statement with an article: "The twins turned two", "Die Kinder gehen
 # jetzt auf die Waldschule".
 THE_RELATIVES = re.compile(r"^(?:the|die|der)\s+(?P<holder>twins|kids|children|boys|girls|"

@@ -247,6 +247,9 @@ class SupersessionCues:
         found = {name for name, pattern in self._slots.items() if pattern.search(text)}
         if slots.AGE_STATEMENT.search(text):
             found.add("age")
+        # A relative moved somewhere by the user: their home.
+        if people.KIN_MOVED.search(text):
+            found.add("residence")
         return frozenset(found)
 
     def holder(self, text: str) -> str | None:
@@ -260,6 +263,9 @@ class SupersessionCues:
         main = main_clause(text.strip(), re.IGNORECASE)
         if people.VENUE_HAS.match(norm):
             return OTHER
+        if moved := people.KIN_MOVED.search(norm):
+            kin = moved["kin"] or moved["kind"]
+            return people.SAME_HOLDER.get(kin, kin)
         if people.WITH_USER.search(norm):
             return SELF
         if slots.ROLE_ACTING.match(norm) and not people.THIRD_PARTY.search(norm):

@@ -14,6 +14,7 @@ from uuid import UUID
 
 from memlane.domain.graph import (
     supersession_cues as cues,
+    supersession_people as people,
     supersession_tense as tense,
     supersession_voice as voice,
 )
@@ -72,7 +73,7 @@ def cued(reading: Reading, text: str, cue_set: SupersessionCues) -> bool:
     """Whether a statement says a value changed: a correction naming the old value, change
     language, or a German future of a change ("werde ... ziehen")."""
     return reading.names_old_value or reading.ends or cue_set.has("change", text) or bool(
-        tense.FUTURE_CHANGE.search(normalise(text)))
+        tense.FUTURE_CHANGE.search(normalise(text)) or people.KIN_MOVED.search(normalise(text)))
 
 
 

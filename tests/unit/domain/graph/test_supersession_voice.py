@@ -313,3 +313,15 @@ def test_doing_again_or_entering_a_standing_at_the_same_place(
 ])
 def test_moving_in_with_someone_is_the_users_move(new: str, older: list[str]) -> None:
     assert replaced(new, older) == 0
+
+
+@pytest.mark.parametrize(("new", "older"), [
+    # A relative the user moves somewhere: the relative's home, not the user's.
+    ("We moved Mum into a care home here in Ely last month.",
+     ["My mum lives alone in Hull.", "I live in Ely."]),
+    ("Wir haben Oma in eine Pflege-WG hier in Lahr gebracht.",
+     ["Meine Oma wohnt allein in Offenburg.", "Ich wohne in Lahr."]),
+])
+def test_a_relative_the_user_moves_changes_the_relatives_home(
+        new: str, older: list[str]) -> None:
+    assert replaced(new, older) == 0
