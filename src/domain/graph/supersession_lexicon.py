@@ -46,7 +46,10 @@ SLOTS: Mapping[str, tuple[str, ...]] = {
              "clerk", "analyst", "accountant", "director", "technician", "mechanic",
              "electrician", "plumber", "cashier", "designer", "architect", "lawyer",
              "solicitor", "pharmacist", "paramedic", "supervisor", "coordinator", "postdoc",
-             "researcher", "scientist", "head teacher", "headteacher", "principal"),
+             "researcher", "scientist", "head teacher", "headteacher", "principal",
+             # Standing in work, said formally or by a first stretch of it.
+             "arbeitsverhältnis*", "arbeitsuchend*", "beschäftigungsverhältnis*", "anstellung*",
+             "first week at", "erste woche bei", "ersten woche bei"),
     "schedule": ("monday*", "tuesday*", "wednesday*", "thursday*", "friday*", "saturday*",
                  "sunday*", "montag*", "dienstag*", "mittwoch*", "donnerstag*", "freitag*",
                  "samstag*", "sonntag*", "*montags", "meeting*", "*meeting", "appointment*", "call",

@@ -100,6 +100,8 @@ ENTRY_CUES: tuple[str, ...] = (
     "befördert", "übernommen", "eingezogen", "einzug", "bestanden", "passed", "graduated",
     "married", "geheiratet", "retired", "in rente", "hired", "eingestellt", "signed",
     "unterschrieben", "reduced", "reduziert", "erhöht", "cut my",
+    # A first stretch of a new state: "First week at the contact centre done".
+    "first day", "first week", "erster tag", "ersten tag", "erste woche", "ersten woche",
 )
 # Changes that end what was held ("I sold the Golf too", "das Gravelbike wurde auch
 # geklaut"): "too" then says the change came again, not that a value was added.

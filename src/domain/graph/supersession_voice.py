@@ -86,9 +86,18 @@ def renewed(norm: str, holder_noun: re.Pattern[str]) -> frozenset[str]:
                      if not holder_noun.fullmatch(m["thing"]))
 
 
+# A greeting that opens a message ("Sehr geehrte Damen und Herren,", "Dear Dr Shah,", "Hallo
+# zusammen,"): an address, no content, and no one the statement is about.
+_GREETING = re.compile(
+    r"^\s*(?:sehr geehrte[rs]?\s+[^,]{2,40}|dear\s+[^,]{2,40}|liebe[rs]?\s+[^,]{2,40}|"
+    r"(?:hallo|hello|hi|hey|moin|servus|grüezi|grüß gott)(?:\s+[^,]{1,30})?),\s*",
+    re.IGNORECASE,
+)
+
+
 def unreported(text: str) -> str:
-    """The statement without the words it reports of someone else."""
-    without = _QUOTE.sub(" ", text)
+    """The statement without the words it reports of someone else, or a greeting."""
+    without = _QUOTE.sub(" ", _GREETING.sub("", text))
     return _REPORTED.sub(" ", without).strip()
 
 

@@ -325,3 +325,17 @@ def test_moving_in_with_someone_is_the_users_move(new: str, older: list[str]) ->
 def test_a_relative_the_user_moves_changes_the_relatives_home(
         new: str, older: list[str]) -> None:
     assert replaced(new, older) == 0
+
+
+def test_a_greeting_is_no_content() -> None:
+    assert unreported("Sehr geehrte Frau Dr. Keller, ich bin umgezogen.") == "ich bin umgezogen."
+    assert unreported("Hi Sam, I moved.") == "I moved."
+    assert replaced("Sehr geehrte Damen und Herren, ich stehe seit dem 1. Mai in einem "
+                    "Anstellungsverhältnis bei der Post.",
+                    ["Ich wohne in Gera.",
+                     "Sehr geehrte Damen und Herren, ich bin arbeitslos gemeldet."]) == 1
+
+
+def test_a_first_week_at_a_place_ends_a_job_search() -> None:
+    assert replaced("First week at the call centre in Leith done, shattered.",
+                    ["I'm looking for work since the shop closed.", "I live in Leith."]) == 0
