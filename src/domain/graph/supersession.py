@@ -8,7 +8,7 @@ from datetime import datetime
 from enum import StrEnum
 from uuid import UUID
 
-from memlane.domain.graph import supersession_lexicon as lexicon
+from memlane.domain.graph import supersession_lexicon as lexicon, supersession_voice as voice
 from memlane.domain.graph.supersession_learned import LearnedJudge, PairContext, pair_features
 from memlane.domain.graph.supersession_reading import OTHER, SELF, Reading, SupersessionCues
 from memlane.domain.graph.supersession_scene import (
@@ -18,9 +18,12 @@ from memlane.domain.graph.supersession_scene import (
     scene_of,
 )
 from memlane.domain.graph.supersession_topic import (
+    entered_there,
     flips,
+    handed_on,
     holders_agree,
     partner_ended,
+    redone,
     same_topic,
     shared_words,
 )
@@ -47,6 +50,9 @@ _REFERRING_PENALTY = 0.3
 # A new value of the same kind (a time for a time, a date for a date) points at the candidate.
 _SHAPE_WEIGHT = 0.15
 _HOLDER_WEIGHT = 0.3
+# Someone the older statement names, said to have left their place to another, or the old
+# value named ("not at the Alm but ..."), points at it.
+_HANDOVER_WEIGHT = 0.3
 class SupersessionKind(StrEnum):
     SUPERSEDES = "supersedes"  # a new value for the same thing: Berlin -> Lisbon
     CONTRADICTION = "contradiction"  # the new one negates the old: love coffee -> no coffee
@@ -76,8 +82,9 @@ def _reasons(
 ) -> tuple[str, ...] | None:
     """Why `new` replaces `old`, or None when it does not."""
     low, high = band
-    if (not low <= cosine <= high or not holders_agree(new, old)
-            or not same_topic(new, old, old_is_change)):
+    handover = handed_on(new, old)
+    if not low <= cosine <= high or (not handover and (
+            not holders_agree(new, old) or not same_topic(new, old, old_is_change))):
         return None
     # A change denied ("wir ziehen doch nicht nach Dortmund") ends only a plan said before.
     if new.denied and not old_is_change:
@@ -85,16 +92,24 @@ def _reasons(
     flip = flips(new, old)
     # A new state entered in a slot both hold one value of ("qualified as a paramedic" after
     # "training to be one") is a change without change words.
-    cued = cued or (new.enters and bool(new.slots & old.slots & lexicon.SINGLE_VALUED_SLOTS))
+    cued = cued or handover or redone(new, old) or entered_there(new, old) or (
+        new.enters and bool(new.slots & old.slots & lexicon.SINGLE_VALUED_SLOTS))
     # A restatement asserts the same; anything else may replace ("Jan moved away, my partner is
     # now Mira" still names Jan). When the new one only adds, replacing loses nothing.
-    replaced = old.asserted != new.asserted
+    replaced = old.asserted != new.asserted and not _same_figures(new, old)
     if not (flip or (cued and replaced)):
         return None
     found = (("cue", cued), ("polarity", flip), ("replaced", replaced))
     return tuple(r for r, present in found if present) + tuple(
         f"slot:{slot}" for slot in sorted(new.slots & old.slots)
     )
+
+
+def _same_figures(new: Reading, old: Reading) -> bool:
+    """Whether the new statement names figures, all of them the older one's: the same value
+    said again ("passport's good till 2031" after "valid until 2031")."""
+    return bool(new.figures) and new.figures <= old.figures and not any(
+        voice.CALENDAR_WORD.match(word) for word in new.words - old.words)
 
 
 def _score(new: Reading, old: Reading, cosine: float, is_fact: bool, referring: bool) -> float:
@@ -105,6 +120,7 @@ def _score(new: Reading, old: Reading, cosine: float, is_fact: bool, referring: 
     # A shared name says more than a shared word ("Tanja" / "Tanja").
     score += 0.1 * min(len(shared_words(new, old)), 4) + 0.1 * len(new.names & old.names)
     score += 0.5 * is_fact + _SHAPE_WEIGHT * len(new.shapes & old.shapes)
+    score += _HANDOVER_WEIGHT * (handed_on(new, old) or bool(new.old_value & old.stems))
     # What the user says of themselves replaces a relative's value last ("Ich bin nach Halle
     # gezogen": my Leipzig, not my sister's Halle), unless it ends the bond with them.
     score -= _HOLDER_WEIGHT * (new.holder == SELF and old.holder not in (None, SELF, OTHER)

@@ -108,7 +108,12 @@ CONTRACTED_NEGATION = re.compile(r"\wn't(?!\w)")
 # are no polarity flip. Every word in `named` is the old value.
 CONTRASTIVE_NEGATION: tuple[re.Pattern[str], ...] = (
     re.compile(r",\s*(?:not|nicht)(?P<named>(?:\s+\w+){1,3})\W*$"),
-    re.compile(r"(?<!\w)(?:not|nicht)(?P<named>(?:\s+\w+){1,2}),?\s+(?:but|sondern)(?!\w)"),
+    re.compile(r"(?<!\w)(?:not|nicht)(?P<named>(?:\s+\w+){1,3}),?\s+(?:but|sondern)(?!\w)"),
+    # A role left names the old value: "resigned as a special", "als Kassenwart aufgehört".
+    re.compile(r"(?<!\w)(?:resigned|stepped down|retired|quit|left)\s+as(?:\s+(?:an?|the|my))?"
+               r"(?P<named>(?:\s+[\w-]+){1,2})"),
+    re.compile(r"(?<!\w)als(?P<named>(?:\s+[\w-]+){1,2})\s+(?:aufgehört|zurückgetreten|"
+               r"ausgeschieden|abgedankt)(?!\w)"),
 )
 # "statt X", "instead of X": the first content word of `named` is the value replaced. A bare
 # "statt" ends "findet ... statt" and is no cue.
@@ -204,7 +209,8 @@ REFERRING = re.compile(
     r"das war|die ist|der ist|die heißt|der heißt|dort|da)\b"
     # ... or a fragment without a verb: "Meistens am PC.", "With a club.", "Ein MacBook Air."
     r"|(?:meistens|mostly|usually|at|with|mit|am|im|on|for|für|bei|ein|eine|einen|a|an)\b"
-    r"(?!.*\b(?:is|are|was|ist|sind|war|have|has|habe|hat|bin)\b))"
+    # (A subject makes it a clause: "Im Sommer arbeite ich auf der Alm".)
+    r"(?!.*\b(?:is|are|was|ist|sind|war|have|has|habe|hat|bin|ich|wir|i|we)\b))"
 )
 
 # Whom a German question opened by "ist"/"sind" asks about; without it the subject was

@@ -46,7 +46,10 @@ SLOTS: Mapping[str, tuple[str, ...]] = {
              "clerk", "analyst", "accountant", "director", "technician", "mechanic",
              "electrician", "plumber", "cashier", "designer", "architect", "lawyer",
              "solicitor", "pharmacist", "paramedic", "supervisor", "coordinator", "postdoc",
-             "researcher", "scientist", "head teacher", "headteacher", "principal"),
+             "researcher", "scientist", "head teacher", "headteacher", "principal",
+             # Standing in work, said formally or by a first stretch of it.
+             "arbeitsverhältnis*", "arbeitsuchend*", "beschäftigungsverhältnis*", "anstellung*",
+             "first week at", "erste woche bei", "ersten woche bei"),
     "schedule": ("monday*", "tuesday*", "wednesday*", "thursday*", "friday*", "saturday*",
                  "sunday*", "montag*", "dienstag*", "mittwoch*", "donnerstag*", "freitag*",
                  "samstag*", "sonntag*", "*montags", "meeting*", "*meeting", "appointment*", "call",
@@ -123,15 +126,22 @@ SLOTS: Mapping[str, tuple[str, ...]] = {
     "finance": ("bank*", "*bank", "account", "*konto", "salary", "gehalt", "credit", "kredit*",
                 "savings", "*sparplan", "budget", "insurance", "*versicherung", "versichert",
                 "krankenkasse", "broker", "depot", "etf*", "aktien", "stocks", "crypto", "krypto",
-                "loan", "darlehen", "debt", "schulden"),
+                "loan", "darlehen", "debt", "schulden",
+                # Debts and what pays a home: "overdraft cleared", "remortgaged", "Dispo".
+                "overdraft", "dispo*", "mortgage*", "remortgag*", "hypothek*", "*kredit",
+                "*darlehen", "baufinanzierung", "tagesgeld", "festgeld", "isa"),
     "health": ("doctor", "dentist", "*arzt", "*ärztin", "dr", "allerg*", "praxis", "immun*",
                "surgery", "rehab", "reha", "dialysis", "dialyse", "transplant*", "kidney", "niere",
-               "therapist", "therapie*", "physio*", "sertralin*", "mg"),
+               "therapist", "therapie*", "physio*", "sertralin*", "mg",
+               # German compounds end in the therapy ("Psychotherapie"); results of tests.
+               "*therapie", "*therapeut*", "therapy", "blood type", "blutgruppe", "hba1c",
+               "*blutzucker", "vitamin*", "remission"),
     # Being off work, and being back: "I'm on sick leave" / "I went back to work on Monday".
     "leave": ("sick leave", "krankgeschrieben", "krank geschrieben", "parental leave",
               "maternity leave", "paternity leave", "elternzeit", "mutterschutz", "back to work",
               "back at work", "back in the office", "wieder im büro", "zurück im büro",
-              "arbeite* ~ wieder", "wieder ~ arbeit*"),
+              "arbeite* ~ wieder", "wieder ~ arbeit*", "wieder im dienst", "back on duty",
+              "wiedereingliederung", "phased return"),
     # Where the user works: "im Büro" / "komplett im Homeoffice" (not "ins Büro": a way there).
     "workplace": ("in the office", "at the office", "im büro", "homeoffice", "home office",
                   "from home", "von zu hause", "remote*", "hybrid"),
@@ -168,6 +178,13 @@ SLOTS: Mapping[str, tuple[str, ...]] = {
                    "piano", "klavier", "vocals", "gesang", "sänger*", "singer", "geige",
                    "violin", "cello", "trumpet", "trompete", "saxophon*", "sax"),
     # The one health insurer: "bei der AOK versichert" / "Techniker Krankenkasse".
+    # A faith or church the user belongs to: "I left the Witnesses", "aus der Kirche
+    # ausgetreten" after "Ich bin evangelisch".
+    "religion": ("church", "*kirche", "kirche*", "mass", "messe", "catholic", "katholisch",
+                 "protestant", "evangelisch", "anglican", "methodist", "baptist", "muslim",
+                 "moschee", "mosque", "witness*", "zeugen jehovas", "jewish", "jüdisch",
+                 "synagogue", "synagoge", "atheist*", "konfession*", "religion*", "parish",
+                 "pfarrei", "congregation"),
     "insurer": ("krankenkasse", "krankenversicherung", "health insurance", "health insurer",
                 "versichert", "insured with", "insured by", "insurance"),
 }
@@ -178,5 +195,5 @@ SLOTS: Mapping[str, tuple[str, ...]] = {
 SINGLE_VALUED_SLOTS: frozenset[str] = frozenset({
     "residence", "work", "identity", "relationship", "colour", "diet", "smoking", "sleep",
     "vehicle", "education", "age", "family", "leave", "workplace", "mobility", "tariff",
-    "workload", "insurer", "fandom", "instrument",
+    "workload", "insurer", "fandom", "instrument", "religion",
 })

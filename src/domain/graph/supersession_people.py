@@ -17,6 +17,8 @@ HOLDER_NOUNS: tuple[str, ...] = (
     "freundin", "freund", "sohn", "tochter", "nachbar*", "chef*", "kolleg*", "oma", "opa",
     "tante", "onkel", "kinder", "zwillinge", "jüngste", "älteste", "großmutter", "großvater",
     "neffe", "nichte", "babysitterin", "hund", "katze", "kater",
+    # Swiss and Bavarian kin words.
+    "schwöschter", "schwöster", "brüeder", "bruader", "muetter", "vatter",
     # An ex is someone else: "Mein Ex ist jetzt mit Laura zusammen" is not the user's news.
     "ex", "ex-*", "exfreund*", "exmann", "exfrau",
     # Plurals and in-laws: "Our neighbours are moving to Spain", "my brother-in-law".
@@ -25,7 +27,9 @@ HOLDER_NOUNS: tuple[str, ...] = (
     "großeltern", "schwiegereltern", "schwieger*",
 )
 FIRST_PERSON_SUBJECT = re.compile(r"(?<!\w)(?:i|i'm|i've|i'd|i'll|we|we're|we've|ich|wir)(?!\w)")
-POSSESSIVE = r"(?:my|our|mein|meine|meinen|meinem|meiner|meines|unser|unsere|unseren|unserem)"
+# (Swiss "mini", Bavarian and Austrian "mei": "Mini Schwöschter hät gwechslet".)
+POSSESSIVE = (r"(?:my|our|mein|meine|meinen|meinem|meiner|meines|unser|unsere|unseren|unserem|"
+              r"mini|mei)")
 OBJECT_SELF = re.compile(r"(?<!\w)(?:me|us|mich|mir|uns)(?!\w)")
 # Relatives named in several ways are one holder ("mum" and "my mother", "Chefin" and "Chef").
 SAME_HOLDER = {
@@ -43,7 +47,18 @@ SAME_HOLDER = {
 # ("ein Pflegeheim bei uns in Göttingen" is near the user, not with them.)
 WITH_USER = re.compile(r"(?<!\w)(?:(?:moved|moving|move|moves) in with|(?:lives|living) with) "
                        r"(?:me|us)(?!\w)|(?<!\w)(?:zu|bei) (?:mir|uns) (?:ein)?gezogen(?!\w)"
-                       r"|(?<!\w)wohnt (?:\w+ )?bei (?:mir|uns)(?!\w)(?! in\b)")
+                       r"|(?<!\w)wohnt (?:\w+ )?bei (?:mir|uns)(?!\w)(?! in\b)"
+                       # Living together is the user's household: "seit Mai wohnen wir
+                       # zusammen", "we moved in together".
+                       r"|(?<!\w)(?:wohnen|leben) wir (?:\w+ )?zusammen(?!\w)"
+                       r"|(?<!\w)wir (?:wohnen|leben) (?:\w+ )?zusammen(?!\w)"
+                       r"|(?<!\w)we(?:'ve| have)? (?:moved in|live|are living|now live) together"
+                       r"(?!\w)"
+                       # The user moving in with someone: "moved in with my girlfriend",
+                       # "zu meiner Freundin (ge)zogen".
+                       r"|(?<!\w)(?:moved|moving|move) in with (?:my|our)(?!\w)"
+                       r"|(?<!\w)zu (?:meiner|meinem|unserer|unserem) \w+ (?:\w+ ){0,3}?"
+                       r"(?:ge)?zogen(?!\w)")
 # A venue or group as the subject that has something new ("Unser Verein hat jetzt einen neuen
 # Trainer", "The gym has new opening hours", "Der Bäcker an der Ecke hat sonntags zu"): its own
 # news, even when the user calls it theirs.
@@ -63,6 +78,15 @@ NAMED_OWN = re.compile(
 # Relatives addressed by the kin word as a name: "Mum celebrated her 69th", "Opa wird 90".
 KIN_NAMES = re.compile(r"^(?:mum|mom|mama|mami|dad|papa|grandma|grandpa|granny|oma|opa|"
                        r"nana|grandad|granddad|gran)(?!\w)")
+# A relative the user moves somewhere ("Wir haben Papa in ein Heim hier geholt", "We moved
+# Mum into a care home"): the relative's home changed, not the user's.
+KIN_MOVED = re.compile(
+    r"(?<!\w)(?:moved|brought|took|got|moving|bringing)\s+(?:my\s+|our\s+)?"
+    r"(?P<kin>mum|mom|dad|gran|grandma|grandpa|nan|nana|mother|father)\s+(?:in)?to(?!\w)"
+    r"|(?<!\w)(?:haben|habe|hab|hat)\s+(?:(?:meine[nm]?|unsere[nm]?)\s+)?"
+    r"(?P<kind>papa|mama|oma|opa|vater|mutter)\s+(?:\S+\s+){1,6}?"
+    r"(?:geholt|gebracht|verlegt|untergebracht)(?!\w)"
+)
 # Relatives opening a statement with an article: "The twins turned two", "Die Kinder gehen
 # jetzt auf die Waldschule".
 THE_RELATIVES = re.compile(r"^(?:the|die|der)\s+(?P<holder>twins|kids|children|boys|girls|"
@@ -97,12 +121,16 @@ USER_NAMED = re.compile(r"(?<!\w)(?:me|us|mich|mir|uns|my|our|mein\w*|unser\w*|i
 # Someone else's relative: "Omar's brother", "Annas Schwester".
 OTHERS = re.compile(
     r"(?<!\w)\w+(?:'s|s) (?P<holder>brother|sister|mother|father|wife|husband|partner|son|"
-    r"daughter|boss|bruder|schwester|mutter|vater|frau|mann|sohn|tochter|chef|chefin)(?!\w)"
+    r"daughter|boss|bruder|schwester|mutter|vater|frau|mann|sohn|tochter|chef|chefin|"
+    r"neighbou?r|friend|colleague|nachbarin|nachbar|freundin|freund|kollegin|kollege)(?!\w)"
 )
 # A third party's own things ("The bus company changed its logo", "Die ING hat ihr
 # App-Design geändert"): about them, not about the user.
 THIRD_PARTY = re.compile(r"(?<!\w)(?:its|their|his|her|ihr|ihre|ihren|ihrem|sein|seine|seinen|"
                          r"seinem)(?!\w)")
+# A person's thing by a person's possessive (not "its"/"their", which may be a company's).
+PERSONS_THING = re.compile(r"(?<!\w)(?:his|her|sein|seine|seinen|seinem|ihre|ihren|ihrem)"
+                           r"(?!\w)")
 # A place or business as the subject is a third party too ("The vegan place around the corner
 # closed down", "Seit Montag hat die Schule einen neuen Spielplatz").
 VENUE_SUBJECT = re.compile(

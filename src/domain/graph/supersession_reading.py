@@ -13,6 +13,7 @@ from memlane.domain.graph import (
     supersession_people as people,
     supersession_slots as slots,
     supersession_tense as tense,
+    supersession_voice as voice,
 )
 from memlane.domain.graph.supersession_words import compile_cues, content_words, normalise, stem
 from memlane.domain.prefilter import Prefilter
@@ -20,6 +21,8 @@ from memlane.domain.prefilter import Prefilter
 SELF = "self"
 OTHER = "other"  # someone named only by "its"/"ihr": a company, a club, a person
 _WORD = re.compile(r"\w+")
+# A year or a measured value ("2031", "5,4"), not a time of day or a count.
+_FIGURE = re.compile(r"(?<![\w.,:])(?:(?:19|20)\d\d|\d+[.,]\d+)(?![\w.,:]*\w)")
 _NUMBER_WORD = re.compile(rf"(?:{slots._NUMBER}|\d+(?:[.,]\d+)?)$")
 
 
@@ -60,6 +63,24 @@ class Reading:
     # The kinds of value it names ("10 bis 18 Uhr": a time; "am 3. Juli": a date; "€ 40": an
     # amount): a new value replaces one of the same kind.
     shapes: frozenset[str] = frozenset()
+    # The figures it names ("2031", "5,4"): a statement naming only figures the older one
+    # names says the same value again ("Checked, passport's good till 2031").
+    figures: frozenset[str] = frozenset()
+    # Whom it says left a place another now takes ("Herr Faber ist in Rente, jetzt macht das
+    # Frau Lutz"): what named them is replaced, whoever the sentence is about.
+    departed: frozenset[str] = frozenset()
+    # The old value it names ("nicht auf der Alm, sondern ...", "resigned as a special"): it
+    # points at the statement that says it.
+    old_value: frozenset[str] = frozenset()
+    # Things it says are new ("New passport came", "Neuer Perso"): the one the user had is
+    # replaced.
+    renewed: frozenset[str] = frozenset()
+    # The people it names by a kin or role word ("I take my son to swimming": "son").
+    people: frozenset[str] = frozenset()
+    # A person's thing said by "his"/"her"/"sein"/"ihr" ("his swimming is on Sunday now").
+    theirs: bool = False
+    # A state waiting for its end: a search, a waiting list, an application.
+    pending: bool = False
 
     def joined(self, antecedent: Reading) -> Reading:
         """A referring statement read with the one it points back at ("It's called
@@ -195,7 +216,12 @@ class SupersessionCues:
             negative=bool(self._patterns["negation"].search(unnamed)
                           or cues.CONTRACTED_NEGATION.search(unnamed)),
             past=bool(self._patterns["history"].search(norm) or cues.TRAILING_BEFORE.search(norm)
-                      or tense.PAST_STATE.search(norm)),
+                      # (Of the main clause: "since I was a kid" only dates it; a reason in
+                      # the past beside a present state is no history: "Frau Lutz war zu
+                      # teuer, ich bin beim Lohnsteuerhilfeverein".)
+                      or (tense.PAST_STATE.search(main_clause(norm)) is not None
+                          and not tense.PRESENT_SELF.search(norm)
+                          and not tense.LATEST.search(norm))),
             refines=cues.REFINEMENT.search(norm) is not None,
             refers=cues.REFERRING.match(norm) is not None,
             names=people.names_in(text.strip()) | people.opening_name(text),
@@ -213,6 +239,14 @@ class SupersessionCues:
             destinations=frozenset(m[1] for m in slots.DESTINATION.finditer(norm)),
             enters=self._patterns["entry"].search(norm) is not None,
             companions=slots.companions(norm),
+            figures=frozenset(_FIGURE.findall(norm)),
+            departed=voice.departed(text),
+            old_value=frozenset(stem(w) for w in named),
+            renewed=frozenset(stem(w) for w in voice.renewed(norm, self._patterns["holder"])),
+            people=frozenset(people.SAME_HOLDER.get(m[0], m[0])
+                             for m in self._patterns["holder"].finditer(norm)),
+            theirs=people.PERSONS_THING.search(norm) is not None,
+            pending=voice.PENDING.search(norm) is not None,
         )
 
     def _slots_in(self, text: str) -> frozenset[str]:
@@ -220,6 +254,9 @@ class SupersessionCues:
         found = {names[i] for i in prefilter.candidates(text) if self._slots[names[i]].search(text)}
         if slots.AGE_STATEMENT.search(text):
             found.add("age")
+        # A relative moved somewhere by the user: their home.
+        if people.KIN_MOVED.search(text):
+            found.add("residence")
         return frozenset(found)
 
     def holder(self, text: str) -> str | None:
@@ -233,10 +270,16 @@ class SupersessionCues:
         main = main_clause(text.strip(), re.IGNORECASE)
         if people.VENUE_HAS.match(norm):
             return OTHER
+        if moved := people.KIN_MOVED.search(norm):
+            kin = moved["kin"] or moved["kind"]
+            return people.SAME_HOLDER.get(kin, kin)
         if people.WITH_USER.search(norm):
             return SELF
         if slots.ROLE_ACTING.match(norm) and not people.THIRD_PARTY.search(norm):
             return None
+        # A relative's own people are theirs: "Mum's neighbour moved" is the neighbour's news.
+        if people.KIN_NAMES.match(norm) and (theirs := people.OTHERS.match(norm)):
+            return people.SAME_HOLDER.get(theirs["holder"], theirs["holder"])
         if kin := people.KIN_NAMES.match(norm):
             return people.SAME_HOLDER.get(kin[0], kin[0])
         if relatives := people.THE_RELATIVES.match(norm) or people.DEFINITE_PEOPLE.match(norm):
@@ -285,6 +328,7 @@ def plain(text: str) -> str:
     norm = normalise(text)
     norm = tense.NOW_THAT.sub("because", tense.NOT_HISTORY.sub("accustomed to", norm))
     norm = tense.FREE_OF.sub(" no longer", norm)
+    norm = voice.NEGATIVE_IDIOM.sub(" ", norm)
     norm = re.sub(r"(?<=\bto |in |zu )(?:another|ein anderes|eine andere|einen anderen)\b",
                   "a different", norm)
     return re.sub(r"(?:^|(?<=[,;:]))\s*also\b", " ", norm)

@@ -12,9 +12,14 @@ from itertools import pairwise
 from typing import NamedTuple
 from uuid import UUID
 
-from memlane.domain.graph import supersession_cues as cues, supersession_tense as tense
+from memlane.domain.graph import (
+    supersession_cues as cues,
+    supersession_people as people,
+    supersession_tense as tense,
+    supersession_voice as voice,
+)
 from memlane.domain.graph.supersession_reading import SELF, Reading, SupersessionCues
-from memlane.domain.graph.supersession_topic import about_someone_named
+from memlane.domain.graph.supersession_topic import about_someone_named, handed_on
 from memlane.domain.graph.supersession_words import normalise
 
 # How soon after another statement a referring one ("It's called Boulderwelt") is read as
@@ -52,19 +57,23 @@ def silent(new_text: str, cue_set: SupersessionCues, said_at: datetime | None) -
     # too"), not that a value was added.
     adds = (cue_set.has("addition", new_text) or bool(cues.TRAILING_ADDITION.search(norm))) and (
         not cue_set.has("ending", new_text))
-    return not new_text.strip() or cue_set.is_question(new_text) or adds or any(
+    # A stay that ends by itself, or the old value said to stay, replaces nothing. (An episode
+    # that brings a new thing, said as its subject, is a change: "New passport came today".)
+    bounded = bool(voice.TEMPORARY.search(norm) or voice.KEPT.search(norm))
+    return not new_text.strip() or cue_set.is_question(new_text) or adds or bounded or any(
         cue_set.has(family, new_text) for family in ("hedge", "continuity")
     ) or cue_set.in_distant_past(
         new_text, said_at.year if said_at else None
     ) or (bool(tense.EPISODE.search(norm)) and not cue_set.has("state_change", new_text)
-          and not cue_set.has("ending", new_text))
+          and not cue_set.has("ending", new_text) and not tense.STATE_NOW.search(norm)
+          and not voice.RENEWED_SUBJECT.match(norm))
 
 
 def cued(reading: Reading, text: str, cue_set: SupersessionCues) -> bool:
     """Whether a statement says a value changed: a correction naming the old value, change
     language, or a German future of a change ("werde ... ziehen")."""
     return reading.names_old_value or reading.ends or cue_set.has("change", text) or bool(
-        tense.FUTURE_CHANGE.search(normalise(text)))
+        tense.FUTURE_CHANGE.search(normalise(text)) or people.KIN_MOVED.search(normalise(text)))
 
 
 
@@ -123,12 +132,15 @@ class Scene:
 
 def scene_of(new_text: str, candidates: Sequence[tuple[UUID, str, float] | Candidate],
              said_at: datetime | None, cue_set: SupersessionCues) -> Scene | None:
-    """The reading of a statement and its candidates; None when it replaces nothing."""
+    """The reading of a statement and its candidates; None when it replaces nothing. What
+    either reports of someone else's words is not read."""
+    new_text = voice.unreported(new_text)
     if silent(new_text, cue_set, said_at):
         return None
     new = read_text(cue_set, new_text)
     said_change = cued(new, new_text, cue_set)
     pool = [Candidate(*c) for c in candidates]
+    pool = [c._replace(text=voice.unreported(c.text)) for c in pool]
     read = {c.id: read_text(cue_set, c.text) for c in pool}
     cued_by = {c.id: cued(read[c.id], c.text, cue_set) for c in pool}
     merged = with_antecedents(pool, read, cued_by)
@@ -144,6 +156,7 @@ def may_replace(scene: Scene, candidate: Candidate, replaced: Collection[UUID]) 
     return not (old.past or candidate.id in replaced or candidate.id in scene.merged or (
         old.refers and not scene.cued_by[candidate.id] and scene.new.holder != SELF)
         or (about_someone_named(scene.text, candidate.text, scene.new, old)
+            and not handed_on(scene.new, old)
             # (Unless the user ends the named thing: "Kroatien ist gestrichen", "Pepe died".)
             and not (scene.new.ends and scene.new.holder in (SELF, None))))
 

@@ -51,16 +51,24 @@ LEADING_TIME = re.compile(
 )
 # A role acting on something ("My team lead changed the standup to 10", "Mein Chef hat das
 # Meeting verschoben") is who did it: not a statement about work, nor the role's own thing.
+# (Also who looks after the user's home, fitting or replacing what is in it: "The landlord
+# put a combi boiler in", "Der Vermieter hat Gasthermen einbauen lassen".)
 ROLE_ACTING = re.compile(
-    r"^(?:my|our|mein\w*|unser\w*)\s+(?:team lead|boss|manager|chef\w*|teamleiter\w*|lehrer\w*|"
-    r"teacher|coach|trainer\w*|professor\w*|prof|landlord|landlady|vermieter\w*)\s+"
+    r"^(?:my|our|the|mein\w*|unser\w*|der|die)\s+(?:team lead|boss|manager|chef\w*|"
+    r"teamleiter\w*|lehrer\w*|teacher|coach|trainer\w*|professor\w*|prof|landlord|landlady|"
+    r"vermieter\w*|caretaker|hausmeister\w*|hausverwaltung|housing association|council)\s+"
     r"(?=(?:\S+\s+){0,7}?(?:changed|moved|pushed|cancelled|canceled|rescheduled|raised|"
-    r"increased|lowered|verschoben|verlegt|geändert|abgesagt|umgelegt|erhöht|gesenkt)(?!\w))"
+    r"increased|lowered|verschoben|verlegt|geändert|abgesagt|umgelegt|erhöht|gesenkt|put|"
+    r"installed|fitted|replaced|renovated|swapped|einbauen|eingebaut|ausgetauscht|ersetzt|"
+    r"renoviert|saniert)(?!\w))"
 )
 # Phrases whose words would name the wrong slot: a flat white is no flat, a meeting moved to
 # Sunday no move of home.
 SLOT_MISREADINGS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"flat white"), "flatwhite"),
+    # A morning as a time ("this morning", "on Saturday mornings") says nothing of sleep.
+    (re.compile(r"(?<!\w)(this|every|each|tomorrow|yesterday|in the|\w+day)\s+mornings?(?!\w)"),
+     r"\1 "),
     (re.compile(r"(?<!\w)mov(?:e|ed|ing)\s+(?:\S+\s+){0,3}?(?:to|on|auf)\s+(?=(?:\w+day|the \d|"
                 r"\d|next|\w+tag|\w+woch))"), "rescheduled "),
     # A thing moved is no move of home ("we moved the sofa to the bedroom"; "moved house" and

@@ -37,19 +37,34 @@ PAST_STATE = re.compile(
     r"verschoben|verlegt|rebooked|cancelled|canceled|\w+iert)\b)"
     # Preterites of states ("I drove a Polo", "das Futter stand in der Garage"), and the
     # German perfect of living and working ("ich habe in Leeds gewohnt").
-    r"|lived|worked|drove|rode|drank|weighed|had|ran|stood|wohnte|arbeitete|lebte|hieß|"
+    # (A present perfect reaches the present: "I've had hay fever since I was a kid".)
+    r"|lived|worked|drove|rode|drank|weighed|(?<!'ve )(?<!have )(?<!has )(?<!'s )had|ran|"
+    r"stood|wohnte|arbeitete|lebte|hieß|"
     # (Not the English "can't stand olives".)
     r"(?<!can't )(?<!cannot )(?<!not )stand|"
     r"lag|fuhr|trank|hatte|wog|(?:habe|hatte|hat) (?:\w+ ){0,3}(?:gewohnt|gearbeitet|gelebt|"
     r"geheißen))(?!\w)"
 )
+# A clause after the first that says what holds for the user now ("..., ich bin beim Verein",
+# "..., so I'm at Aldi now").
+PRESENT_SELF = re.compile(
+    r"[,;]\s*(?:\w+\s+)?(?:ich bin|ich habe|ich hab|ich wohne|ich arbeite|wir sind|wir haben|"
+    r"wir wohnen|i'm|i am|i have|i've|we're|we are|we have|we've|i live|i work|we live)(?!\w)"
+)
+# The latest of a series, said in the past ("My last HbA1c was 52", "Mein letzter Wert war
+# zu hoch"): it holds until the next one.
+LATEST = re.compile(r"(?<!\w)(?:my|our|mein\w*|unser\w*)\s+(?:last|latest|most recent|"
+                    r"letzte[rsnm]?|neueste[rsnm]?|aktuelle[rsnm]?)\s+")
 # Words that open a clause that only says when or why: "Seit Dr. Okafor in Rente ist, gehe
 # ich ..."; "Oslo has changed so much since I moved here" is about Oslo.
 LEADING_CLAUSE = re.compile(
     r"^(?:since|ever since|seit|seitdem|when|als|after|nachdem|because|weil|while|während)\b"
     # Not a German main clause opened by a time ("Seit Oktober arbeite ich ..., die Nächte
     # sind vorbei"): its verb comes second, before the subject.
-    r"(?!\s+\S+(?:\s+\S+)?\s+\S+\s+(?:ich|wir)\b)[^,]*,\s*"
+    # Nor an English one opened by a time phrase: "Since Easter we've been going to ...".
+    r"(?!\s+\S+(?:\s+\S+)?\s+\S+\s+(?:ich|wir)\b"
+    r"|\s+(?!(?:i|we|he|she|they|it|you)\b)[a-z]\S*(?:\s+\S+)?\s+"
+    r"(?:i|we|i've|we've|i'm|we're|i'd|we'd)\b)[^,]*,\s*"
 )
 TRAILING_CLAUSE = re.compile(
     r",?\s+(?:since|seit|because|weil|when|als|after|nachdem|while|während|although|obwohl)"
@@ -61,6 +76,10 @@ TRAILING_CLAUSE = re.compile(
 EPISODE = re.compile(r"(?<!\w)(?<!as of )(?<!from )(?<!ab )(?<!seit )(?:yesterday|gestern|"
                      r"last night|letzte nacht|this morning|heute morgen|today|heute|"
                      r"vorgestern)(?!\w)")
+# What holds after the episode, said beside it ("ceremony was yesterday, I'm officially
+# British", "last payment yesterday, it's all mine now"): a state changed.
+STATE_NOW = re.compile(r"(?<!\w)(?:now|officially|jetzt|nun|offiziell|ab sofort|from now on)"
+                       r"(?!\w)")
 STATE_CHANGE_CUES: tuple[str, ...] = (
     "moved", "married", "divorced", "born", "died", "passed away", "turned", "promoted",
     "retired", "graduated", "quit", "left", "sold", "bought", "adopted", "started", "switched",
@@ -81,6 +100,8 @@ ENTRY_CUES: tuple[str, ...] = (
     "befördert", "übernommen", "eingezogen", "einzug", "bestanden", "passed", "graduated",
     "married", "geheiratet", "retired", "in rente", "hired", "eingestellt", "signed",
     "unterschrieben", "reduced", "reduziert", "erhöht", "cut my",
+    # A first stretch of a new state: "First week at the contact centre done".
+    "first day", "first week", "erster tag", "ersten tag", "erste woche", "ersten woche",
 )
 # Changes that end what was held ("I sold the Golf too", "das Gravelbike wurde auch
 # geklaut"): "too" then says the change came again, not that a value was added.
@@ -94,6 +115,12 @@ ENDING_CUES: tuple[str, ...] = (
     "*geschmissen", "abgemeldet", "abgeschafft", "gestrichen", "abgebrochen", "aufgegeben",
     "ausgetreten", "gestorben", "verstorben", "kein* ~ mehr", "nicht mehr", "no longer",
     "not ~ anymore", "no more", "'s off", "is off", "called off",
+    # Debts paid, plans deferred, a couple parted; Bavarian and Austrian "nimma" (no more)
+    # and participles without "ge-" ("hab i kündigt").
+    "called it quits", "deferred", "paid off", "repaid", "cleared", "be gone", "abbezahlt",
+    "abgelöst", "getilgt", "zurückgezahlt", "zurückgestellt", "kündigt", "nimma", "nimmer",
+    # A thing said to be history: "die WG ist Geschichte", "the old car is history".
+    "is history", "'s history", "ist geschichte", "is geschichte",
 )
 # A change denied ("we're not moving to Leeds after all", "wir ziehen doch nicht nach
 # Dortmund"): nothing current changes; only a plan said before is replaced by it.
@@ -101,6 +128,11 @@ DENIED_CHANGE = re.compile(
     r"(?<!\w)(?:not|never|n't)\s+(?:\w+\s+){0,2}?(?:moving|relocating|switching|changing|"
     r"leaving|taking|selling|quitting|starting)\b.*\bafter all\b"
     r"|(?<!\w)(?:fell through|nothing came of it|daraus wird nichts|hat sich zerschlagen)(?!\w)"
+    # A change that was only feared: "Neither of my flatmates is moving out, it was a false
+    # alarm", "Fehlalarm, der Vermieter verkauft doch nicht".
+    r"|(?<!\w)(?:false alarm|fehlalarm|blinder alarm)(?!\w)"
+    r"|(?<!\w)neither\s+(?:of\s+)?(?:\w+\s+){0,3}?(?:is|are|was|were)\s+(?:\w+\s+)?(?:moving|"
+    r"leaving|selling|quitting)(?!\w)"
     r"|(?<!\w)(?:ziehen|ziehe|zieht|wechseln|wechsle|wechselt|kündigen|kündige|verkaufen|"
     r"verkaufe|nehmen|nehme|fangen|fange)\s+(?:\w+\s+){0,2}?doch\s+nicht(?!\w)"
 )

@@ -55,6 +55,10 @@ def holders_agree(new: Reading, old: Reading) -> bool:
                     or beyond_names)
     # What the user said about themselves is not replaced by what a third party did with its
     # own things: "The bus company changed its logo" leaves "I take the bus" standing.
+    # "His swimming is on Sunday now" after "I take my son to swimming": a person's thing,
+    # said of someone the older statement names, is what it spoke of.
+    if old.holder == SELF and new.holder == OTHER and new.theirs and old.people:
+        return True
     if old.holder == SELF and new.holder == OTHER:
         return False
     # An age or school of a relative the user named: "Mein Sohn ist jetzt elf" / "Ich habe
@@ -102,6 +106,19 @@ def same_topic(new: Reading, old: Reading, old_is_change: bool = False) -> bool:
     """Whether both are about the same thing: a slot that holds one value, a kind of thing
     and its name, a repeated change, a provider, a nickname, or words said about it."""
     if new.slots & old.slots & lexicon.SINGLE_VALUED_SLOTS:
+        return True
+    # The old value named beside the new ("nicht auf der Alm, sondern im Shop").
+    if new.old_value & old.stems:
+        return True
+    # What a waiting state waited for, arriving ("Hab endlich einen Therapieplatz" / "Ich bin
+    # auf der Warteliste für eine Psychotherapie"; a first day at work after a job search).
+    if old.pending and not new.pending and new.holder in (SELF, None) and (
+            new.enters or new.slots & old.slots or shared_words(new, old)):
+        return True
+    if redone(new, old) or entered_there(new, old):
+        return True
+    # A new one of a thing the older statement has ("Neuer Perso" / "Mein Personalausweis").
+    if renewal(new, old):
         return True
     # Someone's death ends all that was said of them.
     if new.died and new.holder == old.holder and new.holder not in (None, SELF, OTHER):
@@ -155,6 +172,35 @@ def _acting(new: Reading) -> set[str]:
     """The named one a statement is about, who ends something rather than being ended."""
     name = people.name_of(new.holder) if new.holder else None
     return {name, stem(name)} if name else set()
+
+
+def renewal(new: Reading, old: Reading) -> bool:
+    """Whether the new statement says a thing the older one has is new: the same stem, or
+    one the start of the other ("perso" / "personalausweis")."""
+    return any(len(min(a, b, key=len)) >= 4 and (a.startswith(b) or b.startswith(a))
+               for a in new.renewed for b in old.stems)
+
+
+def redone(new: Reading, old: Reading) -> bool:
+    """Whether the new statement does again what the older one has ("We remortgaged" /
+    "Our mortgage is ...", "re-registered the car"): a "re-" verb on the older one's word."""
+    return any(len(w) > 6 and w.startswith("re") and any(
+        len(b) >= 5 and stem(w.removeprefix("re").lstrip("-")).startswith(b) for b in old.stems)
+        for w in new.words)
+
+
+def entered_there(new: Reading, old: Reading) -> bool:
+    """A new state entered where the older one's value is ("Qualified! newly minted associate
+    at Pinsents" / "trainee solicitor at Pinsent Masons"): the same place, a new standing."""
+    named_there = {stem(n) for n in old.names}
+    return new.enters and bool(old.slots & lexicon.SINGLE_VALUED_SLOTS) and bool(
+        shared_words(new, old) & named_there)
+
+
+def handed_on(new: Reading, old: Reading) -> bool:
+    """Whether the new statement says someone the older one names left the place it spoke
+    of, and another took it ("Frau Kowalski ist in Rente, neuer Hausmeister ist Herr Demir")."""
+    return bool(new.departed & (old.names | old.words))
 
 
 def partner_ended(new: Reading, old: Reading) -> bool:

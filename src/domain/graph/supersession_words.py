@@ -11,7 +11,8 @@ from memlane.domain.graph.supersession_slots import STOPWORDS
 _APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'"})
 _WORD = re.compile(r"\w+")
 # Suffixes stripped (twice at most) so "meetings"/"meeting", "Kaffees"/"Kaffee" meet.
-_SUFFIXES = ("ing", "ed", "es", "en", "er", "em", "s", "e", "n")
+# (German "-ung" nouns share the stem of their verb and agent: "Schriftführung", "Schriftführer".)
+_SUFFIXES = ("ungen", "ung", "ing", "ed", "es", "en", "er", "em", "s", "e", "n")
 # German feminine forms are one role with the masculine: "Teamleiterin" / "Teamleiter".
 _FEMININE = ("innen", "in")
 
