@@ -126,9 +126,14 @@ class RecallSettings(_Section):
     whose_weight: float = Field(_RECALL.whose_weight, ge=0, lt=1)
     # Retrieval stages left out (composition/retrieval.py names the optional ones).
     skip_stages: tuple[str, ...] = _RECALL.skip_stages
+    # Memories a big owner's lexical search scores exactly, at most, for its top ten: more is
+    # closer to BM25 and slower (LexicalReading.checks; docs/recall.md, "The lexical search's
+    # budget"). The storage reads it, not ranking.
+    lexical_checks: int = Field(2000, ge=1, le=1_000_000)
 
     def tuning(self, scale: SimilarityScale | None = None) -> RecallTuning:
         values = self.model_dump()
+        values.pop("lexical_checks")
         floor = values.pop("neighbour_floor")
         lines = scale or DEFAULT_SCALE
         return RecallTuning(**values, neighbour_floor=_or(floor, lines.unrelated),

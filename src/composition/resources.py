@@ -29,6 +29,7 @@ from memlane.adapters.postgres.facts import PostgresFactAdapter, PostgresFactSca
 from memlane.adapters.postgres.graph import PostgresGraphAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
 from memlane.adapters.postgres.memories import postgres_memory_ports
+from memlane.adapters.postgres.memories.lexical_reading import LexicalReading
 from memlane.adapters.postgres.security import PostgresDataKeyAdapter, PostgresIntegrityAdapter
 from memlane.adapters.supersession.weights import shipped_judge
 from memlane.domain.policy import MemoryPolicy
@@ -72,6 +73,7 @@ async def memories(database: Database, settings: Settings) -> AsyncIterator[Memo
         database.pool,
         dimension=settings.memory.embedding.dimension,
         access_flush_ms=ACCESS_FLUSH_MS,
+        lexical_reading=LexicalReading(checks=settings.memory.recall.lexical_checks),
     )
     try:
         yield ports

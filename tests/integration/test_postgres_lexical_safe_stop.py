@@ -128,10 +128,3 @@ async def test_an_owner_without_the_terms_gets_nothing(pg_pool: asyncpg.Pool, ow
     assert await port.search.lexical_candidates(owner, ["coffee"], 5) == []
     stranger = Owner(owner.tenant, owner.user_id + "-nobody")
     assert await port.search.lexical_candidates(stranger, ["tea"], 5) == []
-
-
-def test_a_reading_without_a_posting_a_result_or_a_check_is_refused() -> None:
-    with pytest.raises(ValueError, match="at least one"):
-        LexicalReading(first_depth=0)
-    with pytest.raises(ValueError, match="at least one"):
-        LexicalReading(checks=0)
