@@ -77,9 +77,12 @@ threshold AS (
         (SELECT s.known FROM seen AS s ORDER BY s.known DESC LIMIT 1 OFFSET sure - 1), 0
     ) AS known
 ),
--- Those the unread postings could still lift into the top `sure`, most hopeful first.
+-- Those the unread postings could still lift into the top `sure`, best known first: a term
+-- held by a share of the owner's memories adds to a memory it was not read under with about
+-- that chance, so what is known predicts the score better than what could be added (500
+-- checks found 65 % of the exact top ten this way, 55 % by the most that could be added).
 hopeful AS MATERIALIZED (
-    SELECT s.id, row_number() OVER (ORDER BY s.known + s.open DESC, s.id) AS place
+    SELECT s.id, row_number() OVER (ORDER BY s.known DESC, s.id) AS place
     FROM seen AS s, threshold AS f
     WHERE s.open > 0 AND s.known + s.open >= f.known
 ),
