@@ -28,8 +28,7 @@ from memlane.adapters.postgres.database import Database
 from memlane.adapters.postgres.facts import PostgresFactAdapter, PostgresFactScanAdapter
 from memlane.adapters.postgres.graph import PostgresGraphAdapter
 from memlane.adapters.postgres.leader import PostgresLeaderLockAdapter
-from memlane.adapters.postgres.memories import postgres_memory_ports
-from memlane.adapters.postgres.memories.lexical_reading import LexicalReading
+from memlane.adapters.postgres.memories import LexicalReading, postgres_memory_ports
 from memlane.adapters.postgres.security import PostgresDataKeyAdapter, PostgresIntegrityAdapter
 from memlane.adapters.supersession.weights import shipped_judge
 from memlane.domain.policy import MemoryPolicy

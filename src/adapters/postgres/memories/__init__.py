@@ -8,6 +8,9 @@ from memlane.domain.faces import Face
 
 if TYPE_CHECKING:
     from memlane.adapters.postgres.memories import sql as sql
+    from memlane.adapters.postgres.memories.lexical_reading import (
+        LexicalReading as LexicalReading,
+    )
     from memlane.adapters.postgres.memories.maintenance import (
         MAINTENANCE_TIMEOUT_S as MAINTENANCE_TIMEOUT_S,
     )
@@ -30,6 +33,7 @@ if TYPE_CHECKING:
 
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
+    "LexicalReading": "lexical_reading",
     "MAINTENANCE_TIMEOUT_S": "maintenance",
     "PostgresWriteSession": "write_session",
     "PostgresTierFillAdapter": "tier_fill",
