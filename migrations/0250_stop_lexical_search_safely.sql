@@ -9,10 +9,12 @@
 -- length, so whatever the owner's average length is now (the statistics drift with every
 -- write), no unread posting of a term can contribute more than a bound taken from the last
 -- one read: nothing to precompute, nothing to refresh. A search reads `depth` postings of
--- each term, scores exactly (every query term, one index-only probe per memory) those memories
--- that the unread postings could still lift into the top k, and stops when the k-th score is
--- at least what a memory seen nowhere could reach. Otherwise it reads four times as deep,
--- up to `max_depth` (then the result is the best found, as before this migration).
+-- each term, scores exactly (every query term, one index-only probe per memory) up to
+-- `checks` of the memories that the unread postings could still lift into its first `sure`
+-- results (the top ten), and stops when the sure-th score is at least what a memory seen
+-- nowhere could reach. Otherwise it reads four times as deep, up to `max_depth` (then the
+-- result is the best found: the sums read, as before this migration, and the exact scores
+-- of the memories checked).
 
 -- Exact scoring reads a memory's postings by its id, index-only: the id index carries what a
 -- score needs. Without those columns each memory scored cost visits to the table (500 of
@@ -144,7 +146,8 @@ BEGIN
     END IF;
     LOOP
         SELECT * INTO pass
-        FROM memlane_lexical_pass(owner, terms, idfs, avgdl, k, reading, greatest(least(sure, k), 1), checks);
+        FROM memlane_lexical_pass(
+            owner, terms, idfs, avgdl, k, reading, greatest(least(sure, k), 1), checks);
         EXIT WHEN pass.unseen <= pass.kth OR reading >= max_depth;
         reading := least(reading::bigint * 4, max_depth)::integer;
     END LOOP;
