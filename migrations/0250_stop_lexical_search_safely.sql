@@ -17,11 +17,12 @@
 -- of the memories checked).
 
 -- Exact scoring reads a memory's postings by its id, index-only: the id index carries what a
--- score needs. Without those columns each memory scored cost visits to the table (500 of
--- them: +12 ms at 100k memories, against ~0 ms this way; docs/recall.md). The price is size:
+-- score needs. Without those columns each memory scored cost visits to the table (measured
+-- once, on bench/scale.py's 100k memories: 500 checks added ~12 ms to a search without them,
+-- none with them; docs/recall.md's sittings 2 and 3 show the same). The price is size:
 -- the plain id index was deduplicated (27 MB per 100k memories), this one cannot be
--- (147 MB). Deletes find a memory's postings through it as before. Building it took ~2 s per
--- 100k memories on the benchmark's data; writes wait meanwhile.
+-- (147 MB). Deletes find a memory's postings through it as before. Building it took 1.6-2.3 s
+-- for the benchmark's 100k memories (measured once); writes wait meanwhile.
 CREATE INDEX memory_postings_by_memory_idx ON memory_postings (id)
     INCLUDE (owner_key, term, neg_tf, dl);
 DROP INDEX memory_postings_id_idx;
