@@ -109,6 +109,10 @@ class RecallSettings(_Section):
     """How context candidates are found and chosen (docs/recall.md has the measurements)."""
 
     candidate_pool: int = Field(_RECALL.candidate_pool, ge=1, le=1000)
+    # "score": cosine and BM25 each normalised, mixed by dense_share; "rank":
+    # weighted reciprocal rank (docs/recall.md, "Fusion by score").
+    fusion: Literal["score", "rank"] = "score"
+    dense_share: float = Field(_RECALL.dense_share, ge=0, le=1)
     rrf_k: int = Field(_RECALL.rrf_k, ge=0, le=1000)
     dense_weight: float = Field(_RECALL.dense_weight, ge=0, le=100)
     lexical_weight: float = Field(_RECALL.lexical_weight, ge=0, le=100)
@@ -137,7 +141,7 @@ class RecallSettings(_Section):
         floor = values.pop("neighbour_floor")
         lines = scale or DEFAULT_SCALE
         return RecallTuning(**values, neighbour_floor=_or(floor, lines.unrelated),
-                            language_offsets=lines.language_offsets)
+                            dense_floor=lines.unrelated, language_offsets=lines.language_offsets)
 
     @model_validator(mode="after")
     def _domain_rules(self) -> RecallSettings:

@@ -29,12 +29,23 @@ MAX_METADATA_KEYS = 256
 MAX_METADATA_BYTES = 16 * 1024
 
 
+# How the dense and the lexical rankings become one (RecallTuning.fusion).
+FUSIONS = ("score", "rank")
+
+
 @dataclass(frozen=True)
 class RecallTuning:
     """How candidates for context are found and chosen; docs/recall.md measures each knob.
 
     candidate_pool: memories each ranking (dense, lexical) contributes before fusion.
-    rrf_k, dense_weight, lexical_weight: weighted reciprocal-rank fusion.
+    fusion: "score" (the default) fuses the cosine and the BM25 score, each normalised (the
+    cosine from dense_floor, the model's cosine for an unrelated text, to the best found;
+    BM25 over the best found), as dense_share * dense + (1 - dense_share) * BM25, scaled so
+    that a memory first in both rankings gets the match it would get by rank;
+    "rank" fuses the two rankings by weighted reciprocal rank instead.
+    rrf_k, dense_weight, lexical_weight: weighted reciprocal-rank fusion (and, by score, the
+    scale of the match: (dense_weight + lexical_weight) / (rrf_k + 1) at the top). The
+    rankings a question's names and times add are fused by rank either way.
     neighbour_span / neighbour_seeds / neighbour_weight: the best `neighbour_seeds` hits
     bring the memories up to `neighbour_span` places before and after them in their
     conversation, each scored its seed's match times `neighbour_weight` per step away (or
@@ -58,6 +69,9 @@ class RecallTuning:
     """
 
     candidate_pool: int = 50
+    fusion: str = "score"
+    dense_share: float = 0.6
+    dense_floor: float = 0.0  # the model's `SimilarityScale.unrelated`: a cosine's zero
     rrf_k: int = 10
     dense_weight: float = 1.0
     lexical_weight: float = 2.0
@@ -92,11 +106,18 @@ class RecallTuning:
                 raise InvalidTuning(name, f"must be finite and not negative, got {value}")
         if not 0.0 <= self.whose_weight < 1.0:
             raise InvalidTuning("whose_weight", "must be within [0, 1)")
-        if not -1.0 <= self.neighbour_floor < 1.0:
-            raise InvalidTuning("neighbour_floor", "must be within [-1, 1)")
+        for name in ("neighbour_floor", "dense_floor"):
+            if not -1.0 <= getattr(self, name) < 1.0:
+                raise InvalidTuning(name, "must be within [-1, 1)")
         for name in ("neighbour_relevance", "reply_weight"):
             if getattr(self, name) > 1.0:
                 raise InvalidTuning(name, "must be within [0, 1]")
+        if self.fusion not in FUSIONS:
+            raise InvalidTuning(
+                "fusion", f"must be one of {', '.join(FUSIONS)}, got {self.fusion!r}"
+            )
+        if not 0.0 <= self.dense_share <= 1.0:
+            raise InvalidTuning("dense_share", "must be within [0, 1]")
         if self.dense_weight == 0 and self.lexical_weight == 0:
             raise InvalidTuning("lexical_weight", "cannot be zero when dense_weight is zero too")
 

@@ -53,8 +53,9 @@ MODEL_LINES = {
 # not settings (built from other sections, or fixed by the rules).
 SECTIONS: list[tuple[type[BaseModel], Any, set[str]]] = [
     (RelevanceSettings, RelevanceWeights(), set()),
-    # The model's offsets per pair of languages come with its cosine lines, never set alone.
-    (RecallSettings, RecallTuning(), {"language_offsets"}),
+    # The model's offsets per pair of languages, and its cosine for an unrelated text (where
+    # fusion by score counts a cosine from), come with its cosine lines, never set alone.
+    (RecallSettings, RecallTuning(), {"language_offsets", "dense_floor"}),
     # The learned judge's weights are loaded by the composition root when
     # `graph.supersession_judge` is "learned"; they are no setting themselves.
     (GraphSettings, GraphTuning(), {"learned_judge"}),
@@ -100,7 +101,7 @@ def test_default_settings_build_the_domains_defaults_with_the_default_models_lin
         MemoryPolicy(), rag_threshold=e5.rag_threshold, merge_threshold=e5.merge_threshold,
         active_context_similarity=e5.active_context,
         weights=replace(RelevanceWeights(), similarity=e5.relevance_similarity),
-        recall=replace(RecallTuning(), neighbour_floor=e5.unrelated,
+        recall=replace(RecallTuning(), neighbour_floor=e5.unrelated, dense_floor=e5.unrelated,
                        language_offsets=e5.language_offsets))
     assert MemorySettings(embedding={"model": MINILM}).policy() == MemoryPolicy()
     assert GraphSettings().tuning() == GraphTuning()

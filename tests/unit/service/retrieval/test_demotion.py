@@ -16,7 +16,8 @@ from memlane.service.retrieval.opening import SearchCut
 from memlane.service.retrieval.pipeline import Pipeline
 from tests.unit.service.retrieval.stage_builders import hit, request
 
-TUNING = RecallTuning()  # k 10, dense 1.0, lexical 2.0, conversation prior 0.5 over 3
+# By rank, so the fusion can be written out (k 10, dense 1.0, lexical 2.0, prior 0.5 over 3).
+TUNING = RecallTuning(fusion="rank")
 
 
 def rrf(dense_rank: int | None, lexical_rank: int | None) -> float:
