@@ -50,9 +50,9 @@ def test_scores_keep_the_gaps_that_ranks_lose() -> None:
     lists; by rank the order is the other way round."""
     clear, close = uuid4(), uuid4()
     cosines, bm25 = {clear: 0.9, close: 0.2}, {close: 5.0, clear: 4.8}
-    assert list(fuse(cosines, bm25))[0] == clear
+    assert list(fuse(cosines, bm25)) == [clear, close]
     assert list(fused_scores([clear, close], [close, clear], k=10, dense_weight=1.0,
-                             lexical_weight=2.0))[0] == close
+                             lexical_weight=2.0)) == [close, clear]
 
 
 def test_the_last_memory_found_keeps_a_match_above_zero() -> None:
