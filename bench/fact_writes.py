@@ -47,6 +47,7 @@ async def services(container: Container) -> tuple[MemoryService, MemoryService]:
         container.keywords(),
         container.policy(),
         graph=await container.graph(),  # type: ignore[misc]
+        keyring=await container.keyring(),  # type: ignore[misc]
     )
     return with_facts, without
 
