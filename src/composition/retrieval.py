@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cached_property
 
 from memlane.domain.errors import ConfigurationError
 from memlane.domain.policy import MemoryPolicy
@@ -70,10 +71,20 @@ class RetrievalParts:
     surroundings: Surrounding | None = None
     affect: AffectPort | None = None
     clusters: ClusterRecall | None = None
+    skip: frozenset[str] = frozenset()  # the stages left out (set by `retriever`)
 
     @property
     def entity_weight(self) -> float:
         return 0.0 if self.names is None else self.names.weight
+
+    @cached_property
+    def language(self) -> LanguageBias | None:
+        """The language stage, one for both places that use it: the first rankings read its
+        projections with the lexical hits' cosines (one query), the stage applies them."""
+        offsets = self.policy.recall.language_offsets
+        if not offsets or "language" in self.skip:
+            return None
+        return LanguageBias(self.memories.search, self.embedder, offsets)
 
 
 Declared = Sequence[tuple[str, Callable[[RetrievalParts], Stage | None]]]
@@ -82,11 +93,10 @@ Declared = Sequence[tuple[str, Callable[[RetrievalParts], Stage | None]]]
 FIRST: Declared = (
     # "Four weeks ago", "letzte Woche": the time a question points at ranks too (recall.md).
     ("rankings", lambda p: FirstRankings(
-        p.memories.search, p.embedder, p.sealer, p.names, p.policy.recall.time_weight > 0)),
+        p.memories.search, p.embedder, p.sealer, p.names, p.policy.recall.time_weight > 0,
+        p.language)),
     # A multilingual model's cosines less what each pair of languages adds (recall.md).
-    ("language", lambda p: LanguageBias(
-        p.memories.search, p.embedder, p.policy.recall.language_offsets)
-     if p.policy.recall.language_offsets else None),
+    ("language", lambda p: p.language),
     ("fusion", lambda p: Fusion(p.policy.recall, p.entity_weight)),
     # Clusters (docs/graph.md): the question's nearest summaries bring their best members.
     ("cluster_recall", lambda p: p.clusters),
@@ -156,6 +166,8 @@ def retriever(parts: RetrievalParts, skip: Collection[str] = ()) -> Retriever:
             f"memory.recall.skip_stages: {', '.join(unknown)} cannot be left out; "
             f"optional stages are {', '.join(sorted(OPTIONAL))}"
         )
+
+    parts = replace(parts, skip=frozenset(skip))
 
     def built(declared: Declared) -> list[Stage]:
         stages = (make(parts) for name, make in declared if name not in skip)

@@ -12,6 +12,7 @@ from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.memories import CandidateSearchPort
 from memlane.service.retrieval.candidates import Rankings
 from memlane.service.retrieval.entity_recall import EntityRecall
+from memlane.service.retrieval.language import LanguageBias
 from memlane.service.retrieval.pipeline import Retrieval
 from memlane.service.security import Sealer
 
@@ -21,7 +22,9 @@ log = logging.getLogger(__name__)
 class FirstRankings:
     """Writes `vector` and `rankings`. The lexical search and the name lookup need no
     vector: they run in the database while the query is embedded (off the event loop); the
-    cosines of the lexical hits are read while the dense search runs."""
+    cosines of the lexical hits are read while the dense search runs. With the language
+    stage, they are read once both searches are in, in one query with every ranked
+    memory's projection on the language axis, which that stage then needs not read."""
 
     def __init__(
         self,
@@ -30,14 +33,17 @@ class FirstRankings:
         sealer: Sealer,
         names: EntityRecall | None = None,
         pointed_time: bool = False,
+        language: LanguageBias | None = None,
     ) -> None:
         """`pointed_time`: rank the memories written within the time the query points at
-        ("four weeks ago", read against options.asked_at or now: domain.retrieval.when)."""
+        ("four weeks ago", read against options.asked_at or now: domain.retrieval.when).
+        `language`: the language stage that follows, whose projections are read here."""
         self._search = search
         self._embedder = embedder
         self._sealer = sealer
         self._names = names
         self._pointed_time = pointed_time
+        self._language = language
 
     async def __call__(self, r: Retrieval) -> None:
         terms = self._sealer.index_terms(r.owner.tenant, r.query)
@@ -62,7 +68,12 @@ class FirstRankings:
                     written=(window.start, window.end),
                 ))
         rankings.lexical = await r.result("lexical", [])
-        if r.vector is not None:
+        axis = None
+        if r.vector is not None and self._language is not None:
+            axis = await self._language.direction()
+        if r.vector is not None and axis is not None:
+            await self._with_projections(r, rankings, r.vector, axis)
+        elif r.vector is not None:
             if rankings.lexical:
                 cosines = await self._search.similarities(
                     r.owner, [c.id for c in rankings.lexical], r.vector
@@ -77,6 +88,24 @@ class FirstRankings:
         if self._names is not None and mentioning:
             rankings.by_name = await self._by_name(self._names, r, rankings, mentioning)
         r.rankings = rankings
+
+    async def _with_projections(
+        self, r: Retrieval, rankings: Rankings, vector: Vector, axis: Vector
+    ) -> None:
+        """The lexical hits' cosines and every ranked memory's projection on the language
+        axis, in one read once the dense (and time) ranking is in."""
+        rankings.dense = await r.result("dense", [])
+        rankings.by_time = await r.result("time", [])
+        ranked = list(dict.fromkeys(
+            c.id for c in (*rankings.lexical, *rankings.by_time, *rankings.dense)
+        ))
+        read = await self._search.similarities_to(r.owner, ranked, [vector, axis])
+        # A hit deleted meanwhile has no cosine: 0, as for no embedding.
+        rankings.similarities = {
+            c.id: read[c.id][0] if c.id in read else 0.0 for c in rankings.lexical
+        }
+        rankings.projections = {memory_id: pair[1] for memory_id, pair in read.items()}
+        rankings.projected = frozenset(ranked)
 
     @staticmethod
     async def _by_name(
