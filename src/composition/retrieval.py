@@ -48,6 +48,7 @@ from memlane.service.retrieval import (
     Selection,
     Stage,
     StartExpansion,
+    StartProfile,
     Superseded,
     Surrounding,
     Whose,
@@ -115,8 +116,7 @@ SEARCH: Declared = (
     ("opening", lambda p: Opening(
         p.memories.store, p.sealer, p.policy.weights, unindexed=False)),
 )
-CONTEXT: Declared = (
-    *FIRST,
+AFTER_FIRST: Declared = (
     ("eligibility", lambda p: Eligibility(p.sealer.attributes, p.policy.rag_threshold)),
     # Session focus (docs/levels.md): closeness to the conversation's focus, session resume.
     ("focus", lambda p: None if p.memories.focus is None or not p.policy.detail.focus
@@ -137,6 +137,12 @@ CONTEXT: Declared = (
     ("selection", lambda p: Selection(Ranking(p.policy))),
     ("opening", lambda p: Opening(p.memories.store, p.sealer, p.policy.weights, unindexed=True)),
     ("contexts", lambda p: Contexts(p.policy.rag_threshold)),
+)
+CONTEXT: Declared = (*FIRST, *AFTER_FIRST)
+# The prompt's profile is read while the memories are chosen: started after the first
+# rankings, so its query does not go out before the lexical search's.
+PROMPT_START: Declared = (
+    ("profile_start", lambda p: None if p.profile is None else StartProfile(p.profile)),
 )
 RECORDING: Declared = (
     ("recording", lambda p: Recording(
@@ -176,7 +182,7 @@ def retriever(parts: RetrievalParts, skip: Collection[str] = ()) -> Retriever:
     return Retriever(
         search=Pipeline(built(SEARCH)),
         context=Pipeline(built((*CONTEXT, *RECORDING))),
-        prompt=Pipeline(built(CONTEXT), closing=built(PROMPT)),
+        prompt=Pipeline(built((*FIRST, *PROMPT_START, *AFTER_FIRST)), closing=built(PROMPT)),
         policy=parts.policy,
         clock=parts.clock,
     )
