@@ -23,8 +23,9 @@ class FirstRankings:
     """Writes `vector` and `rankings`. The lexical search and the name lookup need no
     vector: they run in the database while the query is embedded (off the event loop); the
     cosines of the lexical hits are read while the dense search runs. With the language
-    stage, they are read once both searches are in, in one query with every ranked
-    memory's projection on the language axis, which that stage then needs not read."""
+    stage, the dense hits' projections on its axis are read while the lexical search runs,
+    and the lexical hits' cosines with their projections in one read after it, so that
+    stage reads nothing."""
 
     def __init__(
         self,
@@ -57,6 +58,7 @@ class FirstRankings:
         window = (
             pointed_window(r.query, r.options.asked_at or r.now) if self._pointed_time else None
         )
+        axis = None
         if r.vector is not None:
             floor = -1.0 if r.min_similarity is None else r.min_similarity
             r.start("dense", self._search.dense_candidates(
@@ -67,10 +69,9 @@ class FirstRankings:
                     r.owner, r.vector, r.pool, min_similarity=floor,
                     written=(window.start, window.end),
                 ))
+            if self._language is not None and (axis := await self._language.direction()):
+                r.start("projected", self._projected(r, axis))
         rankings.lexical = await r.result("lexical", [])
-        axis = None
-        if r.vector is not None and self._language is not None:
-            axis = await self._language.direction()
         if r.vector is not None and axis is not None:
             await self._with_projections(r, rankings, r.vector, axis)
         elif r.vector is not None:
@@ -89,23 +90,34 @@ class FirstRankings:
             rankings.by_name = await self._by_name(self._names, r, rankings, mentioning)
         r.rankings = rankings
 
+    async def _projected(self, r: Retrieval, axis: Vector) -> dict[UUID, float | None]:
+        """The dense (and time) hits' projections on the language axis, read as soon as
+        they are in, while the lexical search still runs (keyed by every id asked: None for
+        a memory gone meanwhile)."""
+        ids = list(dict.fromkeys(
+            c.id for c in (*await r.result("dense", []), *await r.result("time", []))
+        ))
+        read = await self._search.similarities(r.owner, ids, axis) if ids else {}
+        return {memory_id: read.get(memory_id) for memory_id in ids}
+
     async def _with_projections(
         self, r: Retrieval, rankings: Rankings, vector: Vector, axis: Vector
     ) -> None:
-        """The lexical hits' cosines and every ranked memory's projection on the language
-        axis, in one read once the dense (and time) ranking is in."""
+        """The cosines of the lexical hits the other rankings did not find, with their
+        projections, in one read; the others' projections were read meanwhile."""
         rankings.dense = await r.result("dense", [])
         rankings.by_time = await r.result("time", [])
-        ranked = list(dict.fromkeys(
-            c.id for c in (*rankings.lexical, *rankings.by_time, *rankings.dense)
-        ))
-        read = await self._search.similarities_to(r.owner, ranked, [vector, axis])
-        # A hit deleted meanwhile has no cosine: 0, as for no embedding.
+        early: dict[UUID, float | None] = await r.result("projected", {})
+        alone = [c.id for c in rankings.lexical if c.id not in early]
+        read = await self._search.similarities_to(r.owner, alone, [vector, axis]) if alone else {}
+        # A hit deleted meanwhile has no cosine: 0, as for no embedding. A hit the dense or
+        # time ranking found takes its cosine from there below (0.0 holds its place).
         rankings.similarities = {
             c.id: read[c.id][0] if c.id in read else 0.0 for c in rankings.lexical
         }
-        rankings.projections = {memory_id: pair[1] for memory_id, pair in read.items()}
-        rankings.projected = frozenset(ranked)
+        rankings.projections = {i: p for i, p in early.items() if p is not None}
+        rankings.projections.update({memory_id: pair[1] for memory_id, pair in read.items()})
+        rankings.projected = frozenset(early) | frozenset(alone)
 
     @staticmethod
     async def _by_name(

@@ -157,15 +157,23 @@ async def _ranked(world: FakeWorld, owner: Owner, *, shared: bool) -> tuple[Rank
     return r.rankings, search.reads
 
 
-async def test_the_first_rankings_read_the_stages_projections_with_the_cosines_in_one_query() -> (
+async def test_the_first_rankings_read_the_stages_projections_so_the_stage_reads_nothing() -> (
     None
 ):
-    world, owner = await _stored()
+    embedder = FakeEmbedder(DIMENSION, PINNED)
+    world, owner = await _stored(embedder=embedder)
+    embedder.available = False  # stored without a vector: a hit of the words alone
     await world.service.remember_many(owner, [NewMemory("Das Team trifft sich im Park.")])
+    embedder.available = True
     alone, alone_reads = await _ranked(world, owner, shared=False)
     shared, shared_reads = await _ranked(world, owner, shared=True)
-    assert alone.lexical and alone.dense  # both rankings ran, so both reads were needed
-    assert (alone_reads, shared_reads) == (["similarities", "similarities"], ["similarities_to"])
+    dense = {c.id for c in alone.dense}
+    assert dense and any(c.id not in dense for c in alone.lexical)
+    # Alone: the lexical hits' cosines, then the stage's projections (after the rankings).
+    # Shared: the dense hits' projections while the lexical search runs, then the lexical
+    # hits the dense ranking did not find, cosines and projections in one read.
+    assert (alone_reads, shared_reads) == (
+        ["similarities", "similarities"], ["similarities", "similarities_to"])
     assert shared.similarities == alone.similarities
     assert [c.id for c in shared.dense] == [c.id for c in alone.dense]
     assert [c.score for c in shared.dense] == [c.score for c in alone.dense]
