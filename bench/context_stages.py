@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import cProfile
 import contextvars
+import cProfile
 import json
 import pstats
 import random
@@ -107,14 +107,14 @@ def _freeze(retriever: Any, pipeline: Pipeline, now: datetime) -> None:
     """For a comparison of the contexts: one `now` for every request, and no access
     recorded (a recorded access changes the next request's freshness, and a deferred one
     lands at a time that differs from run to run), so the same code gives the same ids."""
-    retriever._clock = lambda: now  # noqa: SLF001
+    retriever._clock = lambda: now
     recording = ("Recording", "FocusRecording")
     pipeline.stages = tuple(s for s in pipeline.stages if type(s).__name__ not in recording)
     pipeline.closing = tuple(s for s in pipeline.closing if type(s).__name__ not in recording)
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
-    data_dir = Path(args.data_dir).resolve()
+async def run(args: argparse.Namespace, data_dir: Path) -> tuple[dict[str, Any], list[Any]]:
+    """The figures, and each request's context ids (for --contexts)."""
     settings = Settings(
         database=DatabaseSettings(data_dir=data_dir / "pgdata"),
         memory=MemorySettings(encryption_key_path=data_dir / "memory_encryption.key",
@@ -130,10 +130,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     _patch_connection()
     async with open_memlane(settings) as memlane:
         if args.lexical_checks:  # the lexical search's budget (LexicalReading.checks)
-            memlane.memories.search._lexical_reading = LexicalReading(  # type: ignore[attr-defined]  # noqa: SLF001
+            memlane.memories.search._lexical_reading = LexicalReading(  # type: ignore[attr-defined]
                 checks=args.lexical_checks)
-        retriever = memlane.service._retriever  # noqa: SLF001 (a benchmark's probe)
-        pipeline = retriever._prompt if args.prompt else retriever._context  # noqa: SLF001
+        retriever = memlane.service._retriever
+        pipeline = retriever._prompt if args.prompt else retriever._context
         sink: dict[str, list[tuple[float, float]]] = defaultdict(list)
         if args.contexts:
             _freeze(retriever, pipeline, datetime.fromisoformat(args.now))
@@ -189,8 +189,6 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                         "p50_ms": round(percentile(v, 50), 3)}
                     for q, v in sorted(by_query.items())},
         }
-    if args.contexts:
-        Path(args.contexts).write_text(json.dumps(contexts, indent=1))
     return {
         "queries": n,
         "p50_ms": round(percentile(totals, 50), 2),
@@ -202,7 +200,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "service_cpu_ms_per_request": round(meter.service_ms / n, 2),
         "postgres_cpu_ms_per_request": round(meter.postgres_ms / n, 2),
         "stages": stages,
-    }
+    }, contexts
 
 
 def main() -> None:
@@ -222,7 +220,11 @@ def main() -> None:
     parser.add_argument("--contexts", default=None,
                         help="write each request's context ids, with one `now` for all and "
                         "no access recorded (so two runs compare)")
-    print(json.dumps(asyncio.run(run(parser.parse_args())), indent=1))
+    args = parser.parse_args()
+    result, contexts = asyncio.run(run(args, Path(args.data_dir).resolve()))
+    if args.contexts:
+        Path(args.contexts).write_text(json.dumps(contexts, indent=1))
+    print(json.dumps(result, indent=1))
 
 
 if __name__ == "__main__":

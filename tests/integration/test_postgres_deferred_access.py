@@ -118,7 +118,7 @@ async def test_a_batch_naming_each_memory_once_is_one_statement_without_a_transa
     await insert(deferred.store, *rows)
     later = T0 + DAY
     once = [(owner.tenant, owner.user_id, r.id, later, BASE_RATE) for r in rows]
-    twice = once[:1] + [(owner.tenant, owner.user_id, rows[0].id, later + DAY, BASE_RATE)]
+    twice = [*once[:1], (owner.tenant, owner.user_id, rows[0].id, later + DAY, BASE_RATE)]
     async with pg_pool.acquire() as connection:
         single, repeated = _Statements(connection), _Statements(connection)
         assert await write_accesses(single, once) == 3  # type: ignore[arg-type]

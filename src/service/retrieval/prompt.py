@@ -27,7 +27,10 @@ class StartProfile:
 
     async def __call__(self, r: Retrieval) -> None:
         if r.options.include_profile and r.char_budget is not None:
-            r.start("profile", self._facts.profile_block(r.owner, r.char_budget))
+            r.start("profile", self._read(r.owner, r.char_budget))
+
+    async def _read(self, owner: Owner, char_budget: int) -> ProfileBlock:
+        return await self._facts.profile_block(owner, char_budget)
 
 
 class Profile:

@@ -94,9 +94,9 @@ class FirstRankings:
         """The dense (and time) hits' projections on the language axis, read as soon as
         they are in, while the lexical search still runs (keyed by every id asked: None for
         a memory gone meanwhile)."""
-        ids = list(dict.fromkeys(
-            c.id for c in (*await r.result("dense", []), *await r.result("time", []))
-        ))
+        dense: list[SearchCandidate] = await r.result("dense", [])
+        by_time: list[SearchCandidate] = await r.result("time", [])
+        ids = list(dict.fromkeys(c.id for c in (*dense, *by_time)))
         read = await self._search.similarities(r.owner, ids, axis) if ids else {}
         return {memory_id: read.get(memory_id) for memory_id in ids}
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-
 from uuid import UUID
 
 from memlane.domain.facts.prompt_block import ProfileBlock
