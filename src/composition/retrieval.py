@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cached_property
 
 from memlane.domain.errors import ConfigurationError
 from memlane.domain.policy import MemoryPolicy
@@ -47,6 +48,7 @@ from memlane.service.retrieval import (
     Selection,
     Stage,
     StartExpansion,
+    StartProfile,
     Superseded,
     Surrounding,
     Whose,
@@ -70,10 +72,20 @@ class RetrievalParts:
     surroundings: Surrounding | None = None
     affect: AffectPort | None = None
     clusters: ClusterRecall | None = None
+    skip: frozenset[str] = frozenset()  # the stages left out (set by `retriever`)
 
     @property
     def entity_weight(self) -> float:
         return 0.0 if self.names is None else self.names.weight
+
+    @cached_property
+    def language(self) -> LanguageBias | None:
+        """The language stage, one for both places that use it: the first rankings read its
+        projections with the lexical hits' cosines (one query), the stage applies them."""
+        offsets = self.policy.recall.language_offsets
+        if not offsets or "language" in self.skip:
+            return None
+        return LanguageBias(self.memories.search, self.embedder, offsets)
 
 
 Declared = Sequence[tuple[str, Callable[[RetrievalParts], Stage | None]]]
@@ -82,11 +94,10 @@ Declared = Sequence[tuple[str, Callable[[RetrievalParts], Stage | None]]]
 FIRST: Declared = (
     # "Four weeks ago", "letzte Woche": the time a question points at ranks too (recall.md).
     ("rankings", lambda p: FirstRankings(
-        p.memories.search, p.embedder, p.sealer, p.names, p.policy.recall.time_weight > 0)),
+        p.memories.search, p.embedder, p.sealer, p.names, p.policy.recall.time_weight > 0,
+        p.language)),
     # A multilingual model's cosines less what each pair of languages adds (recall.md).
-    ("language", lambda p: LanguageBias(
-        p.memories.search, p.embedder, p.policy.recall.language_offsets)
-     if p.policy.recall.language_offsets else None),
+    ("language", lambda p: p.language),
     ("fusion", lambda p: Fusion(p.policy.recall, p.entity_weight)),
     # Clusters (docs/graph.md): the question's nearest summaries bring their best members.
     ("cluster_recall", lambda p: p.clusters),
@@ -105,8 +116,7 @@ SEARCH: Declared = (
     ("opening", lambda p: Opening(
         p.memories.store, p.sealer, p.policy.weights, unindexed=False)),
 )
-CONTEXT: Declared = (
-    *FIRST,
+AFTER_FIRST: Declared = (
     ("eligibility", lambda p: Eligibility(p.sealer.attributes, p.policy.rag_threshold)),
     # Session focus (docs/levels.md): closeness to the conversation's focus, session resume.
     ("focus", lambda p: None if p.memories.focus is None or not p.policy.detail.focus
@@ -127,6 +137,12 @@ CONTEXT: Declared = (
     ("selection", lambda p: Selection(Ranking(p.policy))),
     ("opening", lambda p: Opening(p.memories.store, p.sealer, p.policy.weights, unindexed=True)),
     ("contexts", lambda p: Contexts(p.policy.rag_threshold)),
+)
+CONTEXT: Declared = (*FIRST, *AFTER_FIRST)
+# The prompt's profile is read while the memories are chosen: started after the first
+# rankings, so its query does not go out before the lexical search's.
+PROMPT_START: Declared = (
+    ("profile_start", lambda p: None if p.profile is None else StartProfile(p.profile)),
 )
 RECORDING: Declared = (
     ("recording", lambda p: Recording(
@@ -157,6 +173,8 @@ def retriever(parts: RetrievalParts, skip: Collection[str] = ()) -> Retriever:
             f"optional stages are {', '.join(sorted(OPTIONAL))}"
         )
 
+    parts = replace(parts, skip=frozenset(skip))
+
     def built(declared: Declared) -> list[Stage]:
         stages = (make(parts) for name, make in declared if name not in skip)
         return [stage for stage in stages if stage is not None]
@@ -164,7 +182,7 @@ def retriever(parts: RetrievalParts, skip: Collection[str] = ()) -> Retriever:
     return Retriever(
         search=Pipeline(built(SEARCH)),
         context=Pipeline(built((*CONTEXT, *RECORDING))),
-        prompt=Pipeline(built(CONTEXT), closing=built(PROMPT)),
+        prompt=Pipeline(built((*FIRST, *PROMPT_START, *AFTER_FIRST)), closing=built(PROMPT)),
         policy=parts.policy,
         clock=parts.clock,
     )

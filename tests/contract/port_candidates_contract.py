@@ -124,6 +124,24 @@ class PortCandidatesContract:
         assert found == {near.id: pytest.approx(0.6, abs=1e-5), bare.id: 0.0}
         assert await ports.search.similarities(owner, [], axis(dimension, 0)) == {}
 
+    async def test_similarities_to_several_vectors_are_each_vectors_similarities_exactly(
+        self, ports: MemoryPorts, owner: Owner, dimension: int
+    ) -> None:
+        near = stored(owner, embedding=at_cosine(dimension, 0.6))
+        far = stored(owner, embedding=at_cosine(dimension, -0.3))
+        bare = stored(owner, embedding=None)
+        stranger = Owner(owner.tenant, owner.user_id + "-other")
+        theirs = stored(stranger, embedding=axis(dimension, 0))
+        await insert(ports.store, near, far, bare, theirs)
+        ids = [near.id, far.id, bare.id, theirs.id]
+        vectors = [axis(dimension, 0), at_cosine(dimension, 0.8), axis(dimension, 1)]
+        found = await ports.search.similarities_to(owner, ids, vectors)
+        each = [await ports.search.similarities(owner, ids, v) for v in vectors]
+        # Equal, not approximately: a ranking must not change with the read that served it.
+        assert found == {i: tuple(one[i] for one in each) for i in (near.id, far.id, bare.id)}
+        assert found[bare.id] == (0.0, 0.0, 0.0)
+        assert await ports.search.similarities_to(owner, [], vectors) == {}
+
     async def test_candidates_by_id_are_the_owners_lean_rows_scored_by_cosine(
         self, ports: MemoryPorts, owner: Owner, dimension: int
     ) -> None:

@@ -87,6 +87,19 @@ class FakeCandidateSearch(CandidateSearchPort):
         rows = self._table._rows.get(owner, {})
         return {i: cosine_or_zero(embedding, rows[i].embedding) for i in memory_ids if i in rows}
 
+    async def similarities_to(
+        self, owner: Owner, memory_ids: Sequence[UUID], embeddings: Sequence[Vector]
+    ) -> dict[UUID, tuple[float, ...]]:
+        if not memory_ids or not embeddings:
+            return {}
+        for embedding in embeddings:
+            self._table._check_vector(embedding)
+        rows = self._table._rows.get(owner, {})
+        return {
+            i: tuple(cosine_or_zero(e, rows[i].embedding) for e in embeddings)
+            for i in memory_ids if i in rows
+        }
+
     async def candidates_by_id(
         self, owner: Owner, memory_ids: Sequence[UUID], embedding: Vector | None
     ) -> list[SearchCandidate]:

@@ -9,7 +9,7 @@ from uuid import uuid4
 import asyncpg
 import pytest
 
-from memlane.adapters.postgres.memories.access_log import rounds
+from memlane.adapters.postgres.memories.access_log import rounds, write_accesses
 from memlane.adapters.postgres.memories.ports import postgres_memory_ports
 from memlane.domain.memories.decay import accessed
 from memlane.domain.model import Heat, MemoryType, Owner, StoredMemory
@@ -92,3 +92,39 @@ def test_rounds_put_each_memory_at_most_once_per_round_in_arrival_order() -> Non
     split = rounds(accesses)
     assert [[x[2] for x in part] for part in split] == [[one, two], [one]]
     assert split[1][0][3] == later
+
+
+class _Statements:
+    """A connection that records the statements it is sent (a transaction's BEGIN and
+    COMMIT included: asyncpg sends them through `execute`)."""
+
+    def __init__(self, connection: asyncpg.Connection) -> None:
+        self._connection = connection
+        self.sent: list[str] = []
+
+    async def execute(self, query: str, *args: object) -> str:
+        self.sent.append(query.split()[0].upper())
+        return await self._connection.execute(query, *args)
+
+    def transaction(self) -> object:
+        self.sent.append("BEGIN")
+        return self._connection.transaction()
+
+
+async def test_a_batch_naming_each_memory_once_is_one_statement_without_a_transaction(
+    pg_pool: asyncpg.Pool, owner: Owner, deferred: MemoryPorts
+) -> None:
+    rows = _rows(owner)
+    await insert(deferred.store, *rows)
+    later = T0 + DAY
+    once = [(owner.tenant, owner.user_id, r.id, later, BASE_RATE) for r in rows]
+    twice = [*once[:1], (owner.tenant, owner.user_id, rows[0].id, later + DAY, BASE_RATE)]
+    async with pg_pool.acquire() as connection:
+        single, repeated = _Statements(connection), _Statements(connection)
+        assert await write_accesses(single, once) == 3  # type: ignore[arg-type]
+        assert await write_accesses(repeated, twice) == 2  # type: ignore[arg-type]
+    assert single.sent == ["UPDATE"]
+    assert repeated.sent == ["BEGIN", "UPDATE", "UPDATE"]
+    got = await deferred.store.get(owner, rows[0].id)
+    assert got is not None and got.heat.access_count == 3
+    assert got.heat.accessed_at == later + DAY

@@ -52,6 +52,13 @@ class CandidateSearchPort(ABC):
         without an embedding scores 0.0, ids of other owners or gone are left out."""
 
     @abstractmethod
+    async def similarities_to(
+        self, owner: Owner, memory_ids: Sequence[UUID], embeddings: Sequence[Vector]
+    ) -> dict[UUID, tuple[float, ...]]:
+        """`similarities` to several vectors in one read: each memory's cosines to
+        `embeddings`, in their order, each equal to what `similarities` gives for it."""
+
+    @abstractmethod
     async def candidates_by_id(
         self, owner: Owner, memory_ids: Sequence[UUID], embedding: Vector | None
     ) -> list[SearchCandidate]:

@@ -69,6 +69,7 @@ if TYPE_CHECKING:
         ProfileSource as ProfileSource,
         Rendering as Rendering,
         Repeats as Repeats,
+        StartProfile as StartProfile,
     )
     from memlane.service.retrieval.rankings import (
         FirstRankings as FirstRankings,
@@ -132,6 +133,7 @@ _FACE = Face(__name__, {
     "Selection": "selection",
     "Stage": "pipeline",
     "StartExpansion": "graph_expansion",
+    "StartProfile": "prompt",
     "Superseded": "filters",
     "Whose": "whose",
 })

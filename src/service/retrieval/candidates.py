@@ -31,7 +31,9 @@ class Rankings:
     the memories that mention a name the query names (entity recall); by_time: by cosine,
     the memories written within the time the query points at ("four weeks ago").
     `similarities` holds every ranked memory's cosine to the query (0.0 without a vector or
-    an embedding).
+    an embedding). `projections`: each memory in `projected` on the model's language axis,
+    read with the lexical hits' cosines for the language stage (a memory gone meanwhile has
+    none).
     """
 
     dense: list[SearchCandidate] = field(default_factory=list)
@@ -39,6 +41,8 @@ class Rankings:
     by_name: list[SearchCandidate] = field(default_factory=list)
     by_time: list[SearchCandidate] = field(default_factory=list)
     similarities: dict[UUID, float] = field(default_factory=dict)
+    projections: dict[UUID, float] = field(default_factory=dict)
+    projected: frozenset[UUID] = frozenset()
 
     def hits(self) -> dict[UUID, SearchCandidate]:
         """Every memory ranked, once (the dense row wins: it carries the cosine)."""

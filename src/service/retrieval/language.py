@@ -8,7 +8,7 @@ from dataclasses import replace
 from uuid import UUID
 
 from memlane.domain.errors import EmbeddingUnavailable
-from memlane.domain.model import SearchCandidate
+from memlane.domain.model import SearchCandidate, Vector
 from memlane.domain.retrieval import PARALLEL, LanguageAxis, language_axis
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.memories import CandidateSearchPort
@@ -26,7 +26,9 @@ class LanguageBias:
     it (docs/recall.md, "Two languages"). Each ranked memory's language is read off its
     vector in one query (its projection on the model's `LanguageAxis`), the question's off
     its own, and each cosine loses the pair's offset, measured on unrelated pairs
-    (`SimilarityScale.language_offsets`; English-English is the reference, 0).
+    (`SimilarityScale.language_offsets`; English-English is the reference, 0). The first
+    rankings, given this stage, read the projections with the lexical hits' cosines; only
+    the memories they did not ask about (reached by a name) are read here.
     """
 
     def __init__(
@@ -45,7 +47,11 @@ class LanguageBias:
         if axis is None:
             return
         asked = axis.of_question(r.vector)
-        projections = await self._search.similarities(r.owner, ranked, axis.direction)
+        projections = dict(r.rankings.projections)
+        if unread := [memory_id for memory_id in ranked if memory_id not in r.rankings.projected]:
+            projections.update(
+                await self._search.similarities(r.owner, unread, axis.direction)
+            )
         offsets = {
             memory_id: self._offsets.get((asked, axis.of_document(projection)), 0.0)
             for memory_id, projection in projections.items()
@@ -59,6 +65,11 @@ class LanguageBias:
         }
         rankings.dense = _reranked(rankings.dense, offsets)
         rankings.by_time = _reranked(rankings.by_time, offsets)
+
+    async def direction(self) -> Vector | None:
+        """The model's language axis (None while the embedder is down)."""
+        axis = await self._axis_of()
+        return None if axis is None else axis.direction
 
     async def _axis_of(self) -> LanguageAxis | None:
         """The model's axis, from `PARALLEL` embedded once (again later if the embedder

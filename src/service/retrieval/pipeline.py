@@ -116,9 +116,10 @@ class Stage(Protocol):
 
 class Pipeline:
     """Stages run in order; a stage may start work that later stages wait for, and may
-    finish the retrieval early. Background work is settled in one place, here. The
-    `closing` stages run after the others whether or not they finished early (a prompt
-    block with no memories still opens with the profile)."""
+    finish the retrieval early. Background work is settled in one place, here, after the
+    `closing` stages (so one of them may wait for work started earlier). The closing stages
+    run after the others whether or not they finished early (a prompt block with no
+    memories still opens with the profile), not after a stage failed."""
 
     def __init__(self, stages: Sequence[Stage], closing: Sequence[Stage] = ()) -> None:
         self.stages = tuple(stages)
@@ -130,8 +131,8 @@ class Pipeline:
                 if retrieval.finished:
                     break
                 await stage(retrieval)
+            for stage in self.closing:
+                await stage(retrieval)
         finally:
             await retrieval.settle()
-        for stage in self.closing:
-            await stage(retrieval)
         return retrieval

@@ -18,9 +18,26 @@ class ProfileSource(Protocol):
     def profile_block(self, owner: Owner, char_budget: int, /) -> Awaitable[ProfileBlock]: ...
 
 
+class StartProfile:
+    """Starts reading the profile's lines beside the stages that choose the memories (it
+    needs only the owner and the budget); Profile, a closing stage, waits for it."""
+
+    def __init__(self, facts: ProfileSource) -> None:
+        self._facts = facts
+
+    async def __call__(self, r: Retrieval) -> None:
+        if r.options.include_profile and r.char_budget is not None:
+            r.start("profile", self._read(r.owner, r.char_budget))
+
+    async def _read(self, owner: Owner, char_budget: int) -> ProfileBlock:
+        return await self._facts.profile_block(owner, char_budget)
+
+
 class Profile:
     """Writes `profile` (the "do not forget" profile's core facts) unless the options leave
-    it out, and takes its lines from `char_budget`: the memories share what is left."""
+    it out, and takes its lines from `char_budget`: the memories share what is left. The
+    lines StartProfile began reading, or read here when it did not run (a retrieval that
+    finished before it)."""
 
     def __init__(self, facts: ProfileSource) -> None:
         self._facts = facts
@@ -28,7 +45,9 @@ class Profile:
     async def __call__(self, r: Retrieval) -> None:
         if not r.options.include_profile or r.char_budget is None:
             return
-        block = await self._facts.profile_block(r.owner, r.char_budget)
+        block: ProfileBlock | None = await r.result("profile", None)
+        if block is None:
+            block = await self._facts.profile_block(r.owner, r.char_budget)
         r.profile, r.said = block.text, block.said
         if r.profile:
             r.char_budget -= len(r.profile) + 1  # its lines and the newline after them

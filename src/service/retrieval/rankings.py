@@ -12,6 +12,7 @@ from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.memories import CandidateSearchPort
 from memlane.service.retrieval.candidates import Rankings
 from memlane.service.retrieval.entity_recall import EntityRecall
+from memlane.service.retrieval.language import LanguageBias
 from memlane.service.retrieval.pipeline import Retrieval
 from memlane.service.security import Sealer
 
@@ -21,7 +22,10 @@ log = logging.getLogger(__name__)
 class FirstRankings:
     """Writes `vector` and `rankings`. The lexical search and the name lookup need no
     vector: they run in the database while the query is embedded (off the event loop); the
-    cosines of the lexical hits are read while the dense search runs."""
+    cosines of the lexical hits are read while the dense search runs. With the language
+    stage, the dense hits' projections on its axis are read while the lexical search runs,
+    and the lexical hits' cosines with their projections in one read after it, so that
+    stage reads nothing."""
 
     def __init__(
         self,
@@ -30,14 +34,17 @@ class FirstRankings:
         sealer: Sealer,
         names: EntityRecall | None = None,
         pointed_time: bool = False,
+        language: LanguageBias | None = None,
     ) -> None:
         """`pointed_time`: rank the memories written within the time the query points at
-        ("four weeks ago", read against options.asked_at or now: domain.retrieval.when)."""
+        ("four weeks ago", read against options.asked_at or now: domain.retrieval.when).
+        `language`: the language stage that follows, whose projections are read here."""
         self._search = search
         self._embedder = embedder
         self._sealer = sealer
         self._names = names
         self._pointed_time = pointed_time
+        self._language = language
 
     async def __call__(self, r: Retrieval) -> None:
         terms = self._sealer.index_terms(r.owner.tenant, r.query)
@@ -51,6 +58,7 @@ class FirstRankings:
         window = (
             pointed_window(r.query, r.options.asked_at or r.now) if self._pointed_time else None
         )
+        axis = None
         if r.vector is not None:
             floor = -1.0 if r.min_similarity is None else r.min_similarity
             r.start("dense", self._search.dense_candidates(
@@ -61,8 +69,12 @@ class FirstRankings:
                     r.owner, r.vector, r.pool, min_similarity=floor,
                     written=(window.start, window.end),
                 ))
+            if self._language is not None and (axis := await self._language.direction()):
+                r.start("projected", self._projected(r, axis))
         rankings.lexical = await r.result("lexical", [])
-        if r.vector is not None:
+        if r.vector is not None and axis is not None:
+            await self._with_projections(r, rankings, r.vector, axis)
+        elif r.vector is not None:
             if rankings.lexical:
                 cosines = await self._search.similarities(
                     r.owner, [c.id for c in rankings.lexical], r.vector
@@ -77,6 +89,35 @@ class FirstRankings:
         if self._names is not None and mentioning:
             rankings.by_name = await self._by_name(self._names, r, rankings, mentioning)
         r.rankings = rankings
+
+    async def _projected(self, r: Retrieval, axis: Vector) -> dict[UUID, float | None]:
+        """The dense (and time) hits' projections on the language axis, read as soon as
+        they are in, while the lexical search still runs (keyed by every id asked: None for
+        a memory gone meanwhile)."""
+        dense: list[SearchCandidate] = await r.result("dense", [])
+        by_time: list[SearchCandidate] = await r.result("time", [])
+        ids = list(dict.fromkeys(c.id for c in (*dense, *by_time)))
+        read = await self._search.similarities(r.owner, ids, axis) if ids else {}
+        return {memory_id: read.get(memory_id) for memory_id in ids}
+
+    async def _with_projections(
+        self, r: Retrieval, rankings: Rankings, vector: Vector, axis: Vector
+    ) -> None:
+        """The cosines of the lexical hits the other rankings did not find, with their
+        projections, in one read; the others' projections were read meanwhile."""
+        rankings.dense = await r.result("dense", [])
+        rankings.by_time = await r.result("time", [])
+        early: dict[UUID, float | None] = await r.result("projected", {})
+        alone = [c.id for c in rankings.lexical if c.id not in early]
+        read = await self._search.similarities_to(r.owner, alone, [vector, axis]) if alone else {}
+        # A hit deleted meanwhile has no cosine: 0, as for no embedding. A hit the dense or
+        # time ranking found takes its cosine from there below (0.0 holds its place).
+        rankings.similarities = {
+            c.id: read[c.id][0] if c.id in read else 0.0 for c in rankings.lexical
+        }
+        rankings.projections = {i: p for i, p in early.items() if p is not None}
+        rankings.projections.update({memory_id: pair[1] for memory_id, pair in read.items()})
+        rankings.projected = frozenset(early) | frozenset(alone)
 
     @staticmethod
     async def _by_name(

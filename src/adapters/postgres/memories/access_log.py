@@ -17,19 +17,26 @@ Access = tuple[str, str, UUID, datetime, float]
 
 
 async def write_accesses(connection: asyncpg.Connection, accesses: Sequence[Access]) -> int:
-    """Record these accesses (decay banked, clock restarted) in one transaction: the one
-    place access recording is written, deferred or not. Returns the rows updated."""
+    """Record these accesses (decay banked, clock restarted) all or none: the one place
+    access recording is written, deferred or not. Returns the rows updated."""
+    parts = rounds(accesses)
+    if len(parts) == 1:  # one statement is atomic alone: no BEGIN and COMMIT round trips
+        return await _write_round(connection, parts[0])
     updated = 0
     async with connection.transaction():
-        for part in rounds(accesses):
-            status = await connection.execute(
-                sql.RECORD_ACCESSES,
-                [a[0] for a in part], [a[1] for a in part], [a[2] for a in part],
-                [a[3] for a in part], [a[4] for a in part],
-                *DECAY_CONSTANTS,
-            )
-            updated += affected_rows(status)
+        for part in parts:
+            updated += await _write_round(connection, part)
     return updated
+
+
+async def _write_round(connection: asyncpg.Connection, part: Sequence[Access]) -> int:
+    status = await connection.execute(
+        sql.RECORD_ACCESSES,
+        [a[0] for a in part], [a[1] for a in part], [a[2] for a in part],
+        [a[3] for a in part], [a[4] for a in part],
+        *DECAY_CONSTANTS,
+    )
+    return affected_rows(status)
 
 
 def rounds(accesses: Sequence[Access]) -> list[list[Access]]:

@@ -65,6 +65,22 @@ FROM memories AS m
 WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = ANY($4::uuid[])
 """
 
+
+
+def similarities_to_sql(vectors: int) -> str:
+    """The cosines to `vectors` vectors ($4 on), in their order: one read instead of one
+    per vector, each cosine the expression SIMILARITIES computes."""
+    scores = ", ".join(
+        f"CASE WHEN m.embedding IS NULL THEN 0 ELSE {cosine('m.embedding', f'${4 + at}')} END"
+        for at in range(vectors)
+    )
+    return f"""
+SELECT m.id, ARRAY[{scores}]::float8[] AS scores
+FROM memories AS m
+WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = ANY($3::uuid[])
+"""
+
+
 # Lean rows of given memories (what the graph reached), scored by cosine to the query. A
 # cluster's summary node is no candidate: a link to it leads to its members, not to it.
 BY_ID = f"""
@@ -164,6 +180,17 @@ async def similarities(
         SIMILARITIES, owner.tenant, owner.user_id, vector_param(embedding), list(memory_ids)
     )
     return {r["id"]: float(r["score"]) for r in records}
+
+
+async def similarities_to(
+    connection: asyncpg.Connection, owner: Owner, memory_ids: Sequence[UUID],
+    embeddings: Sequence[Vector],
+) -> dict[UUID, tuple[float, ...]]:
+    records = await connection.fetch(
+        similarities_to_sql(len(embeddings)), owner.tenant, owner.user_id, list(memory_ids),
+        *(vector_param(e) for e in embeddings),
+    )
+    return {r["id"]: tuple(r["scores"]) for r in records}
 
 
 async def by_id(

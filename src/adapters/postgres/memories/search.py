@@ -71,6 +71,16 @@ class PostgresCandidateSearchAdapter(CandidateSearchPort):
         async with connection_from(self._pool) as connection, dimension_errors():
             return await candidates.similarities(connection, owner, memory_ids, embedding)
 
+    async def similarities_to(
+        self, owner: Owner, memory_ids: Sequence[UUID], embeddings: Sequence[Vector]
+    ) -> dict[UUID, tuple[float, ...]]:
+        if not memory_ids or not embeddings:
+            return {}
+        for embedding in embeddings:
+            check_query_dimension(embedding, self._dimension)
+        async with connection_from(self._pool) as connection, dimension_errors():
+            return await candidates.similarities_to(connection, owner, memory_ids, embeddings)
+
     async def candidates_by_id(
         self, owner: Owner, memory_ids: Sequence[UUID], embedding: Vector | None
     ) -> list[SearchCandidate]:

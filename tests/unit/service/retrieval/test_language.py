@@ -18,6 +18,11 @@ from memlane.domain.policy import MemoryPolicy
 from memlane.domain.retrieval.language import PARALLEL
 from memlane.domain.similarity import MULTILINGUAL_E5, scale_of
 from memlane.ports.embedding import EmbedKind
+from memlane.service.retrieval.candidates import Rankings
+from memlane.service.retrieval.language import LanguageBias
+from memlane.service.retrieval.pipeline import Pipeline, Retrieval
+from memlane.service.retrieval.rankings import FirstRankings
+from memlane.service.security.sealing import Sealer
 from tests.fakes.embedder import FakeEmbedder
 from tests.fakes.world import DIMENSION, FakeWorld, new_owner
 
@@ -119,3 +124,56 @@ async def test_an_axis_not_read_leaves_the_cosines_and_is_read_at_a_later_questi
     embedder.failing = False
     again = await world.service.search(owner, QUESTION, limit=2)
     assert (first[0].memory.content, again[0].memory.content) == (OTHER, ANSWER)
+
+
+class _Counting:
+    """The world's candidate search, counting each cosine read by the method that made it."""
+
+    def __init__(self, inner: object) -> None:
+        self._inner = inner
+        self.reads: list[str] = []
+
+    def __getattr__(self, name: str) -> object:
+        attribute = getattr(self._inner, name)
+        if name not in ("similarities", "similarities_to"):
+            return attribute
+
+        async def counted(*args: object) -> object:
+            self.reads.append(name)
+            return await attribute(*args)  # type: ignore[operator]
+        return counted
+
+
+async def _ranked(world: FakeWorld, owner: Owner, *, shared: bool) -> tuple[Rankings, list[str]]:
+    """The first rankings and the language stage over the world's memories; `shared`: the
+    first rankings are given the stage (one read), else the stage reads for itself."""
+    search = _Counting(world.memories.search)
+    sealer = Sealer(world.encryption, world.keywords, world.policy.base_rate)
+    language = LanguageBias(search, world.embedder, E5_OFFSETS)  # type: ignore[arg-type]
+    rankings = FirstRankings(search, world.embedder, sealer,  # type: ignore[arg-type]
+                             language=language if shared else None)
+    r = Retrieval(owner, "Wann ist das team meeting?", world.clock(), 2, 50)
+    await Pipeline([rankings, language]).run(r)
+    return r.rankings, search.reads
+
+
+async def test_the_first_rankings_read_the_stages_projections_so_the_stage_reads_nothing() -> (
+    None
+):
+    embedder = FakeEmbedder(DIMENSION, PINNED)
+    world, owner = await _stored(embedder=embedder)
+    embedder.available = False  # stored without a vector: a hit of the words alone
+    await world.service.remember_many(owner, [NewMemory("Das Team trifft sich im Park.")])
+    embedder.available = True
+    alone, alone_reads = await _ranked(world, owner, shared=False)
+    shared, shared_reads = await _ranked(world, owner, shared=True)
+    dense = {c.id for c in alone.dense}
+    assert dense and any(c.id not in dense for c in alone.lexical)
+    # Alone: the lexical hits' cosines, then the stage's projections (after the rankings).
+    # Shared: the dense hits' projections while the lexical search runs, then the lexical
+    # hits the dense ranking did not find, cosines and projections in one read.
+    assert (alone_reads, shared_reads) == (
+        ["similarities", "similarities"], ["similarities", "similarities_to"])
+    assert shared.similarities == alone.similarities
+    assert [c.id for c in shared.dense] == [c.id for c in alone.dense]
+    assert [c.score for c in shared.dense] == [c.score for c in alone.dense]

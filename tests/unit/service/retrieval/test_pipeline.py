@@ -49,6 +49,31 @@ async def test_work_started_by_one_stage_is_awaited_by_a_later_one() -> None:
     assert seen == [42, -1]
 
 
+async def test_a_closing_stage_may_wait_for_work_started_before_the_retrieval_finished() -> None:
+    async def start(r: Retrieval) -> None:
+        r.start("answer", asyncio.sleep(0.01, result=42))
+        r.finish()
+
+    seen: list[int] = []
+
+    async def close(r: Retrieval) -> None:
+        seen.append(await r.result("answer", 0))
+
+    await Pipeline([start], closing=[close]).run(request())
+    assert seen == [42]
+
+
+async def test_a_failing_stage_skips_the_closing_stages() -> None:
+    log: list[str] = []
+
+    async def fail(r: Retrieval) -> None:
+        raise LookupError("failed")
+
+    with pytest.raises(LookupError):
+        await Pipeline([fail], closing=[Note(log, "z")]).run(request())
+    assert log == []
+
+
 async def test_work_nobody_waited_for_is_cancelled_when_the_pipeline_ends() -> None:
     started = asyncio.Event()
     cancelled = asyncio.Event()

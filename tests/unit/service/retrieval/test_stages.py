@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from uuid import UUID
 
 from memlane.domain.facts.prompt_block import ProfileBlock
@@ -14,7 +15,8 @@ from memlane.service.retrieval.conversation_prior import ConversationPrior
 from memlane.service.retrieval.filters import Superseded
 from memlane.service.retrieval.fusion import Fusion
 from memlane.service.retrieval.opening import SearchCut
-from memlane.service.retrieval.prompt import Budget, Profile, Rendering, Repeats
+from memlane.service.retrieval.pipeline import Pipeline, Retrieval
+from memlane.service.retrieval.prompt import Budget, Profile, Rendering, Repeats, StartProfile
 from memlane.service.retrieval.selection import Ranking, Selection
 from tests.unit.service.retrieval.stage_builders import (
     OWNER,
@@ -127,6 +129,49 @@ async def test_the_profile_opens_the_block_and_the_memories_share_what_is_left()
     await Rendering()(r)
     assert r.text.startswith(profile + "\n")
     assert len(r.text) <= 2000 and r.text.count("\n- [fact]") == 3
+
+
+class CountedFacts(Facts):
+    """Facts whose reads are counted, each noting the stages already run when it began."""
+
+    def __init__(self, log: list[str]) -> None:
+        super().__init__()
+        self.log = log
+        self.reads: list[list[str]] = []
+
+    async def profile_block(self, owner: object, char_budget: int) -> ProfileBlock:
+        self.reads.append(list(self.log))
+        return await super().profile_block(owner, char_budget)
+
+
+async def test_the_profile_is_read_once_while_the_memories_are_chosen() -> None:
+    log: list[str] = []
+    facts = CountedFacts(log)
+
+    async def choose(r: Retrieval) -> None:
+        log.append("choose")
+        await asyncio.sleep(0)  # the read started before runs meanwhile
+        log.append("chosen")
+
+    r = request()
+    r.char_budget = 2000
+    await Pipeline([StartProfile(facts), choose], closing=[Profile(facts)]).run(r)
+    assert facts.reads == [["choose"]]
+    assert r.profile == (await Facts().profile_block(OWNER, 2000)).text
+
+
+async def test_a_retrieval_that_finished_before_the_profile_started_reads_it_at_the_close() -> (
+    None
+):
+    facts = CountedFacts([])
+
+    async def nothing_found(r: Retrieval) -> None:
+        r.finish()
+
+    r = request()
+    r.char_budget = 2000
+    await Pipeline([nothing_found, StartProfile(facts)], closing=[Profile(facts)]).run(r)
+    assert len(facts.reads) == 1 and r.profile.startswith("What the user has told you")
 
 
 async def test_a_memory_line_that_only_repeats_a_profile_line_is_left_out() -> None:
