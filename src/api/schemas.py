@@ -173,8 +173,9 @@ class PageOut(msgspec.Struct, kw_only=True):
 
 
 SCORE_DOC = (
-    "What orders the results, best first: the fused rank score (weighted reciprocal-rank "
-    "fusion of the dense, keyword, name and fact rankings, raised by the conversation prior); "
+    "What orders the results, best first: the fused match (the cosine and the keyword score "
+    "fused by score, or by rank with memory.recall.fusion = \"rank\", plus the name and fact "
+    "rankings' reciprocal ranks, raised by the conversation prior); "
     "a superseded memory keeps half of it, and less than what replaced it when that is found "
     "too (docs/recall.md). Not rounded, so no two results tie by accident."
 )
