@@ -4,7 +4,7 @@ a relative, so "What is my brother allergic to?" is not answered by the user's a
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memlane.domain.facts.patterns.kin import RELATIVES
 from memlane.domain.graph import holder_of, people_named
@@ -31,6 +31,11 @@ _GROUPS = {
 _FIRST_PERSON = re.compile(
     r"(?<!\w)(?:i|i'm|i've|i'd|i'll|me|my|mine|myself|we|our|ours|ich|mich|mir|mein\w*|wir|"
     r"uns|unser\w*)(?!\w)", re.IGNORECASE)
+# A question about the user's pets ("Do I have pets?", "Habe ich Haustiere?") speaks of every
+# pet: "My dog is called Pepper" answers it, though a dog's fact is no fact of the user's
+# ("What am I allergic to?" is not answered by "My dog is allergic to chicken").
+_PETS_ASKED = re.compile(r"(?<!\w)(?:pets?|haustier\w*)(?!\w)", re.IGNORECASE)
+_PETS = frozenset({"dog", "cat", "puppy"})
 # A transcript line opens with its speaker ("user: ...", "Caroline: ...").
 _SPEAKER = re.compile(r"^\s*(?P<speaker>[^\s:][^:\n]{0,40}):\s")
 _ASSISTANT = "assistant"
@@ -67,7 +72,10 @@ def person_asked(question: str) -> PersonReading:
     do?" asks about someone else's people, which a memory's "my mother" does not name."""
     if not _FIRST_PERSON.search(question):
         return NOBODY
-    return _reading(question)
+    reading = _reading(question)
+    if reading.holder is not None and _PETS_ASKED.search(question):
+        return replace(reading, named=reading.named | _PETS)
+    return reading
 
 
 def person_stated(text: str, *, replied: bool = False) -> PersonReading:

@@ -149,3 +149,20 @@ def test_the_factor_of_a_text_is_the_factor_of_its_reading(
     asked = person_asked(question)
     assert stated_factor(asked, text, W, replied=replied) == whose_factor(
         asked, person_stated(text, replied=replied), W)
+
+
+@pytest.mark.parametrize(("question", "statement", "factor"), [
+    # A question about the user's pets speaks of every pet: the user's dog answers it.
+    ("Habe ich Haustiere?", "Mein Hund heißt Pepper.", 1.0),
+    ("Do I have any pets?", "My cat Luna turned three.", 1.0),
+    ("Do I have pets?", "My puppy chewed through the sofa.", 1.0),
+    # Someone else's pet is still someone else's.
+    ("Habe ich Haustiere?", "Meine Schwester hat einen Hund.", 1.0 - W),
+    # A pet's fact is not the user's when the question is not about pets.
+    ("What am I allergic to?", "My dog is allergic to chicken.", 1.0 - W),
+    ("Wogegen bin ich allergisch?", "Mein Hund ist gegen Huhn allergisch.", 1.0 - W),
+])
+def test_a_question_about_pets_is_answered_by_the_users_pet(
+    question: str, statement: str, factor: float
+) -> None:
+    assert stated_factor(person_asked(question), statement, W) == pytest.approx(factor)
