@@ -58,6 +58,12 @@ async def test_memories_join_the_system_message_the_upstream_receives(
         headers=tenant.alice,
     )
     assert stored.status_code == 201, stored.text
+    # The block POST /v1/context renders for the same query, asked first: the proxy learns
+    # the exchange in the background, and a later context could hold it too.
+    context = await stack.http.post(
+        "/v1/context", json={"query": "Where do I live?"}, headers=tenant.alice
+    )
+    block = context.json()["context"]
     client = stack.openai(token_of(tenant.alice))
     raw = await client.chat.completions.with_raw_response.create(
         model="stub-model",
@@ -70,11 +76,7 @@ async def test_memories_join_the_system_message_the_upstream_receives(
     assert raw.headers["x-memlane-memory"] == "on"
     sent = stack.upstream.chats()[0].body["messages"]
     assert len(sent) == 2  # merged into the existing system message, not a second one
-    # The block POST /v1/context renders for the same query, after the client's own text.
-    context = await stack.http.post(
-        "/v1/context", json={"query": "Where do I live?"}, headers=tenant.alice
-    )
-    block = context.json()["context"]
+    # That block, after the client's own text.
     assert sent[0]["content"] == "You are terse.\n\n" + block
     assert f"{PREAMBLE}\n- [fact] I live in Lisbon with my cat Miso." in block
     assert sent[1] == {"role": "user", "content": "Where do I live?"}
