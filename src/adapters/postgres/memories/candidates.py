@@ -66,7 +66,6 @@ WHERE m.tenant = $1 AND m.user_id = $2 AND m.id = ANY($4::uuid[])
 """
 
 
-
 def similarities_to_sql(vectors: int) -> str:
     """The cosines to `vectors` vectors ($4 on), in their order: one read instead of one
     per vector, each cosine the expression SIMILARITIES computes."""
