@@ -55,7 +55,9 @@ def cases(distractors: int) -> list[tuple[str, str, list[str]]]:
         answers = [
             s["text"] for s in sentences
             if s["lang"] == question["lang"]
-            and any(f["relation"] in asked and not f.get("negated") for f in s["facts"])
+            # The user's own fact: "my husband works as a carpenter" answers no "Where do I work?"
+            and any(f["relation"] in asked and not f.get("negated") and not f.get("subject")
+                    for f in s["facts"])
         ]
         if not answers:
             continue
