@@ -38,7 +38,6 @@ def fused_scores(
     return dict(sorted(scores.items(), key=lambda item: -item[1]))
 
 
-
 def score_fused(
     cosines: Mapping[UUID, float],
     bm25: Mapping[UUID, float],
