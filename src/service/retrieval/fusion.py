@@ -38,7 +38,7 @@ def fused_scores(
     return dict(sorted(scores.items(), key=lambda item: -item[1]))
 
 
-def score_fused(
+def fused_by_score(
     cosines: Mapping[UUID, float],
     bm25: Mapping[UUID, float],
     *,
@@ -105,7 +105,7 @@ class Fusion:
             more.append((tuning.time_weight, [c.id for c in rankings.by_time]))
         hits = rankings.hits()
         if tuning.fusion == "score":
-            scores = score_fused(
+            scores = fused_by_score(
                 {i: rankings.similarities.get(i, 0.0) for i in hits},
                 {c.id: c.score for c in rankings.lexical},
                 dense_share=tuning.dense_share, dense_floor=tuning.dense_floor,

@@ -12,7 +12,7 @@ from memlane.domain.errors import InvalidTuning
 from memlane.domain.policy import RecallTuning
 from memlane.service.retrieval.candidates import Rankings
 from memlane.service.retrieval.demotion import Demotion
-from memlane.service.retrieval.fusion import Fusion, fused_scores, score_fused
+from memlane.service.retrieval.fusion import Fusion, fused_by_score, fused_scores
 from memlane.service.retrieval.opening import SearchCut
 from memlane.service.retrieval.pipeline import Pipeline
 from tests.unit.service.retrieval.stage_builders import hit, request
@@ -25,7 +25,7 @@ def fuse(
     cosines: dict[UUID, float], bm25: dict[UUID, float], floor: float = 0.0,
     more: tuple[tuple[float, list[UUID]], ...] = (),
 ) -> dict[UUID, float]:
-    return score_fused(cosines, bm25, dense_share=0.6, dense_floor=floor, top=TOP,
+    return fused_by_score(cosines, bm25, dense_share=0.6, dense_floor=floor, top=TOP,
                        rrf_k=10, more=more)
 
 
