@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.centring import centring_of
 from bench.embedding_cache import CachingEmbedder, EmbeddingCacheStore
 from bench.locomo import DEFAULT_CACHE
 from bench.memory_sets import load_set
@@ -57,7 +58,9 @@ async def measure(model: str, turn_files: list[Path], document_share: float | No
         statements = [s for s in _rows("facts_labelled.jsonl") if s["facts"]]
         asked = np.asarray(await embedder.embed([q["text"] for q in questions], kind="query"))
         stated = np.asarray(await embedder.embed([s["text"] for s in statements]))
-        cosines = asked @ stated.T
+        # The offsets are of the cosines the service compares: the centred question's.
+        centre = await centring_of(embedder, model)
+        cosines = centre(asked) @ stated.T
         related = np.asarray([[bool(set(q["relations"]) & {f["relation"] for f in s["facts"]})
                                for s in statements] for q in questions])
         q_lang = np.asarray([q["lang"] for q in questions])[:, None]

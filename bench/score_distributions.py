@@ -31,7 +31,8 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.locomo import evidence_turns
+from bench.centring import centring_of
+from bench.memory_sets import evidence_turns
 from bench.semantic_threshold import related_pairs, turns
 
 from memlane.adapters.embedding.catalog import ONNX_MODELS
@@ -75,11 +76,12 @@ async def scores(model: str, drawn: Sequence[Mapping[str, Any]]) -> dict[str, li
     found: dict[str, list[float]] = {kind: [] for kind in (
         "turn_related", "turn_unrelated", "question_evidence", "question_other")}
     try:
+        centre = await centring_of(adapter, model)  # questions as the service compares them
         for conversation in drawn:
             ids = list(conversation["turns"])
             where = {turn: i for i, turn in enumerate(ids)}
             memories = np.asarray(await adapter.embed(list(conversation["turns"].values())))
-            asked = np.asarray(await adapter.embed(conversation["questions"], kind="query"))
+            asked = centre(await adapter.embed(conversation["questions"], kind="query"))
             for kind in ("turn_related", "turn_unrelated"):
                 found[kind] += [float(memories[where[a]] @ memories[where[b]])
                                 for a, b in conversation[kind]]

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.centring import centring_of
 from bench.embedding_cache import CachingEmbedder, EmbeddingCacheStore
 from bench.locomo import DEFAULT_CACHE
 from bench.memory_sets import MemorySet, Turn, load_set
@@ -109,12 +110,15 @@ async def cosines(model: str, found: dict[str, list[tuple[str, str, str]]],
     inner = OnnxEmbeddingAdapter(ONNX_MODELS[model])
     embedder = inner if cache is None else CachingEmbedder(inner, cache)
     try:
+        centre = await centring_of(inner, model)
         result = {}
         for kind, items in found.items():
             firsts = [a for _, a, _ in items]
             seconds = [b for _, _, b in items]
             first_kind = items[0][0] if items else "document"
             left = np.asarray(await embedder.embed(firsts, first_kind))
+            if first_kind == "query":  # compared as the service compares a question
+                left = centre(left)
             right = np.asarray(await embedder.embed(seconds, "document"))
             result[kind] = np.einsum("ij,ij->i", left, right)
         return result

@@ -128,6 +128,9 @@ class RecallSettings(_Section):
     reply_weight: float = Field(_RECALL.reply_weight, ge=0, le=1)
     time_weight: float = Field(_RECALL.time_weight, ge=0, le=10)
     whose_weight: float = Field(_RECALL.whose_weight, ge=0, lt=1)
+    # Unset: the embedding model's share (domain/similarity.py); 0 compares the question as
+    # embedded. The model's cosine lines are measured on its own share.
+    query_centring: float | None = Field(None, ge=0, le=1)
     # Retrieval stages left out (composition/retrieval.py names the optional ones).
     skip_stages: tuple[str, ...] = _RECALL.skip_stages
     # Memories a big owner's lexical search scores exactly, at most, for its top ten: more is
@@ -139,9 +142,11 @@ class RecallSettings(_Section):
         values = self.model_dump()
         values.pop("lexical_checks")
         floor = values.pop("neighbour_floor")
+        centring = values.pop("query_centring")
         lines = scale or DEFAULT_SCALE
         return RecallTuning(**values, neighbour_floor=_or(floor, lines.unrelated),
-                            dense_floor=lines.unrelated, language_offsets=lines.language_offsets)
+                            dense_floor=lines.unrelated, language_offsets=lines.language_offsets,
+                            query_centring=_or(centring, lines.query_centring))
 
     @model_validator(mode="after")
     def _domain_rules(self) -> RecallSettings:

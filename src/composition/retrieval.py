@@ -38,6 +38,7 @@ from memlane.service.retrieval import (
     Profile,
     ProfileSource,
     QueryAffect,
+    QuestionCentring,
     Ranking,
     Recording,
     Rendering,
@@ -87,6 +88,14 @@ class RetrievalParts:
             return None
         return LanguageBias(self.memories.search, self.embedder, offsets)
 
+    @cached_property
+    def centring(self) -> QuestionCentring | None:
+        """The question's centring, one centre for every pipeline (None: its share is 0)."""
+        weight = self.policy.recall.query_centring
+        if weight == 0:
+            return None
+        return QuestionCentring(self.embedder, weight)
+
 
 Declared = Sequence[tuple[str, Callable[[RetrievalParts], Stage | None]]]
 
@@ -95,7 +104,7 @@ FIRST: Declared = (
     # "Four weeks ago", "letzte Woche": the time a question points at ranks too (recall.md).
     ("rankings", lambda p: FirstRankings(
         p.memories.search, p.embedder, p.sealer, p.names, p.policy.recall.time_weight > 0,
-        p.language)),
+        p.language, p.centring)),
     # A multilingual model's cosines less what each pair of languages adds (recall.md).
     ("language", lambda p: p.language),
     ("fusion", lambda p: Fusion(p.policy.recall, p.entity_weight)),

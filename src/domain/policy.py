@@ -66,6 +66,8 @@ class RecallTuning:
     user or one relative ("What is my brother allergic to?"), the best `WHOSE_DEPTH`
     candidates are read for whose fact they state; one about the relative asked about
     gains this share of its match, one about another person loses it (0: not read).
+    query_centring: the share of the mean question vector taken out of each question before
+    it is compared (domain/retrieval/centring.py; 0: the question as embedded).
     """
 
     candidate_pool: int = 50
@@ -88,6 +90,8 @@ class RecallTuning:
     whose_weight: float = 0.8
     # The model's (question language, memory language, cosine offset)s: `SimilarityScale`.
     language_offsets: tuple[tuple[str, str, float], ...] = ()
+    # The share of the mean question vector taken out of a question (`SimilarityScale`).
+    query_centring: float = 0.0
     # Retrieval stages left out (composition/retrieval.py names the optional ones).
     skip_stages: tuple[str, ...] = ()
 
@@ -106,6 +110,8 @@ class RecallTuning:
                 raise InvalidTuning(name, f"must be finite and not negative, got {value}")
         if not 0.0 <= self.whose_weight < 1.0:
             raise InvalidTuning("whose_weight", "must be within [0, 1)")
+        if not 0.0 <= self.query_centring <= 1.0:
+            raise InvalidTuning("query_centring", "must be within [0, 1]")
         for name in ("neighbour_floor", "dense_floor"):
             if not -1.0 <= getattr(self, name) < 1.0:
                 raise InvalidTuning(name, "must be within [-1, 1)")

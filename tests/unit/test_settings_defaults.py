@@ -47,6 +47,7 @@ MODEL_LINES = {
     "semantic_threshold": "semantic_threshold",
     "supersession_band": "supersession_band",
     "similarity": "relevance_similarity",
+    "query_centring": "query_centring",
     "neighbour_floor": "unrelated",
 }
 # Each settings section beside the domain value it builds, and the domain's fields that are
@@ -102,7 +103,8 @@ def test_default_settings_build_the_domains_defaults_with_the_default_models_lin
         active_context_similarity=e5.active_context,
         weights=replace(RelevanceWeights(), similarity=e5.relevance_similarity),
         recall=replace(RecallTuning(), neighbour_floor=e5.unrelated, dense_floor=e5.unrelated,
-                       language_offsets=e5.language_offsets))
+                       language_offsets=e5.language_offsets,
+                       query_centring=e5.query_centring))
     assert MemorySettings(embedding={"model": MINILM}).policy() == MemoryPolicy()
     assert GraphSettings().tuning() == GraphTuning()
     assert FactSettings().profile_caps() == ProfileCaps()
@@ -120,6 +122,7 @@ def test_every_cosine_line_follows_the_configured_model(elsewhere: Path, model: 
     assert policy.graph.supersession_band == scale.supersession_band
     assert policy.recall.neighbour_floor == scale.unrelated
     assert policy.recall.language_offsets == scale.language_offsets
+    assert policy.recall.query_centring == scale.query_centring
 
 
 def test_a_cosine_line_set_in_the_config_wins_over_the_models(

@@ -8,6 +8,11 @@ from memlane.domain.faces import Face
 
 if TYPE_CHECKING:
     from memlane.domain.retrieval.addressed import asks_about_replies as asks_about_replies
+    from memlane.domain.retrieval.centring import (
+        GENERIC_QUESTIONS as GENERIC_QUESTIONS,
+        centred as centred,
+        question_centre as question_centre,
+    )
     from memlane.domain.retrieval.context import (
         DEFAULT_CONTEXT_CHAR_BUDGET as DEFAULT_CONTEXT_CHAR_BUDGET,
         MAX_ACTIVE_CONTEXT as MAX_ACTIVE_CONTEXT,
@@ -64,6 +69,7 @@ _FACE = Face(__name__, {
     "ContextOrder": "context",
     "DEFAULT_CONTEXT_CHAR_BUDGET": "context",
     "FocusLine": "detail",
+    "GENERIC_QUESTIONS": "centring",
     "FocusQuery": "focus",
     "FocusView": "focus",
     "LanguageAxis": "language",
@@ -77,6 +83,7 @@ _FACE = Face(__name__, {
     "RelevanceWeights": "scoring",
     "asks_about_replies": "addressed",
     "by_type_priority": "context",
+    "centred": "centring",
     "counted": "detail",
     "demoted": "demotion",
     "fit_levels": "detail",
@@ -87,6 +94,7 @@ _FACE = Face(__name__, {
     "is_hint": "plain",
     "language_axis": "language",
     "pointed_window": "when",
+    "question_centre": "centring",
     "relevance": "scoring",
     "reply_share": "scoring",
     "render_context": "context",

@@ -10,6 +10,9 @@ if TYPE_CHECKING:
     from memlane.service.retrieval.affect import (
         QueryAffect as QueryAffect,
     )
+    from memlane.service.retrieval.centring import (
+        QuestionCentring as QuestionCentring,
+    )
     from memlane.service.retrieval.cluster_recall import (
         ClusterRecall as ClusterRecall,
     )
@@ -98,6 +101,7 @@ if TYPE_CHECKING:
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
     "ClusterRecall": "cluster_recall",
+    "QuestionCentring": "centring",
     "ActiveContext": "filters",
     "Budget": "prompt",
     "Contexts": "contexts",

@@ -46,7 +46,9 @@ class LanguageBias:
         axis = await self._axis_of()
         if axis is None:
             return
-        asked = axis.of_question(r.vector)
+        # The question's language is read off its own embedding (the axis' cut was set on
+        # questions as the model embeds them), its cosines are the centred vector's.
+        asked = axis.of_question(r.vector if r.asked_vector is None else r.asked_vector)
         projections = dict(r.rankings.projections)
         if unread := [memory_id for memory_id in ranked if memory_id not in r.rankings.projected]:
             projections.update(

@@ -48,7 +48,8 @@ class Retrieval:
     char_budget: int | None = None  # prompt only: what the rendered block may use
     token_budget: int | None = None  # prompt only, by level of detail: its hard budget
     query_affect: Affect | None = None  # query_affect: the question's charge (resonance)
-    vector: Vector | None = None  # rankings: the query's embedding (None: embedder down)
+    vector: Vector | None = None  # rankings: the query's vector, centred (None: embedder down)
+    asked_vector: Vector | None = None  # rankings: the query's embedding as the model gave it
     rankings: Rankings = field(default_factory=Rankings)  # rankings
     candidates: list[Candidate] = field(default_factory=list)  # fusion, then the filters
     named: frozenset[UUID] = frozenset()  # fusion: reached through a name in the query

@@ -11,6 +11,7 @@ from memlane.domain.retrieval import pointed_window
 from memlane.ports.embedding import EmbeddingPort
 from memlane.ports.memories import CandidateSearchPort
 from memlane.service.retrieval.candidates import Rankings
+from memlane.service.retrieval.centring import QuestionCentring
 from memlane.service.retrieval.entity_recall import EntityRecall
 from memlane.service.retrieval.language import LanguageBias
 from memlane.service.retrieval.pipeline import Retrieval
@@ -35,16 +36,19 @@ class FirstRankings:
         names: EntityRecall | None = None,
         pointed_time: bool = False,
         language: LanguageBias | None = None,
+        centring: QuestionCentring | None = None,
     ) -> None:
         """`pointed_time`: rank the memories written within the time the query points at
         ("four weeks ago", read against options.asked_at or now: domain.retrieval.when).
-        `language`: the language stage that follows, whose projections are read here."""
+        `language`: the language stage that follows, whose projections are read here.
+        `centring`: the question is compared less the model's mean question vector."""
         self._search = search
         self._embedder = embedder
         self._sealer = sealer
         self._names = names
         self._pointed_time = pointed_time
         self._language = language
+        self._centring = centring
 
     async def __call__(self, r: Retrieval) -> None:
         terms = self._sealer.index_terms(r.owner.tenant, r.query)
@@ -53,7 +57,10 @@ class FirstRankings:
         lookup = None if self._names is None else self._names.lookup(r.owner, r.query)
         if lookup is not None:
             r.start("names", lookup)
-        r.vector = await self._embed_query(r.query)
+        r.asked_vector = await self._embed_query(r.query)
+        r.vector = r.asked_vector
+        if r.vector is not None and self._centring is not None:
+            r.vector = await self._centring(r.vector)
         rankings = Rankings()
         window = (
             pointed_window(r.query, r.options.asked_at or r.now) if self._pointed_time else None

@@ -1,0 +1,39 @@
+"""Centring the question: the mean question vector, built once, taken out of each question."""
+
+from __future__ import annotations
+
+import logging
+
+from memlane.domain.errors import EmbeddingUnavailable
+from memlane.domain.model import Vector
+from memlane.domain.retrieval import GENERIC_QUESTIONS, centred, question_centre
+from memlane.ports.embedding import EmbeddingPort
+
+log = logging.getLogger(__name__)
+
+
+class QuestionCentring:
+    """A question's vector less `weight` times the model's mean question vector, from
+    `GENERIC_QUESTIONS` embedded once (again later if the embedder was down: the question
+    is then compared as embedded). docs/recall.md, "Centring the question"."""
+
+    def __init__(self, embedder: EmbeddingPort, weight: float) -> None:
+        self._embedder = embedder
+        self._weight = weight
+        self._centre: tuple[float, ...] | None = None
+
+    async def __call__(self, question: Vector) -> Vector:
+        centre = await self._centre_of()
+        return question if centre is None else centred(question, centre, self._weight)
+
+    async def _centre_of(self) -> tuple[float, ...] | None:
+        """No lock, as for the language axis: two first questions at once build the same
+        centre."""
+        if self._centre is None:
+            try:
+                questions = await self._embedder.embed(list(GENERIC_QUESTIONS), kind="query")
+            except EmbeddingUnavailable as error:
+                log.warning("question centre not built, questions left as embedded: %s", error)
+                return None
+            self._centre = question_centre(questions)
+        return self._centre
