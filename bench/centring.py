@@ -7,17 +7,16 @@ from collections.abc import Sequence
 import numpy as np
 
 from memlane.domain.model import Vector
-from memlane.domain.retrieval import GENERIC_QUESTIONS, centred, question_centre
+from memlane.domain.retrieval import CENTRE_TEXTS, centred, mean_vector
 from memlane.domain.similarity import scale_of
 from memlane.ports.embedding import EmbeddingPort
 
 
 async def centring_of(embedder: EmbeddingPort, model: str):  # noqa: ANN201 (a closure)
     """A function that centres question vectors by `model`'s share (domain/similarity.py),
-    with the centre built from `GENERIC_QUESTIONS` by `embedder`, as the service builds it."""
+    with the centre built from `CENTRE_TEXTS` by `embedder`, as the service builds it."""
     weight = scale_of(model).query_centring
-    centre = (question_centre(await embedder.embed(list(GENERIC_QUESTIONS), kind="query"))
-              if weight else None)
+    centre = mean_vector(await embedder.embed(list(CENTRE_TEXTS))) if weight else None
 
     def centre_all(questions: Sequence[Vector]) -> np.ndarray:
         if centre is None:

@@ -9,9 +9,9 @@ from memlane.domain.faces import Face
 if TYPE_CHECKING:
     from memlane.domain.retrieval.addressed import asks_about_replies as asks_about_replies
     from memlane.domain.retrieval.centring import (
-        GENERIC_QUESTIONS as GENERIC_QUESTIONS,
+        CENTRE_TEXTS as CENTRE_TEXTS,
         centred as centred,
-        question_centre as question_centre,
+        mean_vector as mean_vector,
     )
     from memlane.domain.retrieval.context import (
         DEFAULT_CONTEXT_CHAR_BUDGET as DEFAULT_CONTEXT_CHAR_BUDGET,
@@ -65,11 +65,11 @@ if TYPE_CHECKING:
 
 # What other slices may import from this one, and the module that defines each name.
 _FACE = Face(__name__, {
+    "CENTRE_TEXTS": "centring",
     "ContextOptions": "context",
     "ContextOrder": "context",
     "DEFAULT_CONTEXT_CHAR_BUDGET": "context",
     "FocusLine": "detail",
-    "GENERIC_QUESTIONS": "centring",
     "FocusQuery": "focus",
     "FocusView": "focus",
     "LanguageAxis": "language",
@@ -93,8 +93,8 @@ _FACE = Face(__name__, {
     "in_order": "context",
     "is_hint": "plain",
     "language_axis": "language",
+    "mean_vector": "centring",
     "pointed_window": "when",
-    "question_centre": "centring",
     "relevance": "scoring",
     "reply_share": "scoring",
     "render_context": "context",

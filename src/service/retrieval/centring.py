@@ -1,4 +1,4 @@
-"""Centring the question: the mean question vector, built once, taken out of each question."""
+"""Centring the question: the model's mean document vector, built once, taken out of each question."""
 
 from __future__ import annotations
 
@@ -6,16 +6,16 @@ import logging
 
 from memlane.domain.errors import EmbeddingUnavailable
 from memlane.domain.model import Vector
-from memlane.domain.retrieval import GENERIC_QUESTIONS, centred, question_centre
+from memlane.domain.retrieval import CENTRE_TEXTS, centred, mean_vector
 from memlane.ports.embedding import EmbeddingPort
 
 log = logging.getLogger(__name__)
 
 
 class QuestionCentring:
-    """A question's vector less `weight` times the model's mean question vector, from
-    `GENERIC_QUESTIONS` embedded once (again later if the embedder was down: the question
-    is then compared as embedded). docs/recall.md, "Centring the question"."""
+    """A question's vector less `weight` times the model's mean document vector, from
+    `CENTRE_TEXTS` embedded once (again later if the embedder was down: the question is
+    then compared as embedded). docs/recall.md, "Centring the question"."""
 
     def __init__(self, embedder: EmbeddingPort, weight: float) -> None:
         self._embedder = embedder
@@ -31,9 +31,9 @@ class QuestionCentring:
         centre."""
         if self._centre is None:
             try:
-                questions = await self._embedder.embed(list(GENERIC_QUESTIONS), kind="query")
+                texts = await self._embedder.embed(list(CENTRE_TEXTS))
             except EmbeddingUnavailable as error:
-                log.warning("question centre not built, questions left as embedded: %s", error)
+                log.warning("centre not built, questions compared as embedded: %s", error)
                 return None
-            self._centre = question_centre(questions)
+            self._centre = mean_vector(texts)
         return self._centre
