@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -12,7 +12,9 @@ from memlane.domain.similarity import scale_of
 from memlane.ports.embedding import EmbeddingPort
 
 
-async def centring_of(embedder: EmbeddingPort, model: str):  # noqa: ANN201 (a closure)
+async def centring_of(
+    embedder: EmbeddingPort, model: str
+) -> Callable[[Sequence[Vector]], np.ndarray]:
     """A function that centres question vectors by `model`'s share (domain/similarity.py),
     with the centre built from `CENTRE_TEXTS` by `embedder`, as the service builds it."""
     weight = scale_of(model).query_centring

@@ -1,4 +1,4 @@
-"""Centring the question: the model's mean document vector, built once, taken out of each question."""
+"""Centring the question: the mean document vector, built once, taken out of each question."""
 
 from __future__ import annotations
 
