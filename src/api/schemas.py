@@ -186,9 +186,13 @@ class SearchHitOut(msgspec.Struct, kw_only=True):
     to the query, DESIGN's relevance, and the `score` that orders the results."""
 
     memory: MemoryOut
-    similarity: Annotated[float, Meta(description="Cosine to the query, to 4 decimals.")]
-    relevance: Annotated[float, Meta(
-        description="0.5 similarity + 0.2 importance + 0.3 freshness, to 4 decimals.")]
+    similarity: Annotated[float, Meta(description=(
+        "Cosine to the query as memlane compares it, to 4 decimals: under a model with "
+        "centring (multilingual-e5-small) to the centred question (docs/recall.md, "
+        "\"Centring the question\"), so its scale is the model's."))]
+    relevance: Annotated[float, Meta(description=(
+        "similarity x the model's weight (all-MiniLM-L6-v2 0.5, multilingual-e5-small 1.32) "
+        "+ 0.2 importance + 0.3 freshness, to 4 decimals."))]
     score: Annotated[float, Meta(description=SCORE_DOC)]
 
 
