@@ -48,8 +48,9 @@ class Retriever:
         included; `similarity` is the cosine to the query as compared, centred under a model
         with centring (0.0 when the memory or the query has no embedding); `min_similarity`
         applies to every result, lexical-only hits included. When the query cannot be
-        embedded, lexical hits alone answer (similarity 0.0). `current`: True leaves replaced memories out, False keeps only them.
-        `asked_at`: when the question is asked (ContextOptions.asked_at; None: now).
+        embedded, lexical hits alone answer (similarity 0.0). `current`: True leaves
+        replaced memories out, False keeps only them. `asked_at`: when the question is
+        asked (ContextOptions.asked_at; None: now).
         """
         if limit < 1 or not query.strip():
             return []
