@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from uuid import uuid4
 
 from memlane.adapters.facts.heuristic import HeuristicFactExtractor
 from memlane.composition.services import memory_service as build_memory_service
-from memlane.domain.model import Owner
+from memlane.domain.model import Owner, Vector
 from memlane.domain.policy import MemoryPolicy
 from memlane.ports.facts.store import FactPorts
 from memlane.ports.security.audit import AuditPorts
@@ -24,6 +25,14 @@ from tests.fakes.keywords import FakeKeywords
 from tests.fakes.memory_table import fake_memory_ports
 
 DIMENSION = 64
+
+
+def pinned_unit(parts: dict[int, float]) -> Vector:
+    """A unit vector of the world's dimension from a few components (index: value), to pin
+    a text's vector in the fake embedder and craft its cosines."""
+    vector = [parts.get(i, 0.0) for i in range(DIMENSION)]
+    norm = math.sqrt(sum(x * x for x in vector))
+    return [x / norm for x in vector]
 
 
 @dataclass

@@ -17,17 +17,11 @@ from memlane.domain.retrieval.centring import CENTRE_TEXTS
 from memlane.domain.similarity import MINILM, MULTILINGUAL_E5, scale_of
 from memlane.ports.embedding import EmbedKind
 from tests.fakes.embedder import FakeEmbedder
-from tests.fakes.world import DIMENSION, FakeWorld, new_owner
+from tests.fakes.world import DIMENSION, FakeWorld, new_owner, pinned_unit
 
 QUESTION = "Where did we walk last summer?"
 ANSWER = "The trail up to the lake above Zermatt."
 HUB = "Sounds good, thanks!"
-
-
-def _unit(parts: dict[int, float]) -> Vector:
-    vector = [parts.get(i, 0.0) for i in range(DIMENSION)]
-    norm = math.sqrt(sum(x * x for x in vector))
-    return [x / norm for x in vector]
 
 
 # Dimension 1 is what every text shares (the centre texts lie on it), dimension 5 the
@@ -35,10 +29,10 @@ def _unit(parts: dict[int, float]) -> Vector:
 # turn lies closer to the common direction: its raw cosine to the question (0.897) beats the
 # answer's (0.880); to the question less half the centre, 0.79 against 0.88.
 PINNED = {
-    **dict.fromkeys(CENTRE_TEXTS, _unit({1: 1.0})),
-    QUESTION: _unit({1: 1.0, 5: 0.5}),
-    ANSWER: _unit({1: 0.8, 5: 0.6, 7: 0.5}),
-    HUB: _unit({1: 1.0, 5: 0.35, 8: 0.5}),
+    **dict.fromkeys(CENTRE_TEXTS, pinned_unit({1: 1.0})),
+    QUESTION: pinned_unit({1: 1.0, 5: 0.5}),
+    ANSWER: pinned_unit({1: 0.8, 5: 0.6, 7: 0.5}),
+    HUB: pinned_unit({1: 1.0, 5: 0.35, 8: 0.5}),
 }
 
 
