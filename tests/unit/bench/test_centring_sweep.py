@@ -8,10 +8,10 @@ from datetime import UTC, datetime
 
 import numpy as np
 import pytest
-
 from bench.centring_sweep import conversation_scores
 from bench.memory_sets import Conversation, Question, Turn
 from bench.recall_ceiling import stored_text
+
 from tests.fakes.embedder import FakeEmbedder
 from tests.fakes.world import DIMENSION, pinned_unit
 
