@@ -66,7 +66,7 @@ class RecallTuning:
     user or one relative ("What is my brother allergic to?"), the best `WHOSE_DEPTH`
     candidates are read for whose fact they state; one about the relative asked about
     gains this share of its match, one about another person loses it (0: not read).
-    query_centring: the share of the mean question vector taken out of each question before
+    query_centring: the share of the mean document vector taken out of each question before
     it is compared (domain/retrieval/centring.py; 0: the question as embedded).
     """
 
@@ -90,7 +90,7 @@ class RecallTuning:
     whose_weight: float = 0.8
     # The model's (question language, memory language, cosine offset)s: `SimilarityScale`.
     language_offsets: tuple[tuple[str, str, float], ...] = ()
-    # The share of the mean question vector taken out of a question (`SimilarityScale`).
+    # The share of the mean document vector taken out of a question (`SimilarityScale`).
     query_centring: float = 0.0
     # Retrieval stages left out (composition/retrieval.py names the optional ones).
     skip_stages: tuple[str, ...] = ()

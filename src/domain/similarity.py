@@ -29,7 +29,7 @@ class SimilarityScale:
     meaning moves the relevance as much under every model. unrelated: the cosine a question
     has to a turn of its conversation that does not answer it (the 10th percentile,
     bench/score_distributions.py), where a neighbour's relevance starts (retrieval's
-    `neighbour_floor`). query_centring: the share of the mean question vector taken out of
+    `neighbour_floor`). query_centring: the share of the mean document vector taken out of
     each question before it is compared (domain/retrieval/centring.py); every line a
     question's cosine meets (rag_threshold, relevance_similarity, unrelated, the language
     offsets) is then measured on the centred cosines.
@@ -106,7 +106,7 @@ SCALES: dict[str, SimilarityScale] = {
         # MiniLM has none: it reads no German (an answer stands 0.03-0.05 above the rest
         # there, against 0.20 in English), so its German cosines carry little to correct.
         language_offsets=(("en", "de", 0.017), ("de", "en", -0.021), ("de", "de", 0.044)),
-        # Half the mean question vector out: on all three development sets the dense
+        # Half the mean document vector out: on all three development sets the dense
         # ranking alone and the whole context gain from 0.35 to 0.75 alike (docs/recall.md).
         query_centring=0.5,
     ),

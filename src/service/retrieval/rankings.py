@@ -41,7 +41,7 @@ class FirstRankings:
         """`pointed_time`: rank the memories written within the time the query points at
         ("four weeks ago", read against options.asked_at or now: domain.retrieval.when).
         `language`: the language stage that follows, whose projections are read here.
-        `centring`: the question is compared less the model's mean question vector."""
+        `centring`: the question is compared less the model's mean document vector."""
         self._search = search
         self._embedder = embedder
         self._sealer = sealer
