@@ -26,6 +26,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.centring import centre_of
 from bench.embedding_cache import CachingEmbedder, EmbeddingCacheStore
 from bench.locomo import DEFAULT_CACHE
 from bench.memory_sets import Conversation, MemorySet, load_set, session_of
@@ -33,7 +34,6 @@ from bench.recall_ceiling import stored_text
 
 from memlane.adapters.embedding.catalog import ONNX_MODELS
 from memlane.adapters.embedding.onnx import OnnxEmbeddingAdapter
-from memlane.domain.retrieval import CENTRE_TEXTS
 from memlane.ports.embedding import EmbeddingPort, EmbedKind
 
 K = 10
@@ -75,7 +75,7 @@ async def run(sets: Sequence[MemorySet], model: str, shares: Sequence[float],
     inner = OnnxEmbeddingAdapter(ONNX_MODELS[model])
     embedder: EmbeddingPort = inner if cache is None else CachingEmbedder(inner, cache)
     try:
-        centres = {"none": np.zeros(1), "texts": (await _matrix(embedder, CENTRE_TEXTS)).mean(0)}
+        centres = {"none": np.zeros(1), "texts": await centre_of(embedder)}
         result: dict[str, Any] = {"model": model, "sets": {}}
         for memory_set in sets:
             pooled: dict[tuple[str, float], list[tuple[float, float]]] = {}

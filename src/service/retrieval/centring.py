@@ -23,11 +23,12 @@ class QuestionCentring:
         self._centre: tuple[float, ...] | None = None
 
     async def __call__(self, question: Vector) -> Vector:
-        centre = await self._centre_of()
+        centre = await self.centre()
         return question if centre is None else centred(question, centre, self._weight)
 
-    async def _centre_of(self) -> tuple[float, ...] | None:
-        """No lock, as for the language axis: two first questions at once build the same
+    async def centre(self) -> tuple[float, ...] | None:
+        """The mean document vector of `CENTRE_TEXTS` (None while the embedder is down).
+        No lock, as for the language axis: two first questions at once build the same
         centre."""
         if self._centre is None:
             try:
